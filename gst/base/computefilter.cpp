@@ -1,0 +1,460 @@
+#include "computefilter.hpp"
+
+#include <deque>
+#include <string>
+#include <vector>
+
+#include "vk/submit.hpp"
+#include "vkmemory.hpp"
+
+GST_DEBUG_CATEGORY_STATIC(gst_vkcompute_filter_debug);
+#define GST_CAT_DEFAULT gst_vkcompute_filter_debug
+
+namespace {
+
+// A fence that has not signalled after this long means a lost device; we error out rather than
+// wait forever.
+constexpr uint64_t kGpuTimeoutNs = 10'000'000'000ull;
+
+enum { PROP_0, PROP_DEVICE, PROP_DEVICE_NAME };
+
+struct InFlight {
+  vkc::Frame frame;
+  vkc::InputBinding input;
+};
+
+}  // namespace
+
+struct GstVkComputeFilterPrivate {
+  // Properties (object lock).
+  gint device_index = -1;
+  std::string device_name;
+
+  // Streaming state, from start() to stop().
+  std::shared_ptr<vkc::Device> device;
+  GstAllocator* allocator = nullptr;
+  GstBufferPool* upstream_pool = nullptr;  // offered in propose_allocation
+  std::unique_ptr<vkc::CommandRing> ring;
+  std::vector<std::unique_ptr<vkc::Buffer>> staging;  // one per ring slot, grown on demand
+  std::deque<InFlight> in_flight;                     // submitted, oldest first
+  std::deque<GstBuffer*> ready;                       // completed outputs not yet pushed
+  guint64 submitted = 0;
+  GstVideoInfo in_info;
+  GstVideoInfo out_info;
+  vkc::InputPath last_path = vkc::InputPath::kOwnMemory;
+};
+
+G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE(GstVkComputeFilter, gst_vkcompute_filter, GST_TYPE_BASE_TRANSFORM)
+
+static GstVkComputeFilterPrivate* get_priv(GstVkComputeFilter* self) {
+  return static_cast<GstVkComputeFilterPrivate*>(gst_vkcompute_filter_get_instance_private(self));
+}
+
+const std::shared_ptr<vkc::Device>& gst_vkcompute_filter_get_device(GstVkComputeFilter* self) {
+  return get_priv(self)->device;
+}
+
+static void post_gerror(GstVkComputeFilter* self, GError* error, const char* debug) {
+  gst_element_message_full(GST_ELEMENT(self), GST_MESSAGE_ERROR, error->domain, error->code,
+                           g_strdup(error->message), debug ? g_strdup(debug) : nullptr, __FILE__,
+                           GST_FUNCTION, __LINE__);
+  g_error_free(error);
+}
+
+static void post_exception(GstVkComputeFilter* self, const std::exception& e) {
+  GST_ELEMENT_ERROR(self, RESOURCE, FAILED, ("Vulkan operation failed: %s", e.what()), (nullptr));
+}
+
+// Retires the oldest in-flight frame: waits for it when `block`, else only if it is complete.
+// Its output (filters) joins the ready queue. Returns FALSE if it is not complete, or on timeout
+// with `*flow` set to an error.
+static gboolean retire_oldest(GstVkComputeFilter* self, gboolean block, GstFlowReturn* flow) {
+  auto* priv = get_priv(self);
+  InFlight& oldest = priv->in_flight.front();
+  if (block) {
+    if (!priv->ring->wait(oldest.frame.slot, kGpuTimeoutNs)) {
+      GST_ELEMENT_ERROR(self, RESOURCE, FAILED, ("The Vulkan device did not finish a frame within %u s.",
+                                                  guint(kGpuTimeoutNs / 1000000000ull)),
+                        ("device %s may be lost", priv->device->name().c_str()));
+      *flow = GST_FLOW_ERROR;
+      return FALSE;
+    }
+  } else if (!priv->ring->done(oldest.frame.slot)) {
+    return FALSE;
+  }
+  oldest.input.release();
+  if (oldest.frame.outbuf) priv->ready.push_back(oldest.frame.outbuf);
+  gst_buffer_unref(oldest.frame.inbuf);
+  priv->in_flight.pop_front();
+  return TRUE;
+}
+
+// Waits for every in-flight frame and pushes all outputs, in order. Used before any serialized
+// event so that buffers and events leave in the order they came.
+static GstFlowReturn drain(GstVkComputeFilter* self) {
+  auto* priv = get_priv(self);
+  GstFlowReturn flow = GST_FLOW_OK;
+  while (!priv->in_flight.empty() && retire_oldest(self, TRUE, &flow)) {
+  }
+  while (!priv->ready.empty()) {
+    GstBuffer* out = priv->ready.front();
+    priv->ready.pop_front();
+    GstFlowReturn pushed = gst_pad_push(GST_BASE_TRANSFORM_SRC_PAD(self), out);
+    if (flow == GST_FLOW_OK) flow = pushed;
+  }
+  return flow;
+}
+
+// Drops every in-flight frame (flush, stop). Waits for the GPU first: their memory is in use.
+static void discard(GstVkComputeFilter* self) {
+  auto* priv = get_priv(self);
+  GstFlowReturn flow;
+  while (!priv->in_flight.empty()) {
+    if (!retire_oldest(self, TRUE, &flow)) {
+      // Lost device: nothing will complete. Drop our references anyway; freeing memory the GPU
+      // might still touch is the lesser evil compared to hanging the pipeline.
+      InFlight& oldest = priv->in_flight.front();
+      oldest.input.release();
+      gst_clear_buffer(&oldest.frame.outbuf);
+      gst_buffer_unref(oldest.frame.inbuf);
+      priv->in_flight.pop_front();
+    }
+  }
+  for (GstBuffer* out : priv->ready) gst_buffer_unref(out);
+  priv->ready.clear();
+}
+
+static gboolean gst_vkcompute_filter_start(GstBaseTransform* trans) {
+  auto* self = GST_VKCOMPUTE_FILTER(trans);
+  auto* priv = get_priv(self);
+  GST_OBJECT_LOCK(self);
+  gint index = priv->device_index;
+  GST_OBJECT_UNLOCK(self);
+
+  std::string error;
+  auto device = vkc::Device::acquire(index, error);
+  if (!device) {
+    GST_ELEMENT_ERROR(self, RESOURCE, NOT_FOUND, ("No usable Vulkan device: %s.", error.c_str()),
+                      ("device property %d, GST_VKCOMPUTE_DEVICE=%s", index,
+                       g_getenv("GST_VKCOMPUTE_DEVICE") ? g_getenv("GST_VKCOMPUTE_DEVICE") : "(unset)"));
+    return FALSE;
+  }
+  try {
+    priv->ring = std::make_unique<vkc::CommandRing>(device, kVkComputeFramesInFlight, GST_OBJECT_NAME(self));
+  } catch (const std::exception& e) {
+    post_exception(self, e);
+    return FALSE;
+  }
+  priv->staging.resize(kVkComputeFramesInFlight);
+  priv->allocator = gst_vkcompute_allocator_new(device);
+  priv->device = std::move(device);
+  GST_OBJECT_LOCK(self);
+  priv->device_name = priv->device->name();
+  GST_OBJECT_UNLOCK(self);
+  g_object_notify(G_OBJECT(self), "device-name");
+  GST_INFO_OBJECT(self, "using Vulkan device %d: %s", priv->device->index(), priv->device->name().c_str());
+  return TRUE;
+}
+
+static gboolean gst_vkcompute_filter_stop(GstBaseTransform* trans) {
+  auto* self = GST_VKCOMPUTE_FILTER(trans);
+  auto* priv = get_priv(self);
+  discard(self);
+  priv->ring.reset();
+  priv->staging.clear();
+  gst_clear_object(&priv->upstream_pool);
+  gst_clear_object(&priv->allocator);
+  priv->device.reset();
+  return TRUE;
+}
+
+static gboolean gst_vkcompute_filter_set_caps(GstBaseTransform* trans, GstCaps* incaps, GstCaps* outcaps) {
+  auto* self = GST_VKCOMPUTE_FILTER(trans);
+  auto* priv = get_priv(self);
+  auto* klass = GST_VKCOMPUTE_FILTER_GET_CLASS(self);
+  // Frames in flight belong to the previous caps: they leave before the new caps event.
+  drain(self);
+  if (!gst_video_info_from_caps(&priv->in_info, incaps) || !gst_video_info_from_caps(&priv->out_info, outcaps)) {
+    GST_ERROR_OBJECT(self, "invalid caps %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT, incaps, outcaps);
+    return FALSE;
+  }
+  GError* error = nullptr;
+  try {
+    if (!klass->configure(self, &priv->in_info, &priv->out_info, &error)) {
+      post_gerror(self, error, nullptr);
+      return FALSE;
+    }
+  } catch (const std::exception& e) {
+    post_exception(self, e);
+    return FALSE;
+  }
+  GST_DEBUG_OBJECT(self, "configured %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT, incaps, outcaps);
+  return TRUE;
+}
+
+static gboolean gst_vkcompute_filter_propose_allocation(GstBaseTransform* trans, GstQuery*, GstQuery* query) {
+  auto* self = GST_VKCOMPUTE_FILTER(trans);
+  auto* priv = get_priv(self);
+  GstCaps* caps = nullptr;
+  gboolean need_pool = FALSE;
+  gst_query_parse_allocation(query, &caps, &need_pool);
+  GstVideoInfo info;
+  if (!caps || !gst_video_info_from_caps(&info, caps) || !priv->allocator) return FALSE;
+
+  // Upstream keeps up to one frame per ring slot waiting in us, plus the one it is filling.
+  const guint min_buffers = kVkComputeFramesInFlight + 1;
+  if (need_pool) {
+    if (priv->upstream_pool) {
+      GstStructure* config = gst_buffer_pool_get_config(priv->upstream_pool);
+      GstCaps* pool_caps = nullptr;
+      gst_buffer_pool_config_get_params(config, &pool_caps, nullptr, nullptr, nullptr);
+      if (!pool_caps || !gst_caps_is_equal(pool_caps, caps)) gst_clear_object(&priv->upstream_pool);
+      gst_structure_free(config);
+    }
+    if (!priv->upstream_pool)
+      priv->upstream_pool = gst_vkcompute_buffer_pool_new(priv->allocator, caps, guint(info.size), min_buffers);
+  }
+  gst_query_add_allocation_pool(query, need_pool ? priv->upstream_pool : nullptr, guint(info.size), min_buffers, 0);
+  gst_query_add_allocation_param(query, priv->allocator, nullptr);
+  gst_query_add_allocation_meta(query, GST_VIDEO_META_API_TYPE, nullptr);
+  return TRUE;
+}
+
+static gboolean gst_vkcompute_filter_decide_allocation(GstBaseTransform* trans, GstQuery* query) {
+  auto* self = GST_VKCOMPUTE_FILTER(trans);
+  auto* priv = get_priv(self);
+  GstCaps* caps = nullptr;
+  gst_query_parse_allocation(query, &caps, nullptr);
+  GstVideoInfo info;
+  if (!caps || !gst_video_info_from_caps(&info, caps)) return FALSE;
+
+  // Output always comes from our host-visible memory, whatever pool downstream offers: the GPU
+  // writes it in place and downstream reads it in place. Downstream's minimum still counts.
+  guint min_buffers = 0;
+  guint n_pools = gst_query_get_n_allocation_pools(query);
+  if (n_pools > 0) gst_query_parse_nth_allocation_pool(query, 0, nullptr, nullptr, &min_buffers, nullptr);
+  min_buffers += kVkComputeFramesInFlight;
+  GstBufferPool* pool = gst_vkcompute_buffer_pool_new(priv->allocator, caps, guint(info.size), min_buffers);
+  if (!pool) return FALSE;
+  if (n_pools > 0)
+    gst_query_set_nth_allocation_pool(query, 0, pool, guint(info.size), min_buffers, 0);
+  else
+    gst_query_add_allocation_pool(query, pool, guint(info.size), min_buffers, 0);
+  gst_object_unref(pool);
+  return TRUE;
+}
+
+// Binds the input, takes an output buffer, records and submits one frame.
+static GstFlowReturn submit_frame(GstVkComputeFilter* self, GstBuffer* inbuf) {
+  auto* priv = get_priv(self);
+  auto* trans = GST_BASE_TRANSFORM(self);
+  InFlight entry;
+  vkc::Frame& frame = entry.frame;
+  frame.slot = guint(priv->submitted % kVkComputeFramesInFlight);
+  frame.inbuf = inbuf;
+
+  std::string error;
+  if (!entry.input.bind(priv->device, inbuf, priv->in_info, priv->staging[frame.slot], frame.in, error)) {
+    gst_buffer_unref(inbuf);
+    GST_ELEMENT_ERROR(self, STREAM, FORMAT, ("Input buffer does not match its caps: %s.", error.c_str()), (nullptr));
+    return GST_FLOW_ERROR;
+  }
+  if (entry.input.path() != priv->last_path || priv->submitted == 0)
+    GST_INFO_OBJECT(self, "input reaches the GPU through %s", vkc::input_path_name(entry.input.path()));
+  priv->last_path = entry.input.path();
+
+  GstBufferPool* pool = gst_base_transform_get_buffer_pool(trans);
+  GstFlowReturn flow = GST_FLOW_ERROR;
+  if (pool) {
+    if (!gst_buffer_pool_is_active(pool)) gst_buffer_pool_set_active(pool, TRUE);
+    flow = gst_buffer_pool_acquire_buffer(pool, &frame.outbuf, nullptr);
+    gst_object_unref(pool);
+  }
+  if (flow != GST_FLOW_OK) {
+    entry.input.release();
+    gst_buffer_unref(inbuf);
+    if (flow != GST_FLOW_FLUSHING)
+      GST_ELEMENT_ERROR(self, RESOURCE, FAILED, ("No output buffer from the element's Vulkan pool."),
+                        ("%s", gst_flow_get_name(flow)));
+    return flow;
+  }
+  GST_BASE_TRANSFORM_GET_CLASS(self)->copy_metadata(trans, inbuf, frame.outbuf);
+  GstMemory* outmem = gst_buffer_peek_memory(frame.outbuf, 0);
+  const vkc::Buffer* out = gst_vkcompute_memory_get_buffer(outmem, *priv->device);
+  if (!out || gst_buffer_n_memory(frame.outbuf) != 1 ||
+      !vkc::frame_layout(frame.outbuf, priv->out_info, out->handle(), outmem->offset, frame.out, error)) {
+    entry.input.release();
+    gst_buffer_unref(inbuf);
+    gst_buffer_unref(frame.outbuf);
+    GST_ELEMENT_ERROR(self, CORE, FAILED, ("Output buffer is not from the element's Vulkan pool."), ("%s", error.c_str()));
+    return GST_FLOW_ERROR;
+  }
+
+  GError* gerror = nullptr;
+  frame.cmd = priv->ring->begin(frame.slot);
+  if (!GST_VKCOMPUTE_FILTER_GET_CLASS(self)->record(self, &frame, &gerror)) {
+    entry.input.release();
+    gst_buffer_unref(inbuf);
+    gst_buffer_unref(frame.outbuf);
+    post_gerror(self, gerror, nullptr);
+    return GST_FLOW_ERROR;
+  }
+  // Make the kernels' writes to host-visible memory visible to the CPU once the fence signals.
+  vk::MemoryBarrier to_host{.srcAccessMask = vk::AccessFlagBits::eShaderWrite | vk::AccessFlagBits::eTransferWrite,
+                            .dstAccessMask = vk::AccessFlagBits::eHostRead};
+  frame.cmd.pipelineBarrier(vk::PipelineStageFlagBits::eComputeShader | vk::PipelineStageFlagBits::eTransfer,
+                            vk::PipelineStageFlagBits::eHost, {}, to_host, nullptr, nullptr);
+  priv->ring->submit(frame.slot);
+  priv->submitted++;
+  priv->in_flight.push_back(std::move(entry));
+  return GST_FLOW_OK;
+}
+
+static GstFlowReturn gst_vkcompute_filter_generate_output(GstBaseTransform* trans, GstBuffer** outbuf) {
+  auto* self = GST_VKCOMPUTE_FILTER(trans);
+  auto* priv = get_priv(self);
+  GstFlowReturn flow = GST_FLOW_OK;
+  *outbuf = nullptr;
+  try {
+    if (GstBuffer* inbuf = trans->queued_buf) {
+      trans->queued_buf = nullptr;
+      // The ring is full: the oldest frame must finish before its slot is reused.
+      if (priv->in_flight.size() == kVkComputeFramesInFlight && !retire_oldest(self, TRUE, &flow)) {
+        gst_buffer_unref(inbuf);
+        return flow;
+      }
+      flow = submit_frame(self, inbuf);
+      if (flow != GST_FLOW_OK) return flow;
+    }
+    while (!priv->in_flight.empty() && retire_oldest(self, FALSE, &flow)) {
+    }
+  } catch (const std::exception& e) {
+    post_exception(self, e);
+    return GST_FLOW_ERROR;
+  }
+  if (!priv->ready.empty()) {
+    *outbuf = priv->ready.front();
+    priv->ready.pop_front();
+  }
+  return flow;
+}
+
+// GstBaseTransform treats a class without transform() as always in place and never allocates its
+// output. Our frames go through generate_output(), which never calls this.
+static GstFlowReturn gst_vkcompute_filter_transform(GstBaseTransform* trans, GstBuffer*, GstBuffer*) {
+  GST_ELEMENT_ERROR(trans, CORE, NOT_IMPLEMENTED, (nullptr), ("transform() is not part of the frame path"));
+  return GST_FLOW_NOT_SUPPORTED;
+}
+
+static gboolean gst_vkcompute_filter_sink_event(GstBaseTransform* trans, GstEvent* event) {
+  auto* self = GST_VKCOMPUTE_FILTER(trans);
+  try {
+    if (GST_EVENT_TYPE(event) == GST_EVENT_FLUSH_STOP)
+      discard(self);
+    else if (GST_EVENT_IS_SERIALIZED(event))
+      drain(self);
+  } catch (const std::exception& e) {
+    post_exception(self, e);
+  }
+  return GST_BASE_TRANSFORM_CLASS(gst_vkcompute_filter_parent_class)->sink_event(trans, event);
+}
+
+static gboolean gst_vkcompute_filter_query(GstBaseTransform* trans, GstPadDirection direction, GstQuery* query) {
+  auto* self = GST_VKCOMPUTE_FILTER(trans);
+  auto* priv = get_priv(self);
+  gboolean ok = GST_BASE_TRANSFORM_CLASS(gst_vkcompute_filter_parent_class)->query(trans, direction, query);
+  if (ok && direction == GST_PAD_SRC && GST_QUERY_TYPE(query) == GST_QUERY_LATENCY) {
+    // A frame leaves when a later one arrives or the ring is full: up to depth-1 frames held.
+    gboolean live;
+    GstClockTime min, max;
+    gst_query_parse_latency(query, &live, &min, &max);
+    GstClockTime frame = GST_CLOCK_TIME_NONE;
+    if (GST_VIDEO_INFO_FPS_N(&priv->in_info) > 0)
+      frame = gst_util_uint64_scale_int(GST_SECOND, GST_VIDEO_INFO_FPS_D(&priv->in_info),
+                                        GST_VIDEO_INFO_FPS_N(&priv->in_info));
+    if (GST_CLOCK_TIME_IS_VALID(frame)) {
+      GstClockTime held = frame * (kVkComputeFramesInFlight - 1);
+      min += held;
+      if (GST_CLOCK_TIME_IS_VALID(max)) max += held;
+      GST_DEBUG_OBJECT(self, "adding %" GST_TIME_FORMAT " latency", GST_TIME_ARGS(held));
+    }
+    gst_query_set_latency(query, live, min, max);
+  }
+  return ok;
+}
+
+static void gst_vkcompute_filter_set_property(GObject* object, guint prop_id, const GValue* value, GParamSpec* pspec) {
+  auto* priv = get_priv(GST_VKCOMPUTE_FILTER(object));
+  switch (prop_id) {
+    case PROP_DEVICE:
+      GST_OBJECT_LOCK(object);
+      priv->device_index = g_value_get_int(value);
+      GST_OBJECT_UNLOCK(object);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec);
+  }
+}
+
+static void gst_vkcompute_filter_get_property(GObject* object, guint prop_id, GValue* value, GParamSpec* pspec) {
+  auto* priv = get_priv(GST_VKCOMPUTE_FILTER(object));
+  GST_OBJECT_LOCK(object);
+  switch (prop_id) {
+    case PROP_DEVICE:
+      g_value_set_int(value, priv->device_index);
+      break;
+    case PROP_DEVICE_NAME:
+      g_value_set_string(value, priv->device_name.empty() ? nullptr : priv->device_name.c_str());
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec);
+  }
+  GST_OBJECT_UNLOCK(object);
+}
+
+static void gst_vkcompute_filter_finalize(GObject* object) {
+  get_priv(GST_VKCOMPUTE_FILTER(object))->~GstVkComputeFilterPrivate();
+  G_OBJECT_CLASS(gst_vkcompute_filter_parent_class)->finalize(object);
+}
+
+static void gst_vkcompute_filter_init(GstVkComputeFilter* self) {
+  new (get_priv(self)) GstVkComputeFilterPrivate();
+}
+
+static void gst_vkcompute_filter_class_init(GstVkComputeFilterClass* klass) {
+  auto* gobject_class = G_OBJECT_CLASS(klass);
+  auto* trans_class = GST_BASE_TRANSFORM_CLASS(klass);
+  GST_DEBUG_CATEGORY_INIT(gst_vkcompute_filter_debug, "vkcomputefilter", 0, "vkcompute base class");
+
+  gobject_class->set_property = gst_vkcompute_filter_set_property;
+  gobject_class->get_property = gst_vkcompute_filter_get_property;
+  gobject_class->finalize = gst_vkcompute_filter_finalize;
+
+  g_object_class_install_property(
+      gobject_class, PROP_DEVICE,
+      g_param_spec_int("device", "Device",
+                       "Vulkan physical device index to run on; -1 chooses automatically (a discrete GPU, "
+                       "then an integrated one, then a CPU implementation such as lavapipe), or the index "
+                       "in the environment variable GST_VKCOMPUTE_DEVICE when it is set. Read when the "
+                       "element starts.",
+                       -1, G_MAXINT, -1,
+                       GParamFlags(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY)));
+  g_object_class_install_property(
+      gobject_class, PROP_DEVICE_NAME,
+      g_param_spec_string("device-name", "Device name",
+                          "Name of the Vulkan device in use (NULL until the element has started)", nullptr,
+                          GParamFlags(G_PARAM_READABLE | G_PARAM_STATIC_STRINGS)));
+
+  trans_class->start = gst_vkcompute_filter_start;
+  trans_class->stop = gst_vkcompute_filter_stop;
+  trans_class->set_caps = gst_vkcompute_filter_set_caps;
+  trans_class->propose_allocation = gst_vkcompute_filter_propose_allocation;
+  trans_class->decide_allocation = gst_vkcompute_filter_decide_allocation;
+  trans_class->generate_output = gst_vkcompute_filter_generate_output;
+  trans_class->transform = gst_vkcompute_filter_transform;
+  trans_class->sink_event = gst_vkcompute_filter_sink_event;
+  trans_class->query = gst_vkcompute_filter_query;
+  trans_class->passthrough_on_same_caps = FALSE;
+
+  gst_type_mark_as_plugin_api(GST_TYPE_VKCOMPUTE_FILTER, GstPluginAPIFlags(0));
+}

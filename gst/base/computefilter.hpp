@@ -1,0 +1,41 @@
+// GstVkComputeFilter: the base class of every vkcompute element.
+//
+// It owns the Vulkan side of an element: device choice (`device`, `device-name`), the buffer pools
+// of host-visible Vulkan memory offered upstream and used for output, binding each input buffer
+// for the GPU (own memory, host import or staging copy), a ring of command buffers so several
+// frames are in flight, and draining or dropping them on events and state changes. A subclass
+// negotiates caps, builds its kernels in configure() and records one frame's work in record().
+#pragma once
+
+#include <gst/base/gstbasetransform.h>
+#include <gst/video/video.h>
+
+#include <memory>
+
+#include "frame.hpp"
+
+G_BEGIN_DECLS
+
+#define GST_TYPE_VKCOMPUTE_FILTER (gst_vkcompute_filter_get_type())
+G_DECLARE_DERIVABLE_TYPE(GstVkComputeFilter, gst_vkcompute_filter, GST, VKCOMPUTE_FILTER, GstBaseTransform)
+
+struct _GstVkComputeFilterClass {
+  GstBaseTransformClass parent_class;
+
+  // Builds the per-caps state (kernels, parameters) for the negotiated formats. Called on the
+  // streaming thread after every in-flight frame has been pushed out.
+  gboolean (*configure)(GstVkComputeFilter* self, const GstVideoInfo* in, const GstVideoInfo* out,
+                        GError** error);
+
+  // Records one frame's GPU work into frame->cmd. The base class adds the barrier that makes the
+  // results visible to the CPU and submits.
+  gboolean (*record)(GstVkComputeFilter* self, vkc::Frame* frame, GError** error);
+};
+
+G_END_DECLS
+
+// The device the element opened at start (null before).
+const std::shared_ptr<vkc::Device>& gst_vkcompute_filter_get_device(GstVkComputeFilter* self);
+
+// Frames the element keeps in flight on the GPU.
+constexpr guint kVkComputeFramesInFlight = 3;

@@ -1,0 +1,112 @@
+#include "frame.hpp"
+
+#include "vkmemory.hpp"
+
+namespace vkc {
+
+namespace {
+
+GQuark import_quark() {
+  static GQuark quark = g_quark_from_static_string("vkcompute-host-import");
+  return quark;
+}
+
+void free_import(gpointer data) { delete static_cast<Buffer*>(data); }
+
+// Plain system memory keeps its address for its whole life, so its import is cached on the
+// memory itself and reused every time a pool hands the same memory out again.
+const Buffer* cached_import(const std::shared_ptr<Device>& device, GstMemory* mem, const uint8_t* data,
+                            std::string& error) {
+  auto* cached = static_cast<Buffer*>(gst_mini_object_get_qdata(GST_MINI_OBJECT_CAST(mem), import_quark()));
+  if (cached && &cached->device() == device.get()) return cached;
+  const uint8_t* base = data - mem->offset;
+  auto import = Buffer::import_host(device, base, mem->maxsize, "vkcompute imported frame", error);
+  if (!import) return nullptr;
+  Buffer* raw = import.release();
+  gst_mini_object_set_qdata(GST_MINI_OBJECT_CAST(mem), import_quark(), raw, free_import);
+  return raw;
+}
+
+}  // namespace
+
+const char* input_path_name(InputPath path) {
+  switch (path) {
+    case InputPath::kOwnMemory: return "own Vulkan memory";
+    case InputPath::kImported: return "imported host memory";
+    case InputPath::kStaged: return "staging copy";
+  }
+  return "?";
+}
+
+bool frame_layout(GstBuffer* buf, const GstVideoInfo& info, vk::Buffer buffer, vk::DeviceSize base,
+                  FrameLayout& layout, std::string& error) {
+  const GstVideoFormatInfo* finfo = info.finfo;
+  const GstVideoMeta* meta = gst_buffer_get_video_meta(buf);
+  const gsize size = gst_buffer_get_size(buf);
+  layout.buffer = buffer;
+  for (guint c = 0; c < GST_VIDEO_FORMAT_INFO_N_COMPONENTS(finfo); ++c) {
+    guint p = GST_VIDEO_FORMAT_INFO_PLANE(finfo, c);
+    gsize offset = meta ? meta->offset[p] : GST_VIDEO_INFO_PLANE_OFFSET(&info, p);
+    gint stride = meta ? meta->stride[p] : GST_VIDEO_INFO_PLANE_STRIDE(&info, p);
+    guint rows = GST_VIDEO_FORMAT_INFO_SCALE_HEIGHT(finfo, c, GST_VIDEO_INFO_HEIGHT(&info));
+    gsize row_bytes = gsize(GST_VIDEO_FORMAT_INFO_SCALE_WIDTH(finfo, c, GST_VIDEO_INFO_WIDTH(&info))) *
+                      GST_VIDEO_FORMAT_INFO_PSTRIDE(finfo, c);
+    if (stride < 0 || gsize(stride) < row_bytes) {
+      error = "plane " + std::to_string(p) + " has stride " + std::to_string(stride) + "; at least " +
+              std::to_string(row_bytes) + " is needed";
+      return false;
+    }
+    gsize end = offset + gsize(stride) * (rows - 1) + row_bytes;
+    if (end > size) {
+      error = "buffer of " + std::to_string(size) + " bytes is too small: plane " + std::to_string(p) +
+              " ends at byte " + std::to_string(end);
+      return false;
+    }
+    layout.offset[p] = uint32_t(base + offset);
+    layout.stride[p] = uint32_t(stride);
+  }
+  return true;
+}
+
+bool InputBinding::bind(const std::shared_ptr<Device>& device, GstBuffer* buf, const GstVideoInfo& info,
+                        std::unique_ptr<Buffer>& staging, FrameLayout& layout, std::string& error) {
+  if (gst_buffer_n_memory(buf) == 1) {
+    GstMemory* mem = gst_buffer_peek_memory(buf, 0);
+    if (const Buffer* own = gst_vkcompute_memory_get_buffer(mem, *device)) {
+      path_ = InputPath::kOwnMemory;
+      return frame_layout(buf, info, own->handle(), mem->offset, layout, error);
+    }
+    if (device->features().host_pointer_import && gst_memory_map(mem, &map_, GST_MAP_READ)) {
+      mapped_ = mem;
+      std::string why;
+      const Buffer* imported = nullptr;
+      if (gst_memory_is_type(mem, GST_ALLOCATOR_SYSMEM)) {
+        imported = cached_import(device, mem, map_.data, why);
+      } else {
+        import_ = Buffer::import_host(device, map_.data, map_.size, "vkcompute imported frame", why);
+        imported = import_.get();
+      }
+      if (imported) {
+        path_ = InputPath::kImported;
+        return frame_layout(buf, info, imported->handle(), imported->offset_of(map_.data), layout, error);
+      }
+      GST_CAT_DEBUG(gst_vkcompute_runtime_debug, "host import failed (%s); copying the frame", why.c_str());
+      release();
+    }
+  }
+  // Last resort: one CPU copy into the slot's staging buffer (several memories, or memory the
+  // device cannot import).
+  path_ = InputPath::kStaged;
+  gsize size = gst_buffer_get_size(buf);
+  if (!staging || staging->size() < size) staging = Buffer::create_host(device, size, "vkcompute staging");
+  gst_buffer_extract(buf, 0, staging->mapped(), size);
+  return frame_layout(buf, info, staging->handle(), 0, layout, error);
+}
+
+void InputBinding::release() {
+  import_.reset();  // before unmapping: the import must not outlive the mapping it covers
+  if (mapped_) gst_memory_unmap(mapped_, &map_);
+  mapped_ = nullptr;
+}
+
+}  // namespace vkc

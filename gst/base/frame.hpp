@@ -1,0 +1,65 @@
+// What an element's record() sees of one frame: where its input and output lie in GPU-visible
+// buffers, and the command buffer to record into.
+#pragma once
+
+#include <gst/video/video.h>
+
+#include <memory>
+#include <string>
+
+#include "vk/memory.hpp"
+
+namespace vkc {
+
+// A video frame inside a Vulkan buffer, as byte offsets and strides the kernels take as push
+// constants.
+struct FrameLayout {
+  vk::Buffer buffer;
+  uint32_t offset[GST_VIDEO_MAX_PLANES] = {};
+  uint32_t stride[GST_VIDEO_MAX_PLANES] = {};
+};
+
+struct Frame {
+  vk::CommandBuffer cmd;
+  uint32_t slot = 0;  // ring slot: index for per-frame descriptor sets
+  FrameLayout in;
+  FrameLayout out;     // empty for analysis elements
+  GstBuffer* inbuf = nullptr;
+  GstBuffer* outbuf = nullptr;
+};
+
+// How the GPU reaches an input buffer's bytes, in order of preference. The CPU copies a frame
+// only in the last case.
+enum class InputPath {
+  kOwnMemory,  // the buffer lives in our host-visible Vulkan memory: zero copies
+  kImported,   // system memory imported with VK_EXT_external_memory_host: zero copies
+  kStaged,     // copied by the CPU into a staging buffer: one copy
+};
+
+// An input buffer made GPU-visible for the duration of one frame. Holds the CPU mapping and any
+// import or staging buffer until release().
+class InputBinding {
+ public:
+  // Binds `buf` (laid out as `info`, or as its GstVideoMeta) for the GPU; `staging` is the
+  // slot's staging buffer, grown as needed. Returns false with `error` set when the buffer is
+  // malformed (too small for its layout).
+  bool bind(const std::shared_ptr<Device>& device, GstBuffer* buf, const GstVideoInfo& info,
+            std::unique_ptr<Buffer>& staging, FrameLayout& layout, std::string& error);
+  void release();
+  InputPath path() const { return path_; }
+
+ private:
+  GstMemory* mapped_ = nullptr;
+  GstMapInfo map_ = {};
+  std::unique_ptr<Buffer> import_;  // per-frame import of memory that is not plain system memory
+  InputPath path_ = InputPath::kOwnMemory;
+};
+
+// Layout of `buf` (its GstVideoMeta or else `info`) whose data begins at byte `base` of `buffer`.
+// False when the planes do not fit in the buffer's `size` bytes or a stride is negative.
+bool frame_layout(GstBuffer* buf, const GstVideoInfo& info, vk::Buffer buffer, vk::DeviceSize base,
+                  FrameLayout& layout, std::string& error);
+
+const char* input_path_name(InputPath path);
+
+}  // namespace vkc

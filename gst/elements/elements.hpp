@@ -1,0 +1,8 @@
+// Registration entry points of the plugin's elements.
+#pragma once
+
+#include <gst/gst.h>
+
+G_BEGIN_DECLS
+GST_ELEMENT_REGISTER_DECLARE(rgb2yuv);
+G_END_DECLS

@@ -1,0 +1,257 @@
+// rgb2yuv: packed RGB to planar, semi-planar and packed YUV on the GPU, with the matrix, range and
+// chroma siting of the output caps.
+#include <gst/gst.h>
+#include <gst/video/video.h>
+
+#include <memory>
+
+#include "base/computefilter.hpp"
+#include "elements.hpp"
+#include "rgb2yuv.spv.h"
+#include "vk/kernel.hpp"
+
+GST_DEBUG_CATEGORY_STATIC(gst_rgb2yuv_debug);
+#define GST_CAT_DEFAULT gst_rgb2yuv_debug
+
+#define SINK_FORMATS "{ RGB, BGR, RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, xRGB, xBGR }"
+#define SRC_FORMATS "{ I420, YV12, NV12, NV21, Y42B, Y444, YUY2, UYVY, AYUV }"
+
+namespace {
+
+// Must match the push-constant block of shaders/rgb2yuv.comp.
+struct Params {
+  uint32_t width, height;
+  uint32_t src_offset, src_stride;
+  uint32_t dst_offset[3];
+  uint32_t dst_stride[3];
+  uint32_t src_order;
+  uint32_t dst_order;
+  float coef_y[4], coef_u[4], coef_v[4];
+};
+static_assert(sizeof(Params) == 96, "push constants must match the shader");
+
+enum Layout : uint32_t { kPlanar = 0, kSemiPlanar = 1, kPacked422 = 2, kAyuv = 3 };
+
+constexpr uint32_t kBlockWidth = 8;  // pixels per invocation, see the shader
+constexpr uint32_t kGroupX = 16, kGroupY = 4;
+
+uint32_t byte_order(const GstVideoFormatInfo* finfo, std::initializer_list<int> components) {
+  uint32_t order = 0, shift = 0;
+  for (int c : components) {
+    uint32_t at = c < 0 ? 0xffu : GST_VIDEO_FORMAT_INFO_POFFSET(finfo, c);
+    order |= at << shift;
+    shift += 8;
+  }
+  return order;
+}
+
+Layout layout_of(GstVideoFormat format) {
+  switch (format) {
+    case GST_VIDEO_FORMAT_NV12:
+    case GST_VIDEO_FORMAT_NV21: return kSemiPlanar;
+    case GST_VIDEO_FORMAT_YUY2:
+    case GST_VIDEO_FORMAT_UYVY: return kPacked422;
+    case GST_VIDEO_FORMAT_AYUV: return kAyuv;
+    default: return kPlanar;
+  }
+}
+
+}  // namespace
+
+// Everything derived from the negotiated caps.
+struct Rgb2YuvState {
+  std::unique_ptr<vkc::Kernel> kernel;
+  Params params;  // plane offsets and strides filled per frame
+  const GstVideoFormatInfo* out_format;
+  uint32_t sub_y;
+};
+
+struct GstRgb2Yuv {
+  GstVkComputeFilter parent;
+  Rgb2YuvState* state;  // owned; replaced on every caps change, released at stop
+};
+
+struct GstRgb2YuvClass {
+  GstVkComputeFilterClass parent_class;
+};
+
+G_DEFINE_TYPE(GstRgb2Yuv, gst_rgb2yuv, GST_TYPE_VKCOMPUTE_FILTER)
+GST_ELEMENT_REGISTER_DEFINE(rgb2yuv, "rgb2yuv", GST_RANK_NONE, gst_rgb2yuv_get_type())
+
+static void set_state(GstRgb2Yuv* self, std::unique_ptr<Rgb2YuvState> state) {
+  delete self->state;
+  self->state = state.release();
+}
+
+// Y, U, V as dot(coef.xyz, rgb) + coef.w for rgb in 0..255, from the matrix and range of `out`.
+static void fill_coefficients(const GstVideoInfo* out, Params& params) {
+  gdouble kr, kb;
+  if (!gst_video_color_matrix_get_Kr_Kb(out->colorimetry.matrix, &kr, &kb)) {
+    GST_WARNING("no YUV matrix in the output colorimetry; using BT.601");
+    gst_video_color_matrix_get_Kr_Kb(GST_VIDEO_COLOR_MATRIX_BT601, &kr, &kb);
+  }
+  const gdouble kg = 1.0 - kr - kb;
+  gint offset[GST_VIDEO_MAX_COMPONENTS], scale[GST_VIDEO_MAX_COMPONENTS];
+  gst_video_color_range_offsets(out->colorimetry.range, out->finfo, offset, scale);
+  const gdouble sy = scale[0] / 255.0, su = scale[1] / 255.0 / (2.0 * (1.0 - kb)),
+                sv = scale[2] / 255.0 / (2.0 * (1.0 - kr));
+  const gdouble y[4] = {sy * kr, sy * kg, sy * kb, gdouble(offset[0])};
+  const gdouble u[4] = {-su * kr, -su * kg, su * (1.0 - kb), gdouble(offset[1])};
+  const gdouble v[4] = {sv * (1.0 - kr), -sv * kg, -sv * kb, gdouble(offset[2])};
+  for (int i = 0; i < 4; ++i) {
+    params.coef_y[i] = float(y[i]);
+    params.coef_u[i] = float(u[i]);
+    params.coef_v[i] = float(v[i]);
+  }
+}
+
+static gboolean gst_rgb2yuv_configure(GstVkComputeFilter* filter, const GstVideoInfo* in, const GstVideoInfo* out,
+                                      GError**) {
+  auto* self = reinterpret_cast<GstRgb2Yuv*>(filter);
+  const GstVideoFormatInfo* in_f = in->finfo;
+  const GstVideoFormatInfo* out_f = out->finfo;
+  const Layout layout = layout_of(GST_VIDEO_INFO_FORMAT(out));
+  const uint32_t sub_x = 1u << GST_VIDEO_FORMAT_INFO_W_SUB(out_f, 1);
+  const uint32_t sub_y = 1u << GST_VIDEO_FORMAT_INFO_H_SUB(out_f, 1);
+  // Vertical siting is always centred between the two rows, as videoconvert does.
+  const bool cosited = (out->chroma_site & GST_VIDEO_CHROMA_SITE_H_COSITED) && sub_x == 2;
+
+  auto state = std::make_unique<Rgb2YuvState>();
+  state->out_format = out_f;
+  state->sub_y = sub_y;
+  Params& params = state->params;
+  params = Params{};
+  params.width = GST_VIDEO_INFO_WIDTH(in);
+  params.height = GST_VIDEO_INFO_HEIGHT(in);
+  params.src_order = byte_order(in_f, {0, 1, 2, GST_VIDEO_FORMAT_INFO_HAS_ALPHA(in_f) ? 3 : -1});
+  switch (layout) {
+    case kSemiPlanar: params.dst_order = GST_VIDEO_FORMAT_INFO_POFFSET(out_f, 1); break;
+    case kPacked422: {
+      // Byte positions of Y0, U, Y1, V in a macropixel; Y1 follows Y0 by two bytes.
+      const uint32_t y0 = GST_VIDEO_FORMAT_INFO_POFFSET(out_f, 0);
+      params.dst_order = y0 | (GST_VIDEO_FORMAT_INFO_POFFSET(out_f, 1) << 8) | ((y0 + 2) << 16) |
+                         (GST_VIDEO_FORMAT_INFO_POFFSET(out_f, 2) << 24);
+      break;
+    }
+    case kAyuv: params.dst_order = byte_order(out_f, {3, 0, 1, 2}); break;
+    case kPlanar: break;
+  }
+  fill_coefficients(out, params);
+
+  vkc::KernelInfo info{.name = "rgb2yuv",
+                       .spirv = rgb2yuv_spv,
+                       .spirv_bytes = sizeof(rgb2yuv_spv),
+                       .bindings = 2,
+                       .push_constant_bytes = sizeof(Params),
+                       .specialization = {kGroupX, kGroupY, uint32_t(GST_VIDEO_FORMAT_INFO_PSTRIDE(in_f, 0)), layout, sub_x,
+                                          sub_y, cosited ? 1u : 0u}};
+  state->kernel = std::make_unique<vkc::Kernel>(gst_vkcompute_filter_get_device(filter), info);
+  set_state(self, std::move(state));
+
+  gchar* colorimetry = gst_video_colorimetry_to_string(&out->colorimetry);
+  GST_INFO_OBJECT(self, "%s -> %s, colorimetry %s, chroma %s", GST_VIDEO_INFO_NAME(in), GST_VIDEO_INFO_NAME(out),
+                  colorimetry, cosited ? "cosited" : "centred");
+  g_free(colorimetry);
+  return TRUE;
+}
+
+static gboolean gst_rgb2yuv_record(GstVkComputeFilter* filter, vkc::Frame* frame, GError** error) {
+  Rgb2YuvState& state = *reinterpret_cast<GstRgb2Yuv*>(filter)->state;
+  Params& params = state.params;
+  params.src_offset = frame->in.offset[0];
+  params.src_stride = frame->in.stride[0];
+  // Planes by component, so YV12's swapped planes need no special case.
+  for (int c = 0; c < 3; ++c) {
+    guint plane = GST_VIDEO_FORMAT_INFO_PLANE(state.out_format, c);
+    params.dst_offset[c] = frame->out.offset[plane];
+    params.dst_stride[c] = frame->out.stride[plane];
+    if ((params.dst_offset[c] | params.dst_stride[c]) & 3u) {
+      g_set_error(error, GST_CORE_ERROR, GST_CORE_ERROR_FAILED,
+                  "output plane %u is not 32-bit aligned (offset %u, stride %u)", plane, params.dst_offset[c],
+                  params.dst_stride[c]);
+      return FALSE;
+    }
+  }
+  const uint32_t blocks_x = (params.width + kBlockWidth - 1) / kBlockWidth;
+  const uint32_t rows = (params.height + state.sub_y - 1) / state.sub_y;
+  state.kernel->dispatch(frame->cmd, frame->slot, {{frame->in.buffer}, {frame->out.buffer}}, &params,
+                         (blocks_x + kGroupX - 1) / kGroupX, (rows + kGroupY - 1) / kGroupY);
+  return TRUE;
+}
+
+// Each structure keeps its size and rate; the format becomes the other side's list, and the
+// colorimetry and siting, which only one side's formats can carry, are left to negotiation.
+static GstCaps* gst_rgb2yuv_transform_caps(GstBaseTransform*, GstPadDirection direction, GstCaps* caps,
+                                           GstCaps* filter) {
+  GstCaps* formats = gst_caps_from_string(direction == GST_PAD_SINK ? "video/x-raw, format=" SRC_FORMATS
+                                                                    : "video/x-raw, format=" SINK_FORMATS);
+  const GValue* format_list = gst_structure_get_value(gst_caps_get_structure(formats, 0), "format");
+  GstCaps* result = gst_caps_new_empty();
+  for (guint i = 0; i < gst_caps_get_size(caps); ++i) {
+    GstStructure* s = gst_structure_copy(gst_caps_get_structure(caps, i));
+    gst_structure_set_value(s, "format", format_list);
+    gst_structure_remove_fields(s, "colorimetry", "chroma-site", nullptr);
+    result = gst_caps_merge_structure_full(result, s, gst_caps_features_copy(gst_caps_get_features(caps, i)));
+  }
+  gst_caps_unref(formats);
+  if (filter) {
+    GstCaps* filtered = gst_caps_intersect_full(filter, result, GST_CAPS_INTERSECT_FIRST);
+    gst_caps_unref(result);
+    result = filtered;
+  }
+  return result;
+}
+
+// Fixes the output colorimetry explicitly (GStreamer's default for the size when downstream leaves
+// it open), so the caps say which matrix and range the frames carry.
+static GstCaps* gst_rgb2yuv_fixate_caps(GstBaseTransform*, GstPadDirection direction, GstCaps*, GstCaps* othercaps) {
+  othercaps = gst_caps_fixate(othercaps);
+  if (direction != GST_PAD_SINK) return othercaps;
+  othercaps = gst_caps_make_writable(othercaps);
+  GstStructure* s = gst_caps_get_structure(othercaps, 0);
+  GstVideoInfo info;
+  if (!gst_structure_has_field(s, "colorimetry") && gst_video_info_from_caps(&info, othercaps)) {
+    gchar* colorimetry = gst_video_colorimetry_to_string(&info.colorimetry);
+    if (colorimetry) gst_structure_set(s, "colorimetry", G_TYPE_STRING, colorimetry, nullptr);
+    g_free(colorimetry);
+  }
+  return othercaps;
+}
+
+static gboolean gst_rgb2yuv_stop(GstBaseTransform* trans) {
+  set_state(reinterpret_cast<GstRgb2Yuv*>(trans), nullptr);
+  return GST_BASE_TRANSFORM_CLASS(gst_rgb2yuv_parent_class)->stop(trans);
+}
+
+static void gst_rgb2yuv_finalize(GObject* object) {
+  set_state(reinterpret_cast<GstRgb2Yuv*>(object), nullptr);
+  G_OBJECT_CLASS(gst_rgb2yuv_parent_class)->finalize(object);
+}
+
+static void gst_rgb2yuv_init(GstRgb2Yuv*) {}
+
+static void gst_rgb2yuv_class_init(GstRgb2YuvClass* klass) {
+  auto* element_class = GST_ELEMENT_CLASS(klass);
+  auto* trans_class = GST_BASE_TRANSFORM_CLASS(klass);
+  auto* filter_class = reinterpret_cast<GstVkComputeFilterClass*>(klass);
+  GST_DEBUG_CATEGORY_INIT(gst_rgb2yuv_debug, "rgb2yuv", 0, "RGB to YUV conversion on Vulkan");
+
+  G_OBJECT_CLASS(klass)->finalize = gst_rgb2yuv_finalize;
+  gst_element_class_set_static_metadata(
+      element_class, "RGB to YUV (Vulkan compute)", "Filter/Converter/Video",
+      "Converts packed RGB to planar, semi-planar or packed YUV on a Vulkan device, with the matrix, range "
+      "and chroma siting of the output caps",
+      "gst-vkcompute developers");
+  gst_element_class_add_pad_template(
+      element_class, gst_pad_template_new("sink", GST_PAD_SINK, GST_PAD_ALWAYS,
+                                          gst_caps_from_string(GST_VIDEO_CAPS_MAKE(SINK_FORMATS))));
+  gst_element_class_add_pad_template(
+      element_class, gst_pad_template_new("src", GST_PAD_SRC, GST_PAD_ALWAYS,
+                                          gst_caps_from_string(GST_VIDEO_CAPS_MAKE(SRC_FORMATS))));
+
+  trans_class->transform_caps = gst_rgb2yuv_transform_caps;
+  trans_class->fixate_caps = gst_rgb2yuv_fixate_caps;
+  trans_class->stop = gst_rgb2yuv_stop;
+  filter_class->configure = gst_rgb2yuv_configure;
+  filter_class->record = gst_rgb2yuv_record;
+}

@@ -1,0 +1,257 @@
+// Instance creation, physical-device choice and the per-process registry of shared devices.
+#include "device.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <map>
+
+GST_DEBUG_CATEGORY(gst_vkcompute_runtime_debug);
+#define GST_CAT_DEFAULT gst_vkcompute_runtime_debug
+
+namespace vkc {
+
+namespace {
+
+// Validation and driver messages go to the runtime's debug category; tests count the errors.
+VKAPI_ATTR VkBool32 VKAPI_CALL on_debug_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+                                                VkDebugUtilsMessageTypeFlagsEXT type,
+                                                const VkDebugUtilsMessengerCallbackDataEXT* data,
+                                                void*) {
+  const char* text = data && data->pMessage ? data->pMessage : "";
+  const char* source = (type & VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT) ? "Vulkan validation" : "Vulkan";
+  if (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT)
+    GST_ERROR("%s: %s", source, text);
+  else if (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT)
+    GST_WARNING("%s: %s", source, text);
+  else
+    GST_DEBUG("%s: %s", source, text);
+  return VK_FALSE;
+}
+
+vk::DebugUtilsMessengerCreateInfoEXT messenger_info() {
+  using S = vk::DebugUtilsMessageSeverityFlagBitsEXT;
+  using T = vk::DebugUtilsMessageTypeFlagBitsEXT;
+  return vk::DebugUtilsMessengerCreateInfoEXT{
+      .messageSeverity = S::eError | S::eWarning | S::eInfo,
+      .messageType = T::eGeneral | T::eValidation | T::ePerformance,
+      .pfnUserCallback = on_debug_message,
+  };
+}
+
+// Rank for the automatic choice: discrete GPU, then integrated, then virtual, then CPU.
+int type_rank(vk::PhysicalDeviceType type) {
+  switch (type) {
+    case vk::PhysicalDeviceType::eDiscreteGpu: return 0;
+    case vk::PhysicalDeviceType::eIntegratedGpu: return 1;
+    case vk::PhysicalDeviceType::eVirtualGpu: return 2;
+    case vk::PhysicalDeviceType::eCpu: return 3;
+    default: return 4;
+  }
+}
+
+bool has_extension(const std::vector<vk::ExtensionProperties>& list, const char* name) {
+  return std::any_of(list.begin(), list.end(),
+                     [&](const vk::ExtensionProperties& e) { return strcmp(e.extensionName, name) == 0; });
+}
+
+int compute_queue_family(const vk::raii::PhysicalDevice& physical) {
+  auto families = physical.getQueueFamilyProperties();
+  // A compute-only family is usually the asynchronous one; any compute family will do otherwise.
+  int fallback = -1;
+  for (uint32_t i = 0; i < families.size(); ++i) {
+    auto flags = families[i].queueFlags;
+    if (!(flags & vk::QueueFlagBits::eCompute)) continue;
+    if (!(flags & vk::QueueFlagBits::eGraphics)) return int(i);
+    if (fallback < 0) fallback = int(i);
+  }
+  return fallback;
+}
+
+}  // namespace
+
+// The process-wide VkInstance; devices keep it alive.
+class Instance {
+ public:
+  static std::shared_ptr<Instance> get(std::string& error);
+
+  vk::raii::Context context;
+  vk::raii::Instance instance = nullptr;
+  vk::raii::DebugUtilsMessengerEXT messenger = nullptr;
+  bool debug_utils = false;
+};
+
+std::shared_ptr<Instance> Instance::get(std::string& error) {
+  static std::mutex lock;
+  static std::weak_ptr<Instance> shared;
+  std::lock_guard<std::mutex> guard(lock);
+  if (auto existing = shared.lock()) return existing;
+
+  auto created = std::make_shared<Instance>();
+  try {
+    uint32_t api = created->context.enumerateInstanceVersion();
+    if (api < VK_API_VERSION_1_1) {
+      error = "the Vulkan loader supports only Vulkan " + std::to_string(VK_VERSION_MAJOR(api)) + "." +
+              std::to_string(VK_VERSION_MINOR(api)) + "; 1.1 or newer is needed";
+      return nullptr;
+    }
+    std::vector<const char*> extensions;
+    created->debug_utils = has_extension(created->context.enumerateInstanceExtensionProperties(),
+                                         VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+    if (created->debug_utils) extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+
+    vk::ApplicationInfo app{.pApplicationName = "gst-vkcompute",
+                            .pEngineName = "GStreamer",
+                            .apiVersion = VK_API_VERSION_1_1};
+    auto debug_info = messenger_info();
+    vk::InstanceCreateInfo info{.pNext = created->debug_utils ? &debug_info : nullptr,
+                                .pApplicationInfo = &app,
+                                .enabledExtensionCount = uint32_t(extensions.size()),
+                                .ppEnabledExtensionNames = extensions.data()};
+    created->instance = vk::raii::Instance(created->context, info);
+    if (created->debug_utils)
+      created->messenger = vk::raii::DebugUtilsMessengerEXT(created->instance, debug_info);
+  } catch (const vk::SystemError& e) {
+    error = std::string("could not create a Vulkan instance (is a Vulkan driver installed?): ") + e.what();
+    return nullptr;
+  }
+  shared = created;
+  return created;
+}
+
+int Device::default_index() {
+  const char* env = g_getenv("GST_VKCOMPUTE_DEVICE");
+  if (!env || !*env) return -1;
+  char* end = nullptr;
+  long value = strtol(env, &end, 10);
+  if (*end != '\0' || value < -1 || value > 1024) {
+    GST_WARNING("ignoring GST_VKCOMPUTE_DEVICE=\"%s\": not a device index", env);
+    return -1;
+  }
+  return int(value);
+}
+
+std::shared_ptr<Device> Device::acquire(int index, std::string& error) {
+  static std::mutex lock;
+  static std::map<int, std::weak_ptr<Device>> devices;
+
+  auto instance = Instance::get(error);
+  if (!instance) return nullptr;
+
+  std::lock_guard<std::mutex> guard(lock);
+  try {
+    vk::raii::PhysicalDevices physicals(instance->instance);
+    if (physicals.empty()) {
+      error = "no Vulkan device found (the Vulkan loader lists none; is a driver such as Mesa's lavapipe installed?)";
+      return nullptr;
+    }
+    if (index < 0) index = default_index();
+    if (index >= int(physicals.size())) {
+      error = "Vulkan device " + std::to_string(index) + " does not exist: this system has " +
+              std::to_string(physicals.size()) + " (indices 0.." + std::to_string(physicals.size() - 1) + ")";
+      return nullptr;
+    }
+    if (index < 0) {
+      int best_rank = 1 << 30;
+      for (size_t i = 0; i < physicals.size(); ++i) {
+        auto props = physicals[i].getProperties();
+        int rank = type_rank(props.deviceType);
+        if (props.apiVersion < VK_API_VERSION_1_1 || compute_queue_family(physicals[i]) < 0) continue;
+        if (rank < best_rank) best_rank = rank, index = int(i);
+      }
+      if (index < 0) {
+        error = "none of the " + std::to_string(physicals.size()) +
+                " Vulkan devices supports Vulkan 1.1 with a compute queue";
+        return nullptr;
+      }
+    }
+    if (auto existing = devices[index].lock()) return existing;
+
+    auto props = physicals[index].getProperties();
+    if (props.apiVersion < VK_API_VERSION_1_1) {
+      error = std::string("Vulkan device ") + std::to_string(index) + " (" + props.deviceName.data() +
+              ") supports Vulkan " + std::to_string(VK_VERSION_MAJOR(props.apiVersion)) + "." +
+              std::to_string(VK_VERSION_MINOR(props.apiVersion)) + "; 1.1 or newer is needed";
+      return nullptr;
+    }
+    if (compute_queue_family(physicals[index]) < 0) {
+      error = std::string("Vulkan device ") + std::to_string(index) + " (" + props.deviceName.data() +
+              ") has no compute queue";
+      return nullptr;
+    }
+    std::shared_ptr<Device> device(new Device(instance, std::move(physicals[index]), index));
+    devices[index] = device;
+    return device;
+  } catch (const vk::SystemError& e) {
+    error = std::string("could not open Vulkan device ") + std::to_string(index) + ": " + e.what();
+    return nullptr;
+  }
+}
+
+Device::Device(std::shared_ptr<Instance> instance, vk::raii::PhysicalDevice physical, int index)
+    : instance_(std::move(instance)), physical_(std::move(physical)), index_(index) {
+  properties_ = physical_.getProperties();
+  memory_ = physical_.getMemoryProperties();
+  name_ = properties_.deviceName.data();
+  queue_family_ = uint32_t(compute_queue_family(physical_));
+
+  auto chain = physical_.getProperties2<vk::PhysicalDeviceProperties2, vk::PhysicalDeviceSubgroupProperties,
+                                        vk::PhysicalDeviceExternalMemoryHostPropertiesEXT>();
+  const auto& subgroup = chain.get<vk::PhysicalDeviceSubgroupProperties>();
+  if (subgroup.supportedStages & vk::ShaderStageFlagBits::eCompute) {
+    features_.subgroup_size = subgroup.subgroupSize;
+    features_.subgroup_ops = subgroup.supportedOperations;
+  }
+
+  std::vector<const char*> extensions;
+  auto available = physical_.enumerateDeviceExtensionProperties();
+  if (has_extension(available, VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME)) {
+    extensions.push_back(VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME);
+    features_.host_pointer_import = true;
+    features_.host_pointer_alignment =
+        chain.get<vk::PhysicalDeviceExternalMemoryHostPropertiesEXT>().minImportedHostPointerAlignment;
+  }
+
+  float priority = 1.0f;
+  vk::DeviceQueueCreateInfo queue_info{.queueFamilyIndex = queue_family_, .queueCount = 1,
+                                       .pQueuePriorities = &priority};
+  vk::DeviceCreateInfo info{.queueCreateInfoCount = 1,
+                            .pQueueCreateInfos = &queue_info,
+                            .enabledExtensionCount = uint32_t(extensions.size()),
+                            .ppEnabledExtensionNames = extensions.data()};
+  device_ = vk::raii::Device(physical_, info);
+  queue_ = device_.getQueue(queue_family_, 0);
+  set_name(*queue_, "vkcompute queue");
+  GST_INFO("opened Vulkan device %d: %s (queue family %u, subgroup size %u, host import %s)", index_,
+           name_.c_str(), queue_family_, features_.subgroup_size, features_.host_pointer_import ? "yes" : "no");
+}
+
+Device::~Device() {
+  if (*device_) device_.waitIdle();
+  GST_INFO("closed Vulkan device %d: %s", index_, name_.c_str());
+}
+
+void Device::submit(const vk::SubmitInfo& info, vk::Fence fence) const {
+  std::lock_guard<std::mutex> guard(queue_lock_);
+  queue_.submit(info, fence);
+}
+
+void Device::set_name_raw(vk::ObjectType type, uint64_t handle, const char* name) const {
+  if (!instance_->debug_utils) return;
+  vk::DebugUtilsObjectNameInfoEXT info{.objectType = type, .objectHandle = handle, .pObjectName = name};
+  device_.setDebugUtilsObjectNameEXT(info);
+}
+
+int Device::find_memory_type(uint32_t type_bits, vk::MemoryPropertyFlags required,
+                             vk::MemoryPropertyFlags preferred) const {
+  int found = -1;
+  for (uint32_t i = 0; i < memory_.memoryTypeCount; ++i) {
+    if (!(type_bits & (1u << i))) continue;
+    auto flags = memory_.memoryTypes[i].propertyFlags;
+    if ((flags & required) != required) continue;
+    if ((flags & preferred) == preferred) return int(i);
+    if (found < 0) found = int(i);
+  }
+  return found;
+}
+
+}  // namespace vkc

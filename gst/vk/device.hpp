@@ -1,0 +1,83 @@
+// The Vulkan instance and devices shared by every element of the process.
+#pragma once
+
+#include <gst/gst.h>
+
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "vk.hpp"
+
+GST_DEBUG_CATEGORY_EXTERN(gst_vkcompute_runtime_debug);
+
+namespace vkc {
+
+// Optional capabilities found on the physical device, enabled when present.
+struct DeviceFeatures {
+  bool host_pointer_import = false;  // VK_EXT_external_memory_host
+  vk::DeviceSize host_pointer_alignment = 0;
+  uint32_t subgroup_size = 1;
+  vk::SubgroupFeatureFlags subgroup_ops;
+};
+
+class Instance;
+
+// One VkDevice per physical device per process, shared by every element using it (acquire()).
+// Queue submission is serialized with a mutex, so any streaming thread may submit.
+class Device {
+ public:
+  // Returns the shared device for `index` (-1 = automatic choice), creating it on first use.
+  // On failure returns nullptr and sets `error` to a sentence saying what was needed and found.
+  static std::shared_ptr<Device> acquire(int index, std::string& error);
+
+  // The index the automatic choice resolves to when `index` is -1: GST_VKCOMPUTE_DEVICE when set,
+  // otherwise -1.
+  static int default_index();
+
+  Device(const Device&) = delete;
+  Device& operator=(const Device&) = delete;
+  ~Device();
+
+  const vk::raii::Device& device() const { return device_; }
+  const vk::raii::PhysicalDevice& physical() const { return physical_; }
+  const vk::PhysicalDeviceProperties& properties() const { return properties_; }
+  const vk::PhysicalDeviceMemoryProperties& memory_properties() const { return memory_; }
+  const DeviceFeatures& features() const { return features_; }
+  uint32_t queue_family() const { return queue_family_; }
+  int index() const { return index_; }
+  const std::string& name() const { return name_; }
+
+  // Thread-safe vkQueueSubmit.
+  void submit(const vk::SubmitInfo& info, vk::Fence fence) const;
+
+  // Attaches a debug name (visible in validation messages and GPU debuggers) when the instance
+  // has VK_EXT_debug_utils.
+  template <typename Handle>
+  void set_name(Handle handle, const char* name) const {
+    set_name_raw(Handle::objectType, (uint64_t) static_cast<typename Handle::CType>(handle), name);
+  }
+
+  // A memory type index with all of `required` flags among `type_bits`, preferring one that also
+  // has `preferred`; -1 when none.
+  int find_memory_type(uint32_t type_bits, vk::MemoryPropertyFlags required,
+                       vk::MemoryPropertyFlags preferred = {}) const;
+
+ private:
+  Device(std::shared_ptr<Instance> instance, vk::raii::PhysicalDevice physical, int index);
+  void set_name_raw(vk::ObjectType type, uint64_t handle, const char* name) const;
+
+  std::shared_ptr<Instance> instance_;
+  vk::raii::PhysicalDevice physical_;
+  vk::PhysicalDeviceProperties properties_;
+  vk::PhysicalDeviceMemoryProperties memory_;
+  DeviceFeatures features_;
+  uint32_t queue_family_ = 0;
+  int index_;
+  std::string name_;
+  vk::raii::Device device_ = nullptr;
+  vk::raii::Queue queue_ = nullptr;
+  mutable std::mutex queue_lock_;
+};
+
+}  // namespace vkc

@@ -1,0 +1,58 @@
+// A compute pipeline built from SPIR-V embedded in the plugin, with its descriptor sets.
+#pragma once
+
+#include <initializer_list>
+#include <memory>
+#include <vector>
+
+#include "device.hpp"
+
+namespace vkc {
+
+// A storage-buffer binding: the whole buffer, from offset 0 (kernels take byte offsets as push
+// constants, which keeps binding offsets free of the device's alignment rules).
+struct Binding {
+  vk::Buffer buffer;
+};
+
+struct KernelInfo {
+  const char* name;             // debug name, also in error messages
+  const uint32_t* spirv;        // from the header glslangValidator generated
+  size_t spirv_bytes;
+  uint32_t bindings;            // storage buffers at bindings 0..n-1 of set 0
+  uint32_t push_constant_bytes;
+  // Specialization constants by constant_id. Ids 0 and 1 are the workgroup's local_size_x/y.
+  std::vector<uint32_t> specialization;
+};
+
+class Kernel {
+ public:
+  Kernel(std::shared_ptr<Device> device, const KernelInfo& info);
+
+  // Workgroup size given by specialization constants 0 and 1.
+  uint32_t local_size_x() const { return local_x_; }
+  uint32_t local_size_y() const { return local_y_; }
+
+  // Records binding, push constants and a dispatch of groups_x * groups_y workgroups. `set`
+  // selects the descriptor set (e.g. the frame slot): it must not be in use by pending GPU work
+  // nor by an earlier dispatch of the same command buffer.
+  void dispatch(vk::CommandBuffer cmd, uint32_t set, std::initializer_list<Binding> buffers,
+                const void* push_constants, uint32_t groups_x, uint32_t groups_y) const;
+
+ private:
+  vk::DescriptorSet descriptor_set(uint32_t index) const;
+
+  std::shared_ptr<Device> device_;
+  const char* name_;
+  uint32_t bindings_;
+  uint32_t push_bytes_;
+  uint32_t local_x_ = 1, local_y_ = 1;
+  vk::raii::DescriptorSetLayout set_layout_ = nullptr;
+  vk::raii::PipelineLayout layout_ = nullptr;
+  vk::raii::Pipeline pipeline_ = nullptr;
+  // One small pool per set, created on first use of each set index.
+  mutable std::vector<vk::raii::DescriptorPool> pools_;
+  mutable std::vector<vk::raii::DescriptorSet> sets_;
+};
+
+}  // namespace vkc

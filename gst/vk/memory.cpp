@@ -1,0 +1,83 @@
+#include "memory.hpp"
+
+#define GST_CAT_DEFAULT gst_vkcompute_runtime_debug
+
+namespace vkc {
+
+namespace {
+
+constexpr vk::BufferUsageFlags kUsage = vk::BufferUsageFlagBits::eStorageBuffer |
+                                        vk::BufferUsageFlagBits::eTransferSrc |
+                                        vk::BufferUsageFlagBits::eTransferDst;
+
+vk::DeviceSize round_up(vk::DeviceSize value, vk::DeviceSize align) {
+  return (value + align - 1) / align * align;
+}
+
+}  // namespace
+
+std::unique_ptr<Buffer> Buffer::create_host(std::shared_ptr<Device> device, vk::DeviceSize size,
+                                            const char* name) {
+  std::unique_ptr<Buffer> buffer(new Buffer(std::move(device), round_up(std::max<vk::DeviceSize>(size, 4), 4)));
+  const Device& dev = *buffer->device_;
+  buffer->buffer_ = vk::raii::Buffer(dev.device(), vk::BufferCreateInfo{.size = buffer->size_, .usage = kUsage});
+  auto needs = buffer->buffer_.getMemoryRequirements();
+  using M = vk::MemoryPropertyFlagBits;
+  int type = dev.find_memory_type(needs.memoryTypeBits, M::eHostVisible | M::eHostCoherent, M::eHostCached);
+  if (type < 0) throw std::runtime_error("the Vulkan device has no host-visible coherent memory");
+  buffer->memory_ = vk::raii::DeviceMemory(
+      dev.device(), vk::MemoryAllocateInfo{.allocationSize = needs.size, .memoryTypeIndex = uint32_t(type)});
+  buffer->buffer_.bindMemory(*buffer->memory_, 0);
+  buffer->mapped_ = static_cast<uint8_t*>(buffer->memory_.mapMemory(0, VK_WHOLE_SIZE));
+  dev.set_name(*buffer->buffer_, name);
+  dev.set_name(*buffer->memory_, name);
+  return buffer;
+}
+
+std::unique_ptr<Buffer> Buffer::import_host(std::shared_ptr<Device> device, const void* data,
+                                            vk::DeviceSize size, const char* name, std::string& error) {
+  const Device& dev = *device;
+  if (!dev.features().host_pointer_import) {
+    error = "the device lacks VK_EXT_external_memory_host";
+    return nullptr;
+  }
+  const vk::DeviceSize align = dev.features().host_pointer_alignment;
+  // Pages are the unit of mapping, so the whole pages around [data, data + size) are mapped too.
+  auto first = uintptr_t(data) / align * align;
+  auto length = round_up(uintptr_t(data) + size, align) - first;
+  void* base = reinterpret_cast<void*>(first);
+
+  const auto handle_type = vk::ExternalMemoryHandleTypeFlagBits::eHostAllocationEXT;
+  vk::MemoryHostPointerPropertiesEXT host_props;
+  try {
+    host_props = dev.device().getMemoryHostPointerPropertiesEXT(handle_type, base);
+  } catch (const vk::SystemError& e) {
+    error = std::string("the driver refuses this host pointer: ") + e.what();
+    return nullptr;
+  }
+
+  std::unique_ptr<Buffer> buffer(new Buffer(std::move(device), length));
+  vk::ExternalMemoryBufferCreateInfo external{.handleTypes = handle_type};
+  buffer->buffer_ = vk::raii::Buffer(dev.device(), vk::BufferCreateInfo{.pNext = &external, .size = length, .usage = kUsage});
+  auto needs = buffer->buffer_.getMemoryRequirements();
+  int type = dev.find_memory_type(needs.memoryTypeBits & host_props.memoryTypeBits, {},
+                                  vk::MemoryPropertyFlagBits::eHostCoherent);
+  if (type < 0 || needs.size > length) {
+    error = "no memory type can import this host pointer";
+    return nullptr;
+  }
+  vk::ImportMemoryHostPointerInfoEXT import{.handleType = handle_type, .pHostPointer = base};
+  try {
+    buffer->memory_ = vk::raii::DeviceMemory(
+        dev.device(), vk::MemoryAllocateInfo{.pNext = &import, .allocationSize = length, .memoryTypeIndex = uint32_t(type)});
+  } catch (const vk::SystemError& e) {
+    error = std::string("importing the host pointer failed: ") + e.what();
+    return nullptr;
+  }
+  buffer->buffer_.bindMemory(*buffer->memory_, 0);
+  buffer->mapped_ = static_cast<uint8_t*>(base);
+  dev.set_name(*buffer->buffer_, name);
+  return buffer;
+}
+
+}  // namespace vkc

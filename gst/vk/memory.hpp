@@ -1,0 +1,51 @@
+// Vulkan buffers with their own memory: host-visible ones the CPU reads and writes in place,
+// and imports of memory the CPU already owns (VK_EXT_external_memory_host).
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "device.hpp"
+
+namespace vkc {
+
+class Buffer {
+ public:
+  // A host-visible, host-coherent buffer, persistently mapped. Prefers host-cached memory so that
+  // CPU reads of GPU results are fast. The size is rounded up to whole 32-bit words because the
+  // kernels address buffers as uint arrays.
+  static std::unique_ptr<Buffer> create_host(std::shared_ptr<Device> device, vk::DeviceSize size,
+                                             const char* name);
+
+  // A buffer over the CPU memory [data, data + size), imported without a copy. The import covers
+  // whole pages (the device's import alignment), so the returned buffer may start before `data`;
+  // offset_of() gives where `data` lies inside it. Returns nullptr (with `error` set) when the
+  // device cannot import this memory.
+  static std::unique_ptr<Buffer> import_host(std::shared_ptr<Device> device, const void* data,
+                                             vk::DeviceSize size, const char* name, std::string& error);
+
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+
+  vk::Buffer handle() const { return *buffer_; }
+  vk::DeviceSize size() const { return size_; }
+  // CPU address of the buffer's first byte (nullptr when not host-visible).
+  uint8_t* mapped() const { return mapped_; }
+  // Byte offset of `host_address` inside the buffer.
+  vk::DeviceSize offset_of(const void* host_address) const {
+    return vk::DeviceSize(static_cast<const uint8_t*>(host_address) - mapped_);
+  }
+  const Device& device() const { return *device_; }
+
+ private:
+  Buffer(std::shared_ptr<Device> device, vk::DeviceSize size)
+      : device_(std::move(device)), size_(size) {}
+
+  std::shared_ptr<Device> device_;
+  vk::DeviceSize size_;
+  vk::raii::DeviceMemory memory_ = nullptr;  // declared before buffer_: freed after it
+  vk::raii::Buffer buffer_ = nullptr;
+  uint8_t* mapped_ = nullptr;
+};
+
+}  // namespace vkc

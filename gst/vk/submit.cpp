@@ -1,0 +1,61 @@
+#include "submit.hpp"
+
+#define GST_CAT_DEFAULT gst_vkcompute_runtime_debug
+
+namespace vkc {
+
+CommandRing::CommandRing(std::shared_ptr<Device> device, uint32_t depth, const char* name)
+    : device_(std::move(device)) {
+  const auto& dev = device_->device();
+  pool_ = vk::raii::CommandPool(dev, vk::CommandPoolCreateInfo{.flags = vk::CommandPoolCreateFlagBits::eResetCommandBuffer,
+                                                               .queueFamilyIndex = device_->queue_family()});
+  vk::raii::CommandBuffers buffers(dev, vk::CommandBufferAllocateInfo{.commandPool = *pool_,
+                                                                      .level = vk::CommandBufferLevel::ePrimary,
+                                                                      .commandBufferCount = depth});
+  slots_.resize(depth);
+  for (uint32_t i = 0; i < depth; ++i) {
+    slots_[i].cmd = std::move(buffers[i]);
+    slots_[i].fence = vk::raii::Fence(dev, vk::FenceCreateInfo{});
+    device_->set_name(*slots_[i].cmd, name);
+    device_->set_name(*slots_[i].fence, name);
+  }
+}
+
+CommandRing::~CommandRing() {
+  // Command buffers and fences must not be destroyed while the GPU still uses them. Callers
+  // drain before this point; a device that never completes is lost and waiting would hang.
+  for (uint32_t i = 0; i < depth(); ++i)
+    if (!wait(i, 5'000'000'000ull)) GST_ERROR("command slot %u still pending at teardown", i);
+}
+
+vk::CommandBuffer CommandRing::begin(uint32_t slot) {
+  Slot& s = slots_[slot];
+  if (s.submitted) {
+    device_->device().resetFences(*s.fence);
+    s.submitted = false;
+  }
+  s.cmd.reset();
+  s.cmd.begin(vk::CommandBufferBeginInfo{.flags = vk::CommandBufferUsageFlagBits::eOneTimeSubmit});
+  return *s.cmd;
+}
+
+void CommandRing::submit(uint32_t slot) {
+  Slot& s = slots_[slot];
+  s.cmd.end();
+  vk::CommandBuffer cmd = *s.cmd;
+  device_->submit(vk::SubmitInfo{.commandBufferCount = 1, .pCommandBuffers = &cmd}, *s.fence);
+  s.submitted = true;
+}
+
+bool CommandRing::done(uint32_t slot) const {
+  const Slot& s = slots_[slot];
+  return !s.submitted || s.fence.getStatus() == vk::Result::eSuccess;
+}
+
+bool CommandRing::wait(uint32_t slot, uint64_t timeout_ns) const {
+  const Slot& s = slots_[slot];
+  if (!s.submitted) return true;
+  return device_->device().waitForFences(*s.fence, VK_TRUE, timeout_ns) == vk::Result::eSuccess;
+}
+
+}  // namespace vkc
