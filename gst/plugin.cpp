@@ -12,5 +12,5 @@ static gboolean plugin_init(GstPlugin* plugin) {
 }
 
 GST_PLUGIN_DEFINE(GST_VERSION_MAJOR, GST_VERSION_MINOR, vkcompute,
-                  "Video analysis and filters as Vulkan compute shaders", plugin_init, PACKAGE_VERSION, "LGPL",
-                  PACKAGE, GST_PACKAGE_ORIGIN)
+                  "Video analysis and filters as Vulkan compute shaders", plugin_init, PACKAGE_VERSION,
+                  "LGPL", PACKAGE, GST_PACKAGE_ORIGIN)

@@ -73,9 +73,10 @@ static gboolean retire_oldest(GstVkComputeFilter* self, gboolean block, GstFlowR
   InFlight& oldest = priv->in_flight.front();
   if (block) {
     if (!priv->ring->wait(oldest.frame.slot, kGpuTimeoutNs)) {
-      GST_ELEMENT_ERROR(self, RESOURCE, FAILED, ("The Vulkan device did not finish a frame within %u s.",
-                                                  guint(kGpuTimeoutNs / 1000000000ull)),
-                        ("device %s may be lost", priv->device->name().c_str()));
+      GST_ELEMENT_ERROR(
+          self, RESOURCE, FAILED,
+          ("The Vulkan device did not finish a frame within %u s.", guint(kGpuTimeoutNs / 1000000000ull)),
+          ("device %s may be lost", priv->device->name().c_str()));
       *flow = GST_FLOW_ERROR;
       return FALSE;
     }
@@ -174,7 +175,8 @@ static gboolean gst_vkcompute_filter_set_caps(GstBaseTransform* trans, GstCaps* 
   auto* klass = GST_VKCOMPUTE_FILTER_GET_CLASS(self);
   // Frames in flight belong to the previous caps: they leave before the new caps event.
   drain(self);
-  if (!gst_video_info_from_caps(&priv->in_info, incaps) || !gst_video_info_from_caps(&priv->out_info, outcaps)) {
+  if (!gst_video_info_from_caps(&priv->in_info, incaps) ||
+      !gst_video_info_from_caps(&priv->out_info, outcaps)) {
     GST_ERROR_OBJECT(self, "invalid caps %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT, incaps, outcaps);
     return FALSE;
   }
@@ -212,9 +214,11 @@ static gboolean gst_vkcompute_filter_propose_allocation(GstBaseTransform* trans,
       gst_structure_free(config);
     }
     if (!priv->upstream_pool)
-      priv->upstream_pool = gst_vkcompute_buffer_pool_new(priv->allocator, caps, guint(info.size), min_buffers);
+      priv->upstream_pool =
+          gst_vkcompute_buffer_pool_new(priv->allocator, caps, guint(info.size), min_buffers);
   }
-  gst_query_add_allocation_pool(query, need_pool ? priv->upstream_pool : nullptr, guint(info.size), min_buffers, 0);
+  gst_query_add_allocation_pool(query, need_pool ? priv->upstream_pool : nullptr, guint(info.size),
+                                min_buffers, 0);
   gst_query_add_allocation_param(query, priv->allocator, nullptr);
   gst_query_add_allocation_meta(query, GST_VIDEO_META_API_TYPE, nullptr);
   return TRUE;
@@ -256,7 +260,8 @@ static GstFlowReturn submit_frame(GstVkComputeFilter* self, GstBuffer* inbuf) {
   std::string error;
   if (!entry.input.bind(priv->device, inbuf, priv->in_info, priv->staging[frame.slot], frame.in, error)) {
     gst_buffer_unref(inbuf);
-    GST_ELEMENT_ERROR(self, STREAM, FORMAT, ("Input buffer does not match its caps: %s.", error.c_str()), (nullptr));
+    GST_ELEMENT_ERROR(self, STREAM, FORMAT, ("Input buffer does not match its caps: %s.", error.c_str()),
+                      (nullptr));
     return GST_FLOW_ERROR;
   }
   if (entry.input.path() != priv->last_path || priv->submitted == 0)
@@ -286,7 +291,8 @@ static GstFlowReturn submit_frame(GstVkComputeFilter* self, GstBuffer* inbuf) {
     entry.input.release();
     gst_buffer_unref(inbuf);
     gst_buffer_unref(frame.outbuf);
-    GST_ELEMENT_ERROR(self, CORE, FAILED, ("Output buffer is not from the element's Vulkan pool."), ("%s", error.c_str()));
+    GST_ELEMENT_ERROR(self, CORE, FAILED, ("Output buffer is not from the element's Vulkan pool."),
+                      ("%s", error.c_str()));
     return GST_FLOW_ERROR;
   }
 
@@ -300,8 +306,9 @@ static GstFlowReturn submit_frame(GstVkComputeFilter* self, GstBuffer* inbuf) {
     return GST_FLOW_ERROR;
   }
   // Make the kernels' writes to host-visible memory visible to the CPU once the fence signals.
-  vk::MemoryBarrier to_host{.srcAccessMask = vk::AccessFlagBits::eShaderWrite | vk::AccessFlagBits::eTransferWrite,
-                            .dstAccessMask = vk::AccessFlagBits::eHostRead};
+  vk::MemoryBarrier to_host{
+      .srcAccessMask = vk::AccessFlagBits::eShaderWrite | vk::AccessFlagBits::eTransferWrite,
+      .dstAccessMask = vk::AccessFlagBits::eHostRead};
   frame.cmd.pipelineBarrier(vk::PipelineStageFlagBits::eComputeShader | vk::PipelineStageFlagBits::eTransfer,
                             vk::PipelineStageFlagBits::eHost, {}, to_host, nullptr, nullptr);
   priv->ring->submit(frame.slot);
@@ -359,7 +366,8 @@ static gboolean gst_vkcompute_filter_sink_event(GstBaseTransform* trans, GstEven
   return GST_BASE_TRANSFORM_CLASS(gst_vkcompute_filter_parent_class)->sink_event(trans, event);
 }
 
-static gboolean gst_vkcompute_filter_query(GstBaseTransform* trans, GstPadDirection direction, GstQuery* query) {
+static gboolean gst_vkcompute_filter_query(GstBaseTransform* trans, GstPadDirection direction,
+                                           GstQuery* query) {
   auto* self = GST_VKCOMPUTE_FILTER(trans);
   auto* priv = get_priv(self);
   gboolean ok = GST_BASE_TRANSFORM_CLASS(gst_vkcompute_filter_parent_class)->query(trans, direction, query);
@@ -383,7 +391,8 @@ static gboolean gst_vkcompute_filter_query(GstBaseTransform* trans, GstPadDirect
   return ok;
 }
 
-static void gst_vkcompute_filter_set_property(GObject* object, guint prop_id, const GValue* value, GParamSpec* pspec) {
+static void gst_vkcompute_filter_set_property(GObject* object, guint prop_id, const GValue* value,
+                                              GParamSpec* pspec) {
   auto* priv = get_priv(GST_VKCOMPUTE_FILTER(object));
   switch (prop_id) {
     case PROP_DEVICE:
@@ -391,23 +400,20 @@ static void gst_vkcompute_filter_set_property(GObject* object, guint prop_id, co
       priv->device_index = g_value_get_int(value);
       GST_OBJECT_UNLOCK(object);
       break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec);
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec);
   }
 }
 
-static void gst_vkcompute_filter_get_property(GObject* object, guint prop_id, GValue* value, GParamSpec* pspec) {
+static void gst_vkcompute_filter_get_property(GObject* object, guint prop_id, GValue* value,
+                                              GParamSpec* pspec) {
   auto* priv = get_priv(GST_VKCOMPUTE_FILTER(object));
   GST_OBJECT_LOCK(object);
   switch (prop_id) {
-    case PROP_DEVICE:
-      g_value_set_int(value, priv->device_index);
-      break;
+    case PROP_DEVICE: g_value_set_int(value, priv->device_index); break;
     case PROP_DEVICE_NAME:
       g_value_set_string(value, priv->device_name.empty() ? nullptr : priv->device_name.c_str());
       break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec);
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec);
   }
   GST_OBJECT_UNLOCK(object);
 }

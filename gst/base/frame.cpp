@@ -11,7 +11,9 @@ GQuark import_quark() {
   return quark;
 }
 
-void free_import(gpointer data) { delete static_cast<Buffer*>(data); }
+void free_import(gpointer data) {
+  delete static_cast<Buffer*>(data);
+}
 
 // Plain system memory keeps its address for its whole life, so its import is cached on the
 // memory itself and reused every time a pool hands the same memory out again.

@@ -23,7 +23,7 @@ struct Frame {
   vk::CommandBuffer cmd;
   uint32_t slot = 0;  // ring slot: index for per-frame descriptor sets
   FrameLayout in;
-  FrameLayout out;     // empty for analysis elements
+  FrameLayout out;  // empty for analysis elements
   GstBuffer* inbuf = nullptr;
   GstBuffer* outbuf = nullptr;
 };

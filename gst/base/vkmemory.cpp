@@ -110,7 +110,8 @@ const vkc::Buffer* gst_vkcompute_memory_get_buffer(GstMemory* mem, const vkc::De
   return &buffer->device() == &device ? buffer : nullptr;
 }
 
-GstBufferPool* gst_vkcompute_buffer_pool_new(GstAllocator* allocator, GstCaps* caps, guint size, guint min_buffers) {
+GstBufferPool* gst_vkcompute_buffer_pool_new(GstAllocator* allocator, GstCaps* caps, guint size,
+                                             guint min_buffers) {
   GstBufferPool* pool = gst_video_buffer_pool_new();
   GstStructure* config = gst_buffer_pool_get_config(pool);
   gst_buffer_pool_config_set_params(config, caps, size, min_buffers, 0);

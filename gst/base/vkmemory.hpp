@@ -19,4 +19,5 @@ GstAllocator* gst_vkcompute_allocator_new(std::shared_ptr<vkc::Device> device);
 const vkc::Buffer* gst_vkcompute_memory_get_buffer(GstMemory* mem, const vkc::Device& device);
 
 // A video buffer pool whose buffers are allocated from `allocator`, with GstVideoMeta.
-GstBufferPool* gst_vkcompute_buffer_pool_new(GstAllocator* allocator, GstCaps* caps, guint size, guint min_buffers);
+GstBufferPool* gst_vkcompute_buffer_pool_new(GstAllocator* allocator, GstCaps* caps, guint size,
+                                             guint min_buffers);

@@ -105,8 +105,8 @@ static void fill_coefficients(const GstVideoInfo* out, Params& params) {
   }
 }
 
-static gboolean gst_rgb2yuv_configure(GstVkComputeFilter* filter, const GstVideoInfo* in, const GstVideoInfo* out,
-                                      GError**) {
+static gboolean gst_rgb2yuv_configure(GstVkComputeFilter* filter, const GstVideoInfo* in,
+                                      const GstVideoInfo* out, GError**) {
   auto* self = reinterpret_cast<GstRgb2Yuv*>(filter);
   const GstVideoFormatInfo* in_f = in->finfo;
   const GstVideoFormatInfo* out_f = out->finfo;
@@ -143,14 +143,14 @@ static gboolean gst_rgb2yuv_configure(GstVkComputeFilter* filter, const GstVideo
                        .spirv_bytes = sizeof(rgb2yuv_spv),
                        .bindings = 2,
                        .push_constant_bytes = sizeof(Params),
-                       .specialization = {kGroupX, kGroupY, uint32_t(GST_VIDEO_FORMAT_INFO_PSTRIDE(in_f, 0)), layout, sub_x,
-                                          sub_y, cosited ? 1u : 0u}};
+                       .specialization = {kGroupX, kGroupY, uint32_t(GST_VIDEO_FORMAT_INFO_PSTRIDE(in_f, 0)),
+                                          layout, sub_x, sub_y, cosited ? 1u : 0u}};
   state->kernel = std::make_unique<vkc::Kernel>(gst_vkcompute_filter_get_device(filter), info);
   set_state(self, std::move(state));
 
   gchar* colorimetry = gst_video_colorimetry_to_string(&out->colorimetry);
-  GST_INFO_OBJECT(self, "%s -> %s, colorimetry %s, chroma %s", GST_VIDEO_INFO_NAME(in), GST_VIDEO_INFO_NAME(out),
-                  colorimetry, cosited ? "cosited" : "centred");
+  GST_INFO_OBJECT(self, "%s -> %s, colorimetry %s, chroma %s", GST_VIDEO_INFO_NAME(in),
+                  GST_VIDEO_INFO_NAME(out), colorimetry, cosited ? "cosited" : "centred");
   g_free(colorimetry);
   return TRUE;
 }
@@ -204,7 +204,8 @@ static GstCaps* gst_rgb2yuv_transform_caps(GstBaseTransform*, GstPadDirection di
 
 // Fixes the output colorimetry explicitly (GStreamer's default for the size when downstream leaves
 // it open), so the caps say which matrix and range the frames carry.
-static GstCaps* gst_rgb2yuv_fixate_caps(GstBaseTransform*, GstPadDirection direction, GstCaps*, GstCaps* othercaps) {
+static GstCaps* gst_rgb2yuv_fixate_caps(GstBaseTransform*, GstPadDirection direction, GstCaps*,
+                                        GstCaps* othercaps) {
   othercaps = gst_caps_fixate(othercaps);
   if (direction != GST_PAD_SINK) return othercaps;
   othercaps = gst_caps_make_writable(othercaps);

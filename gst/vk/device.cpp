@@ -15,10 +15,10 @@ namespace {
 // Validation and driver messages go to the runtime's debug category; tests count the errors.
 VKAPI_ATTR VkBool32 VKAPI_CALL on_debug_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
                                                 VkDebugUtilsMessageTypeFlagsEXT type,
-                                                const VkDebugUtilsMessengerCallbackDataEXT* data,
-                                                void*) {
+                                                const VkDebugUtilsMessengerCallbackDataEXT* data, void*) {
   const char* text = data && data->pMessage ? data->pMessage : "";
-  const char* source = (type & VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT) ? "Vulkan validation" : "Vulkan";
+  const char* source =
+      (type & VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT) ? "Vulkan validation" : "Vulkan";
   if (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT)
     GST_ERROR("%s: %s", source, text);
   else if (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT)
@@ -99,9 +99,8 @@ std::shared_ptr<Instance> Instance::get(std::string& error) {
                                          VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
     if (created->debug_utils) extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
 
-    vk::ApplicationInfo app{.pApplicationName = "gst-vkcompute",
-                            .pEngineName = "GStreamer",
-                            .apiVersion = VK_API_VERSION_1_1};
+    vk::ApplicationInfo app{
+        .pApplicationName = "gst-vkcompute", .pEngineName = "GStreamer", .apiVersion = VK_API_VERSION_1_1};
     auto debug_info = messenger_info();
     vk::InstanceCreateInfo info{.pNext = created->debug_utils ? &debug_info : nullptr,
                                 .pApplicationInfo = &app,
@@ -141,7 +140,9 @@ std::shared_ptr<Device> Device::acquire(int index, std::string& error) {
   try {
     vk::raii::PhysicalDevices physicals(instance->instance);
     if (physicals.empty()) {
-      error = "no Vulkan device found (the Vulkan loader lists none; is a driver such as Mesa's lavapipe installed?)";
+      error =
+          "no Vulkan device found (the Vulkan loader lists none; is a driver such as Mesa's lavapipe "
+          "installed?)";
       return nullptr;
     }
     if (index < 0) index = default_index();
@@ -212,8 +213,8 @@ Device::Device(std::shared_ptr<Instance> instance, vk::raii::PhysicalDevice phys
   }
 
   float priority = 1.0f;
-  vk::DeviceQueueCreateInfo queue_info{.queueFamilyIndex = queue_family_, .queueCount = 1,
-                                       .pQueuePriorities = &priority};
+  vk::DeviceQueueCreateInfo queue_info{
+      .queueFamilyIndex = queue_family_, .queueCount = 1, .pQueuePriorities = &priority};
   vk::DeviceCreateInfo info{.queueCreateInfoCount = 1,
                             .pQueueCreateInfos = &queue_info,
                             .enabledExtensionCount = uint32_t(extensions.size()),
@@ -222,7 +223,8 @@ Device::Device(std::shared_ptr<Instance> instance, vk::raii::PhysicalDevice phys
   queue_ = device_.getQueue(queue_family_, 0);
   set_name(*queue_, "vkcompute queue");
   GST_INFO("opened Vulkan device %d: %s (queue family %u, subgroup size %u, host import %s)", index_,
-           name_.c_str(), queue_family_, features_.subgroup_size, features_.host_pointer_import ? "yes" : "no");
+           name_.c_str(), queue_family_, features_.subgroup_size,
+           features_.host_pointer_import ? "yes" : "no");
 }
 
 Device::~Device() {

@@ -3,7 +3,10 @@
 namespace vkc {
 
 Kernel::Kernel(std::shared_ptr<Device> device, const KernelInfo& info)
-    : device_(std::move(device)), name_(info.name), bindings_(info.bindings), push_bytes_(info.push_constant_bytes) {
+    : device_(std::move(device)),
+      name_(info.name),
+      bindings_(info.bindings),
+      push_bytes_(info.push_constant_bytes) {
   const auto& dev = device_->device();
   if (info.specialization.size() >= 2) {
     local_x_ = info.specialization[0];
@@ -19,14 +22,17 @@ Kernel::Kernel(std::shared_ptr<Device> device, const KernelInfo& info)
   set_layout_ = vk::raii::DescriptorSetLayout(
       dev, vk::DescriptorSetLayoutCreateInfo{.bindingCount = bindings_, .pBindings = slots.data()});
 
-  vk::PushConstantRange range{.stageFlags = vk::ShaderStageFlagBits::eCompute, .offset = 0, .size = push_bytes_};
+  vk::PushConstantRange range{
+      .stageFlags = vk::ShaderStageFlagBits::eCompute, .offset = 0, .size = push_bytes_};
   vk::DescriptorSetLayout set_layout = *set_layout_;
-  layout_ = vk::raii::PipelineLayout(dev, vk::PipelineLayoutCreateInfo{.setLayoutCount = 1,
-                                                                       .pSetLayouts = &set_layout,
-                                                                       .pushConstantRangeCount = push_bytes_ ? 1u : 0u,
-                                                                       .pPushConstantRanges = &range});
+  layout_ = vk::raii::PipelineLayout(
+      dev, vk::PipelineLayoutCreateInfo{.setLayoutCount = 1,
+                                        .pSetLayouts = &set_layout,
+                                        .pushConstantRangeCount = push_bytes_ ? 1u : 0u,
+                                        .pPushConstantRanges = &range});
 
-  vk::raii::ShaderModule module(dev, vk::ShaderModuleCreateInfo{.codeSize = info.spirv_bytes, .pCode = info.spirv});
+  vk::raii::ShaderModule module(
+      dev, vk::ShaderModuleCreateInfo{.codeSize = info.spirv_bytes, .pCode = info.spirv});
   std::vector<vk::SpecializationMapEntry> entries(info.specialization.size());
   for (uint32_t i = 0; i < entries.size(); ++i)
     entries[i] = vk::SpecializationMapEntry{.constantID = i, .offset = i * 4, .size = 4};
@@ -34,9 +40,11 @@ Kernel::Kernel(std::shared_ptr<Device> device, const KernelInfo& info)
                               .pMapEntries = entries.data(),
                               .dataSize = info.specialization.size() * 4,
                               .pData = info.specialization.data()};
-  vk::ComputePipelineCreateInfo pipeline_info{
-      .stage = {.stage = vk::ShaderStageFlagBits::eCompute, .module = *module, .pName = "main", .pSpecializationInfo = &spec},
-      .layout = *layout_};
+  vk::ComputePipelineCreateInfo pipeline_info{.stage = {.stage = vk::ShaderStageFlagBits::eCompute,
+                                                        .module = *module,
+                                                        .pName = "main",
+                                                        .pSpecializationInfo = &spec},
+                                              .layout = *layout_};
   pipeline_ = vk::raii::Pipeline(dev, nullptr, pipeline_info);
   device_->set_name(*pipeline_, name_);
   device_->set_name(*layout_, name_);
@@ -46,14 +54,15 @@ vk::DescriptorSet Kernel::descriptor_set(uint32_t index) const {
   const auto& dev = device_->device();
   while (sets_.size() <= index) {
     vk::DescriptorPoolSize size{.type = vk::DescriptorType::eStorageBuffer, .descriptorCount = bindings_};
-    pools_.emplace_back(dev, vk::DescriptorPoolCreateInfo{.flags = vk::DescriptorPoolCreateFlagBits::eFreeDescriptorSet,
-                                                          .maxSets = 1,
-                                                          .poolSizeCount = 1,
-                                                          .pPoolSizes = &size});
+    pools_.emplace_back(
+        dev, vk::DescriptorPoolCreateInfo{.flags = vk::DescriptorPoolCreateFlagBits::eFreeDescriptorSet,
+                                          .maxSets = 1,
+                                          .poolSizeCount = 1,
+                                          .pPoolSizes = &size});
     vk::DescriptorSetLayout layout = *set_layout_;
-    vk::raii::DescriptorSets allocated(dev, vk::DescriptorSetAllocateInfo{.descriptorPool = *pools_.back(),
-                                                                          .descriptorSetCount = 1,
-                                                                          .pSetLayouts = &layout});
+    vk::raii::DescriptorSets allocated(
+        dev, vk::DescriptorSetAllocateInfo{
+                 .descriptorPool = *pools_.back(), .descriptorSetCount = 1, .pSetLayouts = &layout});
     sets_.push_back(std::move(allocated.front()));
     device_->set_name(*sets_.back(), name_);
   }
@@ -78,7 +87,8 @@ void Kernel::dispatch(vk::CommandBuffer cmd, uint32_t set, std::initializer_list
 
   cmd.bindPipeline(vk::PipelineBindPoint::eCompute, *pipeline_);
   cmd.bindDescriptorSets(vk::PipelineBindPoint::eCompute, *layout_, 0, descriptors, nullptr);
-  if (push_bytes_) cmd.pushConstants(*layout_, vk::ShaderStageFlagBits::eCompute, 0, push_bytes_, push_constants);
+  if (push_bytes_)
+    cmd.pushConstants(*layout_, vk::ShaderStageFlagBits::eCompute, 0, push_bytes_, push_constants);
   cmd.dispatch(groups_x, groups_y, 1);
 }
 

@@ -16,10 +16,10 @@ struct Binding {
 };
 
 struct KernelInfo {
-  const char* name;             // debug name, also in error messages
-  const uint32_t* spirv;        // from the header glslangValidator generated
+  const char* name;       // debug name, also in error messages
+  const uint32_t* spirv;  // from the header glslangValidator generated
   size_t spirv_bytes;
-  uint32_t bindings;            // storage buffers at bindings 0..n-1 of set 0
+  uint32_t bindings;  // storage buffers at bindings 0..n-1 of set 0
   uint32_t push_constant_bytes;
   // Specialization constants by constant_id. Ids 0 and 1 are the workgroup's local_size_x/y.
   std::vector<uint32_t> specialization;

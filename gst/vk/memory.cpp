@@ -18,9 +18,11 @@ vk::DeviceSize round_up(vk::DeviceSize value, vk::DeviceSize align) {
 
 std::unique_ptr<Buffer> Buffer::create_host(std::shared_ptr<Device> device, vk::DeviceSize size,
                                             const char* name) {
-  std::unique_ptr<Buffer> buffer(new Buffer(std::move(device), round_up(std::max<vk::DeviceSize>(size, 4), 4)));
+  std::unique_ptr<Buffer> buffer(
+      new Buffer(std::move(device), round_up(std::max<vk::DeviceSize>(size, 4), 4)));
   const Device& dev = *buffer->device_;
-  buffer->buffer_ = vk::raii::Buffer(dev.device(), vk::BufferCreateInfo{.size = buffer->size_, .usage = kUsage});
+  buffer->buffer_ =
+      vk::raii::Buffer(dev.device(), vk::BufferCreateInfo{.size = buffer->size_, .usage = kUsage});
   auto needs = buffer->buffer_.getMemoryRequirements();
   using M = vk::MemoryPropertyFlagBits;
   int type = dev.find_memory_type(needs.memoryTypeBits, M::eHostVisible | M::eHostCoherent, M::eHostCached);
@@ -58,7 +60,8 @@ std::unique_ptr<Buffer> Buffer::import_host(std::shared_ptr<Device> device, cons
 
   std::unique_ptr<Buffer> buffer(new Buffer(std::move(device), length));
   vk::ExternalMemoryBufferCreateInfo external{.handleTypes = handle_type};
-  buffer->buffer_ = vk::raii::Buffer(dev.device(), vk::BufferCreateInfo{.pNext = &external, .size = length, .usage = kUsage});
+  buffer->buffer_ = vk::raii::Buffer(
+      dev.device(), vk::BufferCreateInfo{.pNext = &external, .size = length, .usage = kUsage});
   auto needs = buffer->buffer_.getMemoryRequirements();
   int type = dev.find_memory_type(needs.memoryTypeBits & host_props.memoryTypeBits, {},
                                   vk::MemoryPropertyFlagBits::eHostCoherent);
@@ -69,7 +72,8 @@ std::unique_ptr<Buffer> Buffer::import_host(std::shared_ptr<Device> device, cons
   vk::ImportMemoryHostPointerInfoEXT import{.handleType = handle_type, .pHostPointer = base};
   try {
     buffer->memory_ = vk::raii::DeviceMemory(
-        dev.device(), vk::MemoryAllocateInfo{.pNext = &import, .allocationSize = length, .memoryTypeIndex = uint32_t(type)});
+        dev.device(), vk::MemoryAllocateInfo{
+                          .pNext = &import, .allocationSize = length, .memoryTypeIndex = uint32_t(type)});
   } catch (const vk::SystemError& e) {
     error = std::string("importing the host pointer failed: ") + e.what();
     return nullptr;

@@ -38,8 +38,7 @@ class Buffer {
   const Device& device() const { return *device_; }
 
  private:
-  Buffer(std::shared_ptr<Device> device, vk::DeviceSize size)
-      : device_(std::move(device)), size_(size) {}
+  Buffer(std::shared_ptr<Device> device, vk::DeviceSize size) : device_(std::move(device)), size_(size) {}
 
   std::shared_ptr<Device> device_;
   vk::DeviceSize size_;

@@ -7,11 +7,13 @@ namespace vkc {
 CommandRing::CommandRing(std::shared_ptr<Device> device, uint32_t depth, const char* name)
     : device_(std::move(device)) {
   const auto& dev = device_->device();
-  pool_ = vk::raii::CommandPool(dev, vk::CommandPoolCreateInfo{.flags = vk::CommandPoolCreateFlagBits::eResetCommandBuffer,
-                                                               .queueFamilyIndex = device_->queue_family()});
-  vk::raii::CommandBuffers buffers(dev, vk::CommandBufferAllocateInfo{.commandPool = *pool_,
-                                                                      .level = vk::CommandBufferLevel::ePrimary,
-                                                                      .commandBufferCount = depth});
+  pool_ = vk::raii::CommandPool(
+      dev, vk::CommandPoolCreateInfo{.flags = vk::CommandPoolCreateFlagBits::eResetCommandBuffer,
+                                     .queueFamilyIndex = device_->queue_family()});
+  vk::raii::CommandBuffers buffers(
+      dev,
+      vk::CommandBufferAllocateInfo{
+          .commandPool = *pool_, .level = vk::CommandBufferLevel::ePrimary, .commandBufferCount = depth});
   slots_.resize(depth);
   for (uint32_t i = 0; i < depth; ++i) {
     slots_[i].cmd = std::move(buffers[i]);
