@@ -202,8 +202,8 @@ static GstCaps* gst_rgb2yuv_transform_caps(GstBaseTransform*, GstPadDirection di
   return result;
 }
 
-// Fixes the output colorimetry explicitly (GStreamer's default for the size when downstream leaves
-// it open), so the caps say which matrix and range the frames carry.
+// Fixes the output colorimetry and chroma siting explicitly (GStreamer's defaults for the size when
+// downstream leaves them open), so the caps say which matrix, range and siting the frames carry.
 static GstCaps* gst_rgb2yuv_fixate_caps(GstBaseTransform*, GstPadDirection direction, GstCaps*,
                                         GstCaps* othercaps) {
   othercaps = gst_caps_fixate(othercaps);
@@ -211,17 +211,25 @@ static GstCaps* gst_rgb2yuv_fixate_caps(GstBaseTransform*, GstPadDirection direc
   othercaps = gst_caps_make_writable(othercaps);
   GstStructure* s = gst_caps_get_structure(othercaps, 0);
   GstVideoInfo info;
-  if (!gst_structure_has_field(s, "colorimetry") && gst_video_info_from_caps(&info, othercaps)) {
+  if (!gst_video_info_from_caps(&info, othercaps)) return othercaps;
+  if (!gst_structure_has_field(s, "colorimetry")) {
     gchar* colorimetry = gst_video_colorimetry_to_string(&info.colorimetry);
     if (colorimetry) gst_structure_set(s, "colorimetry", G_TYPE_STRING, colorimetry, nullptr);
     g_free(colorimetry);
+  }
+  if (!gst_structure_has_field(s, "chroma-site")) {
+    gchar* site = gst_video_chroma_site_to_string(info.chroma_site);
+    if (site) gst_structure_set(s, "chroma-site", G_TYPE_STRING, site, nullptr);
+    g_free(site);
   }
   return othercaps;
 }
 
 static gboolean gst_rgb2yuv_stop(GstBaseTransform* trans) {
+  // The base class first waits for the frames in flight, which still use the kernel.
+  gboolean ok = GST_BASE_TRANSFORM_CLASS(gst_rgb2yuv_parent_class)->stop(trans);
   set_state(reinterpret_cast<GstRgb2Yuv*>(trans), nullptr);
-  return GST_BASE_TRANSFORM_CLASS(gst_rgb2yuv_parent_class)->stop(trans);
+  return ok;
 }
 
 static void gst_rgb2yuv_finalize(GObject* object) {

@@ -1,0 +1,193 @@
+#include "vktest.h"
+
+#include <vulkan/vulkan.h>
+
+#include <unistd.h>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace vktest {
+namespace {
+
+constexpr char kValidationLayer[] = "VK_LAYER_KHRONOS_validation";
+constexpr char kCategoryName[] = "vkcompute";
+constexpr char kValidationPrefix[] = "Vulkan validation:";
+
+// Log functions run on whatever thread the element logs from (streaming threads, Vulkan
+// callbacks), so the error list is guarded. It is deliberately leaked: messages may still be
+// logged while the process exits, after static destructors would have run.
+std::mutex& ErrorsMutex() {
+  static auto* mutex = new std::mutex();
+  return *mutex;
+}
+
+std::vector<std::string>& Errors() {
+  static auto* errors = new std::vector<std::string>();
+  return *errors;
+}
+
+bool g_validation_enabled = true;
+
+bool ValidationLayerInstalled() {
+  uint32_t count = 0;
+  if (vkEnumerateInstanceLayerProperties(&count, nullptr) != VK_SUCCESS) return false;
+  std::vector<VkLayerProperties> layers(count);
+  if (vkEnumerateInstanceLayerProperties(&count, layers.data()) != VK_SUCCESS) return false;
+  for (const VkLayerProperties& layer : layers) {
+    if (std::strcmp(layer.layerName, kValidationLayer) == 0) return true;
+  }
+  return false;
+}
+
+// The loader reads VK_INSTANCE_LAYERS when an instance is created, so setting it before
+// anything creates an instance turns validation on for the element too. Layers the user already
+// asked for are kept.
+void EnableValidationLayer() {
+  const char* existing = g_getenv("VK_INSTANCE_LAYERS");
+  if (existing != nullptr && std::strstr(existing, kValidationLayer) != nullptr) return;
+  std::string layers = kValidationLayer;
+  if (existing != nullptr && existing[0] != '\0') layers = std::string(existing) + ":" + layers;
+  g_setenv("VK_INSTANCE_LAYERS", layers.c_str(), TRUE);
+}
+
+void CountValidationErrors(GstDebugCategory* category, GstDebugLevel level, const gchar* /*file*/,
+                           const gchar* /*function*/, gint /*line*/, GObject* /*object*/,
+                           GstDebugMessage* message, gpointer /*user_data*/) {
+  if (level != GST_LEVEL_ERROR) return;
+  if (std::strcmp(gst_debug_category_get_name(category), kCategoryName) != 0) return;
+  const gchar* text = gst_debug_message_get(message);
+  if (text == nullptr || !g_str_has_prefix(text, kValidationPrefix)) return;
+  std::lock_guard<std::mutex> lock(ErrorsMutex());
+  Errors().emplace_back(text);
+}
+
+// Errors are only delivered to log functions when the category's threshold lets them through.
+// The category may not exist yet (the plugin is loaded lazily), so a name pattern is used. A
+// pattern wins over the default threshold, hence it is set to at least the default threshold
+// (GST_DEBUG=4 keeps vkcompute at 4); the user's own GST_DEBUG patterns are applied again on
+// top so that an explicit "vkcompute:6" still wins.
+void RaiseCategoryThreshold() {
+  GstDebugLevel level = gst_debug_get_default_threshold();
+  if (level < GST_LEVEL_ERROR) level = GST_LEVEL_ERROR;
+  gst_debug_set_threshold_for_name(kCategoryName, level);
+  const char* user = g_getenv("GST_DEBUG");
+  if (user != nullptr) gst_debug_set_threshold_from_string(user, FALSE);
+}
+
+std::string JoinErrors(const std::vector<std::string>& errors) {
+  std::string text;
+  for (const std::string& error : errors) text += "\n  " + error;
+  return text;
+}
+
+// Catches errors logged after the last teardown (e.g. while the element's Vulkan objects are
+// destroyed at exit). With check's fork mode this runs in the test's child process, whose
+// non-zero exit status check reports as a failure of that test.
+void FailAtExitOnValidationErrors() {
+  std::vector<std::string> errors = TakeValidationErrors();
+  if (errors.empty()) return;
+  std::fprintf(stderr, "%zu Vulkan validation error(s) logged after the last check:%s\n",
+               errors.size(), JoinErrors(errors).c_str());
+  std::fflush(stderr);
+  _exit(EXIT_FAILURE);
+}
+
+}  // namespace
+
+void Init(int* argc, char*** argv) {
+  g_validation_enabled = g_getenv(kNoValidationEnv) == nullptr;
+  if (g_validation_enabled) {
+    if (!ValidationLayerInstalled()) {
+      std::fprintf(stderr,
+                   "%s is not installed (install vulkan-validationlayers), or set %s=1 to run "
+                   "without validation.\n",
+                   kValidationLayer, kNoValidationEnv);
+      std::exit(EXIT_FAILURE);
+    }
+    EnableValidationLayer();
+  }
+
+  gst_check_init(argc, argv);
+
+  gst_debug_add_log_function(CountValidationErrors, nullptr, nullptr);
+  RaiseCategoryThreshold();
+  std::atexit(FailAtExitOnValidationErrors);
+}
+
+bool ValidationEnabled() {
+  return g_validation_enabled;
+}
+
+std::vector<std::string> TakeValidationErrors() {
+  std::lock_guard<std::mutex> lock(ErrorsMutex());
+  std::vector<std::string> taken;
+  taken.swap(Errors());
+  return taken;
+}
+
+void AssertNoValidationErrors(const std::string& context) {
+  std::vector<std::string> errors = TakeValidationErrors();
+  fail_unless(errors.empty(), "%s%s%zu Vulkan validation error(s):%s", context.c_str(),
+              context.empty() ? "" : ": ", errors.size(), JoinErrors(errors).c_str());
+}
+
+void Setup() {
+  TakeValidationErrors();
+}
+
+void Teardown() {
+  AssertNoValidationErrors();
+}
+
+TCase* NewTCase(const char* name, double timeout_seconds) {
+  TCase* tcase = tcase_create(name);
+  tcase_add_checked_fixture(tcase, Setup, Teardown);
+  tcase_set_timeout(tcase, timeout_seconds);
+  return tcase;
+}
+
+std::vector<std::string> PhysicalDeviceNames() {
+  VkApplicationInfo app_info = {};
+  app_info.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO;
+  app_info.pApplicationName = "gst-vkcompute tests";
+  app_info.apiVersion = VK_API_VERSION_1_0;
+  VkInstanceCreateInfo create_info = {};
+  create_info.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO;
+  create_info.pApplicationInfo = &app_info;
+
+  VkInstance instance = VK_NULL_HANDLE;
+  if (vkCreateInstance(&create_info, nullptr, &instance) != VK_SUCCESS) return {};
+
+  uint32_t count = 0;
+  std::vector<std::string> names;
+  if (vkEnumeratePhysicalDevices(instance, &count, nullptr) == VK_SUCCESS && count > 0) {
+    std::vector<VkPhysicalDevice> devices(count);
+    if (vkEnumeratePhysicalDevices(instance, &count, devices.data()) >= VK_SUCCESS) {
+      for (uint32_t i = 0; i < count; ++i) {
+        VkPhysicalDeviceProperties properties;
+        vkGetPhysicalDeviceProperties(devices[i], &properties);
+        names.emplace_back(properties.deviceName);
+      }
+    }
+  }
+  vkDestroyInstance(instance, nullptr);
+  return names;
+}
+
+void RequirePhysicalDevice() {
+  // Once per process is enough (check forks a process per test), and creating an instance
+  // under validation costs a noticeable fraction of a second on lavapipe.
+  static bool found = false;
+  if (found) return;
+  found = !PhysicalDeviceNames().empty();
+  fail_unless(
+      found,
+      "No Vulkan physical device: install a driver (e.g. mesa-vulkan-drivers for lavapipe); "
+      "the element cannot be tested without one.");
+}
+
+}  // namespace vktest

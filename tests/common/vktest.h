@@ -1,0 +1,51 @@
+// Vulkan-aware setup shared by every test executable of the project.
+//
+// The element logs each Vulkan validation-layer message through the "vkcompute" debug category;
+// errors are logged at GST_LEVEL_ERROR with a "Vulkan validation:" prefix. These helpers turn
+// the validation layer on, count those errors and make the running test fail when any was seen,
+// so that API misuse is caught even when the converted pixels happen to be right.
+#pragma once
+
+#include <gst/check/gstcheck.h>
+
+#include <string>
+#include <vector>
+
+namespace vktest {
+
+// Name of the environment variable that disables the validation layer (for profiling or for
+// machines without it). Validation errors are then not counted either.
+inline constexpr const char kNoValidationEnv[] = "GST_VKCOMPUTE_TEST_NO_VALIDATION";
+
+// Replaces gst_check_init() in main(): enables VK_LAYER_KHRONOS_validation (exits with a
+// message when it is not installed), initialises gst-check and starts counting validation errors.
+void Init(int* argc, char*** argv);
+
+// True unless kNoValidationEnv is set.
+bool ValidationEnabled();
+
+// Validation errors logged since the last call, oldest first; the list is cleared.
+std::vector<std::string> TakeValidationErrors();
+
+// Fails the running test, listing the messages, when any validation error was logged;
+// `context` (e.g. "round 3") starts the failure message.
+void AssertNoValidationErrors(const std::string& context = "");
+
+// Checked fixture (tcase_add_checked_fixture) for tests that drive the element: forgets errors
+// left by earlier code and fails the test at teardown when validation errors were logged.
+void Setup();
+void Teardown();
+
+// A test case with the fixture above and a timeout (check's default of a few seconds is far too
+// short for a software Vulkan driver under validation).
+TCase* NewTCase(const char* name, double timeout_seconds);
+
+// Names of the physical devices the Vulkan loader exposes, in enumeration order (the order the
+// element's "device" index refers to). Empty when there is no driver.
+std::vector<std::string> PhysicalDeviceNames();
+
+// Fails (not skips) the running test when no Vulkan physical device exists: the suite must not
+// pass vacuously on a machine where the element cannot run.
+void RequirePhysicalDevice();
+
+}  // namespace vktest

@@ -1,0 +1,93 @@
+// Float64 CPU reference of the rgb2yuv conversion, written from the element's specification and
+// not from its implementation, so that both can be compared sample by sample.
+#pragma once
+
+#include <gst/video/video.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "common/yuv_planes.h"
+
+namespace rgb2yuv_ref {
+
+// A packed RGB image as the element reads it (one plane, `stride` bytes per row).
+struct RgbView {
+  GstVideoFormat format;
+  int width;
+  int height;
+  int stride;
+  const uint8_t* data;
+};
+
+// Byte positions of the channels inside one pixel of a packed RGB format; alpha is -1 for
+// formats without alpha (RGB, BGR and the x formats, whose x byte is ignored).
+struct RgbLayout {
+  GstVideoFormat format;
+  int bytes_per_pixel;
+  int r;
+  int g;
+  int b;
+  int a;
+};
+
+// The layout of one of the ten input formats; aborts for any other format.
+const RgbLayout& LayoutOf(GstVideoFormat format);
+
+// Channel values of one pixel, 0..255; alpha is 255 when the format has none.
+struct Rgba {
+  double r;
+  double g;
+  double b;
+  double a;
+};
+
+Rgba ReadPixel(const RgbView& image, int x, int y);
+
+// Where a subsampled chroma sample sits relative to the luma samples.
+enum class ChromaSiting {
+  kCentered,             // "jpeg", unset or unknown: box average of the 2 (x 2) pixels
+  kHorizontallyCosited,  // "mpeg2": [1,2,1]/4 around even columns, rows averaged
+};
+
+struct Params {
+  double kr;
+  double kb;
+  bool full_range;
+  ChromaSiting siting;
+};
+
+// Kr/Kb of BT.601, BT.709 or BT.2020; aborts for other matrices (the element supports no other).
+Params MakeParams(GstVideoColorMatrix matrix, GstVideoColorRange range, ChromaSiting siting);
+
+// Parameters selected by output caps: the colorimetry GstVideoInfo resolved (defaults included)
+// and the chroma siting, where only "mpeg2" (horizontally cosited) changes the filter.
+Params ParamsFromVideoInfo(const GstVideoInfo& output_info);
+
+// Unrounded Y, U, V in 0..255 code values for one colour with channels in 0..255.
+struct YuvValue {
+  double y;
+  double u;
+  double v;
+};
+
+YuvValue RgbToYuv(const Params& params, double r, double g, double b);
+
+// Round half up, then clamp to 0..255.
+uint8_t Quantize(double value);
+
+// The RGB colour a chroma sample is computed from: the siting's filter applied to R, G and B of
+// the pixels it covers, with missing columns/rows (odd sizes, left edge) replicated from the
+// nearest existing one. w_sub/h_sub are the format's log2 subsampling factors.
+Rgba FilteredChromaSource(const RgbView& image, int chroma_x, int chroma_y, int w_sub, int h_sub,
+                          ChromaSiting siting);
+
+// The expected output samples of `image` converted to `output_format`.
+vktest::YuvPlanes Convert(const RgbView& image, GstVideoFormat output_format, const Params& params);
+
+// The expected output buffer content laid out as `output_info` describes (bytes that hold no
+// sample are zero), for plane-by-plane use.
+std::vector<uint8_t> ConvertToLayout(const RgbView& image, const GstVideoInfo& output_info,
+                                     const Params& params);
+
+}  // namespace rgb2yuv_ref

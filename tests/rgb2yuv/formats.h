@@ -1,0 +1,57 @@
+// The formats and colour setups rgb2yuv is specified for, shared by its test files.
+#pragma once
+
+#include <gst/video/video.h>
+
+#include <string>
+
+#include "reference/rgb2yuv_ref.h"
+
+namespace rgb2yuv_test {
+
+inline constexpr GstVideoFormat kInputFormats[] = {
+    GST_VIDEO_FORMAT_RGB,  GST_VIDEO_FORMAT_BGR,  GST_VIDEO_FORMAT_RGBA, GST_VIDEO_FORMAT_BGRA,
+    GST_VIDEO_FORMAT_ARGB, GST_VIDEO_FORMAT_ABGR, GST_VIDEO_FORMAT_RGBx, GST_VIDEO_FORMAT_BGRx,
+    GST_VIDEO_FORMAT_xRGB, GST_VIDEO_FORMAT_xBGR,
+};
+inline constexpr int kNumInputFormats = G_N_ELEMENTS(kInputFormats);
+
+inline constexpr GstVideoFormat kOutputFormats[] = {
+    GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_YV12, GST_VIDEO_FORMAT_NV12,
+    GST_VIDEO_FORMAT_NV21, GST_VIDEO_FORMAT_Y42B, GST_VIDEO_FORMAT_Y444,
+    GST_VIDEO_FORMAT_YUY2, GST_VIDEO_FORMAT_UYVY, GST_VIDEO_FORMAT_AYUV,
+};
+inline constexpr int kNumOutputFormats = G_N_ELEMENTS(kOutputFormats);
+
+// A colorimetry requested through the output caps, with what the reference needs of it.
+struct ColorSetup {
+  const char* label;
+  GstVideoColorMatrix matrix;
+  GstVideoColorRange range;
+  std::string CapsString() const;  // the caps' "colorimetry" field
+};
+
+inline constexpr ColorSetup kColorSetups[] = {
+    {"bt601", GST_VIDEO_COLOR_MATRIX_BT601, GST_VIDEO_COLOR_RANGE_16_235},
+    {"bt709", GST_VIDEO_COLOR_MATRIX_BT709, GST_VIDEO_COLOR_RANGE_16_235},
+    {"bt2020", GST_VIDEO_COLOR_MATRIX_BT2020, GST_VIDEO_COLOR_RANGE_16_235},
+    {"bt709-full", GST_VIDEO_COLOR_MATRIX_BT709, GST_VIDEO_COLOR_RANGE_0_255},
+};
+inline constexpr int kNumColorSetups = G_N_ELEMENTS(kColorSetups);
+
+struct SitingSetup {
+  const char* chroma_site;  // the caps' "chroma-site" field
+  rgb2yuv_ref::ChromaSiting siting;
+};
+
+inline constexpr SitingSetup kSitingSetups[] = {
+    {"jpeg", rgb2yuv_ref::ChromaSiting::kCentered},
+    {"mpeg2", rgb2yuv_ref::ChromaSiting::kHorizontallyCosited},
+};
+inline constexpr int kNumSitingSetups = G_N_ELEMENTS(kSitingSetups);
+
+inline const char* Name(GstVideoFormat format) {
+  return gst_video_format_to_string(format);
+}
+
+}  // namespace rgb2yuv_test

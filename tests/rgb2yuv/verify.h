@@ -1,0 +1,38 @@
+// Checks of a ConversionStream's outputs against the CPU reference or another converter.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/video_output_recorder.h"
+#include "conversion_stream.h"
+#include "reference/rgb2yuv_ref.h"
+
+namespace rgb2yuv_test {
+
+// Fails the test unless the stream produced exactly one output per pushed frame, in order, each
+// with the input's timestamp and duration, caps within what downstream asked for, and samples
+// within ±1 of the reference. Parameters come from `params` when given, else from each output's
+// negotiated caps (GstVideoInfo, i.e. with GStreamer's colorimetry defaults applied).
+// `context` starts every failure message.
+void ExpectMatchesReference(const ConversionStream& stream, const std::string& context,
+                            const std::optional<rgb2yuv_ref::Params>& params = std::nullopt);
+
+// Checks one recorded output against the reference conversion of `input`.
+void ExpectOutputMatchesReference(const vktest::RecordedItem& output, const PushedFrame& input,
+                                  const std::string& context,
+                                  const std::optional<rgb2yuv_ref::Params>& params);
+
+// Fails the test unless both streams produced the same number of outputs with the same caps
+// and samples within ±tolerance.
+void ExpectStreamsAgree(const ConversionStream& tested, const ConversionStream& other,
+                        int tolerance, const std::string& context);
+
+// "<name> [seed=N (rerun with ...)]", for failure messages that do not describe a frame.
+std::string WithSeed(const std::string& name);
+
+// "in=RGB 97x61 system stride=row+12 offset=64 frame#3 -> out=I420 ... seed=..."
+std::string DescribeFrame(const PushedFrame& input, size_t index);
+
+}  // namespace rgb2yuv_test
