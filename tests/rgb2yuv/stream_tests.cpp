@@ -16,8 +16,8 @@ namespace {
 using vktest::MemoryKind;
 
 void ExpectPushOk(GstFlowReturn flow, const std::string& name) {
-  fail_unless(flow == GST_FLOW_OK, "%s: push returned %s, %s", name.c_str(),
-              gst_flow_get_name(flow), vktest::SeedDescription().c_str());
+  fail_unless(flow == GST_FLOW_OK, "%s: push returned %s, %s", name.c_str(), gst_flow_get_name(flow),
+              vktest::SeedDescription().c_str());
 }
 
 // Index in `items` of the first event of `type`, or items.size().
@@ -43,10 +43,9 @@ void ExpectOutputsBeforeFlushValid(const ConversionStream& stream,
         break;
       }
     }
-    fail_unless(input != nullptr, "%s: output with unknown pts %" GST_TIME_FORMAT,
-                WithSeed(name).c_str(), GST_TIME_ARGS(items[i].pts));
-    ExpectOutputMatchesReference(items[i], *input, name + ": " + DescribeFrame(*input, index),
-                                 std::nullopt);
+    fail_unless(input != nullptr, "%s: output with unknown pts %" GST_TIME_FORMAT, WithSeed(name).c_str(),
+                GST_TIME_ARGS(items[i].pts));
+    ExpectOutputMatchesReference(items[i], *input, name + ": " + DescribeFrame(*input, index), std::nullopt);
   }
 }
 
@@ -64,9 +63,19 @@ void ExpectOutputsAfterFlushExact(const ConversionStream& stream,
   for (size_t k = 0; k < after.size(); ++k) {
     const size_t index = first_input_after + k;
     ExpectOutputMatchesReference(*after[k], stream.pushed()[index],
-                                 name + ": " + DescribeFrame(stream.pushed()[index], index),
-                                 std::nullopt);
+                                 name + ": " + DescribeFrame(stream.pushed()[index], index), std::nullopt);
   }
+}
+
+// Ends the stream and checks both sides of its FLUSH_STOP: what left before it is valid output,
+// and the frames pushed from `first_after` on come out exactly once, correct.
+void ExpectFlushedStreamEnds(ConversionStream& stream, size_t first_after, const std::string& name) {
+  fail_unless(stream.EndOfStream(), "%s: EOS did not come out", WithSeed(name).c_str());
+  const std::vector<vktest::RecordedItem> items = stream.recorder().Items();
+  const size_t flush_stop = FindEvent(items, GST_EVENT_FLUSH_STOP);
+  fail_unless(flush_stop < items.size(), "%s: FLUSH_STOP did not come out", WithSeed(name).c_str());
+  ExpectOutputsBeforeFlushValid(stream, items, flush_stop, name);
+  ExpectOutputsAfterFlushExact(stream, items, flush_stop, first_after, name);
 }
 
 }  // namespace
@@ -78,8 +87,7 @@ GST_START_TEST(test_renegotiation_in_flight) {
   const std::string name = "renegotiation";
   std::mt19937 rng = vktest::RngFor(name);
   ConversionStream stream("rgb2yuv", OutputSpec{GST_VIDEO_FORMAT_I420, "bt709", "jpeg"});
-  auto push = [&](GstVideoFormat format, int width, int height,
-                  const InputPlacement& placement = {}) {
+  auto push = [&](GstVideoFormat format, int width, int height, const InputPlacement& placement = {}) {
     ExpectPushOk(stream.Push(RandomRgbFrame(format, width, height, rng), placement), name);
   };
   push(GST_VIDEO_FORMAT_RGB, 33, 17);
@@ -140,13 +148,7 @@ GST_START_TEST(test_flush_between_frames) {
   }
   // The stream also survives a caps change right after the flush.
   ExpectPushOk(stream.Push(RandomRgbFrame(GST_VIDEO_FORMAT_RGB, 31, 9, rng)), name);
-  fail_unless(stream.EndOfStream(), "%s: EOS did not come out", WithSeed(name).c_str());
-
-  const std::vector<vktest::RecordedItem> items = stream.recorder().Items();
-  const size_t flush_stop = FindEvent(items, GST_EVENT_FLUSH_STOP);
-  fail_unless(flush_stop < items.size(), "%s: FLUSH_STOP did not come out", WithSeed(name).c_str());
-  ExpectOutputsBeforeFlushValid(stream, items, flush_stop, name);
-  ExpectOutputsAfterFlushExact(stream, items, flush_stop, first_after, name);
+  ExpectFlushedStreamEnds(stream, first_after, name);
 }
 GST_END_TEST;
 
@@ -177,21 +179,15 @@ GST_START_TEST(test_flush_while_streaming) {
   stream.FlushStart();
   streaming.join();
   fail_unless(started, "%s: no output before the flush", WithSeed(name).c_str());
-  fail_unless(saw_flushing, "%s: pushing never returned FLUSHING (last flow %s)",
-              WithSeed(name).c_str(), gst_flow_get_name(stream.pushed().back().flow));
+  fail_unless(saw_flushing, "%s: pushing never returned FLUSHING (last flow %s)", WithSeed(name).c_str(),
+              gst_flow_get_name(stream.pushed().back().flow));
   stream.FlushStop();
 
   const size_t first_after = stream.pushed().size();
   for (int i = 0; i < 3; ++i) {
     ExpectPushOk(stream.Push(RandomRgbFrame(GST_VIDEO_FORMAT_BGR, 97, 61, rng)), name);
   }
-  fail_unless(stream.EndOfStream(), "%s: EOS did not come out", WithSeed(name).c_str());
-
-  const std::vector<vktest::RecordedItem> items = stream.recorder().Items();
-  const size_t flush_stop = FindEvent(items, GST_EVENT_FLUSH_STOP);
-  fail_unless(flush_stop < items.size(), "%s: FLUSH_STOP did not come out", WithSeed(name).c_str());
-  ExpectOutputsBeforeFlushValid(stream, items, flush_stop, name);
-  ExpectOutputsAfterFlushExact(stream, items, flush_stop, first_after, name);
+  ExpectFlushedStreamEnds(stream, first_after, name);
 }
 GST_END_TEST;
 
