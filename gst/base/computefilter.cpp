@@ -55,6 +55,9 @@ const std::shared_ptr<vkc::Device>& gst_vkcompute_filter_get_device(GstVkCompute
 }
 
 static void post_gerror(GstVkComputeFilter* self, GError* error, const char* debug) {
+  if (!error)
+    error = g_error_new(GST_CORE_ERROR, GST_CORE_ERROR_FAILED, "%s failed without saying why",
+                        G_OBJECT_TYPE_NAME(self));
   gst_element_message_full(GST_ELEMENT(self), GST_MESSAGE_ERROR, error->domain, error->code,
                            g_strdup(error->message), debug ? g_strdup(debug) : nullptr, __FILE__,
                            GST_FUNCTION, __LINE__);
@@ -63,6 +66,13 @@ static void post_gerror(GstVkComputeFilter* self, GError* error, const char* deb
 
 static void post_exception(GstVkComputeFilter* self, const std::exception& e) {
   GST_ELEMENT_ERROR(self, RESOURCE, FAILED, ("Vulkan operation failed: %s", e.what()), (nullptr));
+}
+
+// Releases what a frame holds without pushing anything (errors, flush, lost device).
+static void drop_frame(InFlight& entry) {
+  entry.input.release();
+  gst_clear_buffer(&entry.frame.outbuf);
+  gst_clear_buffer(&entry.frame.inbuf);
 }
 
 // Retires the oldest in-flight frame: waits for it when `block`, else only if it is complete.
@@ -114,10 +124,7 @@ static void discard(GstVkComputeFilter* self) {
     if (!retire_oldest(self, TRUE, &flow)) {
       // Lost device: nothing will complete. Drop our references anyway; freeing memory the GPU
       // might still touch is the lesser evil compared to hanging the pipeline.
-      InFlight& oldest = priv->in_flight.front();
-      oldest.input.release();
-      gst_clear_buffer(&oldest.frame.outbuf);
-      gst_buffer_unref(oldest.frame.inbuf);
+      drop_frame(priv->in_flight.front());
       priv->in_flight.pop_front();
     }
   }
@@ -248,26 +255,25 @@ static gboolean gst_vkcompute_filter_decide_allocation(GstBaseTransform* trans, 
   return TRUE;
 }
 
-// Binds the input, takes an output buffer, records and submits one frame.
-static GstFlowReturn submit_frame(GstVkComputeFilter* self, GstBuffer* inbuf) {
+// Records and submits the GPU work of a bound frame.
+static gboolean record_and_submit(GstVkComputeFilter* self, vkc::Frame& frame, GError** error) {
+  auto* priv = get_priv(self);
+  frame.cmd = priv->ring->begin(frame.slot);
+  if (!GST_VKCOMPUTE_FILTER_GET_CLASS(self)->record(self, &frame, error)) return FALSE;
+  // Make the kernels' writes to host-visible memory visible to the CPU once the fence signals.
+  vk::MemoryBarrier to_host{
+      .srcAccessMask = vk::AccessFlagBits::eShaderWrite | vk::AccessFlagBits::eTransferWrite,
+      .dstAccessMask = vk::AccessFlagBits::eHostRead};
+  frame.cmd.pipelineBarrier(vk::PipelineStageFlagBits::eComputeShader | vk::PipelineStageFlagBits::eTransfer,
+                            vk::PipelineStageFlagBits::eHost, {}, to_host, nullptr, nullptr);
+  priv->ring->submit(frame.slot);
+  return TRUE;
+}
+
+// Takes an output buffer from our pool and finds where the kernels write it.
+static GstFlowReturn acquire_output(GstVkComputeFilter* self, vkc::Frame& frame) {
   auto* priv = get_priv(self);
   auto* trans = GST_BASE_TRANSFORM(self);
-  InFlight entry;
-  vkc::Frame& frame = entry.frame;
-  frame.slot = guint(priv->submitted % kVkComputeFramesInFlight);
-  frame.inbuf = inbuf;
-
-  std::string error;
-  if (!entry.input.bind(priv->device, inbuf, priv->in_info, priv->staging[frame.slot], frame.in, error)) {
-    gst_buffer_unref(inbuf);
-    GST_ELEMENT_ERROR(self, STREAM, FORMAT, ("Input buffer does not match its caps: %s.", error.c_str()),
-                      (nullptr));
-    return GST_FLOW_ERROR;
-  }
-  if (entry.input.path() != priv->last_path || priv->submitted == 0)
-    GST_INFO_OBJECT(self, "input reaches the GPU through %s", vkc::input_path_name(entry.input.path()));
-  priv->last_path = entry.input.path();
-
   GstBufferPool* pool = gst_base_transform_get_buffer_pool(trans);
   GstFlowReturn flow = GST_FLOW_ERROR;
   if (pool) {
@@ -276,42 +282,61 @@ static GstFlowReturn submit_frame(GstVkComputeFilter* self, GstBuffer* inbuf) {
     gst_object_unref(pool);
   }
   if (flow != GST_FLOW_OK) {
-    entry.input.release();
-    gst_buffer_unref(inbuf);
     if (flow != GST_FLOW_FLUSHING)
       GST_ELEMENT_ERROR(self, RESOURCE, FAILED, ("No output buffer from the element's Vulkan pool."),
                         ("%s", gst_flow_get_name(flow)));
     return flow;
   }
-  GST_BASE_TRANSFORM_GET_CLASS(self)->copy_metadata(trans, inbuf, frame.outbuf);
+  GST_BASE_TRANSFORM_GET_CLASS(self)->copy_metadata(trans, frame.inbuf, frame.outbuf);
   GstMemory* outmem = gst_buffer_peek_memory(frame.outbuf, 0);
   const vkc::Buffer* out = gst_vkcompute_memory_get_buffer(outmem, *priv->device);
+  std::string error;
   if (!out || gst_buffer_n_memory(frame.outbuf) != 1 ||
       !vkc::frame_layout(frame.outbuf, priv->out_info, out->handle(), outmem->offset, frame.out, error)) {
-    entry.input.release();
-    gst_buffer_unref(inbuf);
-    gst_buffer_unref(frame.outbuf);
     GST_ELEMENT_ERROR(self, CORE, FAILED, ("Output buffer is not from the element's Vulkan pool."),
                       ("%s", error.c_str()));
     return GST_FLOW_ERROR;
   }
+  return GST_FLOW_OK;
+}
 
+// Binds the input, takes an output buffer, records and submits one frame. Takes `inbuf`.
+static GstFlowReturn submit_frame(GstVkComputeFilter* self, GstBuffer* inbuf) {
+  auto* priv = get_priv(self);
+  InFlight entry;
+  vkc::Frame& frame = entry.frame;
+  frame.slot = guint(priv->submitted % kVkComputeFramesInFlight);
+  frame.inbuf = inbuf;
+
+  std::string error;
+  if (!entry.input.bind(priv->device, inbuf, priv->in_info, priv->staging[frame.slot], frame.in, error)) {
+    drop_frame(entry);
+    GST_ELEMENT_ERROR(self, STREAM, FORMAT, ("Input buffer does not match its caps: %s.", error.c_str()),
+                      (nullptr));
+    return GST_FLOW_ERROR;
+  }
+  if (entry.input.path() != priv->last_path || priv->submitted == 0)
+    GST_INFO_OBJECT(self, "input reaches the GPU through %s", vkc::input_path_name(entry.input.path()));
+  priv->last_path = entry.input.path();
+
+  GstFlowReturn flow = acquire_output(self, frame);
+  if (flow != GST_FLOW_OK) {
+    drop_frame(entry);
+    return flow;
+  }
   GError* gerror = nullptr;
-  frame.cmd = priv->ring->begin(frame.slot);
-  if (!GST_VKCOMPUTE_FILTER_GET_CLASS(self)->record(self, &frame, &gerror)) {
-    entry.input.release();
-    gst_buffer_unref(inbuf);
-    gst_buffer_unref(frame.outbuf);
+  gboolean submitted;
+  try {
+    submitted = record_and_submit(self, frame, &gerror);
+  } catch (...) {
+    drop_frame(entry);
+    throw;
+  }
+  if (!submitted) {
+    drop_frame(entry);
     post_gerror(self, gerror, nullptr);
     return GST_FLOW_ERROR;
   }
-  // Make the kernels' writes to host-visible memory visible to the CPU once the fence signals.
-  vk::MemoryBarrier to_host{
-      .srcAccessMask = vk::AccessFlagBits::eShaderWrite | vk::AccessFlagBits::eTransferWrite,
-      .dstAccessMask = vk::AccessFlagBits::eHostRead};
-  frame.cmd.pipelineBarrier(vk::PipelineStageFlagBits::eComputeShader | vk::PipelineStageFlagBits::eTransfer,
-                            vk::PipelineStageFlagBits::eHost, {}, to_host, nullptr, nullptr);
-  priv->ring->submit(frame.slot);
   priv->submitted++;
   priv->in_flight.push_back(std::move(entry));
   return GST_FLOW_OK;
