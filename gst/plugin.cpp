@@ -8,6 +8,8 @@ static gboolean plugin_init(GstPlugin* plugin) {
   GST_DEBUG_CATEGORY_INIT(gst_vkcompute_runtime_debug, "vkcompute", 0, "vkcompute Vulkan runtime");
   gboolean ok = FALSE;
   ok |= GST_ELEMENT_REGISTER(rgb2yuv, plugin);
+  ok |= GST_ELEMENT_REGISTER(lumamax, plugin);
+  ok |= GST_ELEMENT_REGISTER(lumamax, plugin);
   return ok;
 }
 

@@ -1,4 +1,5 @@
 #version 450
+#extension GL_GOOGLE_include_directive : require
 // Packed RGB (24 or 32 bits per pixel) to planar, semi-planar or packed YUV.
 //
 // One invocation converts a block 8 pixels wide and SUB_Y rows high, so that every 32-bit word of
@@ -20,6 +21,8 @@ const uint LAYOUT_AYUV = 3;
 layout(set = 0, binding = 0) readonly buffer Src { uint src[]; };
 layout(set = 0, binding = 1) writeonly buffer Dst { uint dst[]; };
 
+#include "include/words.glsl"
+
 layout(push_constant) uniform Params {
   uint width;
   uint height;
@@ -33,19 +36,6 @@ layout(push_constant) uniform Params {
   vec4 coef_u;
   vec4 coef_v;
 } p;
-
-// The 32-bit word starting at any byte address; indices are clamped to the buffer.
-uint load_word(uint byte_addr) {
-  uint last = uint(src.length()) - 1u;
-  uint i = byte_addr >> 2;
-  uint shift = (byte_addr & 3u) * 8u;
-  uint lo = src[min(i, last)];
-  if (shift == 0u) return lo;
-  uint hi = src[min(i + 1u, last)];
-  return (lo >> shift) | (hi << (32u - shift));
-}
-
-uint byte_of(uint word, uint index) { return (word >> (index * 8u)) & 0xffu; }
 
 vec4 unpack_pixel(uint word) {
   uint a = (p.src_order >> 24) & 0xffu;

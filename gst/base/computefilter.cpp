@@ -93,6 +93,8 @@ static gboolean retire_oldest(GstVkComputeFilter* self, gboolean block, GstFlowR
   } else if (!priv->ring->done(oldest.frame.slot)) {
     return FALSE;
   }
+  auto* klass = GST_VKCOMPUTE_FILTER_GET_CLASS(self);
+  if (klass->complete) klass->complete(self, &oldest.frame);
   oldest.input.release();
   if (oldest.frame.outbuf) priv->ready.push_back(oldest.frame.outbuf);
   gst_buffer_unref(oldest.frame.inbuf);
@@ -212,6 +214,19 @@ static gboolean gst_vkcompute_filter_propose_allocation(GstBaseTransform* trans,
 
   // Upstream keeps up to one frame per ring slot waiting in us, plus the one it is filling.
   const guint min_buffers = kVkComputeFramesInFlight + 1;
+  if (GST_VKCOMPUTE_FILTER_GET_CLASS(self)->analysis) {
+    // Downstream receives the same buffers: its pool, when it has one, wins (its memory may be
+    // what it needs, e.g. for display); we then import or copy. Otherwise ours: zero copies.
+    gst_pad_peer_query(GST_BASE_TRANSFORM_SRC_PAD(self), query);
+    GstBufferPool* downstream = nullptr;
+    if (gst_query_get_n_allocation_pools(query) > 0)
+      gst_query_parse_nth_allocation_pool(query, 0, &downstream, nullptr, nullptr, nullptr);
+    if (downstream) {
+      gst_object_unref(downstream);
+      return TRUE;
+    }
+    while (gst_query_get_n_allocation_pools(query) > 0) gst_query_remove_nth_allocation_pool(query, 0);
+  }
   if (need_pool) {
     if (priv->upstream_pool) {
       GstStructure* config = gst_buffer_pool_get_config(priv->upstream_pool);
@@ -227,7 +242,8 @@ static gboolean gst_vkcompute_filter_propose_allocation(GstBaseTransform* trans,
   gst_query_add_allocation_pool(query, need_pool ? priv->upstream_pool : nullptr, guint(info.size),
                                 min_buffers, 0);
   gst_query_add_allocation_param(query, priv->allocator, nullptr);
-  gst_query_add_allocation_meta(query, GST_VIDEO_META_API_TYPE, nullptr);
+  if (!gst_query_find_allocation_meta(query, GST_VIDEO_META_API_TYPE, nullptr))
+    gst_query_add_allocation_meta(query, GST_VIDEO_META_API_TYPE, nullptr);
   return TRUE;
 }
 
@@ -319,10 +335,12 @@ static GstFlowReturn submit_frame(GstVkComputeFilter* self, GstBuffer* inbuf) {
     GST_INFO_OBJECT(self, "input reaches the GPU through %s", vkc::input_path_name(entry.input.path()));
   priv->last_path = entry.input.path();
 
-  GstFlowReturn flow = acquire_output(self, frame);
-  if (flow != GST_FLOW_OK) {
-    drop_frame(entry);
-    return flow;
+  if (!GST_VKCOMPUTE_FILTER_GET_CLASS(self)->analysis) {
+    GstFlowReturn flow = acquire_output(self, frame);
+    if (flow != GST_FLOW_OK) {
+      drop_frame(entry);
+      return flow;
+    }
   }
   GError* gerror = nullptr;
   gboolean submitted;
@@ -355,6 +373,9 @@ static GstFlowReturn gst_vkcompute_filter_generate_output(GstBaseTransform* tran
         gst_buffer_unref(inbuf);
         return flow;
       }
+      // Analysis elements pass the frame on now; our reference keeps it readable until the GPU
+      // is done with it (and makes it read-only downstream meanwhile).
+      if (GST_VKCOMPUTE_FILTER_GET_CLASS(self)->analysis) priv->ready.push_back(gst_buffer_ref(inbuf));
       flow = submit_frame(self, inbuf);
       if (flow != GST_FLOW_OK) return flow;
     }
@@ -396,7 +417,8 @@ static gboolean gst_vkcompute_filter_query(GstBaseTransform* trans, GstPadDirect
   auto* self = GST_VKCOMPUTE_FILTER(trans);
   auto* priv = get_priv(self);
   gboolean ok = GST_BASE_TRANSFORM_CLASS(gst_vkcompute_filter_parent_class)->query(trans, direction, query);
-  if (ok && direction == GST_PAD_SRC && GST_QUERY_TYPE(query) == GST_QUERY_LATENCY) {
+  if (ok && direction == GST_PAD_SRC && GST_QUERY_TYPE(query) == GST_QUERY_LATENCY &&
+      !GST_VKCOMPUTE_FILTER_GET_CLASS(self)->analysis) {
     // A frame leaves when a later one arrives or the ring is full: up to depth-1 frames held.
     gboolean live;
     GstClockTime min, max;

@@ -5,6 +5,11 @@
 // for the GPU (own memory, host import or staging copy), a ring of command buffers so several
 // frames are in flight, and draining or dropping them on events and state changes. A subclass
 // negotiates caps, builds its kernels in configure() and records one frame's work in record().
+//
+// Two kinds of element share it. Filters (rgb2yuv, ...) write a new output buffer per frame and
+// push it once the GPU is done. Analysis elements (`analysis` set in class_init: lumamax, ...)
+// push each input buffer on at once, unchanged, and get complete() for each frame, in order, when
+// its GPU results are ready (to post a message).
 #pragma once
 
 #include <gst/base/gstbasetransform.h>
@@ -30,6 +35,13 @@ struct _GstVkComputeFilterClass {
   // Records one frame's GPU work into frame->cmd. The base class adds the barrier that makes the
   // results visible to the CPU and submits.
   gboolean (*record)(GstVkComputeFilter* self, vkc::Frame* frame, GError** error);
+
+  // Analysis elements: called in frame order once a frame's GPU work has completed, on the
+  // streaming thread, with frame->inbuf still valid. Not called for frames dropped by a flush.
+  void (*complete)(GstVkComputeFilter* self, vkc::Frame* frame);
+
+  // TRUE for analysis elements: same caps in and out, input buffers pass through untouched.
+  gboolean analysis;
 };
 
 G_END_DECLS

@@ -174,8 +174,9 @@ static gboolean gst_rgb2yuv_record(GstVkComputeFilter* filter, vkc::Frame* frame
   }
   const uint32_t blocks_x = (params.width + kBlockWidth - 1) / kBlockWidth;
   const uint32_t rows = (params.height + state.sub_y - 1) / state.sub_y;
-  state.kernel->dispatch(frame->cmd, frame->slot, {{frame->in.buffer}, {frame->out.buffer}}, &params,
-                         (blocks_x + kGroupX - 1) / kGroupX, (rows + kGroupY - 1) / kGroupY);
+  state.kernel->update(frame->slot, {{frame->in.buffer}, {frame->out.buffer}});
+  state.kernel->dispatch(frame->cmd, frame->slot, &params, (blocks_x + kGroupX - 1) / kGroupX,
+                         (rows + kGroupY - 1) / kGroupY);
   return TRUE;
 }
 

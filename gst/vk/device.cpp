@@ -198,7 +198,10 @@ Device::Device(std::shared_ptr<Instance> instance, vk::raii::PhysicalDevice phys
   auto chain = physical_.getProperties2<vk::PhysicalDeviceProperties2, vk::PhysicalDeviceSubgroupProperties,
                                         vk::PhysicalDeviceExternalMemoryHostPropertiesEXT>();
   const auto& subgroup = chain.get<vk::PhysicalDeviceSubgroupProperties>();
-  if (subgroup.supportedStages & vk::ShaderStageFlagBits::eCompute) {
+  // GST_VKCOMPUTE_NO_SUBGROUPS=1 hides subgroup operations, so the shared-memory fallbacks of the
+  // reduction kernels can be tested on devices that have them.
+  if ((subgroup.supportedStages & vk::ShaderStageFlagBits::eCompute) &&
+      !g_getenv("GST_VKCOMPUTE_NO_SUBGROUPS")) {
     features_.subgroup_size = subgroup.subgroupSize;
     features_.subgroup_ops = subgroup.supportedOperations;
   }

@@ -69,8 +69,7 @@ vk::DescriptorSet Kernel::descriptor_set(uint32_t index) const {
   return *sets_[index];
 }
 
-void Kernel::dispatch(vk::CommandBuffer cmd, uint32_t set, std::initializer_list<Binding> buffers,
-                      const void* push_constants, uint32_t groups_x, uint32_t groups_y) const {
+void Kernel::update(uint32_t set, std::initializer_list<Binding> buffers) const {
   vk::DescriptorSet descriptors = descriptor_set(set);
   std::vector<vk::DescriptorBufferInfo> infos;
   std::vector<vk::WriteDescriptorSet> writes;
@@ -84,12 +83,23 @@ void Kernel::dispatch(vk::CommandBuffer cmd, uint32_t set, std::initializer_list
                                             .pBufferInfo = &infos.back()});
   }
   device_->device().updateDescriptorSets(writes, nullptr);
+}
 
+void Kernel::dispatch(vk::CommandBuffer cmd, uint32_t set, const void* push_constants, uint32_t groups_x,
+                      uint32_t groups_y) const {
   cmd.bindPipeline(vk::PipelineBindPoint::eCompute, *pipeline_);
-  cmd.bindDescriptorSets(vk::PipelineBindPoint::eCompute, *layout_, 0, descriptors, nullptr);
+  cmd.bindDescriptorSets(vk::PipelineBindPoint::eCompute, *layout_, 0, descriptor_set(set), nullptr);
   if (push_bytes_)
     cmd.pushConstants(*layout_, vk::ShaderStageFlagBits::eCompute, 0, push_bytes_, push_constants);
   cmd.dispatch(groups_x, groups_y, 1);
+}
+
+void compute_barrier(vk::CommandBuffer cmd) {
+  vk::MemoryBarrier barrier{
+      .srcAccessMask = vk::AccessFlagBits::eShaderWrite,
+      .dstAccessMask = vk::AccessFlagBits::eShaderRead | vk::AccessFlagBits::eShaderWrite};
+  cmd.pipelineBarrier(vk::PipelineStageFlagBits::eComputeShader, vk::PipelineStageFlagBits::eComputeShader,
+                      {}, barrier, nullptr, nullptr);
 }
 
 }  // namespace vkc

@@ -33,11 +33,14 @@ class Kernel {
   uint32_t local_size_x() const { return local_x_; }
   uint32_t local_size_y() const { return local_y_; }
 
-  // Records binding, push constants and a dispatch of groups_x * groups_y workgroups. `set`
-  // selects the descriptor set (e.g. the frame slot): it must not be in use by pending GPU work
-  // nor by an earlier dispatch of the same command buffer.
-  void dispatch(vk::CommandBuffer cmd, uint32_t set, std::initializer_list<Binding> buffers,
-                const void* push_constants, uint32_t groups_x, uint32_t groups_y) const;
+  // Points descriptor set `set` (e.g. the frame slot) at `buffers`. The set must not be in use by
+  // pending GPU work nor bound in a command buffer still being recorded.
+  void update(uint32_t set, std::initializer_list<Binding> buffers) const;
+
+  // Records binding the pipeline and set `set`, the push constants and a dispatch of
+  // groups_x * groups_y workgroups. One set may serve several dispatches of a frame.
+  void dispatch(vk::CommandBuffer cmd, uint32_t set, const void* push_constants, uint32_t groups_x,
+                uint32_t groups_y) const;
 
  private:
   vk::DescriptorSet descriptor_set(uint32_t index) const;
@@ -54,5 +57,8 @@ class Kernel {
   mutable std::vector<vk::raii::DescriptorPool> pools_;
   mutable std::vector<vk::raii::DescriptorSet> sets_;
 };
+
+// Orders two dispatches of a command buffer: the second sees everything the first wrote.
+void compute_barrier(vk::CommandBuffer cmd);
 
 }  // namespace vkc

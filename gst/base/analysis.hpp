@@ -1,0 +1,50 @@
+// What the analysis elements (lumamax, histogram) have in common: the luma matrix property, the
+// region-of-interest properties and the level-style timing fields of their messages.
+#pragma once
+
+#include <gst/video/video.h>
+
+#include <string>
+
+G_BEGIN_DECLS
+#define GST_TYPE_VKCOMPUTE_LUMA_MATRIX (gst_vkcompute_luma_matrix_get_type())
+GType gst_vkcompute_luma_matrix_get_type(void);
+G_END_DECLS
+
+enum GstVkComputeLumaMatrix {
+  GST_VKCOMPUTE_LUMA_MATRIX_BT601,
+  GST_VKCOMPUTE_LUMA_MATRIX_BT709,
+  GST_VKCOMPUTE_LUMA_MATRIX_BT2020,
+};
+
+namespace vkc {
+
+// Luma of 8-bit R, G, B as the integer kr*R + kg*G + kb*B, with coefficients in units of 1/65536
+// that sum to exactly 65536 (so white is 255 * 65536). Integer luma makes every comparison
+// between pixels reproducible on the CPU.
+struct LumaCoefficients {
+  uint32_t kr, kg, kb;
+};
+LumaCoefficients luma_coefficients(GstVkComputeLumaMatrix matrix);
+
+// roi-x, roi-y, roi-width, roi-height: width or height 0 = up to the frame edge.
+struct RegionOfInterest {
+  guint x = 0, y = 0, width = 0, height = 0;
+
+  // The region clamped to a width x height frame, as [x0, x1) x [y0, y1). False, with `error`
+  // set, when nothing of it lies in the frame.
+  bool clamp(guint frame_width, guint frame_height, guint& x0, guint& y0, guint& x1, guint& y1,
+             std::string& error) const;
+};
+
+// Installs the four roi-* properties with ids first_id .. first_id + 3.
+void install_roi_properties(GObjectClass* klass, guint first_id);
+// Sets or gets one of them; false when prop_id is not one of the four.
+bool set_roi_property(RegionOfInterest& roi, guint first_id, guint prop_id, const GValue* value);
+bool get_roi_property(const RegionOfInterest& roi, guint first_id, guint prop_id, GValue* value);
+
+// A message structure named `name` with the frame's "timestamp", "stream-time", "running-time"
+// and "duration" (guint64, as gst-plugins-good's level posts them) for `buffer` in `segment`.
+GstStructure* new_frame_structure(const char* name, GstBuffer* buffer, const GstSegment& segment);
+
+}  // namespace vkc

@@ -1,0 +1,350 @@
+// lumamax: the brightest and darkest pixel of every frame, its position, the mean luma and the
+// top-N peaks at least min-distance apart, posted as an element message when the GPU is done.
+// Frames pass through untouched and without waiting.
+#include <gst/gst.h>
+#include <gst/video/video.h>
+
+#include <array>
+#include <memory>
+
+#include "base/analysis.hpp"
+#include "base/computefilter.hpp"
+#include "elements.hpp"
+#include "lumamax_reduce.spv.h"
+#include "lumamax_scan.spv.h"
+#include "lumamax_scan_subgroup.spv.h"
+#include "vk/kernel.hpp"
+
+GST_DEBUG_CATEGORY_STATIC(gst_lumamax_debug);
+#define GST_CAT_DEFAULT gst_lumamax_debug
+
+#define FORMATS "{ RGB, BGR, RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, xRGB, xBGR, GRAY8, I420, NV12, Y444 }"
+
+namespace {
+
+enum {
+  PROP_0,
+  PROP_POST_MESSAGES,
+  PROP_COUNT,
+  PROP_MIN_DISTANCE,
+  PROP_MATRIX,
+  PROP_ROI_FIRST,  // roi-x, roi-y, roi-width, roi-height
+};
+
+constexpr guint kMaxPeaks = 64;
+constexpr uint32_t kTileWidth = 64, kTileHeight = 16;  // see shaders/include/lumamax.glsl
+constexpr uint32_t kScratchTiles = 256;                // uint index of the tile arrays
+constexpr uint32_t kMaxLuma = 0x00ffffffu;
+constexpr double kLumaScale = 255.0 * 65536.0;
+
+// Must match the push constants of shaders/lumamax_scan.comp.
+struct ScanParams {
+  uint32_t width, height, offset, stride;
+  uint32_t roi_x0, roi_y0, roi_x1, roi_y1;
+  uint32_t tiles_x, tiles;
+  uint32_t order, kr, kg, kb;
+  uint32_t peak, min_dist2, reach;
+};
+
+// Must match shaders/lumamax_reduce.comp.
+struct ReduceParams {
+  uint32_t tiles, peak;
+};
+
+struct Settings {
+  gboolean post_messages = TRUE;
+  guint count = 1;
+  guint min_distance = 0;
+  GstVkComputeLumaMatrix matrix = GST_VKCOMPUTE_LUMA_MATRIX_BT709;
+  vkc::RegionOfInterest roi;
+};
+
+// One frame slot: its scratch buffer and what its message needs once the GPU is done.
+struct Slot {
+  std::unique_ptr<vkc::Buffer> scratch;
+  gboolean post = FALSE;
+  guint count = 0;
+  guint64 pixels = 0;
+};
+
+// Everything derived from the negotiated caps.
+struct State {
+  std::unique_ptr<vkc::Kernel> scan, rescan, reduce_full, reduce_peak;
+  guint width = 0, height = 0;
+  uint32_t bpp = 1;
+  uint32_t order = 0;  // RGB byte positions
+  std::array<Slot, kVkComputeFramesInFlight> slots;
+};
+
+}  // namespace
+
+struct GstLumamax {
+  GstVkComputeFilter parent;
+  Settings* settings;  // object lock
+  State* state;        // streaming thread; replaced per caps
+};
+
+struct GstLumamaxClass {
+  GstVkComputeFilterClass parent_class;
+};
+
+G_DEFINE_TYPE(GstLumamax, gst_lumamax, GST_TYPE_VKCOMPUTE_FILTER)
+GST_ELEMENT_REGISTER_DEFINE(lumamax, "lumamax", GST_RANK_NONE, gst_lumamax_get_type())
+
+static void set_state(GstLumamax* self, std::unique_ptr<State> state) {
+  delete self->state;
+  self->state = state.release();
+}
+
+static gboolean gst_lumamax_configure(GstVkComputeFilter* filter, const GstVideoInfo* in, const GstVideoInfo*,
+                                      GError** error) {
+  auto* self = reinterpret_cast<GstLumamax*>(filter);
+  const guint64 pixels = guint64(GST_VIDEO_INFO_WIDTH(in)) * GST_VIDEO_INFO_HEIGHT(in);
+  if (pixels >= G_MAXUINT32) {
+    // Raster indices are 32-bit and the all-ones index marks "no pixel".
+    g_set_error(error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
+                "%dx%d frames are too large: at most 2^32 - 2 pixels", GST_VIDEO_INFO_WIDTH(in),
+                GST_VIDEO_INFO_HEIGHT(in));
+    return FALSE;
+  }
+  auto state = std::make_unique<State>();
+  state->width = GST_VIDEO_INFO_WIDTH(in);
+  state->height = GST_VIDEO_INFO_HEIGHT(in);
+  const GstVideoFormatInfo* finfo = in->finfo;
+  if (GST_VIDEO_FORMAT_INFO_IS_RGB(finfo)) {
+    state->bpp = uint32_t(GST_VIDEO_FORMAT_INFO_PSTRIDE(finfo, 0));
+    state->order = GST_VIDEO_FORMAT_INFO_POFFSET(finfo, 0) | (GST_VIDEO_FORMAT_INFO_POFFSET(finfo, 1) << 8) |
+                   (GST_VIDEO_FORMAT_INFO_POFFSET(finfo, 2) << 16);
+  }
+
+  const auto& device = gst_vkcompute_filter_get_device(filter);
+  const bool subgroups = bool(device->features().subgroup_ops & vk::SubgroupFeatureFlagBits::eArithmetic);
+  auto scan_info = [&](bool rescan) {
+    return vkc::KernelInfo{
+        .name = rescan ? "lumamax rescan" : "lumamax scan",
+        .spirv = subgroups ? lumamax_scan_subgroup_spv : lumamax_scan_spv,
+        .spirv_bytes = subgroups ? sizeof(lumamax_scan_subgroup_spv) : sizeof(lumamax_scan_spv),
+        .bindings = 2,
+        .push_constant_bytes = sizeof(ScanParams),
+        .specialization = {16, 16, state->bpp, rescan ? 1u : 0u}};
+  };
+  auto reduce_info = [&](bool full) {
+    return vkc::KernelInfo{.name = full ? "lumamax reduce" : "lumamax reduce peak",
+                           .spirv = lumamax_reduce_spv,
+                           .spirv_bytes = sizeof(lumamax_reduce_spv),
+                           .bindings = 2,
+                           .push_constant_bytes = sizeof(ReduceParams),
+                           .specialization = {full ? 1u : 0u}};
+  };
+  state->scan = std::make_unique<vkc::Kernel>(device, scan_info(false));
+  state->rescan = std::make_unique<vkc::Kernel>(device, scan_info(true));
+  state->reduce_full = std::make_unique<vkc::Kernel>(device, reduce_info(true));
+  state->reduce_peak = std::make_unique<vkc::Kernel>(device, reduce_info(false));
+
+  // Room for every tile of a whole-frame region; a smaller region needs fewer.
+  const guint64 tiles = guint64((state->width + kTileWidth - 1) / kTileWidth) *
+                        ((state->height + kTileHeight - 1) / kTileHeight);
+  for (Slot& slot : state->slots)
+    slot.scratch = vkc::Buffer::create_host(device, (kScratchTiles + 5 * tiles) * 4, "lumamax scratch");
+  GST_INFO_OBJECT(self, "%s %ux%u, %s reduction", GST_VIDEO_INFO_NAME(in), state->width, state->height,
+                  subgroups ? "subgroup" : "shared-memory");
+  set_state(self, std::move(state));
+  return TRUE;
+}
+
+static gboolean gst_lumamax_record(GstVkComputeFilter* filter, vkc::Frame* frame, GError** error) {
+  auto* self = reinterpret_cast<GstLumamax*>(filter);
+  State& state = *self->state;
+  GST_OBJECT_LOCK(self);
+  const Settings settings = *self->settings;
+  GST_OBJECT_UNLOCK(self);
+
+  ScanParams scan{};
+  std::string why;
+  if (!settings.roi.clamp(state.width, state.height, scan.roi_x0, scan.roi_y0, scan.roi_x1, scan.roi_y1,
+                          why)) {
+    g_set_error(error, GST_LIBRARY_ERROR, GST_LIBRARY_ERROR_SETTINGS, "Invalid region of interest: %s.",
+                why.c_str());
+    return FALSE;
+  }
+  const vkc::LumaCoefficients k = vkc::luma_coefficients(settings.matrix);
+  scan.width = state.width;
+  scan.height = state.height;
+  scan.offset = frame->in.offset[0];
+  scan.stride = frame->in.stride[0];
+  scan.tiles_x = (scan.roi_x1 - scan.roi_x0 + kTileWidth - 1) / kTileWidth;
+  scan.tiles = scan.tiles_x * ((scan.roi_y1 - scan.roi_y0 + kTileHeight - 1) / kTileHeight);
+  scan.order = state.order;
+  scan.kr = k.kr;
+  scan.kg = k.kg;
+  scan.kb = k.kb;
+  const guint distance = MAX(settings.min_distance, 1u);
+  scan.min_dist2 = distance * distance;
+  scan.reach = distance - 1;  // |dx| <= reach for every pixel with dx^2 + dy^2 < distance^2
+
+  Slot& slot = state.slots[frame->slot];
+  slot.post = settings.post_messages;
+  slot.count = settings.count;
+  slot.pixels = guint64(scan.roi_x1 - scan.roi_x0) * (scan.roi_y1 - scan.roi_y0);
+  const vkc::Binding scratch{slot.scratch->handle()};
+  for (const auto* kernel :
+       {state.scan.get(), state.rescan.get(), state.reduce_full.get(), state.reduce_peak.get()})
+    kernel->update(frame->slot, {{frame->in.buffer}, scratch});
+
+  vk::CommandBuffer cmd = frame->cmd;
+  state.scan->dispatch(cmd, frame->slot, &scan, scan.tiles_x, scan.tiles / scan.tiles_x);
+  vkc::compute_barrier(cmd);
+  ReduceParams reduce{scan.tiles, 0};
+  state.reduce_full->dispatch(cmd, frame->slot, &reduce, 1, 1);
+  // Each further peak: recompute the tiles near the previous one without the pixels the peaks
+  // chosen so far suppress, then pick the largest remaining.
+  const uint32_t rescan_x = 2 * scan.reach / kTileWidth + 2, rescan_y = 2 * scan.reach / kTileHeight + 2;
+  for (guint n = 1; n < settings.count; ++n) {
+    scan.peak = n - 1;
+    reduce.peak = n;
+    vkc::compute_barrier(cmd);
+    state.rescan->dispatch(cmd, frame->slot, &scan, rescan_x, rescan_y);
+    vkc::compute_barrier(cmd);
+    state.reduce_peak->dispatch(cmd, frame->slot, &reduce, 1, 1);
+  }
+  return TRUE;
+}
+
+static GValue peak_value(guint x, guint y, gdouble luma) {
+  GValue value = G_VALUE_INIT;
+  g_value_init(&value, GST_TYPE_STRUCTURE);
+  GstStructure* peak = gst_structure_new("peak", "x", G_TYPE_INT, gint(x), "y", G_TYPE_INT, gint(y), "luma",
+                                         G_TYPE_DOUBLE, luma, nullptr);
+  g_value_take_boxed(&value, peak);
+  return value;
+}
+
+static void gst_lumamax_complete(GstVkComputeFilter* filter, vkc::Frame* frame) {
+  auto* self = reinterpret_cast<GstLumamax*>(filter);
+  const State& state = *self->state;
+  const Slot& slot = state.slots[frame->slot];
+  if (!slot.post) return;
+  const auto* result = reinterpret_cast<const uint32_t*>(slot.scratch->mapped());
+  auto x_of = [&](uint32_t key_lo) { return (~key_lo) % state.width; };
+  auto y_of = [&](uint32_t key_lo) { return (~key_lo) / state.width; };
+  const guint64 sum = guint64(result[4]) | (guint64(result[5]) << 32);
+
+  GstStructure* s = vkc::new_frame_structure("lumamax", frame->inbuf, GST_BASE_TRANSFORM(self)->segment);
+  gst_structure_set(s, "x", G_TYPE_INT, gint(x_of(result[1])), "y", G_TYPE_INT, gint(y_of(result[1])), "luma",
+                    G_TYPE_DOUBLE, result[0] / kLumaScale, "min-x", G_TYPE_INT, gint(x_of(result[3])),
+                    "min-y", G_TYPE_INT, gint(y_of(result[3])), "min-luma", G_TYPE_DOUBLE,
+                    (kMaxLuma - result[2]) / kLumaScale, "mean-luma", G_TYPE_DOUBLE,
+                    double(sum) / (double(slot.pixels) * 255.0 * 256.0), nullptr);
+  GValue peaks = G_VALUE_INIT;
+  gst_value_array_init(&peaks, slot.count);
+  for (guint n = 0; n < slot.count; ++n) {
+    const uint32_t* key = result + 8 + 2 * n;
+    if (key[0] == 0 && key[1] == 0) break;  // every other pixel is suppressed
+    GValue peak = peak_value(x_of(key[1]), y_of(key[1]), key[0] / kLumaScale);
+    gst_value_array_append_and_take_value(&peaks, &peak);
+  }
+  gst_structure_take_value(s, "peaks", &peaks);
+  gst_element_post_message(GST_ELEMENT(self), gst_message_new_element(GST_OBJECT(self), s));
+}
+
+static gboolean gst_lumamax_stop(GstBaseTransform* trans) {
+  // The base class first waits for the frames in flight, which still use the kernels.
+  gboolean ok = GST_BASE_TRANSFORM_CLASS(gst_lumamax_parent_class)->stop(trans);
+  set_state(reinterpret_cast<GstLumamax*>(trans), nullptr);
+  return ok;
+}
+
+static void gst_lumamax_set_property(GObject* object, guint prop_id, const GValue* value, GParamSpec* pspec) {
+  auto* self = reinterpret_cast<GstLumamax*>(object);
+  GST_OBJECT_LOCK(self);
+  Settings& s = *self->settings;
+  switch (prop_id) {
+    case PROP_POST_MESSAGES: s.post_messages = g_value_get_boolean(value); break;
+    case PROP_COUNT: s.count = g_value_get_uint(value); break;
+    case PROP_MIN_DISTANCE: s.min_distance = g_value_get_uint(value); break;
+    case PROP_MATRIX: s.matrix = GstVkComputeLumaMatrix(g_value_get_enum(value)); break;
+    default:
+      if (!vkc::set_roi_property(s.roi, PROP_ROI_FIRST, prop_id, value))
+        G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec);
+  }
+  GST_OBJECT_UNLOCK(self);
+}
+
+static void gst_lumamax_get_property(GObject* object, guint prop_id, GValue* value, GParamSpec* pspec) {
+  auto* self = reinterpret_cast<GstLumamax*>(object);
+  GST_OBJECT_LOCK(self);
+  const Settings& s = *self->settings;
+  switch (prop_id) {
+    case PROP_POST_MESSAGES: g_value_set_boolean(value, s.post_messages); break;
+    case PROP_COUNT: g_value_set_uint(value, s.count); break;
+    case PROP_MIN_DISTANCE: g_value_set_uint(value, s.min_distance); break;
+    case PROP_MATRIX: g_value_set_enum(value, s.matrix); break;
+    default:
+      if (!vkc::get_roi_property(s.roi, PROP_ROI_FIRST, prop_id, value))
+        G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec);
+  }
+  GST_OBJECT_UNLOCK(self);
+}
+
+static void gst_lumamax_finalize(GObject* object) {
+  auto* self = reinterpret_cast<GstLumamax*>(object);
+  set_state(self, nullptr);
+  delete self->settings;
+  G_OBJECT_CLASS(gst_lumamax_parent_class)->finalize(object);
+}
+
+static void gst_lumamax_init(GstLumamax* self) {
+  self->settings = new Settings();
+}
+
+static void gst_lumamax_class_init(GstLumamaxClass* klass) {
+  auto* gobject_class = G_OBJECT_CLASS(klass);
+  auto* element_class = GST_ELEMENT_CLASS(klass);
+  auto* trans_class = GST_BASE_TRANSFORM_CLASS(klass);
+  auto* filter_class = reinterpret_cast<GstVkComputeFilterClass*>(klass);
+  GST_DEBUG_CATEGORY_INIT(gst_lumamax_debug, "lumamax", 0, "Brightest pixel on Vulkan");
+
+  gobject_class->set_property = gst_lumamax_set_property;
+  gobject_class->get_property = gst_lumamax_get_property;
+  gobject_class->finalize = gst_lumamax_finalize;
+  const auto flags = GParamFlags(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING);
+  g_object_class_install_property(
+      gobject_class, PROP_POST_MESSAGES,
+      g_param_spec_boolean("post-messages", "Post messages",
+                           "Post a \"lumamax\" element message for every frame", TRUE, flags));
+  g_object_class_install_property(
+      gobject_class, PROP_COUNT,
+      g_param_spec_uint("count", "Count", "How many peaks to report in the \"peaks\" field, brightest first",
+                        1, kMaxPeaks, 1, flags));
+  g_object_class_install_property(
+      gobject_class, PROP_MIN_DISTANCE,
+      g_param_spec_uint("min-distance", "Minimum distance",
+                        "Reported peaks are at least this many pixels apart (Euclidean); 0 or 1 = any two "
+                        "distinct pixels",
+                        0, G_MAXINT, 0, flags));
+  g_object_class_install_property(
+      gobject_class, PROP_MATRIX,
+      g_param_spec_enum("matrix", "Matrix", "Luma coefficients for RGB input (YUV and GRAY8 use the Y plane)",
+                        GST_TYPE_VKCOMPUTE_LUMA_MATRIX, GST_VKCOMPUTE_LUMA_MATRIX_BT709, flags));
+  vkc::install_roi_properties(gobject_class, PROP_ROI_FIRST);
+  gst_type_mark_as_plugin_api(GST_TYPE_VKCOMPUTE_LUMA_MATRIX, GstPluginAPIFlags(0));
+
+  gst_element_class_set_static_metadata(
+      element_class, "Brightest pixel (Vulkan compute)", "Filter/Analyzer/Video",
+      "Finds the brightest and darkest pixel, the mean luma and the top-N peaks of every frame on a Vulkan "
+      "device and posts them as \"lumamax\" element messages; frames pass through unchanged",
+      "gst-vkcompute developers");
+  GstCaps* caps = gst_caps_from_string(GST_VIDEO_CAPS_MAKE(FORMATS));
+  gst_element_class_add_pad_template(element_class,
+                                     gst_pad_template_new("sink", GST_PAD_SINK, GST_PAD_ALWAYS, caps));
+  gst_element_class_add_pad_template(element_class,
+                                     gst_pad_template_new("src", GST_PAD_SRC, GST_PAD_ALWAYS, caps));
+  gst_caps_unref(caps);
+
+  trans_class->stop = gst_lumamax_stop;
+  trans_class->passthrough_on_same_caps = TRUE;
+  filter_class->configure = gst_lumamax_configure;
+  filter_class->record = gst_lumamax_record;
+  filter_class->complete = gst_lumamax_complete;
+  filter_class->analysis = TRUE;
+}

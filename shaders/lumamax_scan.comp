@@ -1,0 +1,166 @@
+#version 450
+// lumamax, pass 1 (scan) and the per-peak rescan.
+//
+// Scan: one workgroup per 64x16 tile of the region of interest; each invocation reads 4 pixels of
+// a row as 32-bit words, computes their luma L and reduces (subgroup operations where the device
+// has them, shared memory otherwise) to the tile's maximum key, minimum key and sum of L >> 8,
+// written to the tile's slots: no global atomics, and the order of summation is fixed, so results
+// do not depend on scheduling. The reduce pass combines the tiles.
+//
+// Rescan (RESCAN): after peak k was chosen, only the tiles within min-distance of it can change.
+// The dispatch covers those tiles; each recomputes its maximum over the pixels that no chosen peak
+// suppresses (squared distance < min_dist2).
+#extension GL_GOOGLE_include_directive : require
+#ifdef SUBGROUPS
+#extension GL_KHR_shader_subgroup_arithmetic : require
+#endif
+
+layout(local_size_x_id = 0, local_size_y_id = 1) in;  // 16 x 16
+layout(constant_id = 2) const uint BPP = 1;           // 1 (Y plane, GRAY8), 3 or 4 (RGB)
+layout(constant_id = 3) const bool RESCAN = false;
+
+layout(set = 0, binding = 0) readonly buffer Src { uint src[]; };
+layout(set = 0, binding = 1) buffer Scratch { uint scratch[]; };
+
+#include "include/words.glsl"
+#include "include/lumamax.glsl"
+
+layout(push_constant) uniform Params {
+  uint width;      // frame size, for raster indices
+  uint height;
+  uint offset;     // byte offset of the luma (or RGB) plane in src
+  uint stride;     // its stride in bytes
+  uint roi_x0, roi_y0, roi_x1, roi_y1;  // region of interest, [x0, x1) x [y0, y1)
+  uint tiles_x;    // tiles across the region
+  uint tiles;      // tiles in all
+  uint order;      // RGB: byte index of R, G, B inside a pixel, 8 bits each
+  uint kr, kg, kb; // RGB: luma coefficients x 65536
+  uint peak;       // rescan: index of the newest peak
+  uint min_dist2;  // rescan: max(min-distance, 1)^2
+  uint reach;      // rescan: largest |dx| or |dy| a suppressed pixel can have
+} p;
+
+const uint kInvocations = 256u;
+shared uvec2 s_max[kInvocations];
+shared uvec2 s_min[kInvocations];
+shared uint s_sum[kInvocations];
+shared ivec2 s_peaks[64];
+
+uint luma_of(uint w[4], uint k) {
+  if (BPP == 1u) return byte_of4(w, k) << 16;
+  uint b = k * BPP;
+  return p.kr * byte_of4(w, b + (p.order & 0xffu)) + p.kg * byte_of4(w, b + ((p.order >> 8) & 0xffu)) +
+         p.kb * byte_of4(w, b + ((p.order >> 16) & 0xffu));
+}
+
+ivec2 position_of(uvec2 key) {
+  uint index = ~key.y;
+  return ivec2(index % p.width, index / p.width);
+}
+
+bool suppressed(ivec2 pos) {
+  for (uint j = 0u; j <= p.peak; ++j) {
+    ivec2 d = pos - s_peaks[j];
+    if (uint(d.x * d.x + d.y * d.y) < p.min_dist2) return true;
+  }
+  return false;
+}
+
+// Reduces every invocation's values to invocation 0's.
+void reduce(inout uvec2 mx, inout uvec2 mn, inout uint sum) {
+  uint i = gl_LocalInvocationIndex;
+#ifdef SUBGROUPS  // compiled twice: with subgroup arithmetic and without
+  {
+    uint hi = subgroupMax(mx.x);
+    mx = uvec2(hi, subgroupMax(mx.x == hi ? mx.y : 0u));
+    hi = subgroupMax(mn.x);
+    mn = uvec2(hi, subgroupMax(mn.x == hi ? mn.y : 0u));
+    sum = subgroupAdd(sum);
+    if (subgroupElect()) {
+      s_max[gl_SubgroupID] = mx;
+      s_min[gl_SubgroupID] = mn;
+      s_sum[gl_SubgroupID] = sum;
+    }
+    barrier();
+    if (i == 0u) {
+      for (uint s = 1u; s < gl_NumSubgroups; ++s) {
+        mx = key_max(mx, s_max[s]);
+        mn = key_max(mn, s_min[s]);
+        sum += s_sum[s];
+      }
+    }
+  }
+#else
+  {
+    s_max[i] = mx;
+    s_min[i] = mn;
+    s_sum[i] = sum;
+    barrier();
+    for (uint half_ = kInvocations / 2u; half_ > 0u; half_ >>= 1) {
+      if (i < half_) {
+        s_max[i] = key_max(s_max[i], s_max[i + half_]);
+        s_min[i] = key_max(s_min[i], s_min[i + half_]);
+        s_sum[i] += s_sum[i + half_];
+      }
+      barrier();
+    }
+    mx = s_max[0];
+    mn = s_min[0];
+    sum = s_sum[0];
+  }
+#endif
+}
+
+void main() {
+  uvec2 tile = gl_WorkGroupID.xy;
+  bool in_play = true;
+  if (RESCAN) {
+    // Tiles that may hold pixels the newest peak suppresses; none when there was no new peak.
+    uvec2 newest = uvec2(scratch[kPeaks + 2u * p.peak], scratch[kPeaks + 2u * p.peak + 1u]);
+    ivec2 at = position_of(newest);
+    int lo_x = max(at.x - int(p.reach), int(p.roi_x0)), hi_x = min(at.x + int(p.reach), int(p.roi_x1) - 1);
+    int lo_y = max(at.y - int(p.reach), int(p.roi_y0)), hi_y = min(at.y + int(p.reach), int(p.roi_y1) - 1);
+    uvec2 first = uvec2(lo_x - int(p.roi_x0), lo_y - int(p.roi_y0)) / uvec2(kTileWidth, kTileHeight);
+    uvec2 last = uvec2(hi_x - int(p.roi_x0), hi_y - int(p.roi_y0)) / uvec2(kTileWidth, kTileHeight);
+    tile += first;
+    in_play = newest != uvec2(0u) && tile.x <= last.x && tile.y <= last.y;
+    if (gl_LocalInvocationIndex <= p.peak) {
+      uvec2 key = uvec2(scratch[kPeaks + 2u * gl_LocalInvocationIndex],
+                        scratch[kPeaks + 2u * gl_LocalInvocationIndex + 1u]);
+      s_peaks[gl_LocalInvocationIndex] = position_of(key);
+    }
+    barrier();
+  }
+
+  uvec2 mx = uvec2(0u), mn = uvec2(0u);
+  uint sum = 0u;
+  uint x0 = p.roi_x0 + tile.x * kTileWidth + gl_LocalInvocationID.x * 4u;
+  uint y = p.roi_y0 + tile.y * kTileHeight + gl_LocalInvocationID.y;
+  if (in_play && x0 < p.roi_x1 && y < p.roi_y1) {
+    uint addr = p.offset + y * p.stride + x0 * BPP;
+    uint w[4];
+    for (uint k = 0u; k < 4u; ++k) w[k] = k < BPP ? load_word(addr + 4u * k) : 0u;
+    for (uint k = 0u; k < 4u; ++k) {
+      uint x = x0 + k;
+      if (x >= p.roi_x1) break;
+      uint L = luma_of(w, k);
+      uint not_index = ~(y * p.width + x);
+      if (RESCAN && suppressed(ivec2(x, y))) continue;
+      mx = key_max(mx, uvec2(L, not_index));
+      mn = key_max(mn, uvec2(kMaxLuma - L, not_index));
+      sum += L >> 8;
+    }
+  }
+  reduce(mx, mn, sum);
+
+  uint t = tile.y * p.tiles_x + tile.x;
+  if (gl_LocalInvocationIndex == 0u && in_play) {
+    scratch[kTiles + 2u * t] = mx.x;
+    scratch[kTiles + 2u * t + 1u] = mx.y;
+    if (!RESCAN) {
+      scratch[kTiles + 2u * p.tiles + 2u * t] = mn.x;
+      scratch[kTiles + 2u * p.tiles + 2u * t + 1u] = mn.y;
+      scratch[kTiles + 4u * p.tiles + t] = sum;
+    }
+  }
+}
