@@ -15,6 +15,7 @@ namespace {
 // A fence that has not signalled after this long means a lost device; we error out rather than
 // wait forever.
 constexpr uint64_t kGpuTimeoutNs = 10'000'000'000ull;
+constexpr guint kGpuTimeWindow = 100;
 
 enum { PROP_0, PROP_DEVICE, PROP_DEVICE_NAME };
 
@@ -42,6 +43,9 @@ struct GstVkComputeFilterPrivate {
   GstVideoInfo in_info;
   GstVideoInfo out_info;
   vkc::InputPath last_path = vkc::InputPath::kOwnMemory;
+  // GPU time of completed frames, from timestamp queries, logged every kGpuTimeWindow frames.
+  double gpu_ns = 0;
+  guint gpu_frames = 0;
 };
 
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE(GstVkComputeFilter, gst_vkcompute_filter, GST_TYPE_BASE_TRANSFORM)
@@ -75,6 +79,18 @@ static void drop_frame(InFlight& entry) {
   gst_clear_buffer(&entry.frame.inbuf);
 }
 
+// Logs the mean GPU time per frame every kGpuTimeWindow frames (GST_DEBUG=vkcomputefilter:4).
+static void note_gpu_time(GstVkComputeFilter* self, double ns) {
+  auto* priv = get_priv(self);
+  if (ns < 0) return;
+  priv->gpu_ns += ns;
+  if (++priv->gpu_frames < kGpuTimeWindow) return;
+  GST_INFO_OBJECT(self, "GPU time per frame: %.1f us (mean of %u frames)",
+                  priv->gpu_ns / priv->gpu_frames / 1000.0, priv->gpu_frames);
+  priv->gpu_ns = 0;
+  priv->gpu_frames = 0;
+}
+
 // Retires the oldest in-flight frame: waits for it when `block`, else only if it is complete.
 // Its output (filters) joins the ready queue. Returns FALSE if it is not complete, or on timeout
 // with `*flow` set to an error.
@@ -95,6 +111,7 @@ static gboolean retire_oldest(GstVkComputeFilter* self, gboolean block, GstFlowR
   }
   auto* klass = GST_VKCOMPUTE_FILTER_GET_CLASS(self);
   if (klass->complete) klass->complete(self, &oldest.frame);
+  note_gpu_time(self, priv->ring->gpu_time_ns(oldest.frame.slot));
   oldest.input.release();
   if (oldest.frame.outbuf) priv->ready.push_back(oldest.frame.outbuf);
   gst_buffer_unref(oldest.frame.inbuf);

@@ -14,6 +14,12 @@ CommandRing::CommandRing(std::shared_ptr<Device> device, uint32_t depth, const c
       dev,
       vk::CommandBufferAllocateInfo{
           .commandPool = *pool_, .level = vk::CommandBufferLevel::ePrimary, .commandBufferCount = depth});
+  auto families = device_->physical().getQueueFamilyProperties();
+  if (families[device_->queue_family()].timestampValidBits > 0) {
+    timestamps_ = vk::raii::QueryPool(
+        dev, vk::QueryPoolCreateInfo{.queryType = vk::QueryType::eTimestamp, .queryCount = 2 * depth});
+    timestamp_period_ns_ = device_->properties().limits.timestampPeriod;
+  }
   slots_.resize(depth);
   for (uint32_t i = 0; i < depth; ++i) {
     slots_[i].cmd = std::move(buffers[i]);
@@ -38,11 +44,17 @@ vk::CommandBuffer CommandRing::begin(uint32_t slot) {
   }
   s.cmd.reset();
   s.cmd.begin(vk::CommandBufferBeginInfo{.flags = vk::CommandBufferUsageFlagBits::eOneTimeSubmit});
+  if (*timestamps_) {
+    s.cmd.resetQueryPool(*timestamps_, 2 * slot, 2);
+    s.cmd.writeTimestamp(vk::PipelineStageFlagBits::eTopOfPipe, *timestamps_, 2 * slot);
+  }
   return *s.cmd;
 }
 
 void CommandRing::submit(uint32_t slot) {
   Slot& s = slots_[slot];
+  if (*timestamps_)
+    s.cmd.writeTimestamp(vk::PipelineStageFlagBits::eBottomOfPipe, *timestamps_, 2 * slot + 1);
   s.cmd.end();
   vk::CommandBuffer cmd = *s.cmd;
   device_->submit(vk::SubmitInfo{.commandBufferCount = 1, .pCommandBuffers = &cmd}, *s.fence);
@@ -58,6 +70,16 @@ bool CommandRing::wait(uint32_t slot, uint64_t timeout_ns) const {
   const Slot& s = slots_[slot];
   if (!s.submitted) return true;
   return device_->device().waitForFences(*s.fence, VK_TRUE, timeout_ns) == vk::Result::eSuccess;
+}
+
+double CommandRing::gpu_time_ns(uint32_t slot) const {
+  if (!*timestamps_ || !slots_[slot].submitted) return -1;
+  uint64_t ticks[2];
+  auto result = (*device_->device())
+                    .getQueryPoolResults(*timestamps_, 2 * slot, 2, sizeof(ticks), ticks, sizeof(uint64_t),
+                                         vk::QueryResultFlagBits::e64, *device_->device().getDispatcher());
+  if (result != vk::Result::eSuccess) return -1;
+  return double(ticks[1] - ticks[0]) * timestamp_period_ns_;
 }
 
 }  // namespace vkc

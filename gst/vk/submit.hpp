@@ -24,6 +24,9 @@ class CommandRing {
   bool done(uint32_t slot) const;
   // Waits for the slot's last submission; false if it did not complete within `timeout_ns`.
   bool wait(uint32_t slot, uint64_t timeout_ns) const;
+  // GPU time of the slot's completed submission, in nanoseconds, from timestamp queries around
+  // its commands; negative when the queue has no timestamps.
+  double gpu_time_ns(uint32_t slot) const;
 
  private:
   struct Slot {
@@ -33,7 +36,9 @@ class CommandRing {
   };
 
   std::shared_ptr<Device> device_;
-  vk::raii::CommandPool pool_ = nullptr;  // declared before slots_: destroyed after them
+  vk::raii::CommandPool pool_ = nullptr;      // declared before slots_: destroyed after them
+  vk::raii::QueryPool timestamps_ = nullptr;  // two per slot; null without timestamp support
+  double timestamp_period_ns_ = 0;
   std::vector<Slot> slots_;
 };
 
