@@ -9,7 +9,6 @@ static gboolean plugin_init(GstPlugin* plugin) {
   gboolean ok = FALSE;
   ok |= GST_ELEMENT_REGISTER(rgb2yuv, plugin);
   ok |= GST_ELEMENT_REGISTER(lumamax, plugin);
-  ok |= GST_ELEMENT_REGISTER(lumamax, plugin);
   return ok;
 }
 

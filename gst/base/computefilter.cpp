@@ -1,7 +1,10 @@
 #include "computefilter.hpp"
 
+#include <condition_variable>
 #include <deque>
+#include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "vk/submit.hpp"
@@ -37,12 +40,19 @@ struct GstVkComputeFilterPrivate {
   GstBufferPool* upstream_pool = nullptr;  // offered in propose_allocation
   std::unique_ptr<vkc::CommandRing> ring;
   std::vector<std::unique_ptr<vkc::Buffer>> staging;  // one per ring slot, grown on demand
-  std::deque<InFlight> in_flight;                     // submitted, oldest first
+  std::deque<InFlight> in_flight;                     // submitted, oldest first (lock)
   std::deque<GstBuffer*> ready;                       // completed outputs not yet pushed
   guint64 submitted = 0;
   GstVideoInfo in_info;
   GstVideoInfo out_info;
   vkc::InputPath last_path = vkc::InputPath::kOwnMemory;
+  // Analysis elements: `completer` waits for each frame's fence in order, completes and releases
+  // it, so messages are posted as soon as results are ready whatever the stream does.
+  std::mutex lock;
+  std::condition_variable changed;  // in_flight grew or shrank, or `stopping` was set
+  std::thread completer;
+  bool stopping = false;  // lock: the completer exits once in_flight is empty
+  bool dropping = false;  // lock: complete nothing (flush, stop)
   // GPU time of completed frames, from timestamp queries, logged every kGpuTimeWindow frames.
   double gpu_ns = 0;
   guint gpu_frames = 0;
@@ -91,8 +101,8 @@ static void note_gpu_time(GstVkComputeFilter* self, double ns) {
   priv->gpu_frames = 0;
 }
 
-// Retires the oldest in-flight frame: waits for it when `block`, else only if it is complete.
-// Its output (filters) joins the ready queue. Returns FALSE if it is not complete, or on timeout
+// Filters: retires the oldest in-flight frame: waits for it when `block`, else only if it is
+// complete. Its output joins the ready queue. Returns FALSE if it is not complete, or on timeout
 // with `*flow` set to an error.
 static gboolean retire_oldest(GstVkComputeFilter* self, gboolean block, GstFlowReturn* flow) {
   auto* priv = get_priv(self);
@@ -109,8 +119,6 @@ static gboolean retire_oldest(GstVkComputeFilter* self, gboolean block, GstFlowR
   } else if (!priv->ring->done(oldest.frame.slot)) {
     return FALSE;
   }
-  auto* klass = GST_VKCOMPUTE_FILTER_GET_CLASS(self);
-  if (klass->complete) klass->complete(self, &oldest.frame);
   note_gpu_time(self, priv->ring->gpu_time_ns(oldest.frame.slot));
   oldest.input.release();
   if (oldest.frame.outbuf) priv->ready.push_back(oldest.frame.outbuf);
@@ -119,12 +127,59 @@ static gboolean retire_oldest(GstVkComputeFilter* self, gboolean block, GstFlowR
   return TRUE;
 }
 
-// Waits for every in-flight frame and pushes all outputs, in order. Used before any serialized
-// event so that buffers and events leave in the order they came.
+static gboolean is_analysis(GstVkComputeFilter* self) {
+  return GST_VKCOMPUTE_FILTER_GET_CLASS(self)->analysis;
+}
+
+// The analysis elements' completion thread: waits for the oldest frame's fence, posts its results
+// (complete()) and releases it, in order, until stop() sets `stopping` with nothing in flight.
+static void complete_frames(GstVkComputeFilter* self) {
+  auto* priv = get_priv(self);
+  auto* klass = GST_VKCOMPUTE_FILTER_GET_CLASS(self);
+  std::unique_lock<std::mutex> guard(priv->lock);
+  for (;;) {
+    priv->changed.wait(guard, [&] { return priv->stopping || !priv->in_flight.empty(); });
+    if (priv->in_flight.empty()) return;  // stopping
+    // References to deque elements survive push_back by the streaming thread.
+    InFlight& oldest = priv->in_flight.front();
+    guard.unlock();
+    const bool finished = priv->ring->wait(oldest.frame.slot, kGpuTimeoutNs);
+    if (!finished)
+      GST_ELEMENT_ERROR(
+          self, RESOURCE, FAILED,
+          ("The Vulkan device did not finish a frame within %u s.", guint(kGpuTimeoutNs / 1000000000ull)),
+          ("device %s may be lost", priv->device->name().c_str()));
+    guard.lock();
+    if (finished && !priv->dropping) {
+      guard.unlock();  // post outside our lock: bus handlers may query the element
+      klass->complete(self, &oldest.frame);
+      note_gpu_time(self, priv->ring->gpu_time_ns(oldest.frame.slot));
+      guard.lock();
+    }
+    drop_frame(oldest);
+    priv->in_flight.pop_front();
+    priv->changed.notify_all();
+  }
+}
+
+// Waits until the analysis completion thread has fewer than `size` frames left.
+static void wait_in_flight_below(GstVkComputeFilter* self, size_t size) {
+  auto* priv = get_priv(self);
+  std::unique_lock<std::mutex> guard(priv->lock);
+  priv->changed.wait(guard, [&] { return priv->in_flight.size() < size; });
+}
+
+// Waits for every in-flight frame and pushes all outputs, in order (for analysis elements: posts
+// all their results). Used before any serialized event so that buffers, messages and events
+// leave in the order they came.
 static GstFlowReturn drain(GstVkComputeFilter* self) {
   auto* priv = get_priv(self);
   GstFlowReturn flow = GST_FLOW_OK;
-  while (!priv->in_flight.empty() && retire_oldest(self, TRUE, &flow)) {
+  if (is_analysis(self)) {
+    wait_in_flight_below(self, 1);
+  } else {
+    while (!priv->in_flight.empty() && retire_oldest(self, TRUE, &flow)) {
+    }
   }
   while (!priv->ready.empty()) {
     GstBuffer* out = priv->ready.front();
@@ -135,9 +190,19 @@ static GstFlowReturn drain(GstVkComputeFilter* self) {
   return flow;
 }
 
-// Drops every in-flight frame (flush, stop). Waits for the GPU first: their memory is in use.
+// Drops every in-flight frame without completing it (flush, stop). Waits for the GPU first:
+// their memory is in use.
 static void discard(GstVkComputeFilter* self) {
   auto* priv = get_priv(self);
+  if (is_analysis(self)) {
+    {
+      std::lock_guard<std::mutex> guard(priv->lock);
+      priv->dropping = true;
+    }
+    wait_in_flight_below(self, 1);
+    std::lock_guard<std::mutex> guard(priv->lock);
+    priv->dropping = false;
+  }
   GstFlowReturn flow;
   while (!priv->in_flight.empty()) {
     if (!retire_oldest(self, TRUE, &flow)) {
@@ -179,6 +244,10 @@ static gboolean gst_vkcompute_filter_start(GstBaseTransform* trans) {
   priv->device_name = priv->device->name();
   GST_OBJECT_UNLOCK(self);
   g_object_notify(G_OBJECT(self), "device-name");
+  if (is_analysis(self)) {
+    priv->stopping = false;
+    priv->completer = std::thread(complete_frames, self);
+  }
   GST_INFO_OBJECT(self, "using Vulkan device %d: %s", priv->device->index(), priv->device->name().c_str());
   return TRUE;
 }
@@ -187,6 +256,14 @@ static gboolean gst_vkcompute_filter_stop(GstBaseTransform* trans) {
   auto* self = GST_VKCOMPUTE_FILTER(trans);
   auto* priv = get_priv(self);
   discard(self);
+  if (priv->completer.joinable()) {
+    {
+      std::lock_guard<std::mutex> guard(priv->lock);
+      priv->stopping = true;
+    }
+    priv->changed.notify_all();
+    priv->completer.join();
+  }
   priv->ring.reset();
   priv->staging.clear();
   gst_clear_object(&priv->upstream_pool);
@@ -373,7 +450,11 @@ static GstFlowReturn submit_frame(GstVkComputeFilter* self, GstBuffer* inbuf) {
     return GST_FLOW_ERROR;
   }
   priv->submitted++;
-  priv->in_flight.push_back(std::move(entry));
+  {
+    std::lock_guard<std::mutex> guard(priv->lock);
+    priv->in_flight.push_back(std::move(entry));
+  }
+  priv->changed.notify_all();
   return GST_FLOW_OK;
 }
 
@@ -386,17 +467,19 @@ static GstFlowReturn gst_vkcompute_filter_generate_output(GstBaseTransform* tran
     if (GstBuffer* inbuf = trans->queued_buf) {
       trans->queued_buf = nullptr;
       // The ring is full: the oldest frame must finish before its slot is reused.
-      if (priv->in_flight.size() == kVkComputeFramesInFlight && !retire_oldest(self, TRUE, &flow)) {
+      if (is_analysis(self)) {
+        wait_in_flight_below(self, kVkComputeFramesInFlight);
+      } else if (priv->in_flight.size() == kVkComputeFramesInFlight && !retire_oldest(self, TRUE, &flow)) {
         gst_buffer_unref(inbuf);
         return flow;
       }
       // Analysis elements pass the frame on now; our reference keeps it readable until the GPU
       // is done with it (and makes it read-only downstream meanwhile).
-      if (GST_VKCOMPUTE_FILTER_GET_CLASS(self)->analysis) priv->ready.push_back(gst_buffer_ref(inbuf));
+      if (is_analysis(self)) priv->ready.push_back(gst_buffer_ref(inbuf));
       flow = submit_frame(self, inbuf);
       if (flow != GST_FLOW_OK) return flow;
     }
-    while (!priv->in_flight.empty() && retire_oldest(self, FALSE, &flow)) {
+    while (!is_analysis(self) && !priv->in_flight.empty() && retire_oldest(self, FALSE, &flow)) {
     }
   } catch (const std::exception& e) {
     post_exception(self, e);

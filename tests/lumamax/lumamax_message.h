@@ -1,0 +1,40 @@
+// The "lumamax" element message, parsed field by field with the types the specification names.
+#pragma once
+
+#include <gst/gst.h>
+
+#include <string>
+#include <vector>
+
+namespace lumamax_test {
+
+struct Spot {
+  int x = -1;
+  int y = -1;
+  double luma = -1;
+};
+
+struct LumamaxMessage {
+  std::string problem;                // empty when every field is present with its specified type
+  std::string text;                   // the whole structure, for failure messages
+  const GstObject* source = nullptr;  // compared by identity only, never dereferenced
+  guint64 timestamp = 0;
+  guint64 stream_time = 0;
+  guint64 running_time = 0;
+  guint64 duration = 0;
+  Spot max;  // "x", "y", "luma"
+  Spot min;  // "min-x", "min-y", "min-luma"
+  double mean_luma = -1;
+  std::vector<Spot> peaks;  // "peaks": array of "peak" structures
+};
+
+// True for an ELEMENT message whose structure is named "lumamax".
+bool IsLumamaxMessage(GstMessage* message);
+
+LumamaxMessage ParseLumamaxMessage(GstMessage* message);
+
+// "(x,y luma) (x,y luma) ..." for at most `max_count` spots from index `first`, for failure
+// messages (check truncates long ones, so lists of 64 peaks are shown in part).
+std::string DescribeSpots(const std::vector<Spot>& spots, size_t first = 0, size_t max_count = 8);
+
+}  // namespace lumamax_test

@@ -1,0 +1,115 @@
+// The matrix property decides which RGB pixel is the brightest (and the darkest): three crafted
+// colours each win under exactly one matrix, by a margin of about 2% luma, so a wrong or ignored
+// matrix moves the reported position. YUV and GRAY8 luma is the Y byte whatever the matrix.
+#include <string>
+
+#include "analysis_stream.h"
+#include "common/test_seed.h"
+#include "common/vktest.h"
+#include "formats.h"
+#include "tcases.h"
+#include "verify.h"
+
+namespace lumamax_test {
+namespace {
+
+using lumamax_ref::Matrix;
+
+struct Crafted {
+  Matrix wins_under;
+  uint8_t r, g, b;
+  Position bright;  // where the colour is placed
+  Position dark;    // where its complement (255 - r, 255 - g, 255 - b) is placed
+};
+
+// Found by searching the RGB cube for the largest smallest margin; with kr/kg/kb the integer
+// weights, e.g. bt601 L: 10035485 (A) > 9694725 (C) > 8504005 (B), bt709: B > C > A, bt2020:
+// C > A > B. A complement's L is 255 * 65536 minus the colour's, so complements order the other
+// way round and the winner's complement is the darkest pixel.
+const Crafted kCrafted[] = {
+    {Matrix::kBt601, 245, 105, 160, {2, 1}, {1, 3}},
+    {Matrix::kBt709, 40, 190, 55, {6, 3}, {7, 1}},
+    {Matrix::kBt2020, 230, 130, 25, {4, 0}, {0, 2}},
+};
+
+constexpr int kWidth = 9;
+constexpr int kHeight = 5;
+
+// Mid grey (L = 128 * 65536, between the crafted colours and their complements) with random
+// alpha/x bytes, and the crafted pixels.
+TestFrame CraftedFrame(GstVideoFormat format, std::mt19937& rng) {
+  TestFrame frame = NewTestFrame(format, kWidth, kHeight);
+  FillRandom(frame, rng, 128, 128);
+  for (const Crafted& c : kCrafted) {
+    SetRgb(frame, c.bright.x, c.bright.y, c.r, c.g, c.b);
+    SetRgb(frame, c.dark.x, c.dark.y, 255 - c.r, 255 - c.g, 255 - c.b);
+  }
+  return frame;
+}
+
+const Crafted& WinnerUnder(Matrix matrix) {
+  for (const Crafted& c : kCrafted) {
+    if (c.wins_under == matrix) return c;
+  }
+  g_assert_not_reached();
+  return kCrafted[0];
+}
+
+}  // namespace
+
+GST_START_TEST(test_matrix_selects_pixel) {
+  const Matrix matrix = static_cast<Matrix>(__i__);
+  const std::string name = std::string("matrix ") + lumamax_ref::Nick(matrix);
+  std::mt19937 rng = vktest::RngFor(name);
+  lumamax_ref::Params params;
+  params.matrix = matrix;
+  params.count = 3;
+  AnalysisStream stream(params);
+  const Crafted& winner = WinnerUnder(matrix);
+  for (GstVideoFormat format : kFormats) {
+    if (lumamax_ref::IsRgb(format)) {
+      stream.Push(CraftedFrame(format, rng));
+      const lumamax_ref::Result& expected = *stream.pushed().back().expected;
+      fail_unless(expected.max.x == winner.bright.x && expected.max.y == winner.bright.y &&
+                      expected.min.x == winner.dark.x && expected.min.y == winner.dark.y,
+                  "test data: %s: the crafted pixels do not separate the matrices",
+                  stream.pushed().back().description.c_str());
+    } else {
+      // The matrix must not change anything here; the reference ignores it.
+      TestFrame frame = NewTestFrame(format, kWidth, kHeight);
+      FillRandom(frame, rng, 16, 239);
+      PlantExtremes(frame, rng);
+      stream.Push(frame);
+    }
+  }
+  fail_unless(stream.EndOfStream(), "%s: EOS did not come out", WithSeed(name).c_str());
+  ExpectStreamMatches(stream, name);
+}
+GST_END_TEST;
+
+// Switching the matrix while playing applies from the next frame.
+GST_START_TEST(test_matrix_change_while_playing) {
+  const std::string name = "matrix change";
+  std::mt19937 rng = vktest::RngFor(name);
+  lumamax_ref::Params params;  // bt709
+  AnalysisStream stream(params);
+  const TestFrame frame = CraftedFrame(GST_VIDEO_FORMAT_BGRx, rng);
+  stream.Push(frame);
+  for (Matrix matrix : {Matrix::kBt601, Matrix::kBt2020, Matrix::kBt709, Matrix::kBt2020}) {
+    params.matrix = matrix;
+    stream.SetParams(params);
+    stream.Push(frame);
+  }
+  fail_unless(stream.EndOfStream(), "%s: EOS did not come out", WithSeed(name).c_str());
+  ExpectStreamMatches(stream, name);
+}
+GST_END_TEST;
+
+TCase* MatrixTCase() {
+  TCase* tcase = vktest::NewTCase("matrix", 60);
+  tcase_add_loop_test(tcase, test_matrix_selects_pixel, 0, 3);
+  tcase_add_test(tcase, test_matrix_change_while_playing);
+  return tcase;
+}
+
+}  // namespace lumamax_test

@@ -1,0 +1,181 @@
+// Regions of interest: results over the ROI only, in frame coordinates, with the ROI clamped to
+// the frame; an empty ROI is a settings error, at start or when set while playing.
+#include <string>
+#include <vector>
+
+#include "analysis_stream.h"
+#include "common/bus_wait.h"
+#include "common/test_seed.h"
+#include "common/vktest.h"
+#include "message_log.h"
+#include "tcases.h"
+#include "verify.h"
+
+namespace lumamax_test {
+namespace {
+
+constexpr int kWidth = 97;
+constexpr int kHeight = 61;
+constexpr int kTimeoutMs = 30000;
+
+struct RoiCase {
+  const char* label;
+  lumamax_ref::Roi roi;
+};
+
+// Every case leaves (0,0) and (1,0) outside the ROI, where the frame's global extremes go.
+const RoiCase kRoiCases[] = {
+    {"offset", {20, 11, 31, 17}},
+    {"to the edges", {40, 30, 0, 0}},              // width/height 0: up to the frame edge
+    {"partially outside", {90, 55, 50, 50}},       // clamped to [90,97) x [55,61)
+    {"one pixel", {50, 30, 1, 1}},                 //
+    {"last column", {kWidth - 1, 0, 0, kHeight}},  // one pixel wide, the full height
+};
+
+// Random content; the frame's brightest (255) and darkest (0) pixels outside the ROI, the ROI's
+// own extremes (250 and 8) at random positions inside it.
+TestFrame RoiFrame(GstVideoFormat format, const lumamax_ref::Roi& roi, std::mt19937& rng) {
+  TestFrame frame = NewTestFrame(format, kWidth, kHeight);
+  FillRandom(frame, rng, 16, 239);
+  SetGrey(frame, 0, 0, 255);
+  SetGrey(frame, 1, 0, 0);
+  const lumamax_ref::Rect rect = lumamax_ref::ClampRoi(roi, kWidth, kHeight);
+  std::uniform_int_distribution<int> x(rect.x0, rect.x1 - 1);
+  std::uniform_int_distribution<int> y(rect.y0, rect.y1 - 1);
+  const Position bright{x(rng), y(rng)};
+  Position dark{x(rng), y(rng)};
+  // Distinct positions, except in a one-pixel ROI, where the 8 simply replaces the 250.
+  const bool one_pixel = rect.x1 - rect.x0 == 1 && rect.y1 - rect.y0 == 1;
+  while (!one_pixel && dark.x == bright.x && dark.y == bright.y) dark = Position{x(rng), y(rng)};
+  SetGrey(frame, bright.x, bright.y, 250);
+  SetGrey(frame, dark.x, dark.y, 8);
+  return frame;
+}
+
+// The frame must put the planted values where the test means them to be.
+void ExpectRoiData(const PushedFrame& frame) {
+  fail_unless(frame.expected.has_value(), "test data: %s: empty ROI", frame.description.c_str());
+  const lumamax_ref::Result& result = *frame.expected;
+  const bool one_pixel = result.max.x == result.min.x && result.max.y == result.min.y;
+  fail_unless(one_pixel || (result.max.value == 250 * 65536 && result.min.value == 8 * 65536),
+              "test data: %s: the planted ROI extremes are not the ROI's", frame.description.c_str());
+}
+
+// Runs `description` and returns the errors posted, after it stopped.
+std::vector<PostedError> RunPipelineErrors(const std::string& description, size_t* lumamax_count) {
+  GstElement* pipeline = vktest::ParsePipeline(description.c_str());
+  GstBus* bus = gst_element_get_bus(pipeline);
+  MessageLog log(bus);
+  gst_object_unref(bus);
+  gst_element_set_state(pipeline, GST_STATE_PLAYING);
+  fail_unless(log.WaitForErrorOrEos(kTimeoutMs), "%s: neither EOS nor an error", description.c_str());
+  gst_element_set_state(pipeline, GST_STATE_NULL);
+  gst_object_unref(pipeline);
+  *lumamax_count = log.LumamaxCount();
+  return log.Errors();
+}
+
+void ExpectSettingsError(const std::vector<PostedError>& errors, const std::string& source,
+                         const std::string& where) {
+  fail_unless(!errors.empty(), "%s: no ERROR message for an empty ROI", where.c_str());
+  const PostedError& error = errors.front();
+  fail_unless(error.domain == GST_LIBRARY_ERROR && error.code == GST_LIBRARY_ERROR_SETTINGS,
+              "%s: expected a GST_LIBRARY_ERROR_SETTINGS error, got %s", where.c_str(),
+              error.description.c_str());
+  fail_unless(error.source == source, "%s: the error comes from %s, not from lumamax (%s)", where.c_str(),
+              error.source.c_str(), source.c_str());
+}
+
+}  // namespace
+
+GST_START_TEST(test_roi) {
+  const RoiCase& roi_case = kRoiCases[__i__];
+  const std::string name = std::string("roi ") + roi_case.label;
+  std::mt19937 rng = vktest::RngFor(name);
+  lumamax_ref::Params params;
+  params.roi = roi_case.roi;
+  params.count = 4;
+  params.min_distance = 1;
+  AnalysisStream stream(params);
+  const Placement odd_stride{Memory::kSystem, 3, 7};
+  for (GstVideoFormat format : {GST_VIDEO_FORMAT_RGBA, GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_RGB}) {
+    stream.Push(RoiFrame(format, roi_case.roi, rng));
+    ExpectRoiData(stream.pushed().back());
+    stream.Push(RoiFrame(format, roi_case.roi, rng), odd_stride);
+    ExpectRoiData(stream.pushed().back());
+  }
+  fail_unless(stream.EndOfStream(), "%s: EOS did not come out", WithSeed(name).c_str());
+  ExpectStreamMatches(stream, name);
+}
+GST_END_TEST;
+
+// A pipeline starting with a ROI that clamps to nothing stops with a settings error and posts
+// no analysis.
+GST_START_TEST(test_empty_roi_at_start) {
+  vktest::RequirePhysicalDevice();
+  for (const char* roi : {"roi-x=32", "roi-y=16 roi-height=4", "roi-x=10 roi-y=1000 roi-width=1"}) {
+    const std::string description =
+        std::string(
+            "videotestsrc num-buffers=3 ! video/x-raw,format=RGBA,width=32,height=16 ! "
+            "lumamax name=analyse ") +
+        roi + " ! fakesink";
+    size_t messages = 0;
+    ExpectSettingsError(RunPipelineErrors(description, &messages), "analyse", description);
+    fail_unless(messages == 0, "%s: %zu lumamax messages for an empty ROI", description.c_str(), messages);
+  }
+}
+GST_END_TEST;
+
+// Moving the ROI off the frame while playing fails the next frame with a settings error. The
+// frames before it were analysed correctly: the first two are made to post their messages (by
+// a serialized event) before the change; the third one's result may still be pending when the
+// error happens, and is posted all the same (the element's completion thread does not depend on
+// the stream going on).
+GST_START_TEST(test_empty_roi_while_playing) {
+  const std::string name = "empty roi while playing";
+  std::mt19937 rng = vktest::RngFor(name);
+  lumamax_ref::Params params;
+  AnalysisStream stream(params);
+  auto push_good_frame = [&] {
+    TestFrame frame = NewTestFrame(GST_VIDEO_FORMAT_GRAY8, 33, 17);
+    FillRandom(frame, rng, 16, 239);
+    PlantExtremes(frame, rng);
+    const GstFlowReturn flow = stream.Push(frame);
+    fail_unless(flow == GST_FLOW_OK, "%s: a frame with a valid ROI returned %s", WithSeed(name).c_str(),
+                gst_flow_get_name(flow));
+  };
+  push_good_frame();
+  push_good_frame();
+  stream.PushSerializedEvent();
+  push_good_frame();
+
+  params.roi.y = 17;
+  stream.SetParams(params);
+  TestFrame frame = NewTestFrame(GST_VIDEO_FORMAT_GRAY8, 33, 17);
+  FillRandom(frame, rng, 16, 239);
+  const GstFlowReturn flow = stream.Push(frame);
+  fail_unless(flow < GST_FLOW_OK && flow != GST_FLOW_FLUSHING,
+              "%s: pushing a frame with an empty ROI returned %s", WithSeed(name).c_str(),
+              gst_flow_get_name(flow));
+  ExpectSettingsError(stream.log().Errors(), GST_OBJECT_NAME(stream.element()), name);
+
+  fail_unless(stream.log().WaitForLumamax(3, 30000), "%s: the third good frame's message never came",
+              WithSeed(name).c_str());
+  const std::vector<LumamaxMessage> messages = stream.log().Lumamax();
+  fail_unless(messages.size() == 3, "%s: %zu lumamax messages for 3 good frames", WithSeed(name).c_str(),
+              messages.size());
+  for (size_t i = 0; i < messages.size(); ++i) {
+    ExpectMessageMatches(messages[i], stream.pushed()[i], name + ": " + stream.pushed()[i].description);
+  }
+}
+GST_END_TEST;
+
+TCase* RoiTCase() {
+  TCase* tcase = vktest::NewTCase("roi", 120);
+  tcase_add_loop_test(tcase, test_roi, 0, G_N_ELEMENTS(kRoiCases));
+  tcase_add_test(tcase, test_empty_roi_at_start);
+  tcase_add_test(tcase, test_empty_roi_while_playing);
+  return tcase;
+}
+
+}  // namespace lumamax_test

@@ -1,0 +1,157 @@
+#include "lumamax_ref.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace lumamax_ref {
+namespace {
+
+constexpr int64_t kOne = 65536;  // the weights' fixed-point unit
+
+// Byte positions of R, G and B inside one pixel of a packed RGB format, written out by hand
+// from the format names rather than taken from GstVideoFormatInfo, so that a wrong table in
+// either place cannot hide the other.
+struct RgbLayout {
+  GstVideoFormat format;
+  int bytes_per_pixel;
+  int r;
+  int g;
+  int b;
+};
+
+constexpr RgbLayout kRgbLayouts[] = {
+    {GST_VIDEO_FORMAT_RGB, 3, 0, 1, 2},  {GST_VIDEO_FORMAT_BGR, 3, 2, 1, 0},
+    {GST_VIDEO_FORMAT_RGBA, 4, 0, 1, 2}, {GST_VIDEO_FORMAT_BGRA, 4, 2, 1, 0},
+    {GST_VIDEO_FORMAT_ARGB, 4, 1, 2, 3}, {GST_VIDEO_FORMAT_ABGR, 4, 3, 2, 1},
+    {GST_VIDEO_FORMAT_RGBx, 4, 0, 1, 2}, {GST_VIDEO_FORMAT_BGRx, 4, 2, 1, 0},
+    {GST_VIDEO_FORMAT_xRGB, 4, 1, 2, 3}, {GST_VIDEO_FORMAT_xBGR, 4, 3, 2, 1},
+};
+
+const RgbLayout* FindRgbLayout(GstVideoFormat format) {
+  for (const RgbLayout& layout : kRgbLayouts) {
+    if (layout.format == format) return &layout;
+  }
+  return nullptr;
+}
+
+bool IsYPlaneFormat(GstVideoFormat format) {
+  return format == GST_VIDEO_FORMAT_GRAY8 || format == GST_VIDEO_FORMAT_I420 ||
+         format == GST_VIDEO_FORMAT_NV12 || format == GST_VIDEO_FORMAT_Y444;
+}
+
+// Raster order: smaller y first, then smaller x.
+bool RasterBefore(const Pixel& a, const Pixel& b) {
+  return a.y != b.y ? a.y < b.y : a.x < b.x;
+}
+
+}  // namespace
+
+const char* Nick(Matrix matrix) {
+  switch (matrix) {
+    case Matrix::kBt601: return "bt601";
+    case Matrix::kBt709: return "bt709";
+    case Matrix::kBt2020: return "bt2020";
+  }
+  return "?";
+}
+
+Weights WeightsOf(Matrix matrix) {
+  double kr = 0, kb = 0;
+  switch (matrix) {
+    case Matrix::kBt601: kr = 0.299, kb = 0.114; break;
+    case Matrix::kBt709: kr = 0.2126, kb = 0.0722; break;
+    case Matrix::kBt2020: kr = 0.2627, kb = 0.0593; break;
+  }
+  const int64_t r = std::llround(kr * kOne);
+  const int64_t b = std::llround(kb * kOne);
+  return Weights{r, kOne - r - b, b};
+}
+
+bool IsRgb(GstVideoFormat format) {
+  return FindRgbLayout(format) != nullptr;
+}
+
+bool IsSupported(GstVideoFormat format) {
+  return IsRgb(format) || IsYPlaneFormat(format);
+}
+
+int64_t LumaValue(const View& view, Matrix matrix, int x, int y) {
+  g_assert(x >= 0 && x < view.width && y >= 0 && y < view.height);
+  const uint8_t* row = view.data + static_cast<ptrdiff_t>(y) * view.stride;
+  if (const RgbLayout* layout = FindRgbLayout(view.format)) {
+    const uint8_t* pixel = row + static_cast<ptrdiff_t>(x) * layout->bytes_per_pixel;
+    const Weights w = WeightsOf(matrix);
+    return w.kr * pixel[layout->r] + w.kg * pixel[layout->g] + w.kb * pixel[layout->b];
+  }
+  g_assert(IsYPlaneFormat(view.format));
+  return row[x] * kOne;
+}
+
+double LumaOf(int64_t value) {
+  return static_cast<double>(value) / (255.0 * kOne);
+}
+
+Rect ClampRoi(const Roi& roi, int width, int height) {
+  // 64-bit sums: roi-x + roi-width may exceed guint.
+  const int64_t w = width, h = height;
+  Rect rect;
+  rect.x0 = static_cast<int>(std::min<int64_t>(roi.x, w));
+  rect.y0 = static_cast<int>(std::min<int64_t>(roi.y, h));
+  rect.x1 = static_cast<int>(roi.width != 0 ? std::min<int64_t>(int64_t{roi.x} + roi.width, w) : w);
+  rect.y1 = static_cast<int>(roi.height != 0 ? std::min<int64_t>(int64_t{roi.y} + roi.height, h) : h);
+  return rect;
+}
+
+std::vector<Pixel> GreedyPeaks(std::vector<Pixel> pixels, guint count, guint min_distance) {
+  std::stable_sort(pixels.begin(), pixels.end(), [](const Pixel& a, const Pixel& b) {
+    if (a.value != b.value) return a.value > b.value;
+    return RasterBefore(a, b);
+  });
+  const int64_t distance = std::max<guint>(min_distance, 1);
+  const int64_t limit = distance * distance;
+  std::vector<Pixel> accepted;
+  for (const Pixel& candidate : pixels) {
+    if (accepted.size() >= count) break;
+    bool far_enough = true;
+    for (const Pixel& peak : accepted) {
+      const int64_t dx = candidate.x - peak.x;
+      const int64_t dy = candidate.y - peak.y;
+      if (dx * dx + dy * dy < limit) {
+        far_enough = false;
+        break;
+      }
+    }
+    if (far_enough) accepted.push_back(candidate);
+  }
+  return accepted;
+}
+
+std::optional<Result> Analyze(const View& view, const Params& params) {
+  const Rect rect = ClampRoi(params.roi, view.width, view.height);
+  if (rect.Empty()) return std::nullopt;
+
+  std::vector<Pixel> pixels;
+  pixels.reserve(static_cast<size_t>(rect.x1 - rect.x0) * (rect.y1 - rect.y0));
+  int64_t sum = 0;  // exact: at most 255 * 65536 per pixel
+  for (int y = rect.y0; y < rect.y1; ++y) {
+    for (int x = rect.x0; x < rect.x1; ++x) {
+      const int64_t value = LumaValue(view, params.matrix, x, y);
+      pixels.push_back(Pixel{x, y, value, LumaOf(value)});
+      sum += value;
+    }
+  }
+
+  // Pixels are in raster order, so strict comparisons keep the first of equal values.
+  Result result;
+  result.max = pixels.front();
+  result.min = pixels.front();
+  for (const Pixel& pixel : pixels) {
+    if (pixel.value > result.max.value) result.max = pixel;
+    if (pixel.value < result.min.value) result.min = pixel;
+  }
+  result.mean_luma = LumaOf(sum) / static_cast<double>(pixels.size());
+  result.peaks = GreedyPeaks(std::move(pixels), params.count, params.min_distance);
+  return result;
+}
+
+}  // namespace lumamax_ref
