@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Run from the repository root after ../shared/gpu/bundle.sh build .gpu, with $OUT set (the device tool sets it):
+#   bash bench/gpu-checks.sh
+# On the lent GPU: the test suites, then per-frame GPU time of each element at 1080p.
+source .gpu/env.sh
+export GST_VKCOMPUTE_TEST_NO_VALIDATION=1
+export LD_PRELOAD=$(ls /usr/local/nvidia/lib64/libnvidia-tls.so.* | head -1)
+vulkaninfo --summary 2>/dev/null | grep -E 'deviceName|driverInfo' | head -2
+for t in test_lumamax test_rgb2yuv; do "$t" > "$OUT/$t.log" 2>&1; echo "$t rc=$? $(grep '%:' "$OUT/$t.log")"; done
+GST_VKCOMPUTE_NO_SUBGROUPS=1 test_lumamax > "$OUT/test_lumamax_shared.log" 2>&1; echo "test_lumamax (shared) rc=$? $(grep '%:' "$OUT/test_lumamax_shared.log")"
+run() {  # label, caps, element...
+  local label=$1 caps=$2; shift 2
+  GST_DEBUG=vkcomputefilter:4 GST_DEBUG_NO_COLOR=1 gst-launch-1.0 -q videotestsrc num-buffers=600 pattern=ball \
+    ! "$caps" ! "$@" ! fakesink sync=false 2>&1 | sed -n 's/.*GPU time per frame: \([0-9.]*\) us.*/\1/p' | tail -3 | tr '\n' ' '
+  echo " us  <- $label"
+}
+R=video/x-raw,width=1920,height=1080
+run "lumamax RGBA" "$R,format=RGBA" lumamax
+run "lumamax RGB" "$R,format=RGB" lumamax
+run "lumamax NV12" "$R,format=NV12" lumamax
+run "lumamax GRAY8" "$R,format=GRAY8" lumamax
+run "lumamax RGBA count=16 min-distance=50" "$R,format=RGBA" lumamax count=16 min-distance=50
+run "lumamax RGBA count=64 min-distance=0" "$R,format=RGBA" lumamax count=64
+GST_VKCOMPUTE_NO_SUBGROUPS=1 run "lumamax RGBA (shared-memory reduction)" "$R,format=RGBA" lumamax
+run "rgb2yuv RGBA->NV12" "$R,format=RGBA" rgb2yuv ! video/x-raw,format=NV12
+run "rgb2yuv RGB->I420" "$R,format=RGB" rgb2yuv ! video/x-raw,format=I420
+run "lumamax RGBA 4K" "video/x-raw,width=3840,height=2160,format=RGBA" lumamax
