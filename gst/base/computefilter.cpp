@@ -45,6 +45,7 @@ struct GstVkComputeFilterPrivate {
   guint64 submitted = 0;
   GstVideoInfo in_info;
   GstVideoInfo out_info;
+  std::unique_ptr<vkc::CapsState> caps_state;  // from configure(); the ring's frames use it
   vkc::InputPath last_path = vkc::InputPath::kOwnMemory;
   // Analysis elements: `completer` waits for each frame's fence in order, completes and releases
   // it, so messages are posted as soon as results are ready whatever the stream does.
@@ -66,6 +67,10 @@ static GstVkComputeFilterPrivate* get_priv(GstVkComputeFilter* self) {
 
 const std::shared_ptr<vkc::Device>& gst_vkcompute_filter_get_device(GstVkComputeFilter* self) {
   return get_priv(self)->device;
+}
+
+vkc::CapsState* gst_vkcompute_filter_get_caps_state(GstVkComputeFilter* self) {
+  return get_priv(self)->caps_state.get();
 }
 
 static void post_gerror(GstVkComputeFilter* self, GError* error, const char* debug) {
@@ -264,6 +269,7 @@ static gboolean gst_vkcompute_filter_stop(GstBaseTransform* trans) {
     priv->changed.notify_all();
     priv->completer.join();
   }
+  priv->caps_state.reset();  // after the frames that used it
   priv->ring.reset();
   priv->staging.clear();
   gst_clear_object(&priv->upstream_pool);
@@ -285,7 +291,10 @@ static gboolean gst_vkcompute_filter_set_caps(GstBaseTransform* trans, GstCaps* 
   }
   GError* error = nullptr;
   try {
-    if (!klass->configure(self, &priv->in_info, &priv->out_info, &error)) {
+    // The old state goes first: a device has limited memory for two sets of kernels and buffers.
+    priv->caps_state.reset();
+    priv->caps_state = klass->configure(self, &priv->in_info, &priv->out_info, &error);
+    if (!priv->caps_state) {
       post_gerror(self, error, nullptr);
       return FALSE;
     }

@@ -19,6 +19,14 @@
 
 #include "frame.hpp"
 
+namespace vkc {
+// What an element derives from the negotiated caps (kernels, parameters, per-slot buffers). The
+// base class owns it: replaced after the frames in flight have drained, released at stop.
+struct CapsState {
+  virtual ~CapsState() = default;
+};
+}  // namespace vkc
+
 G_BEGIN_DECLS
 
 #define GST_TYPE_VKCOMPUTE_FILTER (gst_vkcompute_filter_get_type())
@@ -27,10 +35,10 @@ G_DECLARE_DERIVABLE_TYPE(GstVkComputeFilter, gst_vkcompute_filter, GST, VKCOMPUT
 struct _GstVkComputeFilterClass {
   GstBaseTransformClass parent_class;
 
-  // Builds the per-caps state (kernels, parameters) for the negotiated formats. Called on the
-  // streaming thread after every in-flight frame has been pushed out.
-  gboolean (*configure)(GstVkComputeFilter* self, const GstVideoInfo* in, const GstVideoInfo* out,
-                        GError** error);
+  // Builds the per-caps state (kernels, parameters) for the negotiated formats, or returns null
+  // with `error` set. Called on the streaming thread after every in-flight frame has completed.
+  std::unique_ptr<vkc::CapsState> (*configure)(GstVkComputeFilter* self, const GstVideoInfo* in,
+                                               const GstVideoInfo* out, GError** error);
 
   // Records one frame's GPU work into frame->cmd. The base class adds the barrier that makes the
   // results visible to the CPU and submits.
@@ -48,6 +56,17 @@ G_END_DECLS
 
 // The device the element opened at start (null before).
 const std::shared_ptr<vkc::Device>& gst_vkcompute_filter_get_device(GstVkComputeFilter* self);
+
+// The state configure() built for the current caps (null before the first caps).
+vkc::CapsState* gst_vkcompute_filter_get_caps_state(GstVkComputeFilter* self);
+
+namespace vkc {
+// The element's own CapsState type, from record() or complete().
+template <typename State>
+State& caps_state(GstVkComputeFilter* self) {
+  return static_cast<State&>(*gst_vkcompute_filter_get_caps_state(self));
+}
+}  // namespace vkc
 
 // Frames the element keeps in flight on the GPU.
 constexpr guint kVkComputeFramesInFlight = 3;

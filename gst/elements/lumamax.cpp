@@ -68,7 +68,7 @@ struct Slot {
 };
 
 // Everything derived from the negotiated caps.
-struct State {
+struct State : vkc::CapsState {
   std::unique_ptr<vkc::Kernel> scan, rescan, reduce_full, reduce_peak;
   guint width = 0, height = 0;
   uint32_t bpp = 1;
@@ -81,7 +81,6 @@ struct State {
 struct GstLumamax {
   GstVkComputeFilter parent;
   Settings* settings;  // object lock
-  State* state;        // streaming thread; replaced per caps
 };
 
 struct GstLumamaxClass {
@@ -91,21 +90,16 @@ struct GstLumamaxClass {
 G_DEFINE_TYPE(GstLumamax, gst_lumamax, GST_TYPE_VKCOMPUTE_FILTER)
 GST_ELEMENT_REGISTER_DEFINE(lumamax, "lumamax", GST_RANK_NONE, gst_lumamax_get_type())
 
-static void set_state(GstLumamax* self, std::unique_ptr<State> state) {
-  delete self->state;
-  self->state = state.release();
-}
-
-static gboolean gst_lumamax_configure(GstVkComputeFilter* filter, const GstVideoInfo* in, const GstVideoInfo*,
-                                      GError** error) {
-  auto* self = reinterpret_cast<GstLumamax*>(filter);
+static std::unique_ptr<vkc::CapsState> gst_lumamax_configure(GstVkComputeFilter* filter,
+                                                             const GstVideoInfo* in, const GstVideoInfo*,
+                                                             GError** error) {
   const guint64 pixels = guint64(GST_VIDEO_INFO_WIDTH(in)) * GST_VIDEO_INFO_HEIGHT(in);
   if (pixels >= G_MAXUINT32) {
     // Raster indices are 32-bit and the all-ones index marks "no pixel".
     g_set_error(error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
                 "%dx%d frames are too large: at most 2^32 - 2 pixels", GST_VIDEO_INFO_WIDTH(in),
                 GST_VIDEO_INFO_HEIGHT(in));
-    return FALSE;
+    return nullptr;
   }
   auto state = std::make_unique<State>();
   state->width = GST_VIDEO_INFO_WIDTH(in);
@@ -146,15 +140,14 @@ static gboolean gst_lumamax_configure(GstVkComputeFilter* filter, const GstVideo
                         ((state->height + kTileHeight - 1) / kTileHeight);
   for (Slot& slot : state->slots)
     slot.scratch = vkc::Buffer::create_host(device, (kScratchTiles + 5 * tiles) * 4, "lumamax scratch");
-  GST_INFO_OBJECT(self, "%s %ux%u, %s reduction", GST_VIDEO_INFO_NAME(in), state->width, state->height,
+  GST_INFO_OBJECT(filter, "%s %ux%u, %s reduction", GST_VIDEO_INFO_NAME(in), state->width, state->height,
                   subgroups ? "subgroup" : "shared-memory");
-  set_state(self, std::move(state));
-  return TRUE;
+  return state;
 }
 
 static gboolean gst_lumamax_record(GstVkComputeFilter* filter, vkc::Frame* frame, GError** error) {
   auto* self = reinterpret_cast<GstLumamax*>(filter);
-  State& state = *self->state;
+  auto& state = vkc::caps_state<State>(filter);
   GST_OBJECT_LOCK(self);
   const Settings settings = *self->settings;
   GST_OBJECT_UNLOCK(self);
@@ -221,7 +214,7 @@ static GValue peak_value(guint x, guint y, gdouble luma) {
 
 static void gst_lumamax_complete(GstVkComputeFilter* filter, vkc::Frame* frame) {
   auto* self = reinterpret_cast<GstLumamax*>(filter);
-  const State& state = *self->state;
+  const auto& state = vkc::caps_state<State>(filter);
   const Slot& slot = state.slots[frame->slot];
   if (!slot.post) return;
   const auto* result = reinterpret_cast<const uint32_t*>(slot.scratch->mapped());
@@ -245,13 +238,6 @@ static void gst_lumamax_complete(GstVkComputeFilter* filter, vkc::Frame* frame) 
   }
   gst_structure_take_value(s, "peaks", &peaks);
   gst_element_post_message(GST_ELEMENT(self), gst_message_new_element(GST_OBJECT(self), s));
-}
-
-static gboolean gst_lumamax_stop(GstBaseTransform* trans) {
-  // The base class first waits for the frames in flight, which still use the kernels.
-  gboolean ok = GST_BASE_TRANSFORM_CLASS(gst_lumamax_parent_class)->stop(trans);
-  set_state(reinterpret_cast<GstLumamax*>(trans), nullptr);
-  return ok;
 }
 
 static void gst_lumamax_set_property(GObject* object, guint prop_id, const GValue* value, GParamSpec* pspec) {
@@ -288,7 +274,6 @@ static void gst_lumamax_get_property(GObject* object, guint prop_id, GValue* val
 
 static void gst_lumamax_finalize(GObject* object) {
   auto* self = reinterpret_cast<GstLumamax*>(object);
-  set_state(self, nullptr);
   delete self->settings;
   G_OBJECT_CLASS(gst_lumamax_parent_class)->finalize(object);
 }
@@ -341,7 +326,6 @@ static void gst_lumamax_class_init(GstLumamaxClass* klass) {
                                      gst_pad_template_new("src", GST_PAD_SRC, GST_PAD_ALWAYS, caps));
   gst_caps_unref(caps);
 
-  trans_class->stop = gst_lumamax_stop;
   trans_class->passthrough_on_same_caps = TRUE;
   filter_class->configure = gst_lumamax_configure;
   filter_class->record = gst_lumamax_record;

@@ -59,7 +59,7 @@ Layout layout_of(GstVideoFormat format) {
 }  // namespace
 
 // Everything derived from the negotiated caps.
-struct Rgb2YuvState {
+struct Rgb2YuvState : vkc::CapsState {
   std::unique_ptr<vkc::Kernel> kernel;
   Params params;  // plane offsets and strides filled per frame
   const GstVideoFormatInfo* out_format;
@@ -68,7 +68,6 @@ struct Rgb2YuvState {
 
 struct GstRgb2Yuv {
   GstVkComputeFilter parent;
-  Rgb2YuvState* state;  // owned; replaced on every caps change, released at stop
 };
 
 struct GstRgb2YuvClass {
@@ -77,11 +76,6 @@ struct GstRgb2YuvClass {
 
 G_DEFINE_TYPE(GstRgb2Yuv, gst_rgb2yuv, GST_TYPE_VKCOMPUTE_FILTER)
 GST_ELEMENT_REGISTER_DEFINE(rgb2yuv, "rgb2yuv", GST_RANK_NONE, gst_rgb2yuv_get_type())
-
-static void set_state(GstRgb2Yuv* self, std::unique_ptr<Rgb2YuvState> state) {
-  delete self->state;
-  self->state = state.release();
-}
 
 // Y, U, V as dot(coef.xyz, rgb) + coef.w for rgb in 0..255, from the matrix and range of `out`.
 static void fill_coefficients(const GstVideoInfo* out, Params& params) {
@@ -105,9 +99,9 @@ static void fill_coefficients(const GstVideoInfo* out, Params& params) {
   }
 }
 
-static gboolean gst_rgb2yuv_configure(GstVkComputeFilter* filter, const GstVideoInfo* in,
-                                      const GstVideoInfo* out, GError**) {
-  auto* self = reinterpret_cast<GstRgb2Yuv*>(filter);
+static std::unique_ptr<vkc::CapsState> gst_rgb2yuv_configure(GstVkComputeFilter* filter,
+                                                             const GstVideoInfo* in, const GstVideoInfo* out,
+                                                             GError**) {
   const GstVideoFormatInfo* in_f = in->finfo;
   const GstVideoFormatInfo* out_f = out->finfo;
   const Layout layout = layout_of(GST_VIDEO_INFO_FORMAT(out));
@@ -146,17 +140,16 @@ static gboolean gst_rgb2yuv_configure(GstVkComputeFilter* filter, const GstVideo
                        .specialization = {kGroupX, kGroupY, uint32_t(GST_VIDEO_FORMAT_INFO_PSTRIDE(in_f, 0)),
                                           layout, sub_x, sub_y, cosited ? 1u : 0u}};
   state->kernel = std::make_unique<vkc::Kernel>(gst_vkcompute_filter_get_device(filter), info);
-  set_state(self, std::move(state));
 
   gchar* colorimetry = gst_video_colorimetry_to_string(&out->colorimetry);
-  GST_INFO_OBJECT(self, "%s -> %s, colorimetry %s, chroma %s", GST_VIDEO_INFO_NAME(in),
+  GST_INFO_OBJECT(filter, "%s -> %s, colorimetry %s, chroma %s", GST_VIDEO_INFO_NAME(in),
                   GST_VIDEO_INFO_NAME(out), colorimetry, cosited ? "cosited" : "centred");
   g_free(colorimetry);
-  return TRUE;
+  return state;
 }
 
 static gboolean gst_rgb2yuv_record(GstVkComputeFilter* filter, vkc::Frame* frame, GError** error) {
-  Rgb2YuvState& state = *reinterpret_cast<GstRgb2Yuv*>(filter)->state;
+  auto& state = vkc::caps_state<Rgb2YuvState>(filter);
   Params& params = state.params;
   params.src_offset = frame->in.offset[0];
   params.src_stride = frame->in.stride[0];
@@ -226,18 +219,6 @@ static GstCaps* gst_rgb2yuv_fixate_caps(GstBaseTransform*, GstPadDirection direc
   return othercaps;
 }
 
-static gboolean gst_rgb2yuv_stop(GstBaseTransform* trans) {
-  // The base class first waits for the frames in flight, which still use the kernel.
-  gboolean ok = GST_BASE_TRANSFORM_CLASS(gst_rgb2yuv_parent_class)->stop(trans);
-  set_state(reinterpret_cast<GstRgb2Yuv*>(trans), nullptr);
-  return ok;
-}
-
-static void gst_rgb2yuv_finalize(GObject* object) {
-  set_state(reinterpret_cast<GstRgb2Yuv*>(object), nullptr);
-  G_OBJECT_CLASS(gst_rgb2yuv_parent_class)->finalize(object);
-}
-
 static void gst_rgb2yuv_init(GstRgb2Yuv*) {}
 
 static void gst_rgb2yuv_class_init(GstRgb2YuvClass* klass) {
@@ -246,7 +227,6 @@ static void gst_rgb2yuv_class_init(GstRgb2YuvClass* klass) {
   auto* filter_class = reinterpret_cast<GstVkComputeFilterClass*>(klass);
   GST_DEBUG_CATEGORY_INIT(gst_rgb2yuv_debug, "rgb2yuv", 0, "RGB to YUV conversion on Vulkan");
 
-  G_OBJECT_CLASS(klass)->finalize = gst_rgb2yuv_finalize;
   gst_element_class_set_static_metadata(
       element_class, "RGB to YUV (Vulkan compute)", "Filter/Converter/Video",
       "Converts packed RGB to planar, semi-planar or packed YUV on a Vulkan device, with the matrix, range "
@@ -261,7 +241,6 @@ static void gst_rgb2yuv_class_init(GstRgb2YuvClass* klass) {
 
   trans_class->transform_caps = gst_rgb2yuv_transform_caps;
   trans_class->fixate_caps = gst_rgb2yuv_fixate_caps;
-  trans_class->stop = gst_rgb2yuv_stop;
   filter_class->configure = gst_rgb2yuv_configure;
   filter_class->record = gst_rgb2yuv_record;
 }
