@@ -9,6 +9,7 @@ static gboolean plugin_init(GstPlugin* plugin) {
   gboolean ok = FALSE;
   ok |= GST_ELEMENT_REGISTER(rgb2yuv, plugin);
   ok |= GST_ELEMENT_REGISTER(lumamax, plugin);
+  ok |= GST_ELEMENT_REGISTER(histogram, plugin);
   return ok;
 }
 

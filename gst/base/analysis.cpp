@@ -45,41 +45,66 @@ bool RegionOfInterest::clamp(guint frame_width, guint frame_height, guint& x0, g
   return false;
 }
 
-void install_roi_properties(GObjectClass* klass, guint first_id) {
+namespace {
+enum { kPostMessages, kMatrix, kRoiX, kRoiY, kRoiWidth, kRoiHeight };
+}
+
+void install_analysis_properties(GObjectClass* klass, guint first_id) {
   const auto flags = GParamFlags(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING);
   g_object_class_install_property(
-      klass, first_id,
+      klass, first_id + kPostMessages,
+      g_param_spec_boolean("post-messages", "Post messages",
+                           "Post an element message with the results of every frame", TRUE, flags));
+  g_object_class_install_property(
+      klass, first_id + kMatrix,
+      g_param_spec_enum("matrix", "Matrix", "Luma coefficients for RGB input (YUV and GRAY8 use the Y plane)",
+                        GST_TYPE_VKCOMPUTE_LUMA_MATRIX, GST_VKCOMPUTE_LUMA_MATRIX_BT709, flags));
+  gst_type_mark_as_plugin_api(GST_TYPE_VKCOMPUTE_LUMA_MATRIX, GstPluginAPIFlags(0));
+  g_object_class_install_property(
+      klass, first_id + kRoiX,
       g_param_spec_uint("roi-x", "ROI x", "Left edge of the region of interest, in pixels", 0, G_MAXINT, 0,
                         flags));
   g_object_class_install_property(
-      klass, first_id + 1,
+      klass, first_id + kRoiY,
       g_param_spec_uint("roi-y", "ROI y", "Top edge of the region of interest, in pixels", 0, G_MAXINT, 0,
                         flags));
   g_object_class_install_property(
-      klass, first_id + 2,
+      klass, first_id + kRoiWidth,
       g_param_spec_uint("roi-width", "ROI width",
                         "Width of the region of interest in pixels; 0 = up to the right edge of the frame. "
                         "A region reaching outside the frame is clipped; one with no pixel in it is an error",
                         0, G_MAXINT, 0, flags));
   g_object_class_install_property(
-      klass, first_id + 3,
+      klass, first_id + kRoiHeight,
       g_param_spec_uint(
           "roi-height", "ROI height",
           "Height of the region of interest in pixels; 0 = down to the bottom edge of the frame", 0, G_MAXINT,
           0, flags));
 }
 
-bool set_roi_property(RegionOfInterest& roi, guint first_id, guint prop_id, const GValue* value) {
-  guint* fields[] = {&roi.x, &roi.y, &roi.width, &roi.height};
-  if (prop_id < first_id || prop_id >= first_id + 4) return false;
-  *fields[prop_id - first_id] = g_value_get_uint(value);
+bool set_analysis_property(AnalysisSettings& s, guint first_id, guint prop_id, const GValue* value) {
+  if (prop_id < first_id || prop_id >= first_id + kAnalysisProperties) return false;
+  switch (prop_id - first_id) {
+    case kPostMessages: s.post_messages = g_value_get_boolean(value); break;
+    case kMatrix: s.matrix = GstVkComputeLumaMatrix(g_value_get_enum(value)); break;
+    case kRoiX: s.roi.x = g_value_get_uint(value); break;
+    case kRoiY: s.roi.y = g_value_get_uint(value); break;
+    case kRoiWidth: s.roi.width = g_value_get_uint(value); break;
+    case kRoiHeight: s.roi.height = g_value_get_uint(value); break;
+  }
   return true;
 }
 
-bool get_roi_property(const RegionOfInterest& roi, guint first_id, guint prop_id, GValue* value) {
-  const guint fields[] = {roi.x, roi.y, roi.width, roi.height};
-  if (prop_id < first_id || prop_id >= first_id + 4) return false;
-  g_value_set_uint(value, fields[prop_id - first_id]);
+bool get_analysis_property(const AnalysisSettings& s, guint first_id, guint prop_id, GValue* value) {
+  if (prop_id < first_id || prop_id >= first_id + kAnalysisProperties) return false;
+  switch (prop_id - first_id) {
+    case kPostMessages: g_value_set_boolean(value, s.post_messages); break;
+    case kMatrix: g_value_set_enum(value, s.matrix); break;
+    case kRoiX: g_value_set_uint(value, s.roi.x); break;
+    case kRoiY: g_value_set_uint(value, s.roi.y); break;
+    case kRoiWidth: g_value_set_uint(value, s.roi.width); break;
+    case kRoiHeight: g_value_set_uint(value, s.roi.height); break;
+  }
   return true;
 }
 

@@ -1,4 +1,4 @@
-// What the analysis elements (lumamax, histogram) have in common: the luma matrix property, the
+// What the analysis elements (lumamax, histogram) have in common: the post-messages, matrix and
 // region-of-interest properties and the level-style timing fields of their messages.
 #pragma once
 
@@ -37,11 +37,20 @@ struct RegionOfInterest {
              std::string& error) const;
 };
 
-// Installs the four roi-* properties with ids first_id .. first_id + 3.
-void install_roi_properties(GObjectClass* klass, guint first_id);
-// Sets or gets one of them; false when prop_id is not one of the four.
-bool set_roi_property(RegionOfInterest& roi, guint first_id, guint prop_id, const GValue* value);
-bool get_roi_property(const RegionOfInterest& roi, guint first_id, guint prop_id, GValue* value);
+// The properties every analysis element has: post-messages, matrix and roi-x, roi-y, roi-width,
+// roi-height (object lock).
+struct AnalysisSettings {
+  gboolean post_messages = TRUE;
+  GstVkComputeLumaMatrix matrix = GST_VKCOMPUTE_LUMA_MATRIX_BT709;
+  RegionOfInterest roi;
+};
+
+// Installs them with property ids first_id .. first_id + kAnalysisProperties - 1.
+constexpr guint kAnalysisProperties = 6;
+void install_analysis_properties(GObjectClass* klass, guint first_id);
+// Sets or gets one of them; false when prop_id is not one of them.
+bool set_analysis_property(AnalysisSettings& settings, guint first_id, guint prop_id, const GValue* value);
+bool get_analysis_property(const AnalysisSettings& settings, guint first_id, guint prop_id, GValue* value);
 
 // A message structure named `name` with the frame's "timestamp", "stream-time", "running-time"
 // and "duration" (guint64, as gst-plugins-good's level posts them) for `buffer` in `segment`.

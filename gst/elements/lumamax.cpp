@@ -24,11 +24,9 @@ namespace {
 
 enum {
   PROP_0,
-  PROP_POST_MESSAGES,
   PROP_COUNT,
   PROP_MIN_DISTANCE,
-  PROP_MATRIX,
-  PROP_ROI_FIRST,  // roi-x, roi-y, roi-width, roi-height
+  PROP_ANALYSIS_FIRST,  // post-messages, matrix, roi-*: see base/analysis.hpp
 };
 
 constexpr guint kMaxPeaks = 64;
@@ -51,12 +49,9 @@ struct ReduceParams {
   uint32_t tiles, peak;
 };
 
-struct Settings {
-  gboolean post_messages = TRUE;
+struct Settings : vkc::AnalysisSettings {
   guint count = 1;
   guint min_distance = 0;
-  GstVkComputeLumaMatrix matrix = GST_VKCOMPUTE_LUMA_MATRIX_BT709;
-  vkc::RegionOfInterest roi;
 };
 
 // One frame slot: its scratch buffer and what its message needs once the GPU is done.
@@ -245,12 +240,10 @@ static void gst_lumamax_set_property(GObject* object, guint prop_id, const GValu
   GST_OBJECT_LOCK(self);
   Settings& s = *self->settings;
   switch (prop_id) {
-    case PROP_POST_MESSAGES: s.post_messages = g_value_get_boolean(value); break;
     case PROP_COUNT: s.count = g_value_get_uint(value); break;
     case PROP_MIN_DISTANCE: s.min_distance = g_value_get_uint(value); break;
-    case PROP_MATRIX: s.matrix = GstVkComputeLumaMatrix(g_value_get_enum(value)); break;
     default:
-      if (!vkc::set_roi_property(s.roi, PROP_ROI_FIRST, prop_id, value))
+      if (!vkc::set_analysis_property(s, PROP_ANALYSIS_FIRST, prop_id, value))
         G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec);
   }
   GST_OBJECT_UNLOCK(self);
@@ -261,12 +254,10 @@ static void gst_lumamax_get_property(GObject* object, guint prop_id, GValue* val
   GST_OBJECT_LOCK(self);
   const Settings& s = *self->settings;
   switch (prop_id) {
-    case PROP_POST_MESSAGES: g_value_set_boolean(value, s.post_messages); break;
     case PROP_COUNT: g_value_set_uint(value, s.count); break;
     case PROP_MIN_DISTANCE: g_value_set_uint(value, s.min_distance); break;
-    case PROP_MATRIX: g_value_set_enum(value, s.matrix); break;
     default:
-      if (!vkc::get_roi_property(s.roi, PROP_ROI_FIRST, prop_id, value))
+      if (!vkc::get_analysis_property(s, PROP_ANALYSIS_FIRST, prop_id, value))
         G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec);
   }
   GST_OBJECT_UNLOCK(self);
@@ -294,10 +285,6 @@ static void gst_lumamax_class_init(GstLumamaxClass* klass) {
   gobject_class->finalize = gst_lumamax_finalize;
   const auto flags = GParamFlags(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING);
   g_object_class_install_property(
-      gobject_class, PROP_POST_MESSAGES,
-      g_param_spec_boolean("post-messages", "Post messages",
-                           "Post a \"lumamax\" element message for every frame", TRUE, flags));
-  g_object_class_install_property(
       gobject_class, PROP_COUNT,
       g_param_spec_uint("count", "Count", "How many peaks to report in the \"peaks\" field, brightest first",
                         1, kMaxPeaks, 1, flags));
@@ -307,12 +294,7 @@ static void gst_lumamax_class_init(GstLumamaxClass* klass) {
                         "Reported peaks are at least this many pixels apart (Euclidean); 0 or 1 = any two "
                         "distinct pixels",
                         0, G_MAXINT, 0, flags));
-  g_object_class_install_property(
-      gobject_class, PROP_MATRIX,
-      g_param_spec_enum("matrix", "Matrix", "Luma coefficients for RGB input (YUV and GRAY8 use the Y plane)",
-                        GST_TYPE_VKCOMPUTE_LUMA_MATRIX, GST_VKCOMPUTE_LUMA_MATRIX_BT709, flags));
-  vkc::install_roi_properties(gobject_class, PROP_ROI_FIRST);
-  gst_type_mark_as_plugin_api(GST_TYPE_VKCOMPUTE_LUMA_MATRIX, GstPluginAPIFlags(0));
+  vkc::install_analysis_properties(gobject_class, PROP_ANALYSIS_FIRST);
 
   gst_element_class_set_static_metadata(
       element_class, "Brightest pixel (Vulkan compute)", "Filter/Analyzer/Video",

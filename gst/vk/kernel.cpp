@@ -102,4 +102,13 @@ void compute_barrier(vk::CommandBuffer cmd) {
                       {}, barrier, nullptr, nullptr);
 }
 
+void clear_buffer(vk::CommandBuffer cmd, vk::Buffer buffer) {
+  cmd.fillBuffer(buffer, 0, VK_WHOLE_SIZE, 0);
+  vk::MemoryBarrier barrier{
+      .srcAccessMask = vk::AccessFlagBits::eTransferWrite,
+      .dstAccessMask = vk::AccessFlagBits::eShaderRead | vk::AccessFlagBits::eShaderWrite};
+  cmd.pipelineBarrier(vk::PipelineStageFlagBits::eTransfer, vk::PipelineStageFlagBits::eComputeShader, {},
+                      barrier, nullptr, nullptr);
+}
+
 }  // namespace vkc

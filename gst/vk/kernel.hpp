@@ -61,4 +61,7 @@ class Kernel {
 // Orders two dispatches of a command buffer: the second sees everything the first wrote.
 void compute_barrier(vk::CommandBuffer cmd);
 
+// Records zeroing `buffer`, ordered before the dispatches recorded after it.
+void clear_buffer(vk::CommandBuffer cmd, vk::Buffer buffer);
+
 }  // namespace vkc

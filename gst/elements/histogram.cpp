@@ -1,0 +1,282 @@
+// histogram: exact per-channel histograms of every frame (R, G, B, luma and alpha of RGB; Y, U
+// and V of YUV), posted as an element message when the GPU is done. Frames pass through
+// untouched and without waiting.
+#include <gst/gst.h>
+#include <gst/video/video.h>
+
+#include <array>
+#include <map>
+#include <memory>
+#include <vector>
+
+#include "base/analysis.hpp"
+#include "base/computefilter.hpp"
+#include "elements.hpp"
+#include "histogram.spv.h"
+#include "vk/kernel.hpp"
+
+GST_DEBUG_CATEGORY_STATIC(gst_histogram_debug);
+#define GST_CAT_DEFAULT gst_histogram_debug
+
+#define FORMATS "{ RGB, BGR, RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, xRGB, xBGR, GRAY8, I420, NV12, Y444 }"
+
+namespace {
+
+enum {
+  PROP_0,
+  PROP_BINS,
+  PROP_ANALYSIS_FIRST,  // post-messages, matrix, roi-*: see base/analysis.hpp
+};
+
+constexpr uint32_t kBlock = 64;    // pixels a workgroup covers in each direction (see the shader)
+constexpr uint32_t kChannels = 5;  // histograms in the counts buffer (see the shader)
+constexpr uint32_t kNoLuma = 0xff;
+
+// Must match the push constants of shaders/histogram.comp.
+struct Params {
+  uint32_t offset, stride;
+  uint32_t x0, y0, x1, y1;
+  uint32_t channels, order, slots, luma_slot;
+  uint32_t kr, kg, kb;
+  uint32_t bins;
+};
+
+struct Settings : vkc::AnalysisSettings {
+  guint bins = 256;
+};
+
+// One dispatch: a plane and the channels it holds.
+struct PlaneJob {
+  guint plane;
+  uint32_t bpp, channels, order, slots, luma_slot;
+  guint sub_x, sub_y;  // subsampling against the frame
+};
+
+// One frame slot: the counts the GPU writes and what the message needs once it is done.
+struct Slot {
+  std::unique_ptr<vkc::Buffer> counts;
+  gboolean post = FALSE;
+  guint bins = 0;
+  guint64 pixels = 0;
+};
+
+// Everything derived from the negotiated caps.
+struct State : vkc::CapsState {
+  std::map<uint32_t, std::unique_ptr<vkc::Kernel>> kernels;  // by bytes per pixel
+  std::vector<PlaneJob> jobs;
+  std::vector<const char*> names;  // message field of each histogram
+  guint width = 0, height = 0;
+  std::array<Slot, kVkComputeFramesInFlight> slots;
+};
+
+// The planes to count and the histogram of each channel: RGB formats give red, green, blue, luma
+// (computed from them) and alpha when present; YUV formats luma, u, v; GRAY8 luma.
+void plan_jobs(const GstVideoFormatInfo* finfo, State& state) {
+  if (GST_VIDEO_FORMAT_INFO_IS_RGB(finfo)) {
+    const bool alpha = GST_VIDEO_FORMAT_INFO_HAS_ALPHA(finfo);
+    uint32_t order = 0;
+    for (guint c = 0; c < (alpha ? 4u : 3u); ++c) order |= GST_VIDEO_FORMAT_INFO_POFFSET(finfo, c) << (8 * c);
+    // Histograms: 0 red, 1 green, 2 blue, 3 luma, 4 alpha.
+    state.jobs.push_back(PlaneJob{0, uint32_t(GST_VIDEO_FORMAT_INFO_PSTRIDE(finfo, 0)), alpha ? 4u : 3u,
+                                  order, 0u | (1u << 8) | (2u << 16) | (4u << 24), 3u, 1, 1});
+    state.names = {"red", "green", "blue", "luma"};
+    if (alpha) state.names.push_back("alpha");
+    return;
+  }
+  // Y, U, V components, grouped by plane: histogram c counts component c.
+  const char* names[] = {"luma", "u", "v"};
+  for (guint plane = 0; plane < GST_VIDEO_FORMAT_INFO_N_PLANES(finfo); ++plane) {
+    PlaneJob job{plane, 0, 0, 0, 0, kNoLuma, 1, 1};
+    for (guint c = 0; c < GST_VIDEO_FORMAT_INFO_N_COMPONENTS(finfo); ++c) {
+      if (GST_VIDEO_FORMAT_INFO_PLANE(finfo, c) != plane) continue;
+      job.bpp = uint32_t(GST_VIDEO_FORMAT_INFO_PSTRIDE(finfo, c));
+      job.order |= GST_VIDEO_FORMAT_INFO_POFFSET(finfo, c) << (8 * job.channels);
+      job.slots |= c << (8 * job.channels);
+      job.sub_x = 1u << GST_VIDEO_FORMAT_INFO_W_SUB(finfo, c);
+      job.sub_y = 1u << GST_VIDEO_FORMAT_INFO_H_SUB(finfo, c);
+      job.channels++;
+    }
+    state.jobs.push_back(job);
+  }
+  state.names.assign(names, names + GST_VIDEO_FORMAT_INFO_N_COMPONENTS(finfo));
+}
+
+}  // namespace
+
+struct GstHistogram {
+  GstVkComputeFilter parent;
+  Settings* settings;  // object lock
+};
+
+struct GstHistogramClass {
+  GstVkComputeFilterClass parent_class;
+};
+
+G_DEFINE_TYPE(GstHistogram, gst_histogram, GST_TYPE_VKCOMPUTE_FILTER)
+GST_ELEMENT_REGISTER_DEFINE(histogram, "histogram", GST_RANK_NONE, gst_histogram_get_type())
+
+static std::unique_ptr<vkc::CapsState> gst_histogram_configure(GstVkComputeFilter* filter,
+                                                               const GstVideoInfo* in, const GstVideoInfo*,
+                                                               GError** error) {
+  if (guint64(GST_VIDEO_INFO_WIDTH(in)) * GST_VIDEO_INFO_HEIGHT(in) > G_MAXUINT32) {
+    g_set_error(error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
+                "%dx%d frames are too large: counts are 32-bit, at most 2^32 - 1 pixels",
+                GST_VIDEO_INFO_WIDTH(in), GST_VIDEO_INFO_HEIGHT(in));
+    return nullptr;
+  }
+  auto state = std::make_unique<State>();
+  state->width = GST_VIDEO_INFO_WIDTH(in);
+  state->height = GST_VIDEO_INFO_HEIGHT(in);
+  plan_jobs(in->finfo, *state);
+
+  const auto& device = gst_vkcompute_filter_get_device(filter);
+  for (const PlaneJob& job : state->jobs) {
+    auto& kernel = state->kernels[job.bpp];
+    if (!kernel)
+      kernel = std::make_unique<vkc::Kernel>(device, vkc::KernelInfo{.name = "histogram",
+                                                                     .spirv = histogram_spv,
+                                                                     .spirv_bytes = sizeof(histogram_spv),
+                                                                     .bindings = 2,
+                                                                     .push_constant_bytes = sizeof(Params),
+                                                                     .specialization = {job.bpp}});
+  }
+  for (Slot& slot : state->slots)
+    slot.counts = vkc::Buffer::create_host(device, kChannels * 256 * sizeof(uint32_t), "histogram counts");
+  GST_INFO_OBJECT(filter, "%s %ux%u, %zu planes", GST_VIDEO_INFO_NAME(in), state->width, state->height,
+                  state->jobs.size());
+  return state;
+}
+
+static gboolean gst_histogram_record(GstVkComputeFilter* filter, vkc::Frame* frame, GError** error) {
+  auto* self = reinterpret_cast<GstHistogram*>(filter);
+  auto& state = vkc::caps_state<State>(filter);
+  GST_OBJECT_LOCK(self);
+  const Settings settings = *self->settings;
+  GST_OBJECT_UNLOCK(self);
+
+  guint x0, y0, x1, y1;
+  std::string why;
+  if (!settings.roi.clamp(state.width, state.height, x0, y0, x1, y1, why)) {
+    g_set_error(error, GST_LIBRARY_ERROR, GST_LIBRARY_ERROR_SETTINGS, "Invalid region of interest: %s.",
+                why.c_str());
+    return FALSE;
+  }
+  Slot& slot = state.slots[frame->slot];
+  slot.post = settings.post_messages;
+  slot.bins = settings.bins;
+  slot.pixels = guint64(x1 - x0) * (y1 - y0);
+
+  const vkc::LumaCoefficients k = vkc::luma_coefficients(settings.matrix);
+  for (const auto& [bpp, kernel] : state.kernels)
+    kernel->update(frame->slot, {{frame->in.buffer}, {slot.counts->handle()}});
+  vkc::clear_buffer(frame->cmd, slot.counts->handle());
+  for (const PlaneJob& job : state.jobs) {
+    // A subsampled plane counts every sample that covers at least one pixel of the region.
+    Params params{.offset = frame->in.offset[job.plane],
+                  .stride = frame->in.stride[job.plane],
+                  .x0 = x0 / job.sub_x,
+                  .y0 = y0 / job.sub_y,
+                  .x1 = (x1 + job.sub_x - 1) / job.sub_x,
+                  .y1 = (y1 + job.sub_y - 1) / job.sub_y,
+                  .channels = job.channels,
+                  .order = job.order,
+                  .slots = job.slots,
+                  .luma_slot = job.luma_slot,
+                  .kr = k.kr,
+                  .kg = k.kg,
+                  .kb = k.kb,
+                  .bins = settings.bins};
+    state.kernels[job.bpp]->dispatch(frame->cmd, frame->slot, &params,
+                                     (params.x1 - params.x0 + kBlock - 1) / kBlock,
+                                     (params.y1 - params.y0 + kBlock - 1) / kBlock);
+  }
+  return TRUE;
+}
+
+static void gst_histogram_complete(GstVkComputeFilter* filter, vkc::Frame* frame) {
+  const auto& state = vkc::caps_state<State>(filter);
+  const Slot& slot = state.slots[frame->slot];
+  if (!slot.post) return;
+  const auto* counts = reinterpret_cast<const uint32_t*>(slot.counts->mapped());
+  GstStructure* s = vkc::new_frame_structure("histogram", frame->inbuf, GST_BASE_TRANSFORM(filter)->segment);
+  gst_structure_set(s, "bins", G_TYPE_UINT, slot.bins, "pixels", G_TYPE_UINT64, slot.pixels, nullptr);
+  for (guint h = 0; h < state.names.size(); ++h) {
+    GValue array = G_VALUE_INIT;
+    gst_value_array_init(&array, slot.bins);
+    for (guint b = 0; b < slot.bins; ++b) {
+      GValue count = G_VALUE_INIT;
+      g_value_init(&count, G_TYPE_UINT64);
+      g_value_set_uint64(&count, counts[h * 256 + b]);
+      gst_value_array_append_and_take_value(&array, &count);
+    }
+    gst_structure_take_value(s, state.names[h], &array);
+  }
+  gst_element_post_message(GST_ELEMENT(filter), gst_message_new_element(GST_OBJECT(filter), s));
+}
+
+static void gst_histogram_set_property(GObject* object, guint prop_id, const GValue* value,
+                                       GParamSpec* pspec) {
+  auto* self = reinterpret_cast<GstHistogram*>(object);
+  GST_OBJECT_LOCK(self);
+  Settings& s = *self->settings;
+  if (prop_id == PROP_BINS)
+    s.bins = g_value_get_uint(value);
+  else if (!vkc::set_analysis_property(s, PROP_ANALYSIS_FIRST, prop_id, value))
+    G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec);
+  GST_OBJECT_UNLOCK(self);
+}
+
+static void gst_histogram_get_property(GObject* object, guint prop_id, GValue* value, GParamSpec* pspec) {
+  auto* self = reinterpret_cast<GstHistogram*>(object);
+  GST_OBJECT_LOCK(self);
+  const Settings& s = *self->settings;
+  if (prop_id == PROP_BINS)
+    g_value_set_uint(value, s.bins);
+  else if (!vkc::get_analysis_property(s, PROP_ANALYSIS_FIRST, prop_id, value))
+    G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec);
+  GST_OBJECT_UNLOCK(self);
+}
+
+static void gst_histogram_finalize(GObject* object) {
+  delete reinterpret_cast<GstHistogram*>(object)->settings;
+  G_OBJECT_CLASS(gst_histogram_parent_class)->finalize(object);
+}
+
+static void gst_histogram_init(GstHistogram* self) {
+  self->settings = new Settings();
+}
+
+static void gst_histogram_class_init(GstHistogramClass* klass) {
+  auto* gobject_class = G_OBJECT_CLASS(klass);
+  auto* element_class = GST_ELEMENT_CLASS(klass);
+  auto* filter_class = reinterpret_cast<GstVkComputeFilterClass*>(klass);
+  GST_DEBUG_CATEGORY_INIT(gst_histogram_debug, "histogram", 0, "Histograms on Vulkan");
+
+  gobject_class->set_property = gst_histogram_set_property;
+  gobject_class->get_property = gst_histogram_get_property;
+  gobject_class->finalize = gst_histogram_finalize;
+  g_object_class_install_property(
+      gobject_class, PROP_BINS,
+      g_param_spec_uint("bins", "Bins", "Bins per histogram; the 8-bit value v falls in bin v * bins / 256",
+                        1, 256, 256,
+                        GParamFlags(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING)));
+  vkc::install_analysis_properties(gobject_class, PROP_ANALYSIS_FIRST);
+
+  gst_element_class_set_static_metadata(element_class, "Histogram (Vulkan compute)", "Filter/Analyzer/Video",
+                                        "Counts per-channel histograms of every frame on a Vulkan device and "
+                                        "posts them as \"histogram\" element "
+                                        "messages; frames pass through unchanged",
+                                        "gst-vkcompute developers");
+  GstCaps* caps = gst_caps_from_string(GST_VIDEO_CAPS_MAKE(FORMATS));
+  gst_element_class_add_pad_template(element_class,
+                                     gst_pad_template_new("sink", GST_PAD_SINK, GST_PAD_ALWAYS, caps));
+  gst_element_class_add_pad_template(element_class,
+                                     gst_pad_template_new("src", GST_PAD_SRC, GST_PAD_ALWAYS, caps));
+  gst_caps_unref(caps);
+
+  GST_BASE_TRANSFORM_CLASS(klass)->passthrough_on_same_caps = TRUE;
+  filter_class->configure = gst_histogram_configure;
+  filter_class->record = gst_histogram_record;
+  filter_class->complete = gst_histogram_complete;
+  filter_class->analysis = TRUE;
+}

@@ -1,0 +1,73 @@
+#version 450
+// histogram: per-channel counts of one plane's region of interest.
+//
+// Each workgroup counts a 64x64 block of the region into its own histograms in shared memory
+// (cleared first, so no count is lost whatever the block's position), then adds its non-zero
+// bins to the frame's histograms in global memory with one atomic each. The frame's histograms
+// are cleared by a fill in the same command buffer before the first dispatch. A plane of a pixel
+// holds up to four channels (R, G, B, A or U, V or Y); RGB planes also count the luma computed
+// from R, G, B. Pixels are read as 32-bit words, four pixels per invocation and row.
+//
+// Bounds: a workgroup counts at most 4096 pixels per bin (shared uint); the frame's counts are
+// uint, so a frame may hold up to 2^32 - 1 pixels.
+#extension GL_GOOGLE_include_directive : require
+
+layout(local_size_x = 16, local_size_y = 16) in;
+layout(constant_id = 0) const uint BPP = 1;  // bytes per pixel of the plane: 1, 2, 3 or 4
+
+layout(set = 0, binding = 0) readonly buffer Src { uint src[]; };
+layout(set = 0, binding = 1) buffer Counts { uint counts[]; };  // kChannels x 256
+
+#include "include/words.glsl"
+
+layout(push_constant) uniform Params {
+  uint offset;  // byte offset of the plane in src
+  uint stride;  // its stride in bytes
+  uint x0, y0, x1, y1;  // region, in this plane's pixels
+  uint channels;  // channels per pixel, 1..4
+  uint order;     // byte index of channel c inside a pixel: bits 8c..8c+7
+  uint slots;     // histogram of channel c: bits 8c..8c+7
+  uint luma_slot; // histogram of the luma of channels 0..2 (R, G, B), or 0xff for none
+  uint kr, kg, kb;  // luma coefficients x 65536
+  uint bins;
+} p;
+
+const uint kChannels = 5;
+const uint kRows = 4;  // rows per invocation: a workgroup covers 64 x 64 pixels
+shared uint hist[kChannels * 256u];
+
+uint bin_of(uint value) { return value * p.bins / 256u; }
+
+void main() {
+  uint i = gl_LocalInvocationIndex;
+  for (uint b = i; b < kChannels * 256u; b += 256u) hist[b] = 0u;
+  barrier();
+
+  uint x = p.x0 + gl_GlobalInvocationID.x * 4u;
+  uint first_row = p.y0 + gl_WorkGroupID.y * 16u * kRows + gl_LocalInvocationID.y;
+  for (uint r = 0u; r < kRows; ++r) {
+    uint y = first_row + r * 16u;
+    if (x >= p.x1 || y >= p.y1) break;
+    uint addr = p.offset + y * p.stride + x * BPP;
+    uint w[4];
+    for (uint k = 0u; k < 4u; ++k) w[k] = k < BPP ? load_word(addr + 4u * k) : 0u;
+    for (uint k = 0u; k < 4u; ++k) {
+      if (x + k >= p.x1) break;
+      uint v[4];
+      for (uint c = 0u; c < 4u; ++c) {
+        if (c >= p.channels) break;
+        v[c] = byte_of4(w, k * BPP + ((p.order >> (8u * c)) & 0xffu));
+        atomicAdd(hist[((p.slots >> (8u * c)) & 0xffu) * 256u + bin_of(v[c])], 1u);
+      }
+      if (p.luma_slot != 0xffu) {
+        uint luma = (p.kr * v[0] + p.kg * v[1] + p.kb * v[2] + 32768u) >> 16;
+        atomicAdd(hist[p.luma_slot * 256u + bin_of(luma)], 1u);
+      }
+    }
+  }
+  barrier();
+  for (uint b = i; b < kChannels * 256u; b += 256u) {
+    uint n = hist[b];
+    if (n != 0u) atomicAdd(counts[b], n);
+  }
+}
