@@ -99,7 +99,7 @@ GST_START_TEST(test_input_layouts) {
                 pixel.b, pixel.a);
     // The layout table agrees with GStreamer's own description of the format.
     const GstVideoFormatInfo* finfo = gst_video_format_get_info(c.format);
-    const rgb2yuv_ref::RgbLayout& layout = rgb2yuv_ref::LayoutOf(c.format);
+    const reference::RgbLayout& layout = rgb2yuv_ref::LayoutOf(c.format);
     fail_unless_equals_int(layout.bytes_per_pixel, GST_VIDEO_FORMAT_INFO_PSTRIDE(finfo, 0));
     fail_unless_equals_int(layout.r, GST_VIDEO_FORMAT_INFO_POFFSET(finfo, GST_VIDEO_COMP_R));
     fail_unless_equals_int(layout.g, GST_VIDEO_FORMAT_INFO_POFFSET(finfo, GST_VIDEO_COMP_G));

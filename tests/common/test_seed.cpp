@@ -38,4 +38,8 @@ std::string SeedDescription() {
          std::to_string(TestSeed()) + ")";
 }
 
+std::string WithSeed(const std::string& name) {
+  return name + " [" + SeedDescription() + "]";
+}
+
 }  // namespace vktest

@@ -23,4 +23,7 @@ std::mt19937 RngFor(const std::string& name);
 // "seed=N (rerun with GST_VKCOMPUTE_TEST_SEED=N)", for failure messages.
 std::string SeedDescription();
 
+// "<name> [seed=N (rerun with ...)]", for failure messages that do not describe a frame.
+std::string WithSeed(const std::string& name);
+
 }  // namespace vktest

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "common/bus_wait.h"
+#include "common/caps_formats.h"
 #include "common/vktest.h"
 #include "formats.h"
 #include "message_log.h"
@@ -13,28 +14,6 @@ namespace lumamax_test {
 namespace {
 
 constexpr int kTimeoutMs = 30000;
-
-std::set<std::string> FormatsOf(GstCaps* caps) {
-  std::set<std::string> formats;
-  for (guint i = 0; i < gst_caps_get_size(caps); ++i) {
-    const GValue* value = gst_structure_get_value(gst_caps_get_structure(caps, i), "format");
-    if (value == nullptr) continue;
-    if (G_VALUE_HOLDS_STRING(value)) {
-      formats.insert(g_value_get_string(value));
-    } else if (GST_VALUE_HOLDS_LIST(value)) {
-      for (guint k = 0; k < gst_value_list_get_size(value); ++k) {
-        formats.insert(g_value_get_string(gst_value_list_get_value(value, k)));
-      }
-    }
-  }
-  return formats;
-}
-
-std::string Join(const std::set<std::string>& names) {
-  std::string text;
-  for (const std::string& name : names) text += (text.empty() ? "" : ",") + name;
-  return text;
-}
 
 GParamSpec* FindProperty(GstElement* element, const char* name, GType value_type) {
   GParamSpec* spec = g_object_class_find_property(G_OBJECT_GET_CLASS(element), name);
@@ -65,16 +44,15 @@ void ExpectUint(GstElement* element, const char* name, guint min, guint max, gui
 GST_START_TEST(test_pad_templates) {
   GstElementFactory* factory = gst_element_factory_find("lumamax");
   fail_unless(factory != nullptr, "lumamax is not registered (GST_PLUGIN_PATH?)");
-  std::set<std::string> expected;
-  for (GstVideoFormat format : kFormats) expected.insert(Name(format));
+  const std::set<std::string> expected = vktest::NamesOf(kFormats);
   int seen = 0;
   for (const GList* l = gst_element_factory_get_static_pad_templates(factory); l; l = l->next) {
     auto* templ = static_cast<GstStaticPadTemplate*>(l->data);
     GstCaps* caps = gst_static_pad_template_get_caps(templ);
-    const std::set<std::string> listed = FormatsOf(caps);
+    const std::set<std::string> listed = vktest::FormatsOf(caps);
     gst_caps_unref(caps);
     fail_unless(listed == expected, "%s template lists {%s}, expected {%s}", templ->name_template,
-                Join(listed).c_str(), Join(expected).c_str());
+                vktest::JoinNames(listed).c_str(), vktest::JoinNames(expected).c_str());
     ++seen;
   }
   fail_unless_equals_int(seen, 2);
@@ -125,9 +103,7 @@ GST_START_TEST(test_pipeline_and_device_name) {
   GstElement* pipeline = vktest::ParsePipeline(
       "videotestsrc num-buffers=3 ! video/x-raw,width=16,height=8 ! lumamax name=analyse ! "
       "fakesink");
-  GstBus* bus = gst_element_get_bus(pipeline);
-  MessageLog log(bus);
-  gst_object_unref(bus);
+  MessageLog log(pipeline);
   gst_element_set_state(pipeline, GST_STATE_PLAYING);
   fail_unless(log.WaitForErrorOrEos(kTimeoutMs), "no EOS within %d ms", kTimeoutMs);
   const std::vector<PostedError> errors = log.Errors();

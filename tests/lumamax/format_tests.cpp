@@ -50,10 +50,8 @@ GST_START_TEST(test_format_against_reference) {
   params.min_distance = 2;
   AnalysisStream stream(params);
   for (const Step& step : kSteps) {
-    TestFrame frame = NewTestFrame(format, step.width, step.height);
-    FillRandom(frame, rng, 16, 239);
-    const Planted planted = PlantExtremes(frame, rng);
-    stream.Push(frame, step.placement);
+    Planted planted;
+    stream.Push(RandomFrame(format, step.width, step.height, rng, &planted), step.placement);
     ExpectPlantedFound(stream.pushed().back(), planted);
   }
   fail_unless(stream.EndOfStream(), "%s: EOS did not come out", WithSeed(name).c_str());

@@ -12,58 +12,38 @@ class FieldReader {
       : structure_(structure), problem_(problem) {}
 
   guint64 Uint64(const char* name) {
-    const GValue* value = Find(name);
-    if (value == nullptr) return 0;
-    if (!G_VALUE_HOLDS_UINT64(value)) {
-      Wrong(name, "guint64", value);
-      return 0;
-    }
-    return g_value_get_uint64(value);
+    const GValue* value = Typed(name, G_TYPE_UINT64, "guint64");
+    return value != nullptr ? g_value_get_uint64(value) : 0;
   }
 
   int Int(const char* name) {
-    const GValue* value = Find(name);
-    if (value == nullptr) return -1;
-    if (!G_VALUE_HOLDS_INT(value)) {
-      Wrong(name, "gint", value);
-      return -1;
-    }
-    return g_value_get_int(value);
+    const GValue* value = Typed(name, G_TYPE_INT, "gint");
+    return value != nullptr ? g_value_get_int(value) : -1;
   }
 
   double Double(const char* name) {
-    const GValue* value = Find(name);
-    if (value == nullptr) return -1;
-    if (!G_VALUE_HOLDS_DOUBLE(value)) {
-      Wrong(name, "gdouble", value);
-      return -1;
-    }
-    return g_value_get_double(value);
+    const GValue* value = Typed(name, G_TYPE_DOUBLE, "gdouble");
+    return value != nullptr ? g_value_get_double(value) : -1;
   }
 
-  const GValue* Array(const char* name) {
-    const GValue* value = Find(name);
-    if (value == nullptr) return nullptr;
-    if (!GST_VALUE_HOLDS_ARRAY(value)) {
-      Wrong(name, "GstValueArray", value);
-      return nullptr;
-    }
-    return value;
-  }
+  const GValue* Array(const char* name) { return Typed(name, GST_TYPE_ARRAY, "GstValueArray"); }
 
   void Fail(const std::string& text) {
     if (problem_->empty()) *problem_ = text;
   }
 
  private:
-  const GValue* Find(const char* name) {
+  // The field when it holds a `type` (named `type_name` in the problem); null, with the problem
+  // noted, when it is missing or holds something else.
+  const GValue* Typed(const char* name, GType type, const char* type_name) {
     const GValue* value = gst_structure_get_value(structure_, name);
-    if (value == nullptr) Fail(std::string("field \"") + name + "\" is missing");
+    if (value == nullptr) {
+      Fail(std::string("field \"") + name + "\" is missing");
+    } else if (!G_VALUE_HOLDS(value, type)) {
+      Fail(std::string("field \"") + name + "\" is " + G_VALUE_TYPE_NAME(value) + ", not " + type_name);
+      return nullptr;
+    }
     return value;
-  }
-
-  void Wrong(const char* name, const char* expected, const GValue* value) {
-    Fail(std::string("field \"") + name + "\" is " + G_VALUE_TYPE_NAME(value) + ", not " + expected);
   }
 
   const GstStructure* structure_;

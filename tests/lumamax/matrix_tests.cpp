@@ -76,10 +76,7 @@ GST_START_TEST(test_matrix_selects_pixel) {
                   stream.pushed().back().description.c_str());
     } else {
       // The matrix must not change anything here; the reference ignores it.
-      TestFrame frame = NewTestFrame(format, kWidth, kHeight);
-      FillRandom(frame, rng, 16, 239);
-      PlantExtremes(frame, rng);
-      stream.Push(frame);
+      stream.Push(RandomFrame(format, kWidth, kHeight, rng));
     }
   }
   fail_unless(stream.EndOfStream(), "%s: EOS did not come out", WithSeed(name).c_str());

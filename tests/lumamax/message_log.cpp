@@ -10,6 +10,11 @@ MessageLog::MessageLog(GstBus* bus) : bus_(GST_BUS(gst_object_ref(bus))) {
   gst_bus_set_sync_handler(bus_, OnMessage, this, nullptr);
 }
 
+// gst_element_get_bus() hands out a reference of its own: the log keeps that one.
+MessageLog::MessageLog(GstElement* pipeline) : bus_(gst_element_get_bus(pipeline)) {
+  gst_bus_set_sync_handler(bus_, OnMessage, this, nullptr);
+}
+
 MessageLog::~MessageLog() {
   gst_bus_set_sync_handler(bus_, nullptr, nullptr, nullptr);
   gst_object_unref(bus_);

@@ -25,6 +25,8 @@ class MessageLog {
  public:
   // Installs the sync handler on `bus` (a reference is kept); the bus must have none yet.
   explicit MessageLog(GstBus* bus);
+  // The same on the bus of `pipeline`.
+  explicit MessageLog(GstElement* pipeline);
   ~MessageLog();
   MessageLog(const MessageLog&) = delete;
   MessageLog& operator=(const MessageLog&) = delete;

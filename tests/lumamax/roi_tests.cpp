@@ -64,9 +64,7 @@ void ExpectRoiData(const PushedFrame& frame) {
 // Runs `description` and returns the errors posted, after it stopped.
 std::vector<PostedError> RunPipelineErrors(const std::string& description, size_t* lumamax_count) {
   GstElement* pipeline = vktest::ParsePipeline(description.c_str());
-  GstBus* bus = gst_element_get_bus(pipeline);
-  MessageLog log(bus);
-  gst_object_unref(bus);
+  MessageLog log(pipeline);
   gst_element_set_state(pipeline, GST_STATE_PLAYING);
   fail_unless(log.WaitForErrorOrEos(kTimeoutMs), "%s: neither EOS nor an error", description.c_str());
   gst_element_set_state(pipeline, GST_STATE_NULL);
@@ -137,10 +135,7 @@ GST_START_TEST(test_empty_roi_while_playing) {
   lumamax_ref::Params params;
   AnalysisStream stream(params);
   auto push_good_frame = [&] {
-    TestFrame frame = NewTestFrame(GST_VIDEO_FORMAT_GRAY8, 33, 17);
-    FillRandom(frame, rng, 16, 239);
-    PlantExtremes(frame, rng);
-    const GstFlowReturn flow = stream.Push(frame);
+    const GstFlowReturn flow = stream.Push(RandomFrame(GST_VIDEO_FORMAT_GRAY8, 33, 17, rng));
     fail_unless(flow == GST_FLOW_OK, "%s: a frame with a valid ROI returned %s", WithSeed(name).c_str(),
                 gst_flow_get_name(flow));
   };

@@ -4,10 +4,10 @@
 #include <atomic>
 #include <set>
 #include <string>
-#include <thread>
 
 #include "analysis_stream.h"
 #include "common/bus_wait.h"
+#include "common/flush_while_pushing.h"
 #include "common/test_seed.h"
 #include "common/vktest.h"
 #include "message_log.h"
@@ -17,15 +17,14 @@
 namespace lumamax_test {
 namespace {
 
-TestFrame RandomFrame(GstVideoFormat format, int width, int height, std::mt19937& rng) {
-  TestFrame frame = NewTestFrame(format, width, height);
-  FillRandom(frame, rng, 16, 239);
-  PlantExtremes(frame, rng);
-  return frame;
-}
-
 void ExpectPushOk(GstFlowReturn flow, const std::string& name) {
   fail_unless(flow == GST_FLOW_OK, "%s: push returned %s", WithSeed(name).c_str(), gst_flow_get_name(flow));
+}
+
+// `count` RandomFrame()s of one format and size, each push expected to return OK.
+void PushRandomFrames(AnalysisStream& stream, int count, GstVideoFormat format, int width, int height,
+                      std::mt19937& rng, const std::string& name) {
+  for (int i = 0; i < count; ++i) ExpectPushOk(stream.Push(RandomFrame(format, width, height, rng)), name);
 }
 
 // Across a flush (FLUSH_STOP before frame `first_after`): pushes before it returned OK or, when
@@ -58,6 +57,15 @@ void ExpectMessagesAcrossFlush(const AnalysisStream& stream, size_t first_after,
   }
 }
 
+// Right after FLUSH_STOP: the stream goes on with new caps (the flush tests push RGBA 97x61
+// before it) and ends; then both sides of the flush are checked.
+void ExpectStreamGoesOnAfterFlush(AnalysisStream& stream, std::mt19937& rng, const std::string& name) {
+  const size_t first_after = stream.pushed().size();
+  PushRandomFrames(stream, 3, GST_VIDEO_FORMAT_GRAY8, 33, 17, rng, name);
+  fail_unless(stream.EndOfStream(), "%s: EOS did not come out", WithSeed(name).c_str());
+  ExpectMessagesAcrossFlush(stream, first_after, name);
+}
+
 }  // namespace
 
 // timestamp/duration are the buffer's; running-time and stream-time follow the segment, also
@@ -72,14 +80,14 @@ GST_START_TEST(test_timestamps_follow_segment) {
   segment.time = 10 * GST_SECOND;
   segment.base = 7 * GST_SECOND;
   stream.SetSegment(segment);
-  for (int i = 0; i < 3; ++i) ExpectPushOk(stream.Push(RandomFrame(GST_VIDEO_FORMAT_I420, 16, 9, rng)), name);
+  PushRandomFrames(stream, 3, GST_VIDEO_FORMAT_I420, 16, 9, rng, name);
   segment.start = 5 * GST_SECOND;
   segment.time = 1 * GST_SECOND;
   segment.base = 40 * GST_SECOND;
   segment.stop = 9 * GST_SECOND;
   segment.rate = 2.0;  // running time runs at half the speed of the timestamps
   stream.SetSegment(segment);
-  for (int i = 0; i < 3; ++i) ExpectPushOk(stream.Push(RandomFrame(GST_VIDEO_FORMAT_I420, 16, 9, rng)), name);
+  PushRandomFrames(stream, 3, GST_VIDEO_FORMAT_I420, 16, 9, rng, name);
 
   // The three times differ for every frame, so a swapped or unconverted field shows.
   for (const PushedFrame& frame : stream.pushed()) {
@@ -103,9 +111,7 @@ GST_START_TEST(test_eos_after_all_messages) {
   GstElement* pipeline = vktest::ParsePipeline(
       "appsrc name=src format=time caps=video/x-raw,format=BGRA,width=97,height=61,"
       "framerate=30/1 ! lumamax name=analyse count=3 min-distance=4 ! fakesink sync=false");
-  GstBus* bus = gst_element_get_bus(pipeline);
-  MessageLog log(bus);
-  gst_object_unref(bus);
+  MessageLog log(pipeline);
 
   struct EosProbe {
     MessageLog* log;
@@ -190,18 +196,14 @@ GST_START_TEST(test_messages_posted_without_further_frames) {
                 "%s: frame %zu's message did not come without a further frame (%zu posted)",
                 WithSeed(name).c_str(), i, stream.log().LumamaxCount());
   }
-  for (size_t i = 0; i < kFrames; ++i) {
-    ExpectPushOk(stream.Push(RandomFrame(GST_VIDEO_FORMAT_NV12, 97, 61, rng)), name);
-  }
+  PushRandomFrames(stream, kFrames, GST_VIDEO_FORMAT_NV12, 97, 61, rng, name);
   stream.PushSerializedEvent();
   fail_unless(stream.log().LumamaxCount() == 2 * kFrames,
               "%s: after a serialized event %zu of %zu messages were posted", WithSeed(name).c_str(),
               stream.log().LumamaxCount(), 2 * kFrames);
   // New caps (a new size) are a serialized event too: the two frames before them are posted by
   // the time the frame after them has been pushed.
-  for (int i = 0; i < 2; ++i) {
-    ExpectPushOk(stream.Push(RandomFrame(GST_VIDEO_FORMAT_NV12, 97, 61, rng)), name);
-  }
+  PushRandomFrames(stream, 2, GST_VIDEO_FORMAT_NV12, 97, 61, rng, name);
   ExpectPushOk(stream.Push(RandomFrame(GST_VIDEO_FORMAT_NV12, 33, 17, rng)), name);
   fail_unless(stream.log().LumamaxCount() >= 2 * kFrames + 2,
               "%s: after a caps change %zu of the %zu frames before it had their message",
@@ -220,16 +222,9 @@ GST_START_TEST(test_flush_mid_stream) {
   params.count = 4;
   params.min_distance = 3;
   AnalysisStream stream(params);
-  for (int i = 0; i < 4; ++i) {
-    ExpectPushOk(stream.Push(RandomFrame(GST_VIDEO_FORMAT_RGBA, 97, 61, rng)), name);
-  }
+  PushRandomFrames(stream, 4, GST_VIDEO_FORMAT_RGBA, 97, 61, rng, name);
   stream.Flush();
-  const size_t first_after = stream.pushed().size();
-  for (int i = 0; i < 3; ++i) {
-    ExpectPushOk(stream.Push(RandomFrame(GST_VIDEO_FORMAT_GRAY8, 33, 17, rng)), name);
-  }
-  fail_unless(stream.EndOfStream(), "%s: EOS did not come out", WithSeed(name).c_str());
-  ExpectMessagesAcrossFlush(stream, first_after, name);
+  ExpectStreamGoesOnAfterFlush(stream, rng, name);
 }
 GST_END_TEST;
 
@@ -242,32 +237,15 @@ GST_START_TEST(test_flush_while_streaming) {
   lumamax_ref::Params params;
   params.count = 2;
   AnalysisStream stream(params);
-  // Made up front: the generator is not shared between threads.
   std::vector<TestFrame> frames;
   for (int i = 0; i < 4; ++i) frames.push_back(RandomFrame(GST_VIDEO_FORMAT_RGBA, 97, 61, rng));
-
-  std::atomic<bool> saw_flushing{false};
-  std::thread streaming([&] {
-    for (size_t i = 0; i < 100000; ++i) {
-      const GstFlowReturn flow = stream.Push(frames[i % frames.size()]);
-      if (flow == GST_FLOW_FLUSHING) saw_flushing = true;
-      if (flow != GST_FLOW_OK) return;  // anything but FLUSHING is reported below
-    }
-  });
-  const bool started = stream.log().WaitForLumamax(3, 60000);
-  stream.FlushStart();
-  streaming.join();
-  fail_unless(started, "%s: no messages before the flush", WithSeed(name).c_str());
-  fail_unless(saw_flushing, "%s: pushing never returned FLUSHING (last flow %s)", WithSeed(name).c_str(),
-              gst_flow_get_name(stream.pushed().back().flow));
+  const vktest::FlushWhilePushingResult flush =
+      vktest::FlushWhilePushing(stream, frames, [&] { return stream.log().WaitForLumamax(3, 60000); });
+  fail_unless(flush.started, "%s: no messages before the flush", WithSeed(name).c_str());
+  fail_unless(flush.saw_flushing, "%s: pushing never returned FLUSHING (last flow %s)",
+              WithSeed(name).c_str(), gst_flow_get_name(stream.pushed().back().flow));
   stream.FlushStop();
-
-  const size_t first_after = stream.pushed().size();
-  for (int i = 0; i < 3; ++i) {
-    ExpectPushOk(stream.Push(RandomFrame(GST_VIDEO_FORMAT_GRAY8, 33, 17, rng)), name);
-  }
-  fail_unless(stream.EndOfStream(), "%s: EOS did not come out", WithSeed(name).c_str());
-  ExpectMessagesAcrossFlush(stream, first_after, name);
+  ExpectStreamGoesOnAfterFlush(stream, rng, name);
 }
 GST_END_TEST;
 
@@ -323,9 +301,7 @@ GST_START_TEST(test_teardown_with_results_pending) {
   std::vector<PushedFrame> frames;
   {
     AnalysisStream stream(lumamax_ref::Params{});
-    for (int i = 0; i < 3; ++i) {
-      ExpectPushOk(stream.Push(RandomFrame(GST_VIDEO_FORMAT_ABGR, 97, 61, rng)), name);
-    }
+    PushRandomFrames(stream, 3, GST_VIDEO_FORMAT_ABGR, 97, 61, rng, name);
     frames = stream.pushed();
     // Taken before the stream (and its log) go away; teardown may post the rest.
     messages = stream.log().Lumamax();

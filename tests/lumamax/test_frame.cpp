@@ -86,4 +86,12 @@ Planted PlantExtremes(TestFrame& frame, std::mt19937& rng) {
   return planted;
 }
 
+TestFrame RandomFrame(GstVideoFormat format, int width, int height, std::mt19937& rng, Planted* planted) {
+  TestFrame frame = NewTestFrame(format, width, height);
+  FillRandom(frame, rng, 16, 239);
+  const Planted where = PlantExtremes(frame, rng);
+  if (planted != nullptr) *planted = where;
+  return frame;
+}
+
 }  // namespace lumamax_test

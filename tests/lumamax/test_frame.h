@@ -56,4 +56,9 @@ struct Planted {
 // of 5. Frames of fewer than six pixels are left alone.
 Planted PlantExtremes(TestFrame& frame, std::mt19937& rng);
 
+// The usual test frame: FillRandom(16, 239), then PlantExtremes(), whose result goes to
+// `planted` when given.
+TestFrame RandomFrame(GstVideoFormat format, int width, int height, std::mt19937& rng,
+                      Planted* planted = nullptr);
+
 }  // namespace lumamax_test

@@ -37,10 +37,6 @@ void ExpectTime(guint64 got, GstClockTime expected, const char* what, const std:
 
 }  // namespace
 
-std::string WithSeed(const std::string& name) {
-  return name + " [" + vktest::SeedDescription() + "]";
-}
-
 void ExpectMessageMatches(const LumamaxMessage& got, const PushedFrame& frame, const std::string& where) {
   fail_unless(got.problem.empty(), "%s: malformed message: %s\n  message: %s", where.c_str(),
               got.problem.c_str(), got.text.c_str());

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "analysis_stream.h"
+#include "common/test_seed.h"
 #include "lumamax_message.h"
 
 namespace lumamax_test {
@@ -24,7 +25,7 @@ void ExpectStreamMatches(const AnalysisStream& stream, const std::string& contex
 // Fails unless every push returned OK and passed the frame on unchanged.
 void ExpectFramesPassedThrough(const AnalysisStream& stream, const std::string& context);
 
-// "<name> [seed=N (rerun with ...)]".
-std::string WithSeed(const std::string& name);
+// Failure messages name the seed alike in every element's tests.
+using vktest::WithSeed;
 
 }  // namespace lumamax_test

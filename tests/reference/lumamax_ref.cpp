@@ -3,36 +3,12 @@
 #include <algorithm>
 #include <cmath>
 
+#include "reference/rgb_layout.h"
+
 namespace lumamax_ref {
 namespace {
 
 constexpr int64_t kOne = 65536;  // the weights' fixed-point unit
-
-// Byte positions of R, G and B inside one pixel of a packed RGB format, written out by hand
-// from the format names rather than taken from GstVideoFormatInfo, so that a wrong table in
-// either place cannot hide the other.
-struct RgbLayout {
-  GstVideoFormat format;
-  int bytes_per_pixel;
-  int r;
-  int g;
-  int b;
-};
-
-constexpr RgbLayout kRgbLayouts[] = {
-    {GST_VIDEO_FORMAT_RGB, 3, 0, 1, 2},  {GST_VIDEO_FORMAT_BGR, 3, 2, 1, 0},
-    {GST_VIDEO_FORMAT_RGBA, 4, 0, 1, 2}, {GST_VIDEO_FORMAT_BGRA, 4, 2, 1, 0},
-    {GST_VIDEO_FORMAT_ARGB, 4, 1, 2, 3}, {GST_VIDEO_FORMAT_ABGR, 4, 3, 2, 1},
-    {GST_VIDEO_FORMAT_RGBx, 4, 0, 1, 2}, {GST_VIDEO_FORMAT_BGRx, 4, 2, 1, 0},
-    {GST_VIDEO_FORMAT_xRGB, 4, 1, 2, 3}, {GST_VIDEO_FORMAT_xBGR, 4, 3, 2, 1},
-};
-
-const RgbLayout* FindRgbLayout(GstVideoFormat format) {
-  for (const RgbLayout& layout : kRgbLayouts) {
-    if (layout.format == format) return &layout;
-  }
-  return nullptr;
-}
 
 bool IsYPlaneFormat(GstVideoFormat format) {
   return format == GST_VIDEO_FORMAT_GRAY8 || format == GST_VIDEO_FORMAT_I420 ||
@@ -68,7 +44,7 @@ Weights WeightsOf(Matrix matrix) {
 }
 
 bool IsRgb(GstVideoFormat format) {
-  return FindRgbLayout(format) != nullptr;
+  return reference::FindRgbLayout(format) != nullptr;
 }
 
 bool IsSupported(GstVideoFormat format) {
@@ -78,7 +54,7 @@ bool IsSupported(GstVideoFormat format) {
 int64_t LumaValue(const View& view, Matrix matrix, int x, int y) {
   g_assert(x >= 0 && x < view.width && y >= 0 && y < view.height);
   const uint8_t* row = view.data + static_cast<ptrdiff_t>(y) * view.stride;
-  if (const RgbLayout* layout = FindRgbLayout(view.format)) {
+  if (const reference::RgbLayout* layout = reference::FindRgbLayout(view.format)) {
     const uint8_t* pixel = row + static_cast<ptrdiff_t>(x) * layout->bytes_per_pixel;
     const Weights w = WeightsOf(matrix);
     return w.kr * pixel[layout->r] + w.kg * pixel[layout->g] + w.kb * pixel[layout->b];

@@ -8,16 +8,6 @@
 namespace rgb2yuv_ref {
 namespace {
 
-// Spelled out rather than taken from GstVideoFormatInfo so that the reference does not share
-// a possible mistake with code that reads the format table.
-constexpr RgbLayout kLayouts[] = {
-    {GST_VIDEO_FORMAT_RGB, 3, 0, 1, 2, -1},  {GST_VIDEO_FORMAT_BGR, 3, 2, 1, 0, -1},
-    {GST_VIDEO_FORMAT_RGBA, 4, 0, 1, 2, 3},  {GST_VIDEO_FORMAT_BGRA, 4, 2, 1, 0, 3},
-    {GST_VIDEO_FORMAT_ARGB, 4, 1, 2, 3, 0},  {GST_VIDEO_FORMAT_ABGR, 4, 3, 2, 1, 0},
-    {GST_VIDEO_FORMAT_RGBx, 4, 0, 1, 2, -1}, {GST_VIDEO_FORMAT_BGRx, 4, 2, 1, 0, -1},
-    {GST_VIDEO_FORMAT_xRGB, 4, 1, 2, 3, -1}, {GST_VIDEO_FORMAT_xBGR, 4, 3, 2, 1, -1},
-};
-
 struct Tap {
   int offset;
   double weight;
@@ -38,15 +28,14 @@ std::vector<Tap> VerticalTaps(int h_sub) {
 
 }  // namespace
 
-const RgbLayout& LayoutOf(GstVideoFormat format) {
-  for (const RgbLayout& layout : kLayouts) {
-    if (layout.format == format) return layout;
-  }
-  g_error("%s is not an input format of rgb2yuv", gst_video_format_to_string(format));
+const reference::RgbLayout& LayoutOf(GstVideoFormat format) {
+  const reference::RgbLayout* layout = reference::FindRgbLayout(format);
+  if (layout == nullptr) g_error("%s is not an input format of rgb2yuv", gst_video_format_to_string(format));
+  return *layout;
 }
 
 Rgba ReadPixel(const RgbView& image, int x, int y) {
-  const RgbLayout& layout = LayoutOf(image.format);
+  const reference::RgbLayout& layout = LayoutOf(image.format);
   const uint8_t* pixel =
       image.data + static_cast<size_t>(y) * image.stride + x * layout.bytes_per_pixel;
   return Rgba{static_cast<double>(pixel[layout.r]), static_cast<double>(pixel[layout.g]),

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "common/yuv_planes.h"
+#include "reference/rgb_layout.h"
 
 namespace rgb2yuv_ref {
 
@@ -20,19 +21,8 @@ struct RgbView {
   const uint8_t* data;
 };
 
-// Byte positions of the channels inside one pixel of a packed RGB format; alpha is -1 for
-// formats without alpha (RGB, BGR and the x formats, whose x byte is ignored).
-struct RgbLayout {
-  GstVideoFormat format;
-  int bytes_per_pixel;
-  int r;
-  int g;
-  int b;
-  int a;
-};
-
 // The layout of one of the ten input formats; aborts for any other format.
-const RgbLayout& LayoutOf(GstVideoFormat format);
+const reference::RgbLayout& LayoutOf(GstVideoFormat format);
 
 // Channel values of one pixel, 0..255; alpha is 255 when the format has none.
 struct Rgba {

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "common/bus_wait.h"
+#include "common/caps_formats.h"
 #include "common/vktest.h"
 #include "formats.h"
 #include "tcases.h"
@@ -14,46 +15,16 @@ namespace {
 
 constexpr GstClockTime kMessageTimeout = 30 * GST_SECOND;
 
-// Every format named by the caps' "format" fields (strings or lists of strings).
-std::set<std::string> FormatsOf(GstCaps* caps) {
-  std::set<std::string> formats;
-  for (guint i = 0; i < gst_caps_get_size(caps); ++i) {
-    const GValue* value = gst_structure_get_value(gst_caps_get_structure(caps, i), "format");
-    if (value == nullptr) continue;
-    if (G_VALUE_HOLDS_STRING(value)) {
-      formats.insert(g_value_get_string(value));
-    } else if (GST_VALUE_HOLDS_LIST(value)) {
-      for (guint k = 0; k < gst_value_list_get_size(value); ++k) {
-        formats.insert(g_value_get_string(gst_value_list_get_value(value, k)));
-      }
-    }
-  }
-  return formats;
-}
-
-template <size_t N>
-std::set<std::string> NamesOf(const GstVideoFormat (&formats)[N]) {
-  std::set<std::string> names;
-  for (GstVideoFormat format : formats) names.insert(gst_video_format_to_string(format));
-  return names;
-}
-
-std::string Join(const std::set<std::string>& names) {
-  std::string text;
-  for (const std::string& name : names) text += (text.empty() ? "" : ",") + name;
-  return text;
-}
-
 void ExpectTemplateFormats(GstElementFactory* factory, GstPadDirection direction,
                            const std::set<std::string>& expected) {
   for (const GList* l = gst_element_factory_get_static_pad_templates(factory); l; l = l->next) {
     auto* templ = static_cast<GstStaticPadTemplate*>(l->data);
     if (templ->direction != direction) continue;
     GstCaps* caps = gst_static_pad_template_get_caps(templ);
-    const std::set<std::string> listed = FormatsOf(caps);
+    const std::set<std::string> listed = vktest::FormatsOf(caps);
     gst_caps_unref(caps);
-    fail_unless(listed == expected, "%s template lists formats {%s}, expected {%s}",
-                templ->name_template, Join(listed).c_str(), Join(expected).c_str());
+    fail_unless(listed == expected, "%s template lists formats {%s}, expected {%s}", templ->name_template,
+                vktest::JoinNames(listed).c_str(), vktest::JoinNames(expected).c_str());
     return;
   }
   fail("rgb2yuv has no %s pad template", direction == GST_PAD_SINK ? "sink" : "src");
@@ -88,8 +59,8 @@ GST_END_TEST;
 GST_START_TEST(test_pad_templates) {
   GstElementFactory* factory = gst_element_factory_find("rgb2yuv");
   fail_unless(factory != nullptr, "rgb2yuv is not registered (GST_PLUGIN_PATH?)");
-  ExpectTemplateFormats(factory, GST_PAD_SINK, NamesOf(kInputFormats));
-  ExpectTemplateFormats(factory, GST_PAD_SRC, NamesOf(kOutputFormats));
+  ExpectTemplateFormats(factory, GST_PAD_SINK, vktest::NamesOf(kInputFormats));
+  ExpectTemplateFormats(factory, GST_PAD_SRC, vktest::NamesOf(kOutputFormats));
   gst_object_unref(factory);
 }
 GST_END_TEST;

@@ -1,8 +1,7 @@
 // Stream behaviour: renegotiation while frames are in flight, EOS draining and flushing.
-#include <atomic>
 #include <string>
-#include <thread>
 
+#include "common/flush_while_pushing.h"
 #include "common/test_seed.h"
 #include "common/vktest.h"
 #include "conversion_stream.h"
@@ -18,6 +17,12 @@ using vktest::MemoryKind;
 void ExpectPushOk(GstFlowReturn flow, const std::string& name) {
   fail_unless(flow == GST_FLOW_OK, "%s: push returned %s, %s", name.c_str(), gst_flow_get_name(flow),
               vktest::SeedDescription().c_str());
+}
+
+// `count` RandomRgbFrame()s of one format and size, each push expected to return OK.
+void PushRandomFrames(ConversionStream& stream, int count, GstVideoFormat format, int width, int height,
+                      std::mt19937& rng, const std::string& name) {
+  for (int i = 0; i < count; ++i) ExpectPushOk(stream.Push(RandomRgbFrame(format, width, height, rng)), name);
 }
 
 // Index in `items` of the first event of `type`, or items.size().
@@ -115,9 +120,7 @@ GST_START_TEST(test_eos_drains) {
   std::mt19937 rng = vktest::RngFor(name);
   ConversionStream stream("rgb2yuv", OutputSpec{GST_VIDEO_FORMAT_NV12, "bt709", "jpeg"});
   constexpr int kFrames = 8;
-  for (int i = 0; i < kFrames; ++i) {
-    ExpectPushOk(stream.Push(RandomRgbFrame(GST_VIDEO_FORMAT_BGRx, 97, 61, rng)), name);
-  }
+  PushRandomFrames(stream, kFrames, GST_VIDEO_FORMAT_BGRx, 97, 61, rng, name);
   fail_unless(stream.EndOfStream(), "%s: EOS did not come out", WithSeed(name).c_str());
 
   const std::vector<vktest::RecordedItem> items = stream.recorder().Items();
@@ -138,14 +141,10 @@ GST_START_TEST(test_flush_between_frames) {
   const std::string name = "flush";
   std::mt19937 rng = vktest::RngFor(name);
   ConversionStream stream("rgb2yuv", OutputSpec{GST_VIDEO_FORMAT_I420, "bt601", "jpeg"});
-  for (int i = 0; i < 3; ++i) {
-    ExpectPushOk(stream.Push(RandomRgbFrame(GST_VIDEO_FORMAT_RGBA, 64, 48, rng)), name);
-  }
+  PushRandomFrames(stream, 3, GST_VIDEO_FORMAT_RGBA, 64, 48, rng, name);
   stream.Flush();
   const size_t first_after = stream.pushed().size();
-  for (int i = 0; i < 3; ++i) {
-    ExpectPushOk(stream.Push(RandomRgbFrame(GST_VIDEO_FORMAT_RGBA, 64, 48, rng)), name);
-  }
+  PushRandomFrames(stream, 3, GST_VIDEO_FORMAT_RGBA, 64, 48, rng, name);
   // The stream also survives a caps change right after the flush.
   ExpectPushOk(stream.Push(RandomRgbFrame(GST_VIDEO_FORMAT_RGB, 31, 9, rng)), name);
   ExpectFlushedStreamEnds(stream, first_after, name);
@@ -159,34 +158,17 @@ GST_START_TEST(test_flush_while_streaming) {
   const std::string name = "flush while streaming";
   std::mt19937 rng = vktest::RngFor(name);
   ConversionStream stream("rgb2yuv", OutputSpec{GST_VIDEO_FORMAT_NV21, "bt709", "mpeg2"});
-  // Frames are made up front: the PRNG and the stream are not shared between threads. The
-  // streaming thread cycles through them until the flush stops it.
   std::vector<RgbFrame> frames;
   for (int i = 0; i < 4; ++i) frames.push_back(RandomRgbFrame(GST_VIDEO_FORMAT_BGR, 97, 61, rng));
-
-  std::atomic<bool> saw_flushing{false};
-  std::thread streaming([&] {
-    for (int i = 0; i < 100000; ++i) {
-      const GstFlowReturn flow = stream.Push(frames[i % frames.size()]);
-      if (flow == GST_FLOW_FLUSHING) {
-        saw_flushing = true;
-        return;
-      }
-      if (flow != GST_FLOW_OK) return;  // reported below from the test thread
-    }
-  });
-  const bool started = stream.recorder().WaitForBuffers(3, 60000);
-  stream.FlushStart();
-  streaming.join();
-  fail_unless(started, "%s: no output before the flush", WithSeed(name).c_str());
-  fail_unless(saw_flushing, "%s: pushing never returned FLUSHING (last flow %s)", WithSeed(name).c_str(),
-              gst_flow_get_name(stream.pushed().back().flow));
+  const vktest::FlushWhilePushingResult flush =
+      vktest::FlushWhilePushing(stream, frames, [&] { return stream.recorder().WaitForBuffers(3, 60000); });
+  fail_unless(flush.started, "%s: no output before the flush", WithSeed(name).c_str());
+  fail_unless(flush.saw_flushing, "%s: pushing never returned FLUSHING (last flow %s)",
+              WithSeed(name).c_str(), gst_flow_get_name(stream.pushed().back().flow));
   stream.FlushStop();
 
   const size_t first_after = stream.pushed().size();
-  for (int i = 0; i < 3; ++i) {
-    ExpectPushOk(stream.Push(RandomRgbFrame(GST_VIDEO_FORMAT_BGR, 97, 61, rng)), name);
-  }
+  PushRandomFrames(stream, 3, GST_VIDEO_FORMAT_BGR, 97, 61, rng, name);
   ExpectFlushedStreamEnds(stream, first_after, name);
 }
 GST_END_TEST;

@@ -24,10 +24,6 @@ void ExpectCapsWithinRequest(const vktest::RecordedItem& output, const PushedFra
 
 }  // namespace
 
-std::string WithSeed(const std::string& name) {
-  return name + " [" + vktest::SeedDescription() + "]";
-}
-
 std::string DescribeFrame(const PushedFrame& input, size_t index) {
   return "in=" + std::string(gst_video_format_to_string(input.frame.format)) + " " +
          std::to_string(input.frame.width) + "x" + std::to_string(input.frame.height) + " " +

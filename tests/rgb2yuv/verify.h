@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "common/test_seed.h"
 #include "common/video_output_recorder.h"
 #include "conversion_stream.h"
 #include "reference/rgb2yuv_ref.h"
@@ -29,8 +30,8 @@ void ExpectOutputMatchesReference(const vktest::RecordedItem& output, const Push
 void ExpectStreamsAgree(const ConversionStream& tested, const ConversionStream& other,
                         int tolerance, const std::string& context);
 
-// "<name> [seed=N (rerun with ...)]", for failure messages that do not describe a frame.
-std::string WithSeed(const std::string& name);
+// Failure messages name the seed alike in every element's tests.
+using vktest::WithSeed;
 
 // "in=RGB 97x61 system stride=row+12 offset=64 frame#3 -> out=I420 ... seed=..."
 std::string DescribeFrame(const PushedFrame& input, size_t index);

@@ -30,7 +30,7 @@ GstElement* NewVideoconvert() {
 // alpha-mode. rgb2yuv writes opaque alpha as specified; for a like-for-like comparison the x
 // bytes are made 0xff here. (The matrix tests keep random x bytes, which rgb2yuv must ignore.)
 void MakeXBytesOpaque(RgbFrame& frame) {
-  const rgb2yuv_ref::RgbLayout& layout = rgb2yuv_ref::LayoutOf(frame.format);
+  const reference::RgbLayout& layout = rgb2yuv_ref::LayoutOf(frame.format);
   if (layout.a >= 0 || layout.bytes_per_pixel != 4) return;
   const int x_byte = 6 - layout.r - layout.g - layout.b;  // the one offset of 0..3 left over
   for (size_t pixel = 0; pixel < frame.pixels.size(); pixel += 4)

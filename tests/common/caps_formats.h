@@ -1,0 +1,27 @@
+// The formats caps name, as sets of names: pad templates are compared with the formats an
+// element is specified for.
+#pragma once
+
+#include <gst/video/video.h>
+
+#include <cstddef>
+#include <set>
+#include <string>
+
+namespace vktest {
+
+// Every format named by the caps' "format" fields (strings or lists of strings).
+std::set<std::string> FormatsOf(GstCaps* caps);
+
+// The names of `formats`, to compare with FormatsOf().
+template <size_t N>
+std::set<std::string> NamesOf(const GstVideoFormat (&formats)[N]) {
+  std::set<std::string> names;
+  for (GstVideoFormat format : formats) names.insert(gst_video_format_to_string(format));
+  return names;
+}
+
+// "A,B,C" in the set's order, for failure messages.
+std::string JoinNames(const std::set<std::string>& names);
+
+}  // namespace vktest
