@@ -52,8 +52,9 @@ struct GstVkComputeFilterPrivate {
   std::mutex lock;
   std::condition_variable changed;  // in_flight grew or shrank, or `stopping` was set
   std::thread completer;
-  bool stopping = false;  // lock: the completer exits once in_flight is empty
-  bool dropping = false;  // lock: complete nothing (flush, stop)
+  bool passthrough = false;  // lock (written with no frame in flight): see passes_through()
+  bool stopping = false;     // lock: the completer exits once in_flight is empty
+  bool dropping = false;     // lock: complete nothing (flush, stop)
   // GPU time of completed frames, from timestamp queries, logged every kGpuTimeWindow frames.
   double gpu_ns = 0;
   guint gpu_frames = 0;
@@ -124,6 +125,8 @@ static gboolean retire_oldest(GstVkComputeFilter* self, gboolean block, GstFlowR
   } else if (!priv->ring->done(oldest.frame.slot)) {
     return FALSE;
   }
+  // An analysis element that draws into its frames (e.g. histogram's draw) completes here.
+  if (auto* complete = GST_VKCOMPUTE_FILTER_GET_CLASS(self)->complete) complete(self, &oldest.frame);
   note_gpu_time(self, priv->ring->gpu_time_ns(oldest.frame.slot));
   oldest.input.release();
   if (oldest.frame.outbuf) priv->ready.push_back(oldest.frame.outbuf);
@@ -136,6 +139,13 @@ static gboolean is_analysis(GstVkComputeFilter* self) {
   return GST_VKCOMPUTE_FILTER_GET_CLASS(self)->analysis;
 }
 
+// Whether frames pass through untouched with the current caps (analysis elements, unless their
+// settings make them draw into the frame): the input is pushed at once and the completion
+// thread completes it. Otherwise the element writes an output buffer per frame.
+static gboolean passes_through(GstVkComputeFilter* self) {
+  return get_priv(self)->passthrough;
+}
+
 // The analysis elements' completion thread: waits for the oldest frame's fence, posts its results
 // (complete()) and releases it, in order, until stop() sets `stopping` with nothing in flight.
 static void complete_frames(GstVkComputeFilter* self) {
@@ -143,8 +153,10 @@ static void complete_frames(GstVkComputeFilter* self) {
   auto* klass = GST_VKCOMPUTE_FILTER_GET_CLASS(self);
   std::unique_lock<std::mutex> guard(priv->lock);
   for (;;) {
-    priv->changed.wait(guard, [&] { return priv->stopping || !priv->in_flight.empty(); });
-    if (priv->in_flight.empty()) return;  // stopping
+    // Frames of an element that draws into them are retired by the streaming thread instead.
+    priv->changed.wait(guard,
+                       [&] { return priv->stopping || (priv->passthrough && !priv->in_flight.empty()); });
+    if (priv->stopping && (!priv->passthrough || priv->in_flight.empty())) return;
     // References to deque elements survive push_back by the streaming thread.
     InFlight& oldest = priv->in_flight.front();
     guard.unlock();
@@ -180,7 +192,7 @@ static void wait_in_flight_below(GstVkComputeFilter* self, size_t size) {
 static GstFlowReturn drain(GstVkComputeFilter* self) {
   auto* priv = get_priv(self);
   GstFlowReturn flow = GST_FLOW_OK;
-  if (is_analysis(self)) {
+  if (passes_through(self)) {
     wait_in_flight_below(self, 1);
   } else {
     while (!priv->in_flight.empty() && retire_oldest(self, TRUE, &flow)) {
@@ -199,7 +211,7 @@ static GstFlowReturn drain(GstVkComputeFilter* self) {
 // their memory is in use.
 static void discard(GstVkComputeFilter* self) {
   auto* priv = get_priv(self);
-  if (is_analysis(self)) {
+  if (passes_through(self)) {
     {
       std::lock_guard<std::mutex> guard(priv->lock);
       priv->dropping = true;
@@ -302,7 +314,16 @@ static gboolean gst_vkcompute_filter_set_caps(GstBaseTransform* trans, GstCaps* 
     post_exception(self, e);
     return FALSE;
   }
-  GST_DEBUG_OBJECT(self, "configured %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT, incaps, outcaps);
+  // GstBaseTransform has just chosen passthrough for equal caps; an analysis element that draws
+  // into its frames needs output buffers instead.
+  const bool passthrough = klass->analysis && !(klass->modifies_frames && klass->modifies_frames(self));
+  {
+    std::lock_guard<std::mutex> guard(priv->lock);
+    priv->passthrough = passthrough;
+  }
+  gst_base_transform_set_passthrough(trans, passthrough);
+  GST_DEBUG_OBJECT(self, "configured %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT "%s", incaps, outcaps,
+                   priv->passthrough ? ", passing frames through" : "");
   return TRUE;
 }
 
@@ -317,7 +338,7 @@ static gboolean gst_vkcompute_filter_propose_allocation(GstBaseTransform* trans,
 
   // Upstream keeps up to one frame per ring slot waiting in us, plus the one it is filling.
   const guint min_buffers = kVkComputeFramesInFlight + 1;
-  if (GST_VKCOMPUTE_FILTER_GET_CLASS(self)->analysis) {
+  if (passes_through(self)) {
     // Downstream receives the same buffers: its pool, when it has one, wins (its memory may be
     // what it needs, e.g. for display); we then import or copy. Otherwise ours: zero copies.
     gst_pad_peer_query(GST_BASE_TRANSFORM_SRC_PAD(self), query);
@@ -438,7 +459,7 @@ static GstFlowReturn submit_frame(GstVkComputeFilter* self, GstBuffer* inbuf) {
     GST_INFO_OBJECT(self, "input reaches the GPU through %s", vkc::input_path_name(entry.input.path()));
   priv->last_path = entry.input.path();
 
-  if (!GST_VKCOMPUTE_FILTER_GET_CLASS(self)->analysis) {
+  if (!passes_through(self)) {
     GstFlowReturn flow = acquire_output(self, frame);
     if (flow != GST_FLOW_OK) {
       drop_frame(entry);
@@ -476,7 +497,7 @@ static GstFlowReturn gst_vkcompute_filter_generate_output(GstBaseTransform* tran
     if (GstBuffer* inbuf = trans->queued_buf) {
       trans->queued_buf = nullptr;
       // The ring is full: the oldest frame must finish before its slot is reused.
-      if (is_analysis(self)) {
+      if (passes_through(self)) {
         wait_in_flight_below(self, kVkComputeFramesInFlight);
       } else if (priv->in_flight.size() == kVkComputeFramesInFlight && !retire_oldest(self, TRUE, &flow)) {
         gst_buffer_unref(inbuf);
@@ -484,11 +505,11 @@ static GstFlowReturn gst_vkcompute_filter_generate_output(GstBaseTransform* tran
       }
       // Analysis elements pass the frame on now; our reference keeps it readable until the GPU
       // is done with it (and makes it read-only downstream meanwhile).
-      if (is_analysis(self)) priv->ready.push_back(gst_buffer_ref(inbuf));
+      if (passes_through(self)) priv->ready.push_back(gst_buffer_ref(inbuf));
       flow = submit_frame(self, inbuf);
       if (flow != GST_FLOW_OK) return flow;
     }
-    while (!is_analysis(self) && !priv->in_flight.empty() && retire_oldest(self, FALSE, &flow)) {
+    while (!passes_through(self) && !priv->in_flight.empty() && retire_oldest(self, FALSE, &flow)) {
     }
   } catch (const std::exception& e) {
     post_exception(self, e);
@@ -526,8 +547,7 @@ static gboolean gst_vkcompute_filter_query(GstBaseTransform* trans, GstPadDirect
   auto* self = GST_VKCOMPUTE_FILTER(trans);
   auto* priv = get_priv(self);
   gboolean ok = GST_BASE_TRANSFORM_CLASS(gst_vkcompute_filter_parent_class)->query(trans, direction, query);
-  if (ok && direction == GST_PAD_SRC && GST_QUERY_TYPE(query) == GST_QUERY_LATENCY &&
-      !GST_VKCOMPUTE_FILTER_GET_CLASS(self)->analysis) {
+  if (ok && direction == GST_PAD_SRC && GST_QUERY_TYPE(query) == GST_QUERY_LATENCY && !passes_through(self)) {
     // A frame leaves when a later one arrives or the ring is full: up to depth-1 frames held.
     gboolean live;
     GstClockTime min, max;

@@ -50,6 +50,11 @@ struct _GstVkComputeFilterClass {
 
   // TRUE for analysis elements: same caps in and out, input buffers pass through untouched.
   gboolean analysis;
+
+  // Analysis elements: TRUE when the current settings make the element write into the frames
+  // (histogram's draw). It then gets output buffers like a filter, and complete() is called when
+  // each frame is pushed. Asked when caps are set.
+  gboolean (*modifies_frames)(GstVkComputeFilter* self);
 };
 
 G_END_DECLS

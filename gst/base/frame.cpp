@@ -1,5 +1,7 @@
 #include "frame.hpp"
 
+#include <vector>
+
 #include "vkmemory.hpp"
 
 namespace vkc {
@@ -40,6 +42,43 @@ const char* input_path_name(InputPath path) {
   return "?";
 }
 
+namespace {
+
+// Rows and bytes per row of the component `c`'s plane.
+void plane_extent(const GstVideoInfo& info, guint c, guint& rows, gsize& row_bytes) {
+  const GstVideoFormatInfo* finfo = info.finfo;
+  rows = GST_VIDEO_FORMAT_INFO_SCALE_HEIGHT(finfo, c, GST_VIDEO_INFO_HEIGHT(&info));
+  row_bytes = gsize(GST_VIDEO_FORMAT_INFO_SCALE_WIDTH(finfo, c, GST_VIDEO_INFO_WIDTH(&info))) *
+              GST_VIDEO_FORMAT_INFO_PSTRIDE(finfo, c);
+}
+
+}  // namespace
+
+void record_frame_copy(vk::CommandBuffer cmd, const GstVideoInfo& info, const FrameLayout& in,
+                       const FrameLayout& out) {
+  std::vector<vk::BufferCopy> regions;
+  for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES(&info); ++p) {
+    guint c = 0;
+    while (GST_VIDEO_FORMAT_INFO_PLANE(info.finfo, c) != p) ++c;
+    guint rows;
+    gsize row_bytes;
+    plane_extent(info, c, rows, row_bytes);
+    if (in.stride[p] == out.stride[p]) {
+      regions.push_back({in.offset[p], out.offset[p], vk::DeviceSize(in.stride[p]) * (rows - 1) + row_bytes});
+      continue;
+    }
+    for (guint y = 0; y < rows; ++y)
+      regions.push_back({in.offset[p] + vk::DeviceSize(y) * in.stride[p],
+                         out.offset[p] + vk::DeviceSize(y) * out.stride[p], row_bytes});
+  }
+  cmd.copyBuffer(in.buffer, out.buffer, regions);
+  vk::MemoryBarrier barrier{
+      .srcAccessMask = vk::AccessFlagBits::eTransferWrite,
+      .dstAccessMask = vk::AccessFlagBits::eShaderRead | vk::AccessFlagBits::eShaderWrite};
+  cmd.pipelineBarrier(vk::PipelineStageFlagBits::eTransfer, vk::PipelineStageFlagBits::eComputeShader, {},
+                      barrier, nullptr, nullptr);
+}
+
 bool frame_layout(GstBuffer* buf, const GstVideoInfo& info, vk::Buffer buffer, vk::DeviceSize base,
                   FrameLayout& layout, std::string& error) {
   const GstVideoFormatInfo* finfo = info.finfo;
@@ -50,9 +89,9 @@ bool frame_layout(GstBuffer* buf, const GstVideoInfo& info, vk::Buffer buffer, v
     guint p = GST_VIDEO_FORMAT_INFO_PLANE(finfo, c);
     gsize offset = meta ? meta->offset[p] : GST_VIDEO_INFO_PLANE_OFFSET(&info, p);
     gint stride = meta ? meta->stride[p] : GST_VIDEO_INFO_PLANE_STRIDE(&info, p);
-    guint rows = GST_VIDEO_FORMAT_INFO_SCALE_HEIGHT(finfo, c, GST_VIDEO_INFO_HEIGHT(&info));
-    gsize row_bytes = gsize(GST_VIDEO_FORMAT_INFO_SCALE_WIDTH(finfo, c, GST_VIDEO_INFO_WIDTH(&info))) *
-                      GST_VIDEO_FORMAT_INFO_PSTRIDE(finfo, c);
+    guint rows;
+    gsize row_bytes;
+    plane_extent(info, c, rows, row_bytes);
     if (stride < 0 || gsize(stride) < row_bytes) {
       error = "plane " + std::to_string(p) + " has stride " + std::to_string(stride) + "; at least " +
               std::to_string(row_bytes) + " is needed";

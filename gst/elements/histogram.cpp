@@ -13,6 +13,7 @@
 #include "base/computefilter.hpp"
 #include "elements.hpp"
 #include "histogram.spv.h"
+#include "histogram_draw.spv.h"
 #include "vk/kernel.hpp"
 
 GST_DEBUG_CATEGORY_STATIC(gst_histogram_debug);
@@ -25,12 +26,14 @@ namespace {
 enum {
   PROP_0,
   PROP_BINS,
+  PROP_DRAW,
   PROP_ANALYSIS_FIRST,  // post-messages, matrix, roi-*: see base/analysis.hpp
 };
 
 constexpr uint32_t kBlock = 64;    // pixels a workgroup covers in each direction (see the shader)
 constexpr uint32_t kChannels = 5;  // histograms in the counts buffer (see the shader)
 constexpr uint32_t kNoLuma = 0xff;
+constexpr guint kGraphWidth = 256, kGraphHeight = 100;  // at most; bottom-left corner
 
 // Must match the push constants of shaders/histogram.comp.
 struct Params {
@@ -41,8 +44,15 @@ struct Params {
   uint32_t bins;
 };
 
+// Must match the push constants of shaders/histogram_draw.comp.
+struct DrawParams {
+  uint32_t offset, stride, top, width, height;
+  uint32_t channels, order, bins;
+};
+
 struct Settings : vkc::AnalysisSettings {
   guint bins = 256;
+  gboolean draw = FALSE;
 };
 
 // One dispatch: a plane and the channels it holds.
@@ -65,7 +75,11 @@ struct State : vkc::CapsState {
   std::map<uint32_t, std::unique_ptr<vkc::Kernel>> kernels;  // by bytes per pixel
   std::vector<PlaneJob> jobs;
   std::vector<const char*> names;  // message field of each histogram
+  GstVideoInfo info;
   guint width = 0, height = 0;
+  // draw: the graph's kernel and which histograms go into which bytes of plane 0
+  std::unique_ptr<vkc::Kernel> draw;
+  uint32_t draw_bpp = 1, draw_channels = 1, draw_order = 0;
   std::array<Slot, kVkComputeFramesInFlight> slots;
 };
 
@@ -125,6 +139,7 @@ static std::unique_ptr<vkc::CapsState> gst_histogram_configure(GstVkComputeFilte
     return nullptr;
   }
   auto state = std::make_unique<State>();
+  state->info = *in;
   state->width = GST_VIDEO_INFO_WIDTH(in);
   state->height = GST_VIDEO_INFO_HEIGHT(in);
   plan_jobs(in->finfo, *state);
@@ -142,9 +157,36 @@ static std::unique_ptr<vkc::CapsState> gst_histogram_configure(GstVkComputeFilte
   }
   for (Slot& slot : state->slots)
     slot.counts = vkc::Buffer::create_host(device, kChannels * 256 * sizeof(uint32_t), "histogram counts");
+  // The graph: red, green and blue into their bytes of an RGB pixel, or luma into the Y plane.
+  const PlaneJob& first = state->jobs.front();
+  state->draw_bpp = first.bpp;
+  state->draw_channels = first.luma_slot == kNoLuma ? 1 : 3;
+  state->draw_order = first.order & (state->draw_channels == 3 ? 0xffffffu : 0xffu);
+  state->draw =
+      std::make_unique<vkc::Kernel>(device, vkc::KernelInfo{.name = "histogram draw",
+                                                            .spirv = histogram_draw_spv,
+                                                            .spirv_bytes = sizeof(histogram_draw_spv),
+                                                            .bindings = 2,
+                                                            .push_constant_bytes = sizeof(DrawParams),
+                                                            .specialization = {state->draw_bpp}});
   GST_INFO_OBJECT(filter, "%s %ux%u, %zu planes", GST_VIDEO_INFO_NAME(in), state->width, state->height,
                   state->jobs.size());
   return state;
+}
+
+// The graph into the bottom-left corner of the output frame, once the counts are complete.
+static void record_draw(const State& state, const vkc::Frame& frame, guint bins) {
+  DrawParams params{.offset = frame.out.offset[0],
+                    .stride = frame.out.stride[0],
+                    .top = state.height - MIN(state.height, kGraphHeight),
+                    .width = MIN(state.width, kGraphWidth),
+                    .height = MIN(state.height, kGraphHeight),
+                    .channels = state.draw_channels,
+                    .order = state.draw_order,
+                    .bins = bins};
+  state.draw->update(frame.slot, {{state.slots[frame.slot].counts->handle()}, {frame.out.buffer}});
+  vkc::compute_barrier(frame.cmd);
+  state.draw->dispatch(frame.cmd, frame.slot, &params, (params.width + 63) / 64, (params.height + 3) / 4);
 }
 
 static gboolean gst_histogram_record(GstVkComputeFilter* filter, vkc::Frame* frame, GError** error) {
@@ -169,6 +211,7 @@ static gboolean gst_histogram_record(GstVkComputeFilter* filter, vkc::Frame* fra
   const vkc::LumaCoefficients k = vkc::luma_coefficients(settings.matrix);
   for (const auto& [bpp, kernel] : state.kernels)
     kernel->update(frame->slot, {{frame->in.buffer}, {slot.counts->handle()}});
+  if (frame->outbuf) vkc::record_frame_copy(frame->cmd, state.info, frame->in, frame->out);  // draw
   vkc::clear_buffer(frame->cmd, slot.counts->handle());
   for (const PlaneJob& job : state.jobs) {
     // A subsampled plane counts every sample that covers at least one pixel of the region.
@@ -190,6 +233,7 @@ static gboolean gst_histogram_record(GstVkComputeFilter* filter, vkc::Frame* fra
                                      (params.x1 - params.x0 + kBlock - 1) / kBlock,
                                      (params.y1 - params.y0 + kBlock - 1) / kBlock);
   }
+  if (frame->outbuf) record_draw(state, *frame, settings.bins);
   return TRUE;
 }
 
@@ -214,6 +258,14 @@ static void gst_histogram_complete(GstVkComputeFilter* filter, vkc::Frame* frame
   gst_element_post_message(GST_ELEMENT(filter), gst_message_new_element(GST_OBJECT(filter), s));
 }
 
+static gboolean gst_histogram_modifies_frames(GstVkComputeFilter* filter) {
+  auto* self = reinterpret_cast<GstHistogram*>(filter);
+  GST_OBJECT_LOCK(self);
+  gboolean draw = self->settings->draw;
+  GST_OBJECT_UNLOCK(self);
+  return draw;
+}
+
 static void gst_histogram_set_property(GObject* object, guint prop_id, const GValue* value,
                                        GParamSpec* pspec) {
   auto* self = reinterpret_cast<GstHistogram*>(object);
@@ -221,6 +273,8 @@ static void gst_histogram_set_property(GObject* object, guint prop_id, const GVa
   Settings& s = *self->settings;
   if (prop_id == PROP_BINS)
     s.bins = g_value_get_uint(value);
+  else if (prop_id == PROP_DRAW)
+    s.draw = g_value_get_boolean(value);
   else if (!vkc::set_analysis_property(s, PROP_ANALYSIS_FIRST, prop_id, value))
     G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec);
   GST_OBJECT_UNLOCK(self);
@@ -232,6 +286,8 @@ static void gst_histogram_get_property(GObject* object, guint prop_id, GValue* v
   const Settings& s = *self->settings;
   if (prop_id == PROP_BINS)
     g_value_set_uint(value, s.bins);
+  else if (prop_id == PROP_DRAW)
+    g_value_set_boolean(value, s.draw);
   else if (!vkc::get_analysis_property(s, PROP_ANALYSIS_FIRST, prop_id, value))
     G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec);
   GST_OBJECT_UNLOCK(self);
@@ -260,6 +316,13 @@ static void gst_histogram_class_init(GstHistogramClass* klass) {
       g_param_spec_uint("bins", "Bins", "Bins per histogram; the 8-bit value v falls in bin v * bins / 256",
                         1, 256, 256,
                         GParamFlags(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING)));
+  g_object_class_install_property(
+      gobject_class, PROP_DRAW,
+      g_param_spec_boolean(
+          "draw", "Draw",
+          "Draw the histogram as a translucent graph (up to 256x100 pixels) into the bottom-left "
+          "corner of every frame, on the GPU; the element then outputs new frames",
+          FALSE, GParamFlags(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY)));
   vkc::install_analysis_properties(gobject_class, PROP_ANALYSIS_FIRST);
 
   gst_element_class_set_static_metadata(element_class, "Histogram (Vulkan compute)", "Filter/Analyzer/Video",
@@ -279,4 +342,5 @@ static void gst_histogram_class_init(GstHistogramClass* klass) {
   filter_class->record = gst_histogram_record;
   filter_class->complete = gst_histogram_complete;
   filter_class->analysis = TRUE;
+  filter_class->modifies_frames = gst_histogram_modifies_frames;
 }

@@ -1,0 +1,65 @@
+#version 450
+// histogram, draw: paints the frame's histograms as a translucent bar graph into the bottom-left
+// corner of the output frame (already a copy of the input). Inside the graph, the drawn channels
+// are darkened to 3/4, and within a channel's bar lightened half way to 255 instead: RGB frames show
+// red, green and blue bars that mix where they overlap; YUV and GRAY8 frames a white luma graph
+// on the Y plane. Bars are scaled to each channel's largest bin.
+//
+// One invocation owns four horizontally adjacent pixels (whole 32-bit words: the graph starts at
+// column 0 and output rows start on word boundaries), so no word has two writers.
+
+layout(local_size_x = 16, local_size_y = 4) in;
+layout(constant_id = 0) const uint BPP = 1;  // 1 (Y plane, GRAY8), 3 or 4 (RGB)
+
+layout(set = 0, binding = 0) readonly buffer Counts { uint counts[]; };
+layout(set = 0, binding = 1) buffer Dst { uint dst[]; };
+
+layout(push_constant) uniform Params {
+  uint offset;   // byte offset of plane 0 of the output frame
+  uint stride;   // its stride (a multiple of 4)
+  uint top;      // first row of the graph
+  uint width;    // graph size in pixels
+  uint height;
+  uint channels; // histograms drawn, 1 or 3
+  uint order;    // byte index inside a pixel of the channel that histogram c is drawn into
+  uint bins;
+} p;
+
+shared uint s_max[3];
+
+void main() {
+  uint i = gl_LocalInvocationIndex;
+  if (i < 3u) s_max[i] = 1u;
+  barrier();
+  for (uint c = 0u; c < p.channels; ++c)
+    for (uint b = i; b < p.bins; b += 64u) atomicMax(s_max[c], counts[c * 256u + b]);
+  barrier();
+
+  uint x0 = gl_GlobalInvocationID.x * 4u;
+  uint row = gl_GlobalInvocationID.y;  // 0 = top of the graph
+  if (x0 >= p.width || row >= p.height) return;  // no barrier follows
+  uint level = p.height - row;  // 1 at the bottom row
+  uint at = (p.offset + (p.top + row) * p.stride + x0 * BPP) >> 2;
+
+  uint w[4];
+  for (uint k = 0u; k < BPP; ++k) w[k] = dst[at + k];
+  for (uint k = 0u; k < 4u; ++k) {
+    uint x = x0 + k;
+    if (x >= p.width) break;
+    uint bin = x * p.bins / p.width;
+    for (uint b = 0u; b < BPP; ++b) {
+      // Byte b of pixel k is byte (k * BPP + b) of the invocation's words.
+      uint index = k * BPP + b;
+      uint word = index >> 2, shift = (index & 3u) * 8u;
+      uint value = (w[word] >> shift) & 0xffu;
+      // Alpha and padding bytes are not drawn into.
+      for (uint c = 0u; c < p.channels; ++c) {
+        if (((p.order >> (8u * c)) & 0xffu) != b) continue;
+        uint bar = uint(ceil(float(counts[c * 256u + bin]) * float(p.height) / float(s_max[c])));
+        uint result = level <= bar ? (value + 255u) / 2u : value * 3u / 4u;
+        w[word] = (w[word] & ~(0xffu << shift)) | (result << shift);
+      }
+    }
+  }
+  for (uint k = 0u; k < BPP; ++k) dst[at + k] = w[k];
+}
