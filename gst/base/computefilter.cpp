@@ -447,6 +447,7 @@ static GstFlowReturn submit_frame(GstVkComputeFilter* self, GstBuffer* inbuf) {
   vkc::Frame& frame = entry.frame;
   frame.slot = guint(priv->submitted % kVkComputeFramesInFlight);
   frame.inbuf = inbuf;
+  gst_segment_copy_into(&GST_BASE_TRANSFORM(self)->segment, &frame.segment);
 
   std::string error;
   if (!entry.input.bind(priv->device, inbuf, priv->in_info, priv->staging[frame.slot], frame.in, error)) {

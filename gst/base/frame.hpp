@@ -26,6 +26,7 @@ struct Frame {
   FrameLayout out;  // empty for analysis elements
   GstBuffer* inbuf = nullptr;
   GstBuffer* outbuf = nullptr;
+  GstSegment segment;  // the input segment when the frame arrived, for message timestamps
 };
 
 // How the GPU reaches an input buffer's bytes, in order of preference. The CPU copies a frame

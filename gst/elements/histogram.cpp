@@ -242,7 +242,7 @@ static void gst_histogram_complete(GstVkComputeFilter* filter, vkc::Frame* frame
   const Slot& slot = state.slots[frame->slot];
   if (!slot.post) return;
   const auto* counts = reinterpret_cast<const uint32_t*>(slot.counts->mapped());
-  GstStructure* s = vkc::new_frame_structure("histogram", frame->inbuf, GST_BASE_TRANSFORM(filter)->segment);
+  GstStructure* s = vkc::new_frame_structure("histogram", frame->inbuf, frame->segment);
   gst_structure_set(s, "bins", G_TYPE_UINT, slot.bins, "pixels", G_TYPE_UINT64, slot.pixels, nullptr);
   for (guint h = 0; h < state.names.size(); ++h) {
     GValue array = G_VALUE_INIT;

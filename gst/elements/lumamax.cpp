@@ -217,7 +217,7 @@ static void gst_lumamax_complete(GstVkComputeFilter* filter, vkc::Frame* frame) 
   auto y_of = [&](uint32_t key_lo) { return (~key_lo) / state.width; };
   const guint64 sum = guint64(result[4]) | (guint64(result[5]) << 32);
 
-  GstStructure* s = vkc::new_frame_structure("lumamax", frame->inbuf, GST_BASE_TRANSFORM(self)->segment);
+  GstStructure* s = vkc::new_frame_structure("lumamax", frame->inbuf, frame->segment);
   gst_structure_set(s, "x", G_TYPE_INT, gint(x_of(result[1])), "y", G_TYPE_INT, gint(y_of(result[1])), "luma",
                     G_TYPE_DOUBLE, result[0] / kLumaScale, "min-x", G_TYPE_INT, gint(x_of(result[3])),
                     "min-y", G_TYPE_INT, gint(y_of(result[3])), "min-luma", G_TYPE_DOUBLE,

@@ -1,0 +1,61 @@
+// The bins property: 256, 64, 10 (bins of unequal width: 25 or 26 values each) and 1 (every
+// value in one bin), on packed RGB with and without alpha, planar and semi-planar YUV and gray.
+#include <string>
+
+#include "analysis_stream.h"
+#include "common/test_seed.h"
+#include "common/vktest.h"
+#include "tcases.h"
+#include "verify.h"
+
+namespace histogram_test {
+namespace {
+
+constexpr guint kBins[] = {256, 64, 10, 1};
+
+const GstVideoFormat kBinsFormats[] = {GST_VIDEO_FORMAT_RGBA, GST_VIDEO_FORMAT_BGR,  GST_VIDEO_FORMAT_xRGB,
+                                       GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_Y444,
+                                       GST_VIDEO_FORMAT_GRAY8};
+
+}  // namespace
+
+GST_START_TEST(test_bins) {
+  histogram_ref::Params params;
+  params.bins = kBins[__i__];
+  const std::string name = "bins=" + std::to_string(params.bins);
+  std::mt19937 rng = vktest::RngFor(name);
+  AnalysisStream stream(params);
+  const Placement odd_stride{Memory::kSystem, 3, 7};
+  for (GstVideoFormat format : kBinsFormats) {
+    stream.Push(RandomFrame(format, 97, 61, rng));
+    stream.Push(RandomFrame(format, 33, 17, rng), odd_stride);
+  }
+  fail_unless(stream.EndOfStream(), "%s: EOS did not come out", WithSeed(name).c_str());
+  ExpectStreamMatches(stream, name);
+}
+GST_END_TEST;
+
+// bins changes while playing apply from the next frame, within one caps.
+GST_START_TEST(test_bins_change_while_playing) {
+  const std::string name = "bins change";
+  std::mt19937 rng = vktest::RngFor(name);
+  histogram_ref::Params params;
+  AnalysisStream stream(params);
+  for (guint bins : {256u, 10u, 1u, 64u, 255u, 2u, 256u}) {
+    params.bins = bins;
+    stream.SetParams(params);
+    stream.Push(RandomFrame(GST_VIDEO_FORMAT_NV12, 33, 17, rng));
+  }
+  fail_unless(stream.EndOfStream(), "%s: EOS did not come out", WithSeed(name).c_str());
+  ExpectStreamMatches(stream, name);
+}
+GST_END_TEST;
+
+TCase* BinsTCase() {
+  TCase* tcase = vktest::NewTCase("bins", 120);
+  tcase_add_loop_test(tcase, test_bins, 0, G_N_ELEMENTS(kBins));
+  tcase_add_test(tcase, test_bins_change_while_playing);
+  return tcase;
+}
+
+}  // namespace histogram_test

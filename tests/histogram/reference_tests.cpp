@@ -1,0 +1,264 @@
+// The CPU reference against values worked out by hand from the specification: a wrong reference
+// would make every element comparison meaningless. No element is involved.
+#include <numeric>
+#include <vector>
+
+#include "common/vktest.h"
+#include "formats.h"
+#include "reference/histogram_ref.h"
+#include "tcases.h"
+
+namespace histogram_test {
+namespace {
+
+using histogram_ref::Channel;
+using histogram_ref::Matrix;
+
+// Tightly packed single-plane view of `bytes` (rows of `width * bytes_per_pixel` bytes).
+histogram_ref::FrameView PackedView(GstVideoFormat format, int width, int height, int bytes_per_pixel,
+                                    const std::vector<uint8_t>& bytes) {
+  return histogram_ref::FrameView{format, width, height, {bytes.data()}, {width * bytes_per_pixel}};
+}
+
+const std::vector<guint64>& Counts(const histogram_ref::Result& result, Channel channel) {
+  const histogram_ref::ChannelHistogram* histogram = result.Find(channel);
+  fail_unless(histogram != nullptr, "no \"%s\" histogram", histogram_ref::FieldName(channel));
+  return histogram->counts;
+}
+
+// `counts` holds exactly the given (bin, count) pairs and zeros elsewhere.
+void ExpectCounts(const std::vector<guint64>& counts,
+                  std::initializer_list<std::pair<guint, guint64>> nonzero, const char* what) {
+  std::vector<guint64> expected(counts.size(), 0);
+  for (const auto& [bin, count] : nonzero) expected.at(bin) += count;
+  for (size_t i = 0; i < counts.size(); ++i) {
+    fail_unless(counts[i] == expected[i],
+                "%s: bin %zu holds %" G_GUINT64_FORMAT ", expected %" G_GUINT64_FORMAT, what, i, counts[i],
+                expected[i]);
+  }
+}
+
+}  // namespace
+
+GST_START_TEST(test_weights) {
+  // round(0.299 * 65536) = round(19595.264), round(0.114 * 65536) = round(7471.104), ...
+  const struct {
+    Matrix matrix;
+    int64_t kr, kg, kb;
+  } expected[] = {
+      {Matrix::kBt601, 19595, 38470, 7471},
+      {Matrix::kBt709, 13933, 46871, 4732},
+      {Matrix::kBt2020, 17216, 44434, 3886},
+  };
+  for (const auto& e : expected) {
+    const histogram_ref::Weights w = histogram_ref::WeightsOf(e.matrix);
+    fail_unless(w.kr == e.kr && w.kg == e.kg && w.kb == e.kb, "%s weights %ld %ld %ld",
+                histogram_ref::Nick(e.matrix), static_cast<long>(w.kr), static_cast<long>(w.kg),
+                static_cast<long>(w.kb));
+  }
+}
+GST_END_TEST;
+
+GST_START_TEST(test_luma_rounds_half_up) {
+  for (Matrix matrix : {Matrix::kBt601, Matrix::kBt709, Matrix::kBt2020}) {
+    const histogram_ref::Weights w = histogram_ref::WeightsOf(matrix);
+    // Grey is exact under every matrix: the weights sum to 65536.
+    for (int v = 0; v < 256; ++v) {
+      fail_unless_equals_int(histogram_ref::RgbLuma(w, v, v, v), v);
+    }
+  }
+  // Sums whose fraction is exactly one half, with an even integer part, so that rounding half
+  // to even (or truncating) would give one less: e.g. bt601 19595*1 + 38470*53 + 7471*185 =
+  // 3440640 = 52.5 * 65536.
+  fail_unless_equals_int(histogram_ref::RgbLuma(histogram_ref::WeightsOf(Matrix::kBt601), 1, 53, 185), 53);
+  fail_unless_equals_int(histogram_ref::RgbLuma(histogram_ref::WeightsOf(Matrix::kBt709), 1, 253, 74), 187);
+  fail_unless_equals_int(histogram_ref::RgbLuma(histogram_ref::WeightsOf(Matrix::kBt2020), 0, 153, 249), 119);
+  // (10, 20, 30): 18.150, 18.596 and 17.966 in units of 65536.
+  fail_unless_equals_int(histogram_ref::RgbLuma(histogram_ref::WeightsOf(Matrix::kBt601), 10, 20, 30), 18);
+  fail_unless_equals_int(histogram_ref::RgbLuma(histogram_ref::WeightsOf(Matrix::kBt709), 10, 20, 30), 19);
+  fail_unless_equals_int(histogram_ref::RgbLuma(histogram_ref::WeightsOf(Matrix::kBt2020), 10, 20, 30), 18);
+}
+GST_END_TEST;
+
+GST_START_TEST(test_bin_of) {
+  for (int v = 0; v < 256; ++v) {
+    fail_unless_equals_int(histogram_ref::BinOf(v, 256), v);
+    fail_unless_equals_int(histogram_ref::BinOf(v, 64), v / 4);
+    fail_unless_equals_int(histogram_ref::BinOf(v, 1), 0);
+  }
+  // bins=10: 25 * 10 / 256 = 0, 26 * 10 / 256 = 1, 128 * 10 / 256 = 5.
+  fail_unless_equals_int(histogram_ref::BinOf(25, 10), 0);
+  fail_unless_equals_int(histogram_ref::BinOf(26, 10), 1);
+  fail_unless_equals_int(histogram_ref::BinOf(128, 10), 5);
+  // 255 always lands in the last bin: 255 * b / 256 = b - b / 256.
+  for (guint bins = 1; bins <= 256; ++bins) fail_unless_equals_int(histogram_ref::BinOf(255, bins), bins - 1);
+}
+GST_END_TEST;
+
+GST_START_TEST(test_channels_of_formats) {
+  const std::vector<Channel> rgb = {Channel::kRed, Channel::kGreen, Channel::kBlue, Channel::kLuma};
+  const std::vector<Channel> rgba = {Channel::kRed, Channel::kGreen, Channel::kBlue, Channel::kLuma,
+                                     Channel::kAlpha};
+  const std::vector<Channel> yuv = {Channel::kLuma, Channel::kU, Channel::kV};
+  for (GstVideoFormat format : kFormats) {
+    std::vector<Channel> expected;
+    switch (format) {
+      case GST_VIDEO_FORMAT_RGBA:
+      case GST_VIDEO_FORMAT_BGRA:
+      case GST_VIDEO_FORMAT_ARGB:
+      case GST_VIDEO_FORMAT_ABGR: expected = rgba; break;
+      case GST_VIDEO_FORMAT_GRAY8: expected = {Channel::kLuma}; break;
+      case GST_VIDEO_FORMAT_I420:
+      case GST_VIDEO_FORMAT_NV12:
+      case GST_VIDEO_FORMAT_Y444: expected = yuv; break;
+      default: expected = rgb; break;
+    }
+    fail_unless(histogram_ref::ChannelsOf(format) == expected, "channels of %s", Name(format));
+  }
+}
+GST_END_TEST;
+
+GST_START_TEST(test_roi_and_chroma_rects) {
+  auto same = [](const histogram_ref::Rect& r, int x0, int y0, int x1, int y1) {
+    return r.x0 == x0 && r.y0 == y0 && r.x1 == x1 && r.y1 == y1;
+  };
+  fail_unless(same(histogram_ref::ClampRoi({20, 11, 31, 17}, 97, 61), 20, 11, 51, 28));
+  fail_unless(same(histogram_ref::ClampRoi({40, 30, 0, 0}, 97, 61), 40, 30, 97, 61));
+  fail_unless(same(histogram_ref::ClampRoi({90, 55, 50, 50}, 97, 61), 90, 55, 97, 61));
+  fail_unless(histogram_ref::ClampRoi({97, 0, 0, 0}, 97, 61).Empty());
+  fail_unless(histogram_ref::ClampRoi({0, 5, 0, 0}, 4, 5).Empty());
+  fail_unless(same(histogram_ref::ClampRoi({G_MAXUINT, 0, G_MAXUINT, 0}, 4, 5), 4, 0, 4, 5));
+  // Odd luma edges widen the chroma region to every sample touching the ROI.
+  fail_unless(same(histogram_ref::ChromaRect({3, 5, 10, 14}, 2, 2), 1, 2, 5, 7));
+  fail_unless(same(histogram_ref::ChromaRect({1, 1, 2, 2}, 2, 2), 0, 0, 1, 1));
+  fail_unless(same(histogram_ref::ChromaRect({1, 1, 3, 3}, 2, 2), 0, 0, 2, 2));
+  fail_unless(same(histogram_ref::ChromaRect({96, 60, 97, 61}, 2, 2), 48, 30, 49, 31));
+  fail_unless(same(histogram_ref::ChromaRect({3, 5, 10, 14}, 1, 1), 3, 5, 10, 14));
+}
+GST_END_TEST;
+
+// Byte orders of the packed RGB formats, one pixel each (R=1, G=2, B=3, A or x=9).
+GST_START_TEST(test_rgb_byte_orders) {
+  const struct {
+    GstVideoFormat format;
+    std::vector<uint8_t> bytes;
+    bool alpha;
+  } cases[] = {
+      {GST_VIDEO_FORMAT_RGB, {1, 2, 3}, false},     {GST_VIDEO_FORMAT_BGR, {3, 2, 1}, false},
+      {GST_VIDEO_FORMAT_RGBA, {1, 2, 3, 9}, true},  {GST_VIDEO_FORMAT_BGRA, {3, 2, 1, 9}, true},
+      {GST_VIDEO_FORMAT_ARGB, {9, 1, 2, 3}, true},  {GST_VIDEO_FORMAT_ABGR, {9, 3, 2, 1}, true},
+      {GST_VIDEO_FORMAT_RGBx, {1, 2, 3, 9}, false}, {GST_VIDEO_FORMAT_BGRx, {3, 2, 1, 9}, false},
+      {GST_VIDEO_FORMAT_xRGB, {9, 1, 2, 3}, false}, {GST_VIDEO_FORMAT_xBGR, {9, 3, 2, 1}, false},
+  };
+  for (const auto& c : cases) {
+    const auto result = histogram_ref::Analyze(
+        PackedView(c.format, 1, 1, static_cast<int>(c.bytes.size()), c.bytes), histogram_ref::Params{});
+    fail_unless(result.has_value());
+    ExpectCounts(Counts(*result, Channel::kRed), {{1, 1}}, Name(c.format));
+    ExpectCounts(Counts(*result, Channel::kGreen), {{2, 1}}, Name(c.format));
+    ExpectCounts(Counts(*result, Channel::kBlue), {{3, 1}}, Name(c.format));
+    ExpectCounts(Counts(*result, Channel::kLuma), {{2, 1}}, Name(c.format));  // 1.860 (bt709)
+    fail_unless((result->Find(Channel::kAlpha) != nullptr) == c.alpha, "%s alpha", Name(c.format));
+    if (c.alpha) ExpectCounts(Counts(*result, Channel::kAlpha), {{9, 1}}, Name(c.format));
+  }
+}
+GST_END_TEST;
+
+// RGBA 2x2 with a row stride of 11, ROI, matrix and bins all mattering.
+GST_START_TEST(test_rgba_frame) {
+  std::vector<uint8_t> bytes = {
+      10,  20,  30, 40, 255, 255, 255, 0,  0xee, 0xee, 0xee,  // row 0, 3 padding bytes
+      200, 100, 50, 7,  10,  20,  30,  40, 0xee, 0xee, 0xee,  // row 1
+  };
+  histogram_ref::FrameView view{GST_VIDEO_FORMAT_RGBA, 2, 2, {bytes.data()}, {11}};
+  histogram_ref::Params params;
+  params.matrix = Matrix::kBt601;
+  auto result = histogram_ref::Analyze(view, params);
+  fail_unless(result.has_value() && result->pixels == 4 && result->bins == 256);
+  ExpectCounts(Counts(*result, Channel::kRed), {{10, 2}, {255, 1}, {200, 1}}, "red");
+  ExpectCounts(Counts(*result, Channel::kAlpha), {{40, 2}, {0, 1}, {7, 1}}, "alpha");
+  ExpectCounts(Counts(*result, Channel::kLuma), {{18, 2}, {255, 1}, {124, 1}}, "luma bt601");
+
+  // bins=10 under bt709: luma 19, 255, 118 go to bins 0, 9, 4.
+  params.matrix = Matrix::kBt709;
+  params.bins = 10;
+  result = histogram_ref::Analyze(view, params);
+  ExpectCounts(Counts(*result, Channel::kLuma), {{0, 2}, {9, 1}, {4, 1}}, "luma bt709 bins=10");
+  ExpectCounts(Counts(*result, Channel::kGreen), {{0, 2}, {9, 1}, {3, 1}}, "green bins=10");
+
+  // The right column only.
+  params.roi = histogram_ref::Roi{1, 0, 5, 0};
+  result = histogram_ref::Analyze(view, params);
+  fail_unless(result->pixels == 2);
+  ExpectCounts(Counts(*result, Channel::kBlue), {{9, 1}, {1, 1}}, "blue of the right column");
+}
+GST_END_TEST;
+
+// I420 3x3: Y 3x3, U and V 2x2 each; ROIs pick chroma samples by the rounding rule.
+GST_START_TEST(test_i420_chroma_region) {
+  const std::vector<uint8_t> y = {0, 1, 2, 10, 11, 12, 20, 21, 22};
+  const std::vector<uint8_t> u = {100, 101, 110, 111};
+  const std::vector<uint8_t> v = {200, 201, 210, 211};
+  const histogram_ref::FrameView view{GST_VIDEO_FORMAT_I420, 3, 3, {y.data(), u.data(), v.data()}, {3, 2, 2}};
+  histogram_ref::Params params;
+  params.roi = histogram_ref::Roi{1, 1, 1, 1};  // pixel (1,1): chroma sample (0,0)
+  auto result = histogram_ref::Analyze(view, params);
+  fail_unless(result->pixels == 1);
+  ExpectCounts(Counts(*result, Channel::kLuma), {{11, 1}}, "luma (1,1)");
+  ExpectCounts(Counts(*result, Channel::kU), {{100, 1}}, "u (1,1)");
+  ExpectCounts(Counts(*result, Channel::kV), {{200, 1}}, "v (1,1)");
+
+  params.roi = histogram_ref::Roi{1, 1, 2, 2};  // [1,3) x [1,3): all four chroma samples
+  result = histogram_ref::Analyze(view, params);
+  ExpectCounts(Counts(*result, Channel::kLuma), {{11, 1}, {12, 1}, {21, 1}, {22, 1}}, "luma [1,3)");
+  ExpectCounts(Counts(*result, Channel::kU), {{100, 1}, {101, 1}, {110, 1}, {111, 1}}, "u [1,3)");
+
+  params.roi = histogram_ref::Roi{2, 0, 0, 1};  // pixel (2,0): chroma sample (1,0)
+  result = histogram_ref::Analyze(view, params);
+  ExpectCounts(Counts(*result, Channel::kV), {{201, 1}}, "v (2,0)");
+}
+GST_END_TEST;
+
+// NV12 keeps U and V interleaved in plane 1; Y444 has full-resolution chroma; GRAY8 only luma.
+GST_START_TEST(test_nv12_y444_gray8) {
+  const std::vector<uint8_t> y = {5, 6, 7, 8};
+  const std::vector<uint8_t> uv = {70, 90};
+  const histogram_ref::FrameView nv12{GST_VIDEO_FORMAT_NV12, 2, 2, {y.data(), uv.data()}, {2, 2}};
+  auto result = histogram_ref::Analyze(nv12, histogram_ref::Params{});
+  ExpectCounts(Counts(*result, Channel::kU), {{70, 1}}, "nv12 u");
+  ExpectCounts(Counts(*result, Channel::kV), {{90, 1}}, "nv12 v");
+  ExpectCounts(Counts(*result, Channel::kLuma), {{5, 1}, {6, 1}, {7, 1}, {8, 1}}, "nv12 luma");
+
+  const std::vector<uint8_t> u = {1, 2, 3, 4};
+  const std::vector<uint8_t> v = {9, 9, 8, 8};
+  const histogram_ref::FrameView y444{GST_VIDEO_FORMAT_Y444, 2, 2, {y.data(), u.data(), v.data()}, {2, 2, 2}};
+  histogram_ref::Params params;
+  params.roi = histogram_ref::Roi{0, 1, 0, 0};
+  result = histogram_ref::Analyze(y444, params);
+  ExpectCounts(Counts(*result, Channel::kU), {{3, 1}, {4, 1}}, "y444 u");
+  ExpectCounts(Counts(*result, Channel::kV), {{8, 2}}, "y444 v");
+
+  const histogram_ref::FrameView gray{GST_VIDEO_FORMAT_GRAY8, 2, 2, {y.data()}, {2}};
+  params.roi = {};
+  params.bins = 1;
+  result = histogram_ref::Analyze(gray, params);
+  fail_unless(result->channels.size() == 1);
+  ExpectCounts(Counts(*result, Channel::kLuma), {{0, 4}}, "gray bins=1");
+}
+GST_END_TEST;
+
+TCase* ReferenceTCase() {
+  TCase* tcase = tcase_create("reference");
+  tcase_add_test(tcase, test_weights);
+  tcase_add_test(tcase, test_luma_rounds_half_up);
+  tcase_add_test(tcase, test_bin_of);
+  tcase_add_test(tcase, test_channels_of_formats);
+  tcase_add_test(tcase, test_roi_and_chroma_rects);
+  tcase_add_test(tcase, test_rgb_byte_orders);
+  tcase_add_test(tcase, test_rgba_frame);
+  tcase_add_test(tcase, test_i420_chroma_region);
+  tcase_add_test(tcase, test_nv12_y444_gray8);
+  return tcase;
+}
+
+}  // namespace histogram_test

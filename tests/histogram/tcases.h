@@ -1,0 +1,18 @@
+// Test cases of the histogram suite, one group per file; test_histogram.cpp assembles them.
+#pragma once
+
+#include <gst/check/gstcheck.h>
+
+namespace histogram_test {
+
+TCase* ReferenceTCase();  // the CPU reference against hand-computed values (no element)
+TCase* ElementTCase();    // registration, pad templates, property specs, device-name
+TCase* FormatTCase();     // every format x odd sizes x memory layouts vs the reference
+TCase* BinsTCase();       // bins 256, 64, 10, 1 on packed, planar and semi-planar formats
+TCase* RoiTCase();        // offset, clamped, one-pixel and odd regions (chroma rounding); empty ROI
+TCase* SolidTCase();      // one colour everywhere: every histogram is one full bin (up to 1080p)
+TCase* MatrixTCase();     // the matrix property and round-half-up of RGB luma
+TCase* StreamTCase();     // timestamps, message order vs EOS, flushing, property changes
+TCase* DrawTCase();       // draw=true: only the graph's corner changes; the exact graph of a solid frame
+
+}  // namespace histogram_test

@@ -1,0 +1,206 @@
+#include "histogram_ref.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "reference/rgb_layout.h"
+
+namespace histogram_ref {
+namespace {
+
+constexpr int64_t kOne = 65536;  // the weights' fixed-point unit
+
+// Where the chroma samples of a Y-plane format live, written out by hand from the format
+// definitions (not read from GstVideoFormatInfo, so that a mistake there cannot hide here).
+struct ChromaLayout {
+  GstVideoFormat format;
+  bool has_chroma;
+  int sx;  // horizontal and vertical subsampling
+  int sy;
+  int u_plane;
+  int v_plane;
+  int pixel_stride;  // bytes from one chroma sample to the next in its plane
+  int u_offset;      // byte of U (and V) inside one chroma sample
+  int v_offset;
+};
+
+constexpr ChromaLayout kChromaLayouts[] = {
+    {GST_VIDEO_FORMAT_GRAY8, false, 1, 1, 0, 0, 0, 0, 0},
+    {GST_VIDEO_FORMAT_I420, true, 2, 2, 1, 2, 1, 0, 0},
+    {GST_VIDEO_FORMAT_NV12, true, 2, 2, 1, 1, 2, 0, 1},  // one plane of U, V pairs
+    {GST_VIDEO_FORMAT_Y444, true, 1, 1, 1, 2, 1, 0, 0},
+};
+
+const ChromaLayout* FindChromaLayout(GstVideoFormat format) {
+  for (const ChromaLayout& layout : kChromaLayouts) {
+    if (layout.format == format) return &layout;
+  }
+  return nullptr;
+}
+
+// The histogram of `channel` in `result`, which must have one.
+ChannelHistogram& Of(Result& result, Channel channel) {
+  for (ChannelHistogram& histogram : result.channels) {
+    if (histogram.channel == channel) return histogram;
+  }
+  g_assert_not_reached();
+  return result.channels.front();
+}
+
+void Count(ChannelHistogram& histogram, uint8_t value, guint bins) {
+  ++histogram.counts[BinOf(value, bins)];
+  ++histogram.samples;
+}
+
+const uint8_t* Row(const FrameView& view, int plane, int y) {
+  return view.planes[plane] + static_cast<ptrdiff_t>(y) * view.strides[plane];
+}
+
+void CountRgb(const FrameView& view, const reference::RgbLayout& layout, const Rect& rect,
+              const Weights& weights, Result& result) {
+  ChannelHistogram& red = Of(result, Channel::kRed);
+  ChannelHistogram& green = Of(result, Channel::kGreen);
+  ChannelHistogram& blue = Of(result, Channel::kBlue);
+  ChannelHistogram& luma = Of(result, Channel::kLuma);
+  ChannelHistogram* alpha = layout.a >= 0 ? &Of(result, Channel::kAlpha) : nullptr;
+  const guint bins = result.bins;
+  for (int y = rect.y0; y < rect.y1; ++y) {
+    for (int x = rect.x0; x < rect.x1; ++x) {
+      const uint8_t* pixel = Row(view, 0, y) + static_cast<ptrdiff_t>(x) * layout.bytes_per_pixel;
+      Count(red, pixel[layout.r], bins);
+      Count(green, pixel[layout.g], bins);
+      Count(blue, pixel[layout.b], bins);
+      Count(luma, RgbLuma(weights, pixel[layout.r], pixel[layout.g], pixel[layout.b]), bins);
+      if (alpha != nullptr) Count(*alpha, pixel[layout.a], bins);
+    }
+  }
+}
+
+void CountYuv(const FrameView& view, const ChromaLayout& layout, const Rect& rect, Result& result) {
+  ChannelHistogram& luma = Of(result, Channel::kLuma);
+  for (int y = rect.y0; y < rect.y1; ++y) {
+    for (int x = rect.x0; x < rect.x1; ++x) Count(luma, Row(view, 0, y)[x], result.bins);
+  }
+  if (!layout.has_chroma) return;
+  ChannelHistogram& u = Of(result, Channel::kU);
+  ChannelHistogram& v = Of(result, Channel::kV);
+  const Rect chroma = ChromaRect(rect, layout.sx, layout.sy);
+  for (int y = chroma.y0; y < chroma.y1; ++y) {
+    for (int x = chroma.x0; x < chroma.x1; ++x) {
+      const ptrdiff_t at = static_cast<ptrdiff_t>(x) * layout.pixel_stride;
+      Count(u, Row(view, layout.u_plane, y)[at + layout.u_offset], result.bins);
+      Count(v, Row(view, layout.v_plane, y)[at + layout.v_offset], result.bins);
+    }
+  }
+}
+
+}  // namespace
+
+const char* Nick(Matrix matrix) {
+  switch (matrix) {
+    case Matrix::kBt601: return "bt601";
+    case Matrix::kBt709: return "bt709";
+    case Matrix::kBt2020: return "bt2020";
+  }
+  return "?";
+}
+
+Weights WeightsOf(Matrix matrix) {
+  double kr = 0, kb = 0;
+  switch (matrix) {
+    case Matrix::kBt601: kr = 0.299, kb = 0.114; break;
+    case Matrix::kBt709: kr = 0.2126, kb = 0.0722; break;
+    case Matrix::kBt2020: kr = 0.2627, kb = 0.0593; break;
+  }
+  const int64_t r = std::llround(kr * kOne);
+  const int64_t b = std::llround(kb * kOne);
+  return Weights{r, kOne - r - b, b};
+}
+
+uint8_t RgbLuma(const Weights& weights, uint8_t r, uint8_t g, uint8_t b) {
+  // At most 255 * 65536 + 32768, so the result fits 8 bits: weights are non-negative and sum
+  // to 65536.
+  const int64_t sum = weights.kr * r + weights.kg * g + weights.kb * b;
+  return static_cast<uint8_t>((sum + kOne / 2) >> 16);
+}
+
+guint BinOf(uint8_t value, guint bins) {
+  g_assert(bins >= 1 && bins <= 256);
+  return static_cast<guint>(value) * bins / 256;
+}
+
+bool IsRgb(GstVideoFormat format) {
+  return reference::FindRgbLayout(format) != nullptr;
+}
+
+bool IsSupported(GstVideoFormat format) {
+  return IsRgb(format) || FindChromaLayout(format) != nullptr;
+}
+
+const char* FieldName(Channel channel) {
+  switch (channel) {
+    case Channel::kRed: return "red";
+    case Channel::kGreen: return "green";
+    case Channel::kBlue: return "blue";
+    case Channel::kLuma: return "luma";
+    case Channel::kAlpha: return "alpha";
+    case Channel::kU: return "u";
+    case Channel::kV: return "v";
+  }
+  return "?";
+}
+
+std::vector<Channel> ChannelsOf(GstVideoFormat format) {
+  if (const reference::RgbLayout* layout = reference::FindRgbLayout(format)) {
+    std::vector<Channel> channels = {Channel::kRed, Channel::kGreen, Channel::kBlue, Channel::kLuma};
+    if (layout->a >= 0) channels.push_back(Channel::kAlpha);
+    return channels;
+  }
+  const ChromaLayout* layout = FindChromaLayout(format);
+  g_assert(layout != nullptr);
+  if (!layout->has_chroma) return {Channel::kLuma};
+  return {Channel::kLuma, Channel::kU, Channel::kV};
+}
+
+Rect ClampRoi(const Roi& roi, int width, int height) {
+  // 64-bit sums: roi-x + roi-width may exceed guint.
+  const int64_t w = width, h = height;
+  Rect rect;
+  rect.x0 = static_cast<int>(std::min<int64_t>(roi.x, w));
+  rect.y0 = static_cast<int>(std::min<int64_t>(roi.y, h));
+  rect.x1 = static_cast<int>(roi.width != 0 ? std::min<int64_t>(int64_t{roi.x} + roi.width, w) : w);
+  rect.y1 = static_cast<int>(roi.height != 0 ? std::min<int64_t>(int64_t{roi.y} + roi.height, h) : h);
+  return rect;
+}
+
+Rect ChromaRect(const Rect& luma, int sx, int sy) {
+  return Rect{luma.x0 / sx, luma.y0 / sy, (luma.x1 + sx - 1) / sx, (luma.y1 + sy - 1) / sy};
+}
+
+const ChannelHistogram* Result::Find(Channel channel) const {
+  for (const ChannelHistogram& histogram : channels) {
+    if (histogram.channel == channel) return &histogram;
+  }
+  return nullptr;
+}
+
+std::optional<Result> Analyze(const FrameView& view, const Params& params) {
+  g_assert(IsSupported(view.format));
+  const Rect rect = ClampRoi(params.roi, view.width, view.height);
+  if (rect.Empty()) return std::nullopt;
+
+  Result result;
+  result.bins = params.bins;
+  result.pixels = rect.Area();
+  for (Channel channel : ChannelsOf(view.format)) {
+    result.channels.push_back(ChannelHistogram{channel, 0, std::vector<guint64>(params.bins, 0)});
+  }
+  if (const reference::RgbLayout* layout = reference::FindRgbLayout(view.format)) {
+    CountRgb(view, *layout, rect, WeightsOf(params.matrix), result);
+  } else {
+    CountYuv(view, *FindChromaLayout(view.format), rect, result);
+  }
+  return result;
+}
+
+}  // namespace histogram_ref

@@ -1,0 +1,112 @@
+// CPU reference of the histogram analysis, written from the element's specification (not from
+// its implementation): per-channel counts of 8-bit values in `bins` bins over a clamped region
+// of interest, RGB luma in integer arithmetic rounded half up, chroma counted at chroma
+// resolution over every chroma sample that covers a pixel of the region.
+#pragma once
+
+#include <gst/video/video.h>
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace histogram_ref {
+
+// The `matrix` property. Only the luma of RGB formats depends on it.
+enum class Matrix { kBt601, kBt709, kBt2020 };
+
+// The property's nick ("bt601", "bt709", "bt2020").
+const char* Nick(Matrix matrix);
+
+// kr = round(Kr * 65536), kb = round(Kb * 65536), kg = 65536 - kr - kb.
+struct Weights {
+  int64_t kr;
+  int64_t kg;
+  int64_t kb;
+};
+
+Weights WeightsOf(Matrix matrix);
+
+// (kr*R + kg*G + kb*B + 32768) >> 16: the weighted sum rounded half up, 0..255.
+uint8_t RgbLuma(const Weights& weights, uint8_t r, uint8_t g, uint8_t b);
+
+// The bin of an 8-bit value: value * bins / 256 (integer division), for bins 1..256.
+guint BinOf(uint8_t value, guint bins);
+
+// The formats histogram is specified for (RGB, BGR, the 4-byte RGB family, GRAY8, I420, NV12,
+// Y444).
+bool IsSupported(GstVideoFormat format);
+bool IsRgb(GstVideoFormat format);
+
+// The histograms a message carries, each in a field named after it.
+enum class Channel { kRed, kGreen, kBlue, kLuma, kAlpha, kU, kV };
+inline constexpr Channel kAllChannels[] = {Channel::kRed,   Channel::kGreen, Channel::kBlue, Channel::kLuma,
+                                           Channel::kAlpha, Channel::kU,     Channel::kV};
+
+// "red", "green", "blue", "luma", "alpha", "u", "v".
+const char* FieldName(Channel channel);
+
+// The channels of `format`, in the order of kAllChannels: red, green, blue, luma (+ alpha for
+// RGBA, BGRA, ARGB, ABGR); luma for GRAY8; luma, u, v for I420, NV12 and Y444.
+std::vector<Channel> ChannelsOf(GstVideoFormat format);
+
+// A frame's planes wherever they are: plane p's row y starts at planes[p] + y * strides[p].
+// Plane order is GStreamer's for each format (I420: Y, U, V; NV12: Y, interleaved UV; Y444: Y,
+// U, V); unused entries are ignored.
+struct FrameView {
+  GstVideoFormat format;
+  int width;
+  int height;
+  const uint8_t* planes[3];
+  int strides[3];  // any value, not only multiples of 4
+};
+
+// The roi-* properties (0 width/height: up to the frame edge).
+struct Roi {
+  guint x = 0;
+  guint y = 0;
+  guint width = 0;
+  guint height = 0;
+};
+
+// A region [x0, x1) x [y0, y1).
+struct Rect {
+  int x0;
+  int y0;
+  int x1;
+  int y1;
+  bool Empty() const { return x1 <= x0 || y1 <= y0; }
+  guint64 Area() const { return Empty() ? 0 : guint64(x1 - x0) * guint64(y1 - y0); }
+};
+
+// The ROI clamped to a width x height frame, in luma coordinates.
+Rect ClampRoi(const Roi& roi, int width, int height);
+
+// The chroma samples of a plane subsampled by sx, sy that cover at least one pixel of `luma`:
+// [x0 / sx, ceil(x1 / sx)) x [y0 / sy, ceil(y1 / sy)).
+Rect ChromaRect(const Rect& luma, int sx, int sy);
+
+// Everything that changes the analysis.
+struct Params {
+  Matrix matrix = Matrix::kBt709;
+  guint bins = 256;
+  Roi roi;
+};
+
+struct ChannelHistogram {
+  Channel channel;
+  guint64 samples;              // how many values were counted: pixels, or chroma samples
+  std::vector<guint64> counts;  // `bins` entries
+};
+
+struct Result {
+  guint bins;
+  guint64 pixels;                          // ROI pixels at luma resolution
+  std::vector<ChannelHistogram> channels;  // ChannelsOf(format), in that order
+  const ChannelHistogram* Find(Channel channel) const;
+};
+
+// The analysis of `view` with `params`; nullopt when the clamped ROI is empty.
+std::optional<Result> Analyze(const FrameView& view, const Params& params);
+
+}  // namespace histogram_ref
