@@ -6,7 +6,7 @@ source .gpu/env.sh
 export GST_VKCOMPUTE_TEST_NO_VALIDATION=1
 export LD_PRELOAD=$(ls /usr/local/nvidia/lib64/libnvidia-tls.so.* | head -1)
 vulkaninfo --summary 2>/dev/null | grep -E 'deviceName|driverInfo' | head -2
-for t in test_lumamax test_rgb2yuv; do "$t" > "$OUT/$t.log" 2>&1; echo "$t rc=$? $(grep '%:' "$OUT/$t.log")"; done
+for t in test_lumamax test_histogram test_rgb2yuv; do "$t" > "$OUT/$t.log" 2>&1; echo "$t rc=$? $(grep '%:' "$OUT/$t.log")"; done
 GST_VKCOMPUTE_NO_SUBGROUPS=1 test_lumamax > "$OUT/test_lumamax_shared.log" 2>&1; echo "test_lumamax (shared) rc=$? $(grep '%:' "$OUT/test_lumamax_shared.log")"
 run() {  # label, caps, element...
   local label=$1 caps=$2; shift 2
@@ -25,3 +25,8 @@ GST_VKCOMPUTE_NO_SUBGROUPS=1 run "lumamax RGBA (shared-memory reduction)" "$R,fo
 run "rgb2yuv RGBA->NV12" "$R,format=RGBA" rgb2yuv ! video/x-raw,format=NV12
 run "rgb2yuv RGB->I420" "$R,format=RGB" rgb2yuv ! video/x-raw,format=I420
 run "lumamax RGBA 4K" "video/x-raw,width=3840,height=2160,format=RGBA" lumamax
+run "histogram RGBA" "$R,format=RGBA" histogram
+run "histogram RGB" "$R,format=RGB" histogram
+run "histogram NV12" "$R,format=NV12" histogram
+run "histogram GRAY8" "$R,format=GRAY8" histogram
+run "histogram RGBA draw=true" "$R,format=RGBA" histogram draw=true
