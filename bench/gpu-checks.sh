@@ -10,7 +10,7 @@ for t in test_lumamax test_histogram test_rgb2yuv; do "$t" > "$OUT/$t.log" 2>&1;
 GST_VKCOMPUTE_NO_SUBGROUPS=1 test_lumamax > "$OUT/test_lumamax_shared.log" 2>&1; echo "test_lumamax (shared) rc=$? $(grep '%:' "$OUT/test_lumamax_shared.log")"
 run() {  # label, caps, element...
   local label=$1 caps=$2; shift 2
-  GST_DEBUG=vkcomputefilter:4 GST_DEBUG_NO_COLOR=1 gst-launch-1.0 -q videotestsrc num-buffers=600 pattern=ball \
+  GST_DEBUG=vkcomputefilter:4 GST_DEBUG_NO_COLOR=1 gst-launch-1.0 -q videotestsrc num-buffers=600 pattern=${PATTERN:-ball} \
     ! "$caps" ! "$@" ! fakesink sync=false 2>&1 | sed -n 's/.*GPU time per frame: \([0-9.]*\) us.*/\1/p' | tail -3 | tr '\n' ' '
   echo " us  <- $label"
 }
@@ -29,4 +29,5 @@ run "histogram RGBA" "$R,format=RGBA" histogram
 run "histogram RGB" "$R,format=RGB" histogram
 run "histogram NV12" "$R,format=NV12" histogram
 run "histogram GRAY8" "$R,format=GRAY8" histogram
+PATTERN=snow run "histogram RGBA (snow: spread values)" "$R,format=RGBA" histogram
 run "histogram RGBA draw=true" "$R,format=RGBA" histogram draw=true
