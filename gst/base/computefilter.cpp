@@ -604,6 +604,18 @@ static void gst_vkcompute_filter_init(GstVkComputeFilter* self) {
   new (get_priv(self)) GstVkComputeFilterPrivate();
 }
 
+void gst_vkcompute_filter_class_init_analysis(GstVkComputeFilterClass* klass, const char* caps_string) {
+  auto* element_class = GST_ELEMENT_CLASS(klass);
+  GstCaps* caps = gst_caps_from_string(caps_string);
+  gst_element_class_add_pad_template(element_class,
+                                     gst_pad_template_new("sink", GST_PAD_SINK, GST_PAD_ALWAYS, caps));
+  gst_element_class_add_pad_template(element_class,
+                                     gst_pad_template_new("src", GST_PAD_SRC, GST_PAD_ALWAYS, caps));
+  gst_caps_unref(caps);
+  GST_BASE_TRANSFORM_CLASS(klass)->passthrough_on_same_caps = TRUE;
+  klass->analysis = TRUE;
+}
+
 static void gst_vkcompute_filter_class_init(GstVkComputeFilterClass* klass) {
   auto* gobject_class = G_OBJECT_CLASS(klass);
   auto* trans_class = GST_BASE_TRANSFORM_CLASS(klass);

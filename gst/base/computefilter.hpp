@@ -73,5 +73,9 @@ State& caps_state(GstVkComputeFilter* self) {
 }
 }  // namespace vkc
 
+// Makes `klass` an analysis element class: same caps on both pads (`caps`, templates added here),
+// frames passing through untouched.
+void gst_vkcompute_filter_class_init_analysis(GstVkComputeFilterClass* klass, const char* caps);
+
 // Frames the element keeps in flight on the GPU.
 constexpr guint kVkComputeFramesInFlight = 3;

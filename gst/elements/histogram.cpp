@@ -330,17 +330,10 @@ static void gst_histogram_class_init(GstHistogramClass* klass) {
                                         "posts them as \"histogram\" element "
                                         "messages; frames pass through unchanged",
                                         "gst-vkcompute developers");
-  GstCaps* caps = gst_caps_from_string(GST_VIDEO_CAPS_MAKE(FORMATS));
-  gst_element_class_add_pad_template(element_class,
-                                     gst_pad_template_new("sink", GST_PAD_SINK, GST_PAD_ALWAYS, caps));
-  gst_element_class_add_pad_template(element_class,
-                                     gst_pad_template_new("src", GST_PAD_SRC, GST_PAD_ALWAYS, caps));
-  gst_caps_unref(caps);
+  gst_vkcompute_filter_class_init_analysis(filter_class, GST_VIDEO_CAPS_MAKE(FORMATS));
 
-  GST_BASE_TRANSFORM_CLASS(klass)->passthrough_on_same_caps = TRUE;
   filter_class->configure = gst_histogram_configure;
   filter_class->record = gst_histogram_record;
   filter_class->complete = gst_histogram_complete;
-  filter_class->analysis = TRUE;
   filter_class->modifies_frames = gst_histogram_modifies_frames;
 }

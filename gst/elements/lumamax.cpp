@@ -276,7 +276,6 @@ static void gst_lumamax_init(GstLumamax* self) {
 static void gst_lumamax_class_init(GstLumamaxClass* klass) {
   auto* gobject_class = G_OBJECT_CLASS(klass);
   auto* element_class = GST_ELEMENT_CLASS(klass);
-  auto* trans_class = GST_BASE_TRANSFORM_CLASS(klass);
   auto* filter_class = reinterpret_cast<GstVkComputeFilterClass*>(klass);
   GST_DEBUG_CATEGORY_INIT(gst_lumamax_debug, "lumamax", 0, "Brightest pixel on Vulkan");
 
@@ -301,16 +300,9 @@ static void gst_lumamax_class_init(GstLumamaxClass* klass) {
       "Finds the brightest and darkest pixel, the mean luma and the top-N peaks of every frame on a Vulkan "
       "device and posts them as \"lumamax\" element messages; frames pass through unchanged",
       "gst-vkcompute developers");
-  GstCaps* caps = gst_caps_from_string(GST_VIDEO_CAPS_MAKE(FORMATS));
-  gst_element_class_add_pad_template(element_class,
-                                     gst_pad_template_new("sink", GST_PAD_SINK, GST_PAD_ALWAYS, caps));
-  gst_element_class_add_pad_template(element_class,
-                                     gst_pad_template_new("src", GST_PAD_SRC, GST_PAD_ALWAYS, caps));
-  gst_caps_unref(caps);
+  gst_vkcompute_filter_class_init_analysis(filter_class, GST_VIDEO_CAPS_MAKE(FORMATS));
 
-  trans_class->passthrough_on_same_caps = TRUE;
   filter_class->configure = gst_lumamax_configure;
   filter_class->record = gst_lumamax_record;
   filter_class->complete = gst_lumamax_complete;
-  filter_class->analysis = TRUE;
 }
