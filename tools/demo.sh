@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# Fresh Debian 12 machine to a running demo: installs, builds, then converts a test pattern with
-# rgb2yuv and writes a few JPEG frames to demo/ (jpegenc takes the I420 that rgb2yuv produces).
+# Fresh Debian 12 machine to a running demo: installs, builds, then
+#  - converts a test pattern with rgb2yuv and writes a few JPEG frames to demo/ (jpegenc takes
+#    the I420 that rgb2yuv produces),
+#  - follows a moving ball with lumamax and prints where its brightest pixel is in each frame,
+#  - draws the live histogram into frames with histogram draw=true (JPEGs in demo/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tools/deps.sh
@@ -15,4 +18,13 @@ GST_DEBUG=vkcomputefilter:4,rgb2yuv:4 GST_DEBUG_NO_COLOR=1 gst-launch-1.0 videot
   ! jpegenc ! multifilesink location=demo/rgb2yuv-%02d.jpg 2>"$log"
 echo "device:     $(sed -n 's/.*using Vulkan device //p' "$log" | head -n1)"
 echo "conversion: $(sed -n 's/.*gst_rgb2yuv_configure:<[^>]*> //p' "$log" | head -n1)"
-echo "frames:     $(ls demo/*.jpg | tr '\n' ' ')"
+echo "frames:     $(ls demo/rgb2yuv-*.jpg | tr '\n' ' ')"
+
+echo "lumamax, brightest pixel of each frame of a moving ball:"
+gst-launch-1.0 -m videotestsrc num-buffers=5 pattern=ball ! video/x-raw,width=320,height=240 \
+  ! lumamax ! fakesink 2>&1 \
+  | sed -n 's/.*lumamax, timestamp=(guint64)\([0-9]*\),.* x=(int)\([0-9]*\), y=(int)\([0-9]*\), luma=(double)\([0-9.]*\).*/  t=\1 ns  x=\2 y=\3 luma=\4/p'
+
+gst-launch-1.0 -q videotestsrc num-buffers=5 pattern=smpte ! video/x-raw,format=RGBx,width=640,height=360 \
+  ! histogram draw=true bins=64 ! videoconvert ! jpegenc ! multifilesink location=demo/histogram-%02d.jpg
+echo "histogram:  $(ls demo/histogram-*.jpg | tr '\n' ' ')(graph in the bottom-left corner)"

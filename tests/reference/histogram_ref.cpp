@@ -8,7 +8,7 @@
 namespace histogram_ref {
 namespace {
 
-constexpr int64_t kOne = 65536;  // the weights' fixed-point unit
+using reference::kOne;
 
 // Where the chroma samples of a Y-plane format live, written out by hand from the format
 // definitions (not read from GstVideoFormatInfo, so that a mistake there cannot hide here).
@@ -96,27 +96,6 @@ void CountYuv(const FrameView& view, const ChromaLayout& layout, const Rect& rec
 
 }  // namespace
 
-const char* Nick(Matrix matrix) {
-  switch (matrix) {
-    case Matrix::kBt601: return "bt601";
-    case Matrix::kBt709: return "bt709";
-    case Matrix::kBt2020: return "bt2020";
-  }
-  return "?";
-}
-
-Weights WeightsOf(Matrix matrix) {
-  double kr = 0, kb = 0;
-  switch (matrix) {
-    case Matrix::kBt601: kr = 0.299, kb = 0.114; break;
-    case Matrix::kBt709: kr = 0.2126, kb = 0.0722; break;
-    case Matrix::kBt2020: kr = 0.2627, kb = 0.0593; break;
-  }
-  const int64_t r = std::llround(kr * kOne);
-  const int64_t b = std::llround(kb * kOne);
-  return Weights{r, kOne - r - b, b};
-}
-
 uint8_t RgbLuma(const Weights& weights, uint8_t r, uint8_t g, uint8_t b) {
   // At most 255 * 65536 + 32768, so the result fits 8 bits: weights are non-negative and sum
   // to 65536.
@@ -160,17 +139,6 @@ std::vector<Channel> ChannelsOf(GstVideoFormat format) {
   g_assert(layout != nullptr);
   if (!layout->has_chroma) return {Channel::kLuma};
   return {Channel::kLuma, Channel::kU, Channel::kV};
-}
-
-Rect ClampRoi(const Roi& roi, int width, int height) {
-  // 64-bit sums: roi-x + roi-width may exceed guint.
-  const int64_t w = width, h = height;
-  Rect rect;
-  rect.x0 = static_cast<int>(std::min<int64_t>(roi.x, w));
-  rect.y0 = static_cast<int>(std::min<int64_t>(roi.y, h));
-  rect.x1 = static_cast<int>(roi.width != 0 ? std::min<int64_t>(int64_t{roi.x} + roi.width, w) : w);
-  rect.y1 = static_cast<int>(roi.height != 0 ? std::min<int64_t>(int64_t{roi.y} + roi.height, h) : h);
-  return rect;
 }
 
 Rect ChromaRect(const Rect& luma, int sx, int sy) {

@@ -10,22 +10,18 @@
 #include <optional>
 #include <vector>
 
+#include "reference/luma_roi.h"
+
 namespace histogram_ref {
 
-// The `matrix` property. Only the luma of RGB formats depends on it.
-enum class Matrix { kBt601, kBt709, kBt2020 };
-
-// The property's nick ("bt601", "bt709", "bt2020").
-const char* Nick(Matrix matrix);
-
-// kr = round(Kr * 65536), kb = round(Kb * 65536), kg = 65536 - kr - kb.
-struct Weights {
-  int64_t kr;
-  int64_t kg;
-  int64_t kb;
-};
-
-Weights WeightsOf(Matrix matrix);
+// The matrix weights and the ROI clamp are shared with the other analysis references.
+using reference::ClampRoi;
+using reference::Matrix;
+using reference::Nick;
+using reference::Rect;
+using reference::Roi;
+using reference::Weights;
+using reference::WeightsOf;
 
 // (kr*R + kg*G + kb*B + 32768) >> 16: the weighted sum rounded half up, 0..255.
 uint8_t RgbLuma(const Weights& weights, uint8_t r, uint8_t g, uint8_t b);
@@ -61,26 +57,6 @@ struct FrameView {
   int strides[3];  // any value, not only multiples of 4
 };
 
-// The roi-* properties (0 width/height: up to the frame edge).
-struct Roi {
-  guint x = 0;
-  guint y = 0;
-  guint width = 0;
-  guint height = 0;
-};
-
-// A region [x0, x1) x [y0, y1).
-struct Rect {
-  int x0;
-  int y0;
-  int x1;
-  int y1;
-  bool Empty() const { return x1 <= x0 || y1 <= y0; }
-  guint64 Area() const { return Empty() ? 0 : guint64(x1 - x0) * guint64(y1 - y0); }
-};
-
-// The ROI clamped to a width x height frame, in luma coordinates.
-Rect ClampRoi(const Roi& roi, int width, int height);
 
 // The chroma samples of a plane subsampled by sx, sy that cover at least one pixel of `luma`:
 // [x0 / sx, ceil(x1 / sx)) x [y0 / sy, ceil(y1 / sy)).

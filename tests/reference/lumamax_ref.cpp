@@ -8,7 +8,7 @@
 namespace lumamax_ref {
 namespace {
 
-constexpr int64_t kOne = 65536;  // the weights' fixed-point unit
+using reference::kOne;
 
 bool IsYPlaneFormat(GstVideoFormat format) {
   return format == GST_VIDEO_FORMAT_GRAY8 || format == GST_VIDEO_FORMAT_I420 ||
@@ -21,27 +21,6 @@ bool RasterBefore(const Pixel& a, const Pixel& b) {
 }
 
 }  // namespace
-
-const char* Nick(Matrix matrix) {
-  switch (matrix) {
-    case Matrix::kBt601: return "bt601";
-    case Matrix::kBt709: return "bt709";
-    case Matrix::kBt2020: return "bt2020";
-  }
-  return "?";
-}
-
-Weights WeightsOf(Matrix matrix) {
-  double kr = 0, kb = 0;
-  switch (matrix) {
-    case Matrix::kBt601: kr = 0.299, kb = 0.114; break;
-    case Matrix::kBt709: kr = 0.2126, kb = 0.0722; break;
-    case Matrix::kBt2020: kr = 0.2627, kb = 0.0593; break;
-  }
-  const int64_t r = std::llround(kr * kOne);
-  const int64_t b = std::llround(kb * kOne);
-  return Weights{r, kOne - r - b, b};
-}
 
 bool IsRgb(GstVideoFormat format) {
   return reference::FindRgbLayout(format) != nullptr;
@@ -65,17 +44,6 @@ int64_t LumaValue(const View& view, Matrix matrix, int x, int y) {
 
 double LumaOf(int64_t value) {
   return static_cast<double>(value) / (255.0 * kOne);
-}
-
-Rect ClampRoi(const Roi& roi, int width, int height) {
-  // 64-bit sums: roi-x + roi-width may exceed guint.
-  const int64_t w = width, h = height;
-  Rect rect;
-  rect.x0 = static_cast<int>(std::min<int64_t>(roi.x, w));
-  rect.y0 = static_cast<int>(std::min<int64_t>(roi.y, h));
-  rect.x1 = static_cast<int>(roi.width != 0 ? std::min<int64_t>(int64_t{roi.x} + roi.width, w) : w);
-  rect.y1 = static_cast<int>(roi.height != 0 ? std::min<int64_t>(int64_t{roi.y} + roi.height, h) : h);
-  return rect;
 }
 
 std::vector<Pixel> GreedyPeaks(std::vector<Pixel> pixels, guint count, guint min_distance) {

@@ -9,23 +9,18 @@
 #include <optional>
 #include <vector>
 
+#include "reference/luma_roi.h"
+
 namespace lumamax_ref {
 
-// The `matrix` property. Only RGB formats use it; YUV and GRAY8 luma is the Y byte.
-enum class Matrix { kBt601, kBt709, kBt2020 };
-
-// The property's nick ("bt601", "bt709", "bt2020").
-const char* Nick(Matrix matrix);
-
-// Integer weights: kr = round(Kr * 65536), kb = round(Kb * 65536), kg = 65536 - kr - kb, so that
-// a grey pixel of level v has L = v * 65536 under every matrix.
-struct Weights {
-  int64_t kr;
-  int64_t kg;
-  int64_t kb;
-};
-
-Weights WeightsOf(Matrix matrix);
+// The matrix weights and the ROI clamp are shared with the other analysis references.
+using reference::ClampRoi;
+using reference::Matrix;
+using reference::Nick;
+using reference::Rect;
+using reference::Roi;
+using reference::Weights;
+using reference::WeightsOf;
 
 // The formats lumamax is specified for (RGB, BGR, the 4-byte RGB family, GRAY8, I420, NV12, Y444).
 bool IsSupported(GstVideoFormat format);
@@ -47,24 +42,6 @@ int64_t LumaValue(const View& view, Matrix matrix, int x, int y);
 // luma = L / (255 * 65536), in 0..1.
 double LumaOf(int64_t value);
 
-// The roi-* properties (0 width/height: up to the frame edge).
-struct Roi {
-  guint x = 0;
-  guint y = 0;
-  guint width = 0;
-  guint height = 0;
-};
-
-// The ROI clamped to the frame, as [x0, x1) x [y0, y1) in frame coordinates.
-struct Rect {
-  int x0;
-  int y0;
-  int x1;
-  int y1;
-  bool Empty() const { return x1 <= x0 || y1 <= y0; }
-};
-
-Rect ClampRoi(const Roi& roi, int width, int height);
 
 // Everything that changes the analysis.
 struct Params {
