@@ -148,7 +148,7 @@ GST_START_TEST(test_pipeline_and_device_name) {
   fail_unless(log.WaitForErrorOrEos(kTimeoutMs), "no EOS within %d ms", kTimeoutMs);
   const std::vector<PostedError> errors = log.Errors();
   fail_unless(errors.empty(), "pipeline error: %s", errors.empty() ? "" : errors.front().description.c_str());
-  const std::vector<HistogramMessage> messages = log.Histograms();
+  const std::vector<HistogramMessage> messages = log.Messages();
   fail_unless_equals_int(messages.size(), 3);
   for (const HistogramMessage& message : messages) {
     fail_unless(message.problem.empty() && message.pixels == 16 * 8 && message.bins == 256,

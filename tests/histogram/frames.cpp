@@ -3,7 +3,7 @@
 namespace histogram_test {
 
 TestFrame RandomFrame(GstVideoFormat format, int width, int height, std::mt19937& rng) {
-  TestFrame frame = lumamax_test::NewTestFrame(format, width, height);
+  TestFrame frame = analysis_test::NewTestFrame(format, width, height);
   std::uniform_int_distribution<int> byte(0, 255);
   for (uint8_t& value : frame.bytes) value = static_cast<uint8_t>(byte(rng));
   return frame;
@@ -19,14 +19,7 @@ histogram_ref::FrameView ViewOf(const TestFrame& frame) {
 }
 
 void SetSample(TestFrame& frame, int component, int x, int y, uint8_t value) {
-  // Located through GstVideoFormatInfo; the reference uses its own tables, so the two check
-  // each other.
-  const GstVideoInfo* info = &frame.info;
-  g_assert(x < GST_VIDEO_INFO_COMP_WIDTH(info, component) && y < GST_VIDEO_INFO_COMP_HEIGHT(info, component));
-  const size_t at = GST_VIDEO_INFO_COMP_OFFSET(info, component) +
-                    static_cast<size_t>(y) * GST_VIDEO_INFO_COMP_STRIDE(info, component) +
-                    static_cast<size_t>(x) * GST_VIDEO_INFO_COMP_PSTRIDE(info, component);
-  frame.bytes[at] = value;
+  analysis_test::Component(frame, component, x, y) = value;
 }
 
 TestFrame SolidFrame(GstVideoFormat format, int width, int height, const Colour& colour, std::mt19937& rng) {

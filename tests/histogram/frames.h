@@ -1,7 +1,7 @@
 // Frames of any histogram format: every byte random (every channel is counted, so every byte
 // that holds a sample matters), or one colour everywhere. The frame type and the input memory
-// layouts (proposed pool, padded system memory with GstVideoMeta, split memory) are lumamax's:
-// they are element-independent, and sharing them keeps one copy of the layout code.
+// layouts (proposed pool, padded system memory with GstVideoMeta, split memory) are shared with
+// the other analysis suites (common/analysis).
 #pragma once
 
 #include <gst/video/video.h>
@@ -10,17 +10,17 @@
 #include <cstdint>
 #include <random>
 
-#include "lumamax/frame_buffer.h"
-#include "lumamax/test_frame.h"
+#include "common/analysis/frame_buffer.h"
+#include "common/analysis/test_frame.h"
 #include "reference/histogram_ref.h"
 
 namespace histogram_test {
 
-using lumamax_test::Memory;
-using lumamax_test::NewSystemBuffer;
-using lumamax_test::Placement;
-using lumamax_test::TestFrame;
-using lumamax_test::WriteFrame;
+using analysis_test::Memory;
+using analysis_test::NewSystemBuffer;
+using analysis_test::Placement;
+using analysis_test::TestFrame;
+using analysis_test::WriteFrame;
 
 // A frame of `format` whose bytes (samples, x bytes and row padding alike) are all random.
 TestFrame RandomFrame(GstVideoFormat format, int width, int height, std::mt19937& rng);

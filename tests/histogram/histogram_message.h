@@ -8,16 +8,12 @@
 #include <string>
 #include <vector>
 
+#include "common/analysis/message_header.h"
+
 namespace histogram_test {
 
-struct HistogramMessage {
-  std::string problem;                // empty when every field present has its specified type
-  std::string text;                   // the start of the structure, for failure messages
-  const GstObject* source = nullptr;  // compared by identity only, never dereferenced
-  guint64 timestamp = 0;
-  guint64 stream_time = 0;
-  guint64 running_time = 0;
-  guint64 duration = 0;
+// The times, source and text come from the header every analysis message shares.
+struct HistogramMessage : analysis_test::MessageHeader {
   guint bins = 0;
   guint64 pixels = 0;
   // The channel fields present ("red", ..., "v"), by name: which ones a message carries depends

@@ -50,7 +50,7 @@ std::vector<PostedError> RunPipelineErrors(const std::string& description, size_
   fail_unless(log.WaitForErrorOrEos(kTimeoutMs), "%s: neither EOS nor an error", description.c_str());
   gst_element_set_state(pipeline, GST_STATE_NULL);
   gst_object_unref(pipeline);
-  *histogram_count = log.HistogramCount();
+  *histogram_count = log.Count();
   return log.Errors();
 }
 
@@ -117,7 +117,7 @@ GST_START_TEST(test_empty_roi_while_playing) {
     fail_unless(flow == GST_FLOW_OK, "%s: a frame with a valid ROI returned %s", WithSeed(name).c_str(),
                 gst_flow_get_name(flow));
   }
-  fail_unless(stream.log().WaitForHistograms(3, kTimeoutMs), "%s: the good frames' messages never came",
+  fail_unless(stream.log().WaitFor(3, kTimeoutMs), "%s: the good frames' messages never came",
               WithSeed(name).c_str());
 
   params.roi.y = 17;
@@ -128,7 +128,7 @@ GST_START_TEST(test_empty_roi_while_playing) {
               gst_flow_get_name(flow));
   ExpectSettingsError(stream.log().Errors(), GST_OBJECT_NAME(stream.element()), name);
 
-  const std::vector<HistogramMessage> messages = stream.log().Histograms();
+  const std::vector<HistogramMessage> messages = stream.log().Messages();
   fail_unless(messages.size() == 3, "%s: %zu histogram messages for 3 good frames", WithSeed(name).c_str(),
               messages.size());
   for (size_t i = 0; i < messages.size(); ++i) {

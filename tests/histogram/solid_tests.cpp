@@ -79,7 +79,7 @@ void RunSolidCases(const std::vector<SolidCase>& cases, guint bins, const std::s
   AnalysisStream stream(params);
   for (const SolidCase& c : cases) stream.Push(SolidFrame(c.format, c.width, c.height, c.colour, rng));
   fail_unless(stream.EndOfStream(), "%s: EOS did not come out", WithSeed(name).c_str());
-  const std::vector<HistogramMessage> messages = stream.log().Histograms();
+  const std::vector<HistogramMessage> messages = stream.log().Messages();
   fail_unless(messages.size() == cases.size(), "%s: %zu frames, %zu histogram messages",
               WithSeed(name).c_str(), cases.size(), messages.size());
   for (size_t i = 0; i < cases.size(); ++i) {

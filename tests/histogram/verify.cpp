@@ -1,18 +1,13 @@
 #include "verify.h"
 
+#include "common/analysis/stream_checks.h"
+
 #include <gst/check/gstcheck.h>
 
 #include <numeric>
 
 namespace histogram_test {
 namespace {
-
-void ExpectTime(guint64 got, GstClockTime expected, const char* what, const std::string& where) {
-  fail_unless(got == expected,
-              "%s: %s %" GST_TIME_FORMAT " (%" G_GUINT64_FORMAT "), expected %" GST_TIME_FORMAT
-              " (%" G_GUINT64_FORMAT ")",
-              where.c_str(), what, GST_TIME_ARGS(got), got, GST_TIME_ARGS(expected), expected);
-}
 
 // "[k]=n [k+1]=m ...": a few entries from `from`, for failure messages (check truncates long
 // ones, and histograms have up to 256 entries).
@@ -46,17 +41,7 @@ void ExpectChannel(const std::vector<guint64>& got, const histogram_ref::Channel
 }  // namespace
 
 void ExpectMessageMatches(const HistogramMessage& got, const PushedFrame& frame, const std::string& where) {
-  fail_unless(got.problem.empty(), "%s: malformed message: %s\n  message: %s", where.c_str(),
-              got.problem.c_str(), got.text.c_str());
-  fail_unless(frame.expected.has_value(), "%s: a message for a frame whose ROI is empty: %s", where.c_str(),
-              got.text.c_str());
-
-  ExpectTime(got.timestamp, frame.pts, "timestamp", where);
-  ExpectTime(got.duration, frame.duration, "duration", where);
-  ExpectTime(got.running_time, gst_segment_to_running_time(&frame.segment, GST_FORMAT_TIME, frame.pts),
-             "running-time", where);
-  ExpectTime(got.stream_time, gst_segment_to_stream_time(&frame.segment, GST_FORMAT_TIME, frame.pts),
-             "stream-time", where);
+  analysis_test::ExpectHeaderMatches(got, frame, frame.expected.has_value(), where);
 
   const histogram_ref::Result& expected = *frame.expected;
   fail_unless(got.bins == expected.bins, "%s: bins=%u, expected %u", where.c_str(), got.bins, expected.bins);
@@ -72,31 +57,18 @@ void ExpectMessageMatches(const HistogramMessage& got, const PushedFrame& frame,
   }
 }
 
-void ExpectFramesPassedThrough(const AnalysisStream& stream, const std::string& context) {
-  for (const PushedFrame& frame : stream.pushed()) {
-    fail_unless(frame.flow == GST_FLOW_OK, "%s: %s: push returned %s", context.c_str(),
-                frame.description.c_str(), gst_flow_get_name(frame.flow));
-    fail_unless(frame.output_problem.empty(), "%s: %s: %s", context.c_str(), frame.description.c_str(),
-                frame.output_problem.c_str());
-  }
-}
-
 void ExpectStreamMatches(const AnalysisStream& stream, const std::string& context) {
-  ExpectFramesPassedThrough(stream, context);
+  analysis_test::ExpectFramesPassedThrough(stream, context);
   std::vector<const PushedFrame*> wanted;
   for (const PushedFrame& frame : stream.pushed()) {
     if (frame.WantsMessage()) wanted.push_back(&frame);
   }
-  const std::vector<HistogramMessage> messages = stream.log().Histograms();
+  const std::vector<HistogramMessage> messages = stream.log().Messages();
   fail_unless(messages.size() == wanted.size(),
               "%s: %zu frames pushed, %zu want a message, %zu histogram messages", WithSeed(context).c_str(),
               stream.pushed().size(), wanted.size(), messages.size());
-  for (size_t i = 0; i < wanted.size(); ++i) {
-    const std::string where = context + ": " + wanted[i]->description;
-    fail_unless(messages[i].source == GST_OBJECT(stream.element()),
-                "%s: message not posted by the histogram element", where.c_str());
-    ExpectMessageMatches(messages[i], *wanted[i], where);
-  }
+  analysis_test::ExpectEachMessage(messages, wanted, stream.element(), "histogram", context,
+                                   ExpectMessageMatches);
 }
 
 }  // namespace histogram_test

@@ -1,18 +1,13 @@
-// Drives one lumamax element through a GstHarness: input caps follow the frames pushed, every
-// buffer that comes out is compared with what went in right away, the reference result of each
-// frame is computed from the very buffer pushed, and the element's messages are logged from
-// its own bus.
+// The lumamax element's test stream: the shared AnalysisStream (common/analysis) with the lumamax
+// reference, parameters and messages.
 #pragma once
 
-#include <gst/check/gstharness.h>
 #include <gst/video/video.h>
 
-#include <memory>
 #include <optional>
 #include <string>
-#include <vector>
 
-#include "common/upstream_allocation.h"
+#include "common/analysis/analysis_stream.h"
 #include "frame_buffer.h"
 #include "message_log.h"
 #include "reference/lumamax_ref.h"
@@ -20,81 +15,28 @@
 
 namespace lumamax_test {
 
-struct PushedFrame {
-  std::string description;  // "RGBA 97x61 system stride=row+7 offset=5 frame#3 count=..."
-  GstClockTime pts;
-  GstClockTime duration;
-  GstSegment segment;  // in force when the frame was pushed
-  lumamax_ref::Params params;
-  std::optional<lumamax_ref::Result> expected;  // nullopt: the ROI is empty for this frame
-  GstFlowReturn flow;
-  std::string output_problem;  // why the output is not the input, bit for bit ("" if it is)
-};
-
-class AnalysisStream {
- public:
-  static constexpr GstClockTime kFrameDuration = GST_SECOND / 30;
-
-  // A new lumamax element with `params` (and post-messages), in a harness, PLAYING.
-  explicit AnalysisStream(const lumamax_ref::Params& params, bool post_messages = true);
-  ~AnalysisStream();
-  AnalysisStream(const AnalysisStream&) = delete;
-  AnalysisStream& operator=(const AnalysisStream&) = delete;
-
-  // Changes the element's properties while it plays; they apply from the next frame.
-  void SetParams(const lumamax_ref::Params& params);
-
-  // Sends `segment` (TIME) before the next frame; frames are then timestamped from its start.
-  void SetSegment(const GstSegment& segment);
-
-  // Sends new caps when format or size change, then the frame in a buffer built as `placement`
-  // says, timestamped in sequence. Returns the flow.
-  GstFlowReturn Push(const TestFrame& frame, const Placement& placement = {});
-
-  // Sends a serialized custom downstream event (which must make the element post pending
-  // messages).
-  void PushSerializedEvent();
-
-  // Sends EOS; true once it came out of the element.
-  bool EndOfStream();
-
-  // FLUSH_START, FLUSH_STOP and a new segment, as a seeking upstream does.
-  void Flush();
-  // The two halves of Flush(), for flushing while another thread pushes: FLUSH_START may come
-  // from any thread, FLUSH_STOP (and the segment) once the pushing thread stopped.
-  void FlushStart();
-  void FlushStop();
-
-  const std::vector<PushedFrame>& pushed() const { return pushed_; }
-  const MessageLog& log() const { return *log_; }
-  GstElement* element() const { return harness_->element; }
-  GstHarness* harness() const { return harness_; }
-  // "proposed-pool" or "proposed-allocator": what kProposed placements really used.
-  std::string ProposedKind() const;
-
- private:
-  void SendCaps(const TestFrame& frame);
-  void SendSegment();
-  GstBuffer* NewBuffer(const TestFrame& frame, const Placement& placement);
-  std::string CheckOutput(GstBuffer* input_copy, GstClockTime pts);
-
-  GstHarness* harness_ = nullptr;
-  GstBus* bus_ = nullptr;
-  std::unique_ptr<MessageLog> log_;
-  std::unique_ptr<vktest::UpstreamAllocation> allocation_;
-  GstVideoInfo info_;
-  bool have_caps_ = false;
-  GstSegment segment_;
-  bool segment_pending_ = true;
-  GstClockTime next_pts_;
-  lumamax_ref::Params params_;
-  std::vector<PushedFrame> pushed_;
-};
-
 // "count=3 min-distance=2 matrix=bt709 roi=0,0,0x0", for failure messages.
 std::string DescribeParams(const lumamax_ref::Params& params);
 
 // Sets the element's properties from `params`.
 void ApplyParams(GstElement* element, const lumamax_ref::Params& params);
+
+struct LumamaxTraits {
+  using Params = lumamax_ref::Params;
+  using Result = lumamax_ref::Result;
+  using Kind = LumamaxKind;
+  static constexpr const char* kElement = "lumamax";
+  static void ApplyParams(GstElement* element, const Params& params) {
+    lumamax_test::ApplyParams(element, params);
+  }
+  static std::string DescribeParams(const Params& params) { return lumamax_test::DescribeParams(params); }
+  static std::optional<Result> AnalyzeBuffer(GstBuffer* buffer, const GstVideoInfo& info,
+                                             const Params& params) {
+    return lumamax_test::AnalyzeBuffer(buffer, info, params);
+  }
+};
+
+using AnalysisStream = analysis_test::AnalysisStream<LumamaxTraits>;
+using PushedFrame = AnalysisStream::Frame;
 
 }  // namespace lumamax_test

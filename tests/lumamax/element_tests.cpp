@@ -108,7 +108,7 @@ GST_START_TEST(test_pipeline_and_device_name) {
   fail_unless(log.WaitForErrorOrEos(kTimeoutMs), "no EOS within %d ms", kTimeoutMs);
   const std::vector<PostedError> errors = log.Errors();
   fail_unless(errors.empty(), "pipeline error: %s", errors.empty() ? "" : errors.front().description.c_str());
-  fail_unless_equals_int(log.LumamaxCount(), 3);
+  fail_unless_equals_int(log.Count(), 3);
 
   GstElement* analyse = gst_bin_get_by_name(GST_BIN(pipeline), "analyse");
   gchar* device_name = nullptr;

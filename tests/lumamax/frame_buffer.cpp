@@ -2,126 +2,9 @@
 
 #include <gst/check/gstcheck.h>
 
-#include <algorithm>
-#include <cstring>
-#include <iterator>
 #include <vector>
 
 namespace lumamax_test {
-namespace {
-
-// Bytes of one row of `plane` that hold pixels: no stride padding at all, so that a custom
-// stride of row + padding really is as tight (and as unaligned) as the placement says.
-int RowBytes(const GstVideoInfo& info, guint plane) {
-  int bytes = 0;
-  for (guint c = 0; c < GST_VIDEO_INFO_N_COMPONENTS(&info); ++c) {
-    if (GST_VIDEO_INFO_COMP_PLANE(&info, c) != plane) continue;
-    bytes = std::max(bytes, GST_VIDEO_INFO_COMP_WIDTH(&info, c) * GST_VIDEO_INFO_COMP_PSTRIDE(&info, c));
-  }
-  return bytes;
-}
-
-int PlaneRows(const GstVideoInfo& info, guint plane) {
-  for (guint c = 0; c < GST_VIDEO_INFO_N_COMPONENTS(&info); ++c) {
-    if (GST_VIDEO_INFO_COMP_PLANE(&info, c) == plane) return GST_VIDEO_INFO_COMP_HEIGHT(&info, c);
-  }
-  g_assert_not_reached();
-  return 0;
-}
-
-// `info` with the placement's layout: stride = row bytes + padding, plane 0 at the offset, each
-// further plane after an odd gap. Sets the total size.
-GstVideoInfo CustomLayout(const GstVideoInfo& info, const Placement& placement) {
-  GstVideoInfo custom = info;
-  gsize at = placement.offset;
-  for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES(&info); ++p) {
-    custom.stride[p] = RowBytes(info, p) + placement.stride_padding;
-    custom.offset[p] = at;
-    at += static_cast<gsize>(custom.stride[p]) * PlaneRows(info, p) + 2 * placement.stride_padding + 1;
-  }
-  custom.size = at;
-  return custom;
-}
-
-GstMemory* NewPatternMemory(const uint8_t* bytes, gsize size) {
-  GstMemory* memory = gst_allocator_alloc(nullptr, size, nullptr);
-  GstMapInfo map;
-  fail_unless(gst_memory_map(memory, &map, GST_MAP_WRITE), "cannot map new system memory");
-  std::memcpy(map.data, bytes, size);
-  gst_memory_unmap(memory, &map);
-  return memory;
-}
-
-void AddVideoMeta(GstBuffer* buffer, const GstVideoInfo& layout) {
-  // The meta API takes non-const arrays.
-  gsize offsets[GST_VIDEO_MAX_PLANES];
-  gint strides[GST_VIDEO_MAX_PLANES];
-  std::copy(std::begin(layout.offset), std::end(layout.offset), offsets);
-  std::copy(std::begin(layout.stride), std::end(layout.stride), strides);
-  gst_buffer_add_video_meta_full(buffer, GST_VIDEO_FRAME_FLAG_NONE, GST_VIDEO_INFO_FORMAT(&layout),
-                                 GST_VIDEO_INFO_WIDTH(&layout), GST_VIDEO_INFO_HEIGHT(&layout),
-                                 GST_VIDEO_INFO_N_PLANES(&layout), offsets, strides);
-}
-
-}  // namespace
-
-std::string Placement::Describe() const {
-  switch (memory) {
-    case Memory::kProposed: return "proposed-pool";
-    case Memory::kSystem: break;
-    case Memory::kSplit: break;
-  }
-  return std::string(memory == Memory::kSystem ? "system" : "split") + " stride=row+" +
-         std::to_string(stride_padding) + " offset=" + std::to_string(offset);
-}
-
-GstBuffer* NewSystemBuffer(const TestFrame& frame, const Placement& placement) {
-  g_assert(placement.memory != Memory::kProposed);
-  const GstVideoInfo layout = CustomLayout(frame.info, placement);
-
-  // Lay the frame out in one block first: the pattern, then every plane row by row.
-  std::vector<uint8_t> bytes(layout.size);
-  for (gsize i = 0; i < bytes.size(); ++i) bytes[i] = (i & 1) ? 0xff : 0x00;
-  for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES(&layout); ++p) {
-    for (int row = 0; row < PlaneRows(layout, p); ++row) {
-      std::memcpy(&bytes[layout.offset[p] + static_cast<gsize>(row) * layout.stride[p]],
-                  &frame.bytes[frame.info.offset[p] + static_cast<gsize>(row) * frame.info.stride[p]],
-                  RowBytes(layout, p));
-    }
-  }
-
-  GstBuffer* buffer = gst_buffer_new();
-  if (placement.memory == Memory::kSystem) {
-    gst_buffer_append_memory(buffer, NewPatternMemory(bytes.data(), bytes.size()));
-  } else {
-    // Inside the middle row of plane 0 (never at its start), so no single block holds that row.
-    const int rows = PlaneRows(layout, 0);
-    const gsize split = layout.offset[0] + static_cast<gsize>(rows / 2) * layout.stride[0] +
-                        std::max(1, RowBytes(layout, 0) / 2);
-    g_assert(split < bytes.size());
-    gst_buffer_append_memory(buffer, NewPatternMemory(bytes.data(), split));
-    gst_buffer_append_memory(buffer, NewPatternMemory(bytes.data() + split, bytes.size() - split));
-  }
-  AddVideoMeta(buffer, layout);
-  return buffer;
-}
-
-void WriteFrame(const TestFrame& frame, GstBuffer* buffer) {
-  GstVideoFrame mapped;
-  GstVideoInfo info = frame.info;
-  fail_unless(gst_video_frame_map(&mapped, &info, buffer, GST_MAP_WRITE),
-              "cannot map an input buffer for writing");
-  for (guint p = 0; p < GST_VIDEO_FRAME_N_PLANES(&mapped); ++p) {
-    auto* plane = static_cast<uint8_t*>(GST_VIDEO_FRAME_PLANE_DATA(&mapped, p));
-    const int stride = GST_VIDEO_FRAME_PLANE_STRIDE(&mapped, p);
-    for (int row = 0; row < PlaneRows(frame.info, p); ++row) {
-      std::memcpy(plane + static_cast<gsize>(row) * stride,
-                  &frame.bytes[frame.info.offset[p] + static_cast<gsize>(row) * frame.info.stride[p]],
-                  RowBytes(frame.info, p));
-    }
-  }
-  gst_video_frame_unmap(&mapped);
-}
 
 std::optional<lumamax_ref::Result> AnalyzeBuffer(GstBuffer* buffer, const GstVideoInfo& info,
                                                  const lumamax_ref::Params& params) {
@@ -134,8 +17,9 @@ std::optional<lumamax_ref::Result> AnalyzeBuffer(GstBuffer* buffer, const GstVid
   const gsize offset = meta != nullptr ? meta->offset[0] : GST_VIDEO_INFO_PLANE_OFFSET(&info, 0);
   const int stride = meta != nullptr ? meta->stride[0] : GST_VIDEO_INFO_PLANE_STRIDE(&info, 0);
   const int height = GST_VIDEO_INFO_HEIGHT(&info);
-  fail_unless(offset + static_cast<gsize>(stride) * (height - 1) + RowBytes(info, 0) <= bytes.size(),
-              "test bug: plane 0 does not fit into its buffer");
+  fail_unless(
+      offset + static_cast<gsize>(stride) * (height - 1) + analysis_test::RowBytes(info, 0) <= bytes.size(),
+      "test bug: plane 0 does not fit into its buffer");
   const lumamax_ref::View view{GST_VIDEO_INFO_FORMAT(&info), GST_VIDEO_INFO_WIDTH(&info), height, stride,
                                bytes.data() + offset};
   return lumamax_ref::Analyze(view, params);

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "common/analysis/message_header.h"
+
 namespace lumamax_test {
 
 struct Spot {
@@ -14,14 +16,8 @@ struct Spot {
   double luma = -1;
 };
 
-struct LumamaxMessage {
-  std::string problem;                // empty when every field is present with its specified type
-  std::string text;                   // the whole structure, for failure messages
-  const GstObject* source = nullptr;  // compared by identity only, never dereferenced
-  guint64 timestamp = 0;
-  guint64 stream_time = 0;
-  guint64 running_time = 0;
-  guint64 duration = 0;
+// The times, source and text come from the header every analysis message shares.
+struct LumamaxMessage : analysis_test::MessageHeader {
   Spot max;  // "x", "y", "luma"
   Spot min;  // "min-x", "min-y", "min-luma"
   double mean_luma = -1;

@@ -1,55 +1,18 @@
-// Records what is posted on a bus at the moment it is posted (a sync handler runs in the posting
-// thread), so that a test can ask "how many lumamax messages had been posted when X happened"
-// from a pad probe. Messages are passed on to the bus queue as usual.
+// The lumamax suite's bus log: the shared MessageLog (common/analysis) for "lumamax" messages.
 #pragma once
 
-#include <gst/gst.h>
-
-#include <condition_variable>
-#include <mutex>
-#include <string>
-#include <vector>
-
+#include "common/analysis/message_log.h"
 #include "lumamax_message.h"
 
 namespace lumamax_test {
 
-struct PostedError {
-  GQuark domain;
-  int code;
-  std::string source;       // name of the posting object
-  std::string description;  // vktest::Describe() of the message
+struct LumamaxKind {
+  using Message = LumamaxMessage;
+  static bool Is(GstMessage* message) { return IsLumamaxMessage(message); }
+  static Message Parse(GstMessage* message) { return ParseLumamaxMessage(message); }
 };
 
-class MessageLog {
- public:
-  // Installs the sync handler on `bus` (a reference is kept); the bus must have none yet.
-  explicit MessageLog(GstBus* bus);
-  // The same on the bus of `pipeline`.
-  explicit MessageLog(GstElement* pipeline);
-  ~MessageLog();
-  MessageLog(const MessageLog&) = delete;
-  MessageLog& operator=(const MessageLog&) = delete;
-
-  size_t LumamaxCount() const;
-  std::vector<LumamaxMessage> Lumamax() const;  // in posting order
-  std::vector<PostedError> Errors() const;
-  bool SawEos() const;
-
-  // Wait until the condition holds; false after `timeout_ms`.
-  bool WaitForLumamax(size_t count, int timeout_ms) const;
-  bool WaitForErrorOrEos(int timeout_ms) const;
-
- private:
-  static GstBusSyncReply OnMessage(GstBus* bus, GstMessage* message, gpointer user_data);
-  void Record(GstMessage* message);
-
-  GstBus* bus_;
-  mutable std::mutex mutex_;
-  mutable std::condition_variable changed_;
-  std::vector<LumamaxMessage> lumamax_;
-  std::vector<PostedError> errors_;
-  bool eos_ = false;
-};
+using MessageLog = analysis_test::MessageLog<LumamaxKind>;
+using analysis_test::PostedError;
 
 }  // namespace lumamax_test

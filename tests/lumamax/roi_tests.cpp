@@ -69,7 +69,7 @@ std::vector<PostedError> RunPipelineErrors(const std::string& description, size_
   fail_unless(log.WaitForErrorOrEos(kTimeoutMs), "%s: neither EOS nor an error", description.c_str());
   gst_element_set_state(pipeline, GST_STATE_NULL);
   gst_object_unref(pipeline);
-  *lumamax_count = log.LumamaxCount();
+  *lumamax_count = log.Count();
   return log.Errors();
 }
 
@@ -154,9 +154,9 @@ GST_START_TEST(test_empty_roi_while_playing) {
               gst_flow_get_name(flow));
   ExpectSettingsError(stream.log().Errors(), GST_OBJECT_NAME(stream.element()), name);
 
-  fail_unless(stream.log().WaitForLumamax(3, 30000), "%s: the third good frame's message never came",
+  fail_unless(stream.log().WaitFor(3, 30000), "%s: the third good frame's message never came",
               WithSeed(name).c_str());
-  const std::vector<LumamaxMessage> messages = stream.log().Lumamax();
+  const std::vector<LumamaxMessage> messages = stream.log().Messages();
   fail_unless(messages.size() == 3, "%s: %zu lumamax messages for 3 good frames", WithSeed(name).c_str(),
               messages.size());
   for (size_t i = 0; i < messages.size(); ++i) {

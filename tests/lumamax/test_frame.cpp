@@ -6,16 +6,7 @@
 namespace lumamax_test {
 namespace {
 
-// The byte of component `c` of pixel (x, y), located through GstVideoFormatInfo (the reference
-// uses its own table, so the two check each other).
-uint8_t& Component(TestFrame& frame, int c, int x, int y) {
-  const GstVideoInfo* info = &frame.info;
-  g_assert(x < GST_VIDEO_INFO_COMP_WIDTH(info, c) && y < GST_VIDEO_INFO_COMP_HEIGHT(info, c));
-  const size_t at = GST_VIDEO_INFO_COMP_OFFSET(info, c) +
-                    static_cast<size_t>(y) * GST_VIDEO_INFO_COMP_STRIDE(info, c) +
-                    static_cast<size_t>(x) * GST_VIDEO_INFO_COMP_PSTRIDE(info, c);
-  return frame.bytes[at];
-}
+using analysis_test::Component;
 
 // Components whose bytes make up L: R, G, B for RGB formats, Y otherwise (component 0).
 int LumaComponents(const TestFrame& frame) {
@@ -24,24 +15,10 @@ int LumaComponents(const TestFrame& frame) {
 
 }  // namespace
 
-lumamax_ref::View TestFrame::View() const {
-  return lumamax_ref::View{format(), width(), height(), GST_VIDEO_INFO_PLANE_STRIDE(&info, 0),
-                           bytes.data() + GST_VIDEO_INFO_PLANE_OFFSET(&info, 0)};
-}
-
-std::string TestFrame::Describe() const {
-  return std::string(gst_video_format_to_string(format())) + " " + std::to_string(width()) + "x" +
-         std::to_string(height());
-}
-
-TestFrame NewTestFrame(GstVideoFormat format, int width, int height) {
-  g_assert(lumamax_ref::IsSupported(format));
-  TestFrame frame;
-  gst_video_info_set_format(&frame.info, format, width, height);
-  GST_VIDEO_INFO_FPS_N(&frame.info) = 30;
-  GST_VIDEO_INFO_FPS_D(&frame.info) = 1;
-  frame.bytes.assign(GST_VIDEO_INFO_SIZE(&frame.info), 0);
-  return frame;
+lumamax_ref::View ViewOf(const TestFrame& frame) {
+  return lumamax_ref::View{frame.format(), frame.width(), frame.height(),
+                           GST_VIDEO_INFO_PLANE_STRIDE(&frame.info, 0),
+                           frame.bytes.data() + GST_VIDEO_INFO_PLANE_OFFSET(&frame.info, 0)};
 }
 
 void SetGrey(TestFrame& frame, int x, int y, uint8_t level) {

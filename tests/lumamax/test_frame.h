@@ -7,26 +7,19 @@
 
 #include <cstdint>
 #include <random>
-#include <string>
 #include <vector>
 
+#include "common/analysis/test_frame.h"
 #include "reference/lumamax_ref.h"
 
 namespace lumamax_test {
 
-struct TestFrame {
-  GstVideoInfo info;           // default layout of format/size (30/1 fps)
-  std::vector<uint8_t> bytes;  // info.size bytes laid out as `info`
+// The frame type is element-independent (common/analysis); what follows edits it in luma terms.
+using analysis_test::NewTestFrame;
+using analysis_test::TestFrame;
 
-  GstVideoFormat format() const { return GST_VIDEO_INFO_FORMAT(&info); }
-  int width() const { return GST_VIDEO_INFO_WIDTH(&info); }
-  int height() const { return GST_VIDEO_INFO_HEIGHT(&info); }
-  lumamax_ref::View View() const;
-  std::string Describe() const;  // "RGBA 97x61"
-};
-
-// A zero-filled frame.
-TestFrame NewTestFrame(GstVideoFormat format, int width, int height);
+// The reference's view of the frame's luma plane (in its default layout).
+lumamax_ref::View ViewOf(const TestFrame& frame);
 
 // Grey level `level` at (x, y): Y = level, or R = G = B = level. Its L is level * 65536 under
 // every matrix, so planted values do not depend on the matrix property.

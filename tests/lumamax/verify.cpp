@@ -1,5 +1,7 @@
 #include "verify.h"
 
+#include "common/analysis/stream_checks.h"
+
 #include <gst/check/gstcheck.h>
 
 #include <cmath>
@@ -28,27 +30,10 @@ void ExpectSpot(const Spot& got, const lumamax_ref::Pixel& expected, const char*
               static_cast<gint64>(expected.value), text.c_str());
 }
 
-void ExpectTime(guint64 got, GstClockTime expected, const char* what, const std::string& where) {
-  fail_unless(got == expected,
-              "%s: %s %" GST_TIME_FORMAT " (%" G_GUINT64_FORMAT "), expected %" GST_TIME_FORMAT
-              " (%" G_GUINT64_FORMAT ")",
-              where.c_str(), what, GST_TIME_ARGS(got), got, GST_TIME_ARGS(expected), expected);
-}
-
 }  // namespace
 
 void ExpectMessageMatches(const LumamaxMessage& got, const PushedFrame& frame, const std::string& where) {
-  fail_unless(got.problem.empty(), "%s: malformed message: %s\n  message: %s", where.c_str(),
-              got.problem.c_str(), got.text.c_str());
-  fail_unless(frame.expected.has_value(), "%s: a message for a frame whose ROI is empty: %s", where.c_str(),
-              got.text.c_str());
-
-  ExpectTime(got.timestamp, frame.pts, "timestamp", where);
-  ExpectTime(got.duration, frame.duration, "duration", where);
-  ExpectTime(got.running_time, gst_segment_to_running_time(&frame.segment, GST_FORMAT_TIME, frame.pts),
-             "running-time", where);
-  ExpectTime(got.stream_time, gst_segment_to_stream_time(&frame.segment, GST_FORMAT_TIME, frame.pts),
-             "stream-time", where);
+  analysis_test::ExpectHeaderMatches(got, frame, frame.expected.has_value(), where);
 
   const lumamax_ref::Result& expected = *frame.expected;
   ExpectSpot(got.max, expected.max, "max", where, got.text);
@@ -70,27 +55,15 @@ void ExpectMessageMatches(const LumamaxMessage& got, const PushedFrame& frame, c
               expected.peaks.size(), DescribeSpots(SpotsOf(expected.peaks), from).c_str());
 }
 
-void ExpectFramesPassedThrough(const AnalysisStream& stream, const std::string& context) {
-  for (const PushedFrame& frame : stream.pushed()) {
-    fail_unless(frame.flow == GST_FLOW_OK, "%s: %s: push returned %s", context.c_str(),
-                frame.description.c_str(), gst_flow_get_name(frame.flow));
-    fail_unless(frame.output_problem.empty(), "%s: %s: %s", context.c_str(), frame.description.c_str(),
-                frame.output_problem.c_str());
-  }
-}
-
 void ExpectStreamMatches(const AnalysisStream& stream, const std::string& context) {
-  ExpectFramesPassedThrough(stream, context);
-  const std::vector<LumamaxMessage> messages = stream.log().Lumamax();
+  analysis_test::ExpectFramesPassedThrough(stream, context);
+  const std::vector<LumamaxMessage> messages = stream.log().Messages();
   const std::vector<PushedFrame>& frames = stream.pushed();
   fail_unless(messages.size() == frames.size(), "%s: %zu frames pushed, %zu lumamax messages",
               WithSeed(context).c_str(), frames.size(), messages.size());
-  for (size_t i = 0; i < frames.size(); ++i) {
-    const std::string where = context + ": " + frames[i].description;
-    fail_unless(messages[i].source == GST_OBJECT(stream.element()),
-                "%s: message not posted by the lumamax element", where.c_str());
-    ExpectMessageMatches(messages[i], frames[i], where);
-  }
+  std::vector<const PushedFrame*> all;
+  for (const PushedFrame& frame : frames) all.push_back(&frame);
+  analysis_test::ExpectEachMessage(messages, all, stream.element(), "lumamax", context, ExpectMessageMatches);
 }
 
 }  // namespace lumamax_test

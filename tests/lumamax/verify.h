@@ -4,6 +4,7 @@
 #include <string>
 
 #include "analysis_stream.h"
+#include "common/analysis/stream_checks.h"
 #include "common/test_seed.h"
 #include "lumamax_message.h"
 
@@ -23,7 +24,7 @@ void ExpectMessageMatches(const LumamaxMessage& got, const PushedFrame& frame, c
 void ExpectStreamMatches(const AnalysisStream& stream, const std::string& context);
 
 // Fails unless every push returned OK and passed the frame on unchanged.
-void ExpectFramesPassedThrough(const AnalysisStream& stream, const std::string& context);
+using analysis_test::ExpectFramesPassedThrough;
 
 // Failure messages name the seed alike in every element's tests.
 using vktest::WithSeed;

@@ -57,7 +57,6 @@ struct FrameView {
   int strides[3];  // any value, not only multiples of 4
 };
 
-
 // The chroma samples of a plane subsampled by sx, sy that cover at least one pixel of `luma`:
 // [x0 / sx, ceil(x1 / sx)) x [y0 / sy, ceil(y1 / sy)).
 Rect ChromaRect(const Rect& luma, int sx, int sy);

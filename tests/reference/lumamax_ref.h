@@ -42,7 +42,6 @@ int64_t LumaValue(const View& view, Matrix matrix, int x, int y);
 // luma = L / (255 * 65536), in 0..1.
 double LumaOf(int64_t value);
 
-
 // Everything that changes the analysis.
 struct Params {
   Matrix matrix = Matrix::kBt709;

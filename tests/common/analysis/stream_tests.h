@@ -1,0 +1,308 @@
+// The stream tests every analysis element must pass, written once: message timestamps against a
+// non-trivial segment, all messages posted before EOS leaves the element, flushing (between
+// pushes and while another thread pushes), post-messages=false, and teardown with results
+// pending. Each suite instantiates them with its `Case`:
+//
+//   using Stream;                  its AnalysisStream<...>
+//   static constexpr const char* kElement;
+//   static TestFrame RandomFrame(GstVideoFormat, int width, int height, std::mt19937&);
+//   static std::optional<Result> AnalyzeFrame(const TestFrame&, const Params&);
+//   static void ExpectMessageMatches(const Message&, const Frame&, const std::string& where);
+//   static void ExpectStreamMatches(const Stream&, const std::string& context);
+//   static constexpr GstVideoFormat kAfterFlushFormat;     the frames pushed after a flush
+//   static constexpr GstVideoFormat kOddPlacementFormat;   a 2x3 frame in padded system memory
+//   static constexpr const char* kEosProperties;           of the element in the EOS pipeline
+//   static Params EosParams(), FlushParams(), FlushWhileStreamingParams();
+#pragma once
+
+#include <gst/check/gstcheck.h>
+
+#include <atomic>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "common/bus_wait.h"
+#include "common/flush_while_pushing.h"
+#include "common/test_seed.h"
+#include "common/vktest.h"
+#include "stream_checks.h"
+
+namespace analysis_test {
+
+inline void ExpectPushOk(GstFlowReturn flow, const std::string& name) {
+  fail_unless(flow == GST_FLOW_OK, "%s: push returned %s", vktest::WithSeed(name).c_str(),
+              gst_flow_get_name(flow));
+}
+
+// `count` random frames of one format and size, each push expected to return OK.
+template <typename Case>
+void PushRandomFrames(typename Case::Stream& stream, int count, GstVideoFormat format, int width, int height,
+                      std::mt19937& rng, const std::string& name) {
+  for (int i = 0; i < count; ++i)
+    ExpectPushOk(stream.Push(Case::RandomFrame(format, width, height, rng)), name);
+}
+
+// A frame's message comes when its GPU work is done, whether or not more frames follow: after
+// each push of `count` frames (of format_of(i), 97x61), its message arrives with no further
+// input (the generous timeout only guards against a hang; nothing here is timed).
+template <typename Case, typename FormatOf>
+void PushEachAwaitingItsMessage(typename Case::Stream& stream, size_t count, FormatOf format_of,
+                                std::mt19937& rng, const std::string& name) {
+  for (size_t i = 0; i < count; ++i) {
+    ExpectPushOk(stream.Push(Case::RandomFrame(format_of(i), 97, 61, rng)), name);
+    fail_unless(stream.log().WaitFor(i + 1, 30000),
+                "%s: frame %zu's message did not come without a further frame (%zu posted)",
+                vktest::WithSeed(name).c_str(), i, stream.log().Count());
+  }
+}
+
+// Across a flush (FLUSH_STOP before frame `first_after`): pushes before it returned OK or, when
+// the flush interrupted them, FLUSHING; pushes after it OK, every frame passed on unchanged. A
+// flush may drop pending results, so before it any frames may lack their message, but the
+// messages posted are right and in frame order, and every frame after the flush has one.
+template <typename Case>
+void ExpectMessagesAcrossFlush(const typename Case::Stream& stream, size_t first_after,
+                               const std::string& name) {
+  const auto& frames = stream.pushed();
+  for (size_t i = 0; i < frames.size(); ++i) {
+    if (i < first_after && frames[i].flow == GST_FLOW_FLUSHING) continue;
+    ExpectPassedThrough(frames[i], name);
+  }
+
+  const auto messages = stream.log().Messages();
+  size_t next = 0;  // each message must be for a later frame than the one before it
+  std::set<size_t> matched;
+  for (const auto& message : messages) {
+    while (next < frames.size() && frames[next].pts != message.timestamp) ++next;
+    fail_unless(next < frames.size(), "%s: message out of order or with unknown timestamp: %s",
+                vktest::WithSeed(name).c_str(), message.text.c_str());
+    Case::ExpectMessageMatches(message, frames[next], name + ": " + frames[next].description);
+    matched.insert(next++);
+  }
+  for (size_t i = first_after; i < frames.size(); ++i) {
+    fail_unless(matched.count(i) == 1, "%s: no message for %s, pushed after the flush", name.c_str(),
+                frames[i].description.c_str());
+  }
+}
+
+// Right after FLUSH_STOP: the stream goes on with new caps (the flush tests push RGBA 97x61
+// before it) and ends; then both sides of the flush are checked.
+template <typename Case>
+void ExpectStreamGoesOnAfterFlush(typename Case::Stream& stream, std::mt19937& rng, const std::string& name) {
+  const size_t first_after = stream.pushed().size();
+  PushRandomFrames<Case>(stream, 3, Case::kAfterFlushFormat, 33, 17, rng, name);
+  fail_unless(stream.EndOfStream(), "%s: EOS did not come out", vktest::WithSeed(name).c_str());
+  ExpectMessagesAcrossFlush<Case>(stream, first_after, name);
+}
+
+// timestamp/duration are the buffer's; running-time and stream-time follow the segment, also
+// after a second segment mid-stream.
+template <typename Case>
+struct TimestampsFollowSegment {
+  static constexpr const char* kName = "test_timestamps_follow_segment";
+  static void Run() {
+    const std::string name = "segment timestamps";
+    std::mt19937 rng = vktest::RngFor(name);
+    typename Case::Stream stream(typename Case::Stream::Params{});
+    GstSegment segment;
+    gst_segment_init(&segment, GST_FORMAT_TIME);
+    segment.start = 2 * GST_SECOND;
+    segment.time = 10 * GST_SECOND;
+    segment.base = 7 * GST_SECOND;
+    stream.SetSegment(segment);
+    PushRandomFrames<Case>(stream, 3, GST_VIDEO_FORMAT_I420, 16, 9, rng, name);
+    segment.start = 5 * GST_SECOND;
+    segment.time = 1 * GST_SECOND;
+    segment.base = 40 * GST_SECOND;
+    segment.stop = 9 * GST_SECOND;
+    segment.rate = 2.0;  // running time runs at half the speed of the timestamps
+    stream.SetSegment(segment);
+    PushRandomFrames<Case>(stream, 3, GST_VIDEO_FORMAT_I420, 16, 9, rng, name);
+
+    // The three times differ for every frame, so a swapped or unconverted field shows.
+    for (const FrameRecord& frame : stream.pushed()) {
+      const GstClockTime running = gst_segment_to_running_time(&frame.segment, GST_FORMAT_TIME, frame.pts);
+      const GstClockTime stream_time = gst_segment_to_stream_time(&frame.segment, GST_FORMAT_TIME, frame.pts);
+      fail_unless(running != frame.pts && stream_time != frame.pts && running != stream_time,
+                  "test data: trivial segment");
+    }
+    fail_unless(stream.EndOfStream(), "%s: EOS did not come out", vktest::WithSeed(name).c_str());
+    Case::ExpectStreamMatches(stream, name);
+  }
+};
+
+// appsrc ! <element> ! fakesink: when EOS passes the element's src pad, all N messages must
+// already have been posted, and they must be the N frames' results in order.
+template <typename Case>
+struct EosAfterAllMessages {
+  static constexpr const char* kName = "test_eos_after_all_messages";
+
+  struct EosProbe {
+    const typename Case::Stream::Log* log;
+    std::atomic<int> messages_at_eos{-1};
+    std::atomic<int> buffers{0};
+  };
+
+  static GstPadProbeReturn OnData(GstPad*, GstPadProbeInfo* info, gpointer data) {
+    auto* p = static_cast<EosProbe*>(data);
+    if (info->type & GST_PAD_PROBE_TYPE_BUFFER) {
+      ++p->buffers;
+    } else if (GST_EVENT_TYPE(GST_PAD_PROBE_INFO_EVENT(info)) == GST_EVENT_EOS) {
+      p->messages_at_eos = static_cast<int>(p->log->Count());
+    }
+    return GST_PAD_PROBE_OK;
+  }
+
+  static void Run() {
+    using Frame = typename Case::Stream::Frame;
+    const std::string name = "eos after messages";
+    const char* element = Case::kElement;
+    std::mt19937 rng = vktest::RngFor(name);
+    vktest::RequirePhysicalDevice();
+    constexpr int kFrames = 12;
+    const std::string description =
+        std::string(
+            "appsrc name=src format=time caps=video/x-raw,format=BGRA,width=97,height=61,"
+            "framerate=30/1 ! ") +
+        element + " name=analyse " + Case::kEosProperties + " ! fakesink sync=false";
+    GstElement* pipeline = vktest::ParsePipeline(description.c_str());
+    typename Case::Stream::Log log(pipeline);
+
+    EosProbe probe;
+    probe.log = &log;
+    GstElement* analyse = gst_bin_get_by_name(GST_BIN(pipeline), "analyse");
+    GstPad* srcpad = gst_element_get_static_pad(analyse, "src");
+    gst_pad_add_probe(
+        srcpad, static_cast<GstPadProbeType>(GST_PAD_PROBE_TYPE_BUFFER | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM),
+        OnData, &probe, nullptr);
+    gst_object_unref(srcpad);
+
+    const typename Case::Stream::Params params = Case::EosParams();
+    std::vector<Frame> frames;
+    GstElement* src = gst_bin_get_by_name(GST_BIN(pipeline), "src");
+    fail_if(gst_element_set_state(pipeline, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE);
+    for (int i = 0; i < kFrames; ++i) {
+      const TestFrame frame = Case::RandomFrame(GST_VIDEO_FORMAT_BGRA, 97, 61, rng);
+      Frame pushed;
+      pushed.format = frame.format();
+      pushed.pts = i * Case::Stream::kFrameDuration;
+      pushed.duration = Case::Stream::kFrameDuration;
+      gst_segment_init(&pushed.segment, GST_FORMAT_TIME);  // appsrc's default segment
+      pushed.params = params;
+      pushed.post_messages = true;
+      pushed.expected = Case::AnalyzeFrame(frame, params);
+      pushed.description =
+          frame.Describe() + " frame#" + std::to_string(i) + ", " + vktest::SeedDescription();
+      frames.push_back(pushed);
+
+      GstBuffer* buffer = gst_buffer_new_memdup(frame.bytes.data(), frame.bytes.size());
+      GST_BUFFER_PTS(buffer) = pushed.pts;
+      GST_BUFFER_DURATION(buffer) = pushed.duration;
+      GstFlowReturn flow = GST_FLOW_OK;
+      g_signal_emit_by_name(src, "push-buffer", buffer, &flow);
+      gst_buffer_unref(buffer);
+      ExpectPushOk(flow, name);
+    }
+    GstFlowReturn flow = GST_FLOW_OK;
+    g_signal_emit_by_name(src, "end-of-stream", &flow);
+    gst_object_unref(src);
+
+    fail_unless(log.WaitForErrorOrEos(60000), "%s: no EOS on the bus", vktest::WithSeed(name).c_str());
+    const std::vector<PostedError> errors = log.Errors();
+    fail_unless(errors.empty(), "%s: %s", name.c_str(), errors.empty() ? "" : errors[0].description.c_str());
+    fail_unless_equals_int(probe.buffers.load(), kFrames);
+    fail_unless(probe.messages_at_eos.load() == kFrames,
+                "%s: EOS left %s when %d of %d messages had been posted", vktest::WithSeed(name).c_str(),
+                element, probe.messages_at_eos.load(), kFrames);
+    const auto messages = log.Messages();
+    fail_unless_equals_int(messages.size(), kFrames);
+    for (int i = 0; i < kFrames; ++i) {
+      fail_unless(messages[i].source == GST_OBJECT(analyse), "message %d not from %s", i, element);
+      Case::ExpectMessageMatches(messages[i], frames[i], name + ": " + frames[i].description);
+    }
+    gst_object_unref(analyse);
+    gst_element_set_state(pipeline, GST_STATE_NULL);
+    gst_object_unref(pipeline);
+  }
+};
+
+// A flush may drop pending results; messages that are posted are right, in frame order, and
+// every frame after the flush (with new caps) gets its message.
+template <typename Case>
+struct FlushMidStream {
+  static constexpr const char* kName = "test_flush_mid_stream";
+  static void Run() {
+    const std::string name = "flush";
+    std::mt19937 rng = vktest::RngFor(name);
+    typename Case::Stream stream(Case::FlushParams());
+    PushRandomFrames<Case>(stream, 4, GST_VIDEO_FORMAT_RGBA, 97, 61, rng, name);
+    stream.Flush();
+    ExpectStreamGoesOnAfterFlush<Case>(stream, rng, name);
+  }
+};
+
+// FLUSH_START from another thread while the streaming thread keeps pushing (as a seek does),
+// so the element may be waiting for the GPU with frames in flight: the push must return
+// FLUSHING, and the stream must go on correctly after FLUSH_STOP.
+template <typename Case>
+struct FlushWhileStreaming {
+  static constexpr const char* kName = "test_flush_while_streaming";
+  static void Run() {
+    const std::string name = "flush while streaming";
+    std::mt19937 rng = vktest::RngFor(name);
+    typename Case::Stream stream(Case::FlushWhileStreamingParams());
+    std::vector<TestFrame> frames;
+    for (int i = 0; i < 4; ++i) frames.push_back(Case::RandomFrame(GST_VIDEO_FORMAT_RGBA, 97, 61, rng));
+    const vktest::FlushWhilePushingResult flush =
+        vktest::FlushWhilePushing(stream, frames, [&] { return stream.log().WaitFor(3, 60000); });
+    fail_unless(flush.started, "%s: no messages before the flush", vktest::WithSeed(name).c_str());
+    fail_unless(flush.saw_flushing, "%s: pushing never returned FLUSHING (last flow %s)",
+                vktest::WithSeed(name).c_str(), gst_flow_get_name(stream.pushed().back().flow));
+    stream.FlushStop();
+    ExpectStreamGoesOnAfterFlush<Case>(stream, rng, name);
+  }
+};
+
+template <typename Case>
+struct PostMessagesFalse {
+  static constexpr const char* kName = "test_post_messages_false";
+  static void Run() {
+    const std::string name = "post-messages=false";
+    std::mt19937 rng = vktest::RngFor(name);
+    typename Case::Stream stream(typename Case::Stream::Params{}, /*post_messages=*/false);
+    for (int i = 0; i < 3; ++i) stream.Push(Case::RandomFrame(GST_VIDEO_FORMAT_xRGB, 33, 17, rng));
+    stream.Push(Case::RandomFrame(Case::kOddPlacementFormat, 2, 3, rng), Placement{Memory::kSystem, 3, 1});
+    fail_unless(stream.EndOfStream(), "%s: EOS did not come out", vktest::WithSeed(name).c_str());
+    ExpectFramesPassedThrough(stream, name);
+    fail_unless(stream.log().Count() == 0, "%s: %zu %s messages posted", name.c_str(), stream.log().Count(),
+                Case::kElement);
+  }
+};
+
+// Stopping the element with results pending: no crash, no validation error (the fixture checks),
+// and whatever was posted is right.
+template <typename Case>
+struct TeardownWithResultsPending {
+  static constexpr const char* kName = "test_teardown_with_results_pending";
+  static void Run() {
+    const std::string name = "teardown pending";
+    std::mt19937 rng = vktest::RngFor(name);
+    std::vector<typename Case::Stream::Log::Message> messages;
+    std::vector<typename Case::Stream::Frame> frames;
+    {
+      typename Case::Stream stream(typename Case::Stream::Params{});
+      PushRandomFrames<Case>(stream, 3, GST_VIDEO_FORMAT_ABGR, 97, 61, rng, name);
+      frames = stream.pushed();
+      // Taken before the stream (and its log) go away; teardown may post the rest.
+      messages = stream.log().Messages();
+    }
+    fail_unless(messages.size() <= frames.size());
+    for (size_t i = 0; i < messages.size(); ++i) {
+      Case::ExpectMessageMatches(messages[i], frames[i], name + ": " + frames[i].description);
+    }
+  }
+};
+
+}  // namespace analysis_test
