@@ -4,14 +4,18 @@
 #include <string>
 
 #include "analysis_stream.h"
+#include "common/analysis/formats.h"
 #include "common/test_seed.h"
 #include "common/vktest.h"
-#include "formats.h"
 #include "tcases.h"
 #include "verify.h"
 
 namespace histogram_test {
 namespace {
+
+using analysis_test::kFormats;
+using analysis_test::kNumFormats;
+using analysis_test::Name;
 
 struct Step {
   int width;

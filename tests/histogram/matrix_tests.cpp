@@ -4,15 +4,17 @@
 #include <vector>
 
 #include "analysis_stream.h"
+#include "common/analysis/formats.h"
+#include "common/analysis/matrix_checks.h"
 #include "common/test_seed.h"
 #include "common/vktest.h"
-#include "formats.h"
 #include "tcases.h"
 #include "verify.h"
 
 namespace histogram_test {
 namespace {
 
+using analysis_test::kFormats;
 using histogram_ref::Matrix;
 
 constexpr Matrix kMatrices[] = {Matrix::kBt601, Matrix::kBt709, Matrix::kBt2020};
@@ -100,12 +102,7 @@ GST_START_TEST(test_matrix_change_while_playing) {
   AnalysisStream stream(params);
   const TestFrame frame = RandomFrame(GST_VIDEO_FORMAT_BGRx, 33, 17, rng);
   ExpectMatrixMatters(frame, name);
-  stream.Push(frame);
-  for (Matrix matrix : {Matrix::kBt601, Matrix::kBt2020, Matrix::kBt709, Matrix::kBt2020}) {
-    params.matrix = matrix;
-    stream.SetParams(params);
-    stream.Push(frame);
-  }
+  analysis_test::PushUnderMatrixChanges(stream, params, frame);
   fail_unless(stream.EndOfStream(), "%s: EOS did not come out", WithSeed(name).c_str());
   ExpectStreamMatches(stream, name);
 }

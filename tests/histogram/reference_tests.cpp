@@ -3,14 +3,16 @@
 #include <numeric>
 #include <vector>
 
+#include "common/analysis/formats.h"
 #include "common/vktest.h"
-#include "formats.h"
 #include "reference/histogram_ref.h"
 #include "tcases.h"
 
 namespace histogram_test {
 namespace {
 
+using analysis_test::kFormats;
+using analysis_test::Name;
 using histogram_ref::Channel;
 using histogram_ref::Matrix;
 

@@ -6,15 +6,16 @@
 #include <vector>
 
 #include "analysis_stream.h"
+#include "common/analysis/formats.h"
 #include "common/test_seed.h"
 #include "common/vktest.h"
-#include "formats.h"
 #include "tcases.h"
 #include "verify.h"
 
 namespace histogram_test {
 namespace {
 
+using analysis_test::kFormats;
 using histogram_ref::Channel;
 
 // The value every sample of `channel` holds in a `format` frame filled with `colour`.

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "analysis_stream.h"
+#include "common/analysis/roi_checks.h"
 #include "common/bus_wait.h"
 #include "common/test_seed.h"
 #include "common/vktest.h"
@@ -13,6 +14,9 @@
 
 namespace lumamax_test {
 namespace {
+
+using analysis_test::ExpectEmptyRoiPushFails;
+using analysis_test::ExpectGoodFramesMessages;
 
 constexpr int kWidth = 97;
 constexpr int kHeight = 61;
@@ -61,29 +65,6 @@ void ExpectRoiData(const PushedFrame& frame) {
               "test data: %s: the planted ROI extremes are not the ROI's", frame.description.c_str());
 }
 
-// Runs `description` and returns the errors posted, after it stopped.
-std::vector<PostedError> RunPipelineErrors(const std::string& description, size_t* lumamax_count) {
-  GstElement* pipeline = vktest::ParsePipeline(description.c_str());
-  MessageLog log(pipeline);
-  gst_element_set_state(pipeline, GST_STATE_PLAYING);
-  fail_unless(log.WaitForErrorOrEos(kTimeoutMs), "%s: neither EOS nor an error", description.c_str());
-  gst_element_set_state(pipeline, GST_STATE_NULL);
-  gst_object_unref(pipeline);
-  *lumamax_count = log.Count();
-  return log.Errors();
-}
-
-void ExpectSettingsError(const std::vector<PostedError>& errors, const std::string& source,
-                         const std::string& where) {
-  fail_unless(!errors.empty(), "%s: no ERROR message for an empty ROI", where.c_str());
-  const PostedError& error = errors.front();
-  fail_unless(error.domain == GST_LIBRARY_ERROR && error.code == GST_LIBRARY_ERROR_SETTINGS,
-              "%s: expected a GST_LIBRARY_ERROR_SETTINGS error, got %s", where.c_str(),
-              error.description.c_str());
-  fail_unless(error.source == source, "%s: the error comes from %s, not from lumamax (%s)", where.c_str(),
-              error.source.c_str(), source.c_str());
-}
-
 }  // namespace
 
 GST_START_TEST(test_roi) {
@@ -110,17 +91,7 @@ GST_END_TEST;
 // A pipeline starting with a ROI that clamps to nothing stops with a settings error and posts
 // no analysis.
 GST_START_TEST(test_empty_roi_at_start) {
-  vktest::RequirePhysicalDevice();
-  for (const char* roi : {"roi-x=32", "roi-y=16 roi-height=4", "roi-x=10 roi-y=1000 roi-width=1"}) {
-    const std::string description =
-        std::string(
-            "videotestsrc num-buffers=3 ! video/x-raw,format=RGBA,width=32,height=16 ! "
-            "lumamax name=analyse ") +
-        roi + " ! fakesink";
-    size_t messages = 0;
-    ExpectSettingsError(RunPipelineErrors(description, &messages), "analyse", description);
-    fail_unless(messages == 0, "%s: %zu lumamax messages for an empty ROI", description.c_str(), messages);
-  }
+  analysis_test::ExpectEmptyRoiAtStartFails<MessageLog>("lumamax", "RGBA", kTimeoutMs);
 }
 GST_END_TEST;
 
@@ -148,20 +119,11 @@ GST_START_TEST(test_empty_roi_while_playing) {
   stream.SetParams(params);
   TestFrame frame = NewTestFrame(GST_VIDEO_FORMAT_GRAY8, 33, 17);
   FillRandom(frame, rng, 16, 239);
-  const GstFlowReturn flow = stream.Push(frame);
-  fail_unless(flow < GST_FLOW_OK && flow != GST_FLOW_FLUSHING,
-              "%s: pushing a frame with an empty ROI returned %s", WithSeed(name).c_str(),
-              gst_flow_get_name(flow));
-  ExpectSettingsError(stream.log().Errors(), GST_OBJECT_NAME(stream.element()), name);
+  ExpectEmptyRoiPushFails(stream, frame, "lumamax", name);
 
   fail_unless(stream.log().WaitFor(3, 30000), "%s: the third good frame's message never came",
               WithSeed(name).c_str());
-  const std::vector<LumamaxMessage> messages = stream.log().Messages();
-  fail_unless(messages.size() == 3, "%s: %zu lumamax messages for 3 good frames", WithSeed(name).c_str(),
-              messages.size());
-  for (size_t i = 0; i < messages.size(); ++i) {
-    ExpectMessageMatches(messages[i], stream.pushed()[i], name + ": " + stream.pushed()[i].description);
-  }
+  ExpectGoodFramesMessages(stream, "lumamax", name, ExpectMessageMatches);
 }
 GST_END_TEST;
 

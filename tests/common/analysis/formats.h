@@ -1,9 +1,10 @@
-// The formats lumamax is specified for, shared by its test files.
+// The formats the analysis elements (lumamax, histogram) are specified for, shared by their test
+// files.
 #pragma once
 
 #include <gst/video/video.h>
 
-namespace lumamax_test {
+namespace analysis_test {
 
 inline constexpr GstVideoFormat kFormats[] = {
     GST_VIDEO_FORMAT_RGB,  GST_VIDEO_FORMAT_BGR,  GST_VIDEO_FORMAT_RGBA,  GST_VIDEO_FORMAT_BGRA,
@@ -17,4 +18,4 @@ inline const char* Name(GstVideoFormat format) {
   return gst_video_format_to_string(format);
 }
 
-}  // namespace lumamax_test
+}  // namespace analysis_test
