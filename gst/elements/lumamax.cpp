@@ -175,9 +175,12 @@ static gboolean gst_lumamax_record(GstVkComputeFilter* filter, vkc::Frame* frame
   slot.count = settings.count;
   slot.pixels = guint64(scan.roi_x1 - scan.roi_x0) * (scan.roi_y1 - scan.roi_y0);
   const vkc::Binding scratch{slot.scratch->handle()};
-  for (const auto* kernel :
-       {state.scan.get(), state.rescan.get(), state.reduce_full.get(), state.reduce_peak.get()})
-    kernel->update(frame->slot, {{frame->in.buffer}, scratch});
+  state.scan->update(frame->slot, {{frame->in.buffer}, scratch});
+  state.reduce_full->update(frame->slot, {{frame->in.buffer}, scratch});
+  if (settings.count > 1) {  // the peak chain's kernels run only then
+    state.rescan->update(frame->slot, {{frame->in.buffer}, scratch});
+    state.reduce_peak->update(frame->slot, {{frame->in.buffer}, scratch});
+  }
 
   vk::CommandBuffer cmd = frame->cmd;
   state.scan->dispatch(cmd, frame->slot, &scan, scan.tiles_x, scan.tiles / scan.tiles_x);

@@ -67,6 +67,18 @@ int compute_queue_family(const vk::raii::PhysicalDevice& physical) {
   return fallback;
 }
 
+// Why `physical` (device `index`) cannot run our kernels, or an empty string when it can.
+std::string unusable_reason(const vk::raii::PhysicalDevice& physical, int index) {
+  auto props = physical.getProperties();
+  std::string name =
+      std::string("Vulkan device ") + std::to_string(index) + " (" + props.deviceName.data() + ")";
+  if (props.apiVersion < VK_API_VERSION_1_1)
+    return name + " supports Vulkan " + std::to_string(VK_VERSION_MAJOR(props.apiVersion)) + "." +
+           std::to_string(VK_VERSION_MINOR(props.apiVersion)) + "; 1.1 or newer is needed";
+  if (compute_queue_family(physical) < 0) return name + " has no compute queue";
+  return {};
+}
+
 }  // namespace
 
 // The process-wide VkInstance; devices keep it alive.
@@ -154,9 +166,8 @@ std::shared_ptr<Device> Device::acquire(int index, std::string& error) {
     if (index < 0) {
       int best_rank = 1 << 30;
       for (size_t i = 0; i < physicals.size(); ++i) {
-        auto props = physicals[i].getProperties();
-        int rank = type_rank(props.deviceType);
-        if (props.apiVersion < VK_API_VERSION_1_1 || compute_queue_family(physicals[i]) < 0) continue;
+        if (!unusable_reason(physicals[i], int(i)).empty()) continue;
+        int rank = type_rank(physicals[i].getProperties().deviceType);
         if (rank < best_rank) best_rank = rank, index = int(i);
       }
       if (index < 0) {
@@ -167,18 +178,8 @@ std::shared_ptr<Device> Device::acquire(int index, std::string& error) {
     }
     if (auto existing = devices[index].lock()) return existing;
 
-    auto props = physicals[index].getProperties();
-    if (props.apiVersion < VK_API_VERSION_1_1) {
-      error = std::string("Vulkan device ") + std::to_string(index) + " (" + props.deviceName.data() +
-              ") supports Vulkan " + std::to_string(VK_VERSION_MAJOR(props.apiVersion)) + "." +
-              std::to_string(VK_VERSION_MINOR(props.apiVersion)) + "; 1.1 or newer is needed";
-      return nullptr;
-    }
-    if (compute_queue_family(physicals[index]) < 0) {
-      error = std::string("Vulkan device ") + std::to_string(index) + " (" + props.deviceName.data() +
-              ") has no compute queue";
-      return nullptr;
-    }
+    error = unusable_reason(physicals[index], index);
+    if (!error.empty()) return nullptr;
     std::shared_ptr<Device> device(new Device(instance, std::move(physicals[index]), index));
     devices[index] = device;
     return device;

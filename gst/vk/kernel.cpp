@@ -8,11 +8,6 @@ Kernel::Kernel(std::shared_ptr<Device> device, const KernelInfo& info)
       bindings_(info.bindings),
       push_bytes_(info.push_constant_bytes) {
   const auto& dev = device_->device();
-  if (info.specialization.size() >= 2) {
-    local_x_ = info.specialization[0];
-    local_y_ = info.specialization[1];
-  }
-
   std::vector<vk::DescriptorSetLayoutBinding> slots(bindings_);
   for (uint32_t i = 0; i < bindings_; ++i)
     slots[i] = vk::DescriptorSetLayoutBinding{.binding = i,

@@ -21,17 +21,13 @@ struct KernelInfo {
   size_t spirv_bytes;
   uint32_t bindings;  // storage buffers at bindings 0..n-1 of set 0
   uint32_t push_constant_bytes;
-  // Specialization constants by constant_id. Ids 0 and 1 are the workgroup's local_size_x/y.
+  // Specialization constants, value i for constant_id i (each shader documents its own ids).
   std::vector<uint32_t> specialization;
 };
 
 class Kernel {
  public:
   Kernel(std::shared_ptr<Device> device, const KernelInfo& info);
-
-  // Workgroup size given by specialization constants 0 and 1.
-  uint32_t local_size_x() const { return local_x_; }
-  uint32_t local_size_y() const { return local_y_; }
 
   // Points descriptor set `set` (e.g. the frame slot) at `buffers`. The set must not be in use by
   // pending GPU work nor bound in a command buffer still being recorded.
@@ -49,7 +45,6 @@ class Kernel {
   const char* name_;
   uint32_t bindings_;
   uint32_t push_bytes_;
-  uint32_t local_x_ = 1, local_y_ = 1;
   vk::raii::DescriptorSetLayout set_layout_ = nullptr;
   vk::raii::PipelineLayout layout_ = nullptr;
   vk::raii::Pipeline pipeline_ = nullptr;
