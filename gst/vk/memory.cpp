@@ -16,24 +16,37 @@ vk::DeviceSize round_up(vk::DeviceSize value, vk::DeviceSize align) {
 
 }  // namespace
 
-std::unique_ptr<Buffer> Buffer::create_host(std::shared_ptr<Device> device, vk::DeviceSize size,
-                                            const char* name) {
+std::unique_ptr<Buffer> Buffer::allocate(std::shared_ptr<Device> device, vk::DeviceSize size,
+                                         vk::MemoryPropertyFlags required, vk::MemoryPropertyFlags preferred,
+                                         const char* name) {
   std::unique_ptr<Buffer> buffer(
       new Buffer(std::move(device), round_up(std::max<vk::DeviceSize>(size, 4), 4)));
   const Device& dev = *buffer->device_;
   buffer->buffer_ =
       vk::raii::Buffer(dev.device(), vk::BufferCreateInfo{.size = buffer->size_, .usage = kUsage});
   auto needs = buffer->buffer_.getMemoryRequirements();
-  using M = vk::MemoryPropertyFlagBits;
-  int type = dev.find_memory_type(needs.memoryTypeBits, M::eHostVisible | M::eHostCoherent, M::eHostCached);
-  if (type < 0) throw std::runtime_error("the Vulkan device has no host-visible coherent memory");
+  int type = dev.find_memory_type(needs.memoryTypeBits, required, preferred);
+  if (type < 0) throw std::runtime_error("the Vulkan device has no memory type " + vk::to_string(required));
   buffer->memory_ = vk::raii::DeviceMemory(
       dev.device(), vk::MemoryAllocateInfo{.allocationSize = needs.size, .memoryTypeIndex = uint32_t(type)});
   buffer->buffer_.bindMemory(*buffer->memory_, 0);
-  buffer->mapped_ = static_cast<uint8_t*>(buffer->memory_.mapMemory(0, VK_WHOLE_SIZE));
   dev.set_name(*buffer->buffer_, name);
   dev.set_name(*buffer->memory_, name);
   return buffer;
+}
+
+std::unique_ptr<Buffer> Buffer::create_host(std::shared_ptr<Device> device, vk::DeviceSize size,
+                                            const char* name) {
+  using M = vk::MemoryPropertyFlagBits;
+  auto buffer = allocate(std::move(device), size, M::eHostVisible | M::eHostCoherent, M::eHostCached, name);
+  buffer->mapped_ = static_cast<uint8_t*>(buffer->memory_.mapMemory(0, VK_WHOLE_SIZE));
+  return buffer;
+}
+
+std::unique_ptr<Buffer> Buffer::create_device(std::shared_ptr<Device> device, vk::DeviceSize size,
+                                              const char* name) {
+  // Software devices (lavapipe) have no device-local type apart from host memory, which is fine.
+  return allocate(std::move(device), size, {}, vk::MemoryPropertyFlagBits::eDeviceLocal, name);
 }
 
 std::unique_ptr<Buffer> Buffer::import_host(std::shared_ptr<Device> device, const void* data,

@@ -17,6 +17,11 @@ class Buffer {
   static std::unique_ptr<Buffer> create_host(std::shared_ptr<Device> device, vk::DeviceSize size,
                                              const char* name);
 
+  // A device-local buffer the CPU cannot map: intermediate images and tables that only kernels
+  // and transfers touch, read at the GPU's own memory bandwidth. Rounded to whole words too.
+  static std::unique_ptr<Buffer> create_device(std::shared_ptr<Device> device, vk::DeviceSize size,
+                                               const char* name);
+
   // A buffer over the CPU memory [data, data + size), imported without a copy. The import covers
   // whole pages (the device's import alignment), so the returned buffer may start before `data`;
   // offset_of() gives where `data` lies inside it. Returns nullptr (with `error` set) when the
@@ -38,6 +43,9 @@ class Buffer {
   const Device& device() const { return *device_; }
 
  private:
+  static std::unique_ptr<Buffer> allocate(std::shared_ptr<Device> device, vk::DeviceSize size,
+                                          vk::MemoryPropertyFlags required, vk::MemoryPropertyFlags preferred,
+                                          const char* name);
   Buffer(std::shared_ptr<Device> device, vk::DeviceSize size) : device_(std::move(device)), size_(size) {}
 
   std::shared_ptr<Device> device_;
