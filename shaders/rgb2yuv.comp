@@ -5,6 +5,11 @@
 // One invocation converts a block 8 pixels wide and SUB_Y rows high, so that every 32-bit word of
 // every output plane is written by exactly one invocation (4:2:0 chroma of 8 columns is one word
 // of U and one of V). Input is read as 32-bit words: 24-bit RGB takes six words for eight pixels.
+//
+// Memory access is shaped for frames in host memory read and written across PCIe: where the
+// plane is aligned, each invocation reads its pixels and writes each plane's bytes with 8- or
+// 16-byte vector accesses, so a subgroup's accesses cover whole contiguous lines instead of
+// strided words (strided stores into host memory cost several times the bandwidth).
 
 layout(local_size_x_id = 0, local_size_y_id = 1) in;
 layout(constant_id = 2) const uint IN_BPP = 4;       // bytes per input pixel: 3 or 4
@@ -18,8 +23,12 @@ const uint LAYOUT_SEMI_PLANAR = 1;
 const uint LAYOUT_PACKED_422 = 2;
 const uint LAYOUT_AYUV = 3;
 
+// Bindings 2..4 alias 0 and 1 (the same buffers) for vector access.
 layout(set = 0, binding = 0) readonly buffer Src { uint src[]; };
 layout(set = 0, binding = 1) writeonly buffer Dst { uint dst[]; };
+layout(set = 0, binding = 2) readonly buffer Src4 { uvec4 src4[]; };
+layout(set = 0, binding = 3) writeonly buffer Dst2 { uvec2 dst2[]; };
+layout(set = 0, binding = 4) writeonly buffer Dst4 { uvec4 dst4[]; };
 
 #include "include/words.glsl"
 
@@ -45,13 +54,33 @@ vec4 unpack_pixel(uint word) {
 
 // px[0] is the pixel left of the block (for the cosited filter), px[1..8] the block's pixels.
 // Pixels outside the frame replicate the nearest edge pixel.
+// The 8 (RGBA) or 6 (RGB) words holding 8 pixels from byte `at`: 16-byte loads where aligned.
+void load_block(uint at, bool whole, out uint w[8]) {
+  const uint n = 2u * IN_BPP;
+  if (whole && (at & 15u) == 0u) {
+    for (uint k = 0u; k < n; k += 4u) {
+      uvec4 v = src4[(at >> 4) + k / 4u];
+      w[k] = v.x;
+      w[k + 1u] = v.y;
+      if (k + 2u < n) {
+        w[k + 2u] = v.z;
+        w[k + 3u] = v.w;
+      }
+    }
+  } else {
+    for (uint k = 0u; k < n; ++k) w[k] = load_word(at + k * 4u);
+  }
+}
+
+// px[0] is the pixel left of the block (for the cosited filter), px[1..8] the block's pixels.
+// Pixels outside the frame replicate the nearest edge pixel.
 void load_row(uint x0, uint y, out vec4 px[9]) {
   uint row = p.src_offset + y * p.src_stride;
+  uint w[8];
+  load_block(row + x0 * IN_BPP, x0 + 8u <= p.width, w);
   if (IN_BPP == 4u) {
-    for (uint k = 0u; k < 8u; ++k) px[k + 1u] = unpack_pixel(load_word(row + (x0 + k) * 4u));
+    for (uint k = 0u; k < 8u; ++k) px[k + 1u] = unpack_pixel(w[k]);
   } else {
-    uint w[6];
-    for (uint k = 0u; k < 6u; ++k) w[k] = load_word(row + x0 * 3u + k * 4u);
     for (uint k = 0u; k < 8u; ++k) {
       uint b = k * 3u;
       uint packed = 0u;
@@ -68,9 +97,35 @@ uint to_byte(float v) { return uint(clamp(floor(v + 0.5), 0.0, 255.0)); }
 uint luma(vec4 c) { return to_byte(dot(p.coef_y.xyz, c.rgb) + p.coef_y.w); }
 uint pack4(uint a, uint b, uint c, uint d) { return a | (b << 8) | (c << 16) | (d << 24); }
 
+uint plane_address(uint plane, uint y, uint byte_in_row) {
+  return p.dst_offset[plane] + y * p.dst_stride[plane] + byte_in_row;
+}
+
 // Writes a word of a plane row when it holds at least one of the row's `row_bytes` samples.
 void store(uint plane, uint y, uint byte_in_row, uint row_bytes, uint value) {
-  if (byte_in_row < row_bytes) dst[(p.dst_offset[plane] + y * p.dst_stride[plane] + byte_in_row) >> 2] = value;
+  if (byte_in_row < row_bytes) dst[plane_address(plane, y, byte_in_row) >> 2] = value;
+}
+
+// Two and four consecutive words, as one vector store where the whole vector lies in the row and
+// is aligned.
+void store2(uint plane, uint y, uint byte_in_row, uint row_bytes, uvec2 value) {
+  uint at = plane_address(plane, y, byte_in_row);
+  if (byte_in_row + 4u < row_bytes && (at & 7u) == 0u) {
+    dst2[at >> 3] = value;
+  } else {
+    store(plane, y, byte_in_row, row_bytes, value.x);
+    store(plane, y, byte_in_row + 4u, row_bytes, value.y);
+  }
+}
+
+void store4(uint plane, uint y, uint byte_in_row, uint row_bytes, uvec4 value) {
+  uint at = plane_address(plane, y, byte_in_row);
+  if (byte_in_row + 12u < row_bytes && (at & 15u) == 0u) {
+    dst4[at >> 4] = value;
+  } else {
+    store2(plane, y, byte_in_row, row_bytes, value.xy);
+    store2(plane, y, byte_in_row + 8u, row_bytes, value.zw);
+  }
 }
 
 // Places the four bytes b0..b3 at the byte positions given by `order` (8 bits each).
@@ -110,39 +165,40 @@ void main() {
   if (LAYOUT == LAYOUT_PLANAR || LAYOUT == LAYOUT_SEMI_PLANAR) {
     for (uint r = 0u; r < SUB_Y; ++r) {
       if (y0 + r >= p.height) break;
-      for (uint k = 0u; k < 2u; ++k) {
-        vec4 q[9] = rows[r];
-        uint i = 4u * k + 1u;
-        store(0u, y0 + r, x0 + 4u * k, p.width,
-              pack4(luma(q[i]), luma(q[i + 1u]), luma(q[i + 2u]), luma(q[i + 3u])));
-      }
+      uint l[8];
+      for (uint k = 0u; k < 8u; ++k) l[k] = luma(rows[r][k + 1u]);
+      store2(0u, y0 + r, x0, p.width, uvec2(pack4(l[0], l[1], l[2], l[3]), pack4(l[4], l[5], l[6], l[7])));
     }
     uint chroma_width = (p.width + SUB_X - 1u) / SUB_X;
     if (LAYOUT == LAYOUT_PLANAR) {
-      for (uint k = 0u; k < CW / 4u; ++k) {
-        uint j = 4u * k;
-        uint at = x0 / SUB_X + j;
-        store(1u, cy, at, chroma_width, pack4(u[j], u[j + 1u], u[j + 2u], u[j + 3u]));
-        store(2u, cy, at, chroma_width, pack4(v[j], v[j + 1u], v[j + 2u], v[j + 3u]));
+      uint at = x0 / SUB_X;
+      if (CW == 8u) {
+        store2(1u, cy, at, chroma_width, uvec2(pack4(u[0], u[1], u[2], u[3]), pack4(u[4], u[5], u[6], u[7])));
+        store2(2u, cy, at, chroma_width, uvec2(pack4(v[0], v[1], v[2], v[3]), pack4(v[4], v[5], v[6], v[7])));
+      } else {
+        store(1u, cy, at, chroma_width, pack4(u[0], u[1], u[2], u[3]));
+        store(2u, cy, at, chroma_width, pack4(v[0], v[1], v[2], v[3]));
       }
     } else {
       uint u_at = p.dst_order & 1u;  // NV12: U first; NV21: V first
-      for (uint k = 0u; k < 2u; ++k) {
-        uint j = 2u * k;
-        uint pair0 = (u[j] << (u_at * 8u)) | (v[j] << ((1u - u_at) * 8u));
-        uint pair1 = (u[j + 1u] << (u_at * 8u)) | (v[j + 1u] << ((1u - u_at) * 8u));
-        store(1u, cy, x0 + 4u * k, 2u * chroma_width, pair0 | (pair1 << 16));
-      }
+      uint pairs[4];
+      for (uint j = 0u; j < 4u; ++j) pairs[j] = (u[j] << (u_at * 8u)) | (v[j] << ((1u - u_at) * 8u));
+      store2(1u, cy, x0, 2u * chroma_width, uvec2(pairs[0] | (pairs[1] << 16), pairs[2] | (pairs[3] << 16)));
     }
   } else if (LAYOUT == LAYOUT_PACKED_422) {
     uint row_bytes = 4u * ((p.width + 1u) / 2u);
+    uint words[4];
     for (uint j = 0u; j < 4u; ++j)
-      store(0u, y0, 2u * x0 + 4u * j, row_bytes,
-            place4(p.dst_order, luma(rows[0][2u * j + 1u]), u[j], luma(rows[0][2u * j + 2u]), v[j]));
+      words[j] = place4(p.dst_order, luma(rows[0][2u * j + 1u]), u[j], luma(rows[0][2u * j + 2u]), v[j]);
+    store4(0u, y0, 2u * x0, row_bytes, uvec4(words[0], words[1], words[2], words[3]));
   } else {
+    uint words[8];
     for (uint j = 0u; j < 8u; ++j) {
       vec4 c = rows[0][j + 1u];
-      store(0u, y0, 4u * (x0 + j), 4u * p.width, place4(p.dst_order, uint(c.a), luma(c), u[j], v[j]));
+      words[j] = place4(p.dst_order, uint(c.a), luma(c), u[j], v[j]);
     }
+    for (uint k = 0u; k < 2u; ++k)
+      store4(0u, y0, 4u * (x0 + 4u * k), 4u * p.width,
+             uvec4(words[4u * k], words[4u * k + 1u], words[4u * k + 2u], words[4u * k + 3u]));
   }
 }

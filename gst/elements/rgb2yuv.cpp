@@ -135,7 +135,7 @@ static std::unique_ptr<vkc::CapsState> gst_rgb2yuv_configure(GstVkComputeFilter*
   vkc::KernelInfo info{.name = "rgb2yuv",
                        .spirv = rgb2yuv_spv,
                        .spirv_bytes = sizeof(rgb2yuv_spv),
-                       .bindings = 2,
+                       .bindings = 5,  // in, out, then the same two again for vector access
                        .push_constant_bytes = sizeof(Params),
                        .specialization = {kGroupX, kGroupY, uint32_t(GST_VIDEO_FORMAT_INFO_PSTRIDE(in_f, 0)),
                                           layout, sub_x, sub_y, cosited ? 1u : 0u}};
@@ -167,7 +167,11 @@ static gboolean gst_rgb2yuv_record(GstVkComputeFilter* filter, vkc::Frame* frame
   }
   const uint32_t blocks_x = (params.width + kBlockWidth - 1) / kBlockWidth;
   const uint32_t rows = (params.height + state.sub_y - 1) / state.sub_y;
-  state.kernel->update(frame->slot, {{frame->in.buffer}, {frame->out.buffer}});
+  state.kernel->update(frame->slot, {{frame->in.buffer},
+                                     {frame->out.buffer},
+                                     {frame->in.buffer},
+                                     {frame->out.buffer},
+                                     {frame->out.buffer}});
   state.kernel->dispatch(frame->cmd, frame->slot, &params, (blocks_x + kGroupX - 1) / kGroupX,
                          (rows + kGroupY - 1) / kGroupY);
   return TRUE;
