@@ -20,7 +20,7 @@ namespace {
 constexpr uint64_t kGpuTimeoutNs = 10'000'000'000ull;
 constexpr guint kGpuTimeWindow = 100;
 
-enum { PROP_0, PROP_DEVICE, PROP_DEVICE_NAME };
+enum { PROP_0, PROP_DEVICE, PROP_DEVICE_NAME, PROP_GPU_TIME };
 
 struct InFlight {
   vkc::Frame frame;
@@ -58,6 +58,7 @@ struct GstVkComputeFilterPrivate {
   // GPU time of completed frames, from timestamp queries, logged every kGpuTimeWindow frames.
   double gpu_ns = 0;
   guint gpu_frames = 0;
+  double gpu_time_us = 0;  // object lock: the mean of the last complete window, for `gpu-time`
 };
 
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE(GstVkComputeFilter, gst_vkcompute_filter, GST_TYPE_BASE_TRANSFORM)
@@ -101,8 +102,11 @@ static void note_gpu_time(GstVkComputeFilter* self, double ns) {
   if (ns < 0) return;
   priv->gpu_ns += ns;
   if (++priv->gpu_frames < kGpuTimeWindow) return;
-  GST_INFO_OBJECT(self, "GPU time per frame: %.1f us (mean of %u frames)",
-                  priv->gpu_ns / priv->gpu_frames / 1000.0, priv->gpu_frames);
+  const double mean_us = priv->gpu_ns / priv->gpu_frames / 1000.0;
+  GST_INFO_OBJECT(self, "GPU time per frame: %.1f us (mean of %u frames)", mean_us, priv->gpu_frames);
+  GST_OBJECT_LOCK(self);
+  priv->gpu_time_us = mean_us;
+  GST_OBJECT_UNLOCK(self);
   priv->gpu_ns = 0;
   priv->gpu_frames = 0;
 }
@@ -590,6 +594,7 @@ static void gst_vkcompute_filter_get_property(GObject* object, guint prop_id, GV
     case PROP_DEVICE_NAME:
       g_value_set_string(value, priv->device_name.empty() ? nullptr : priv->device_name.c_str());
       break;
+    case PROP_GPU_TIME: g_value_set_double(value, priv->gpu_time_us); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec);
   }
   GST_OBJECT_UNLOCK(object);
@@ -639,6 +644,14 @@ static void gst_vkcompute_filter_class_init(GstVkComputeFilterClass* klass) {
       g_param_spec_string("device-name", "Device name",
                           "Name of the Vulkan device in use (NULL until the element has started)", nullptr,
                           GParamFlags(G_PARAM_READABLE | G_PARAM_STATIC_STRINGS)));
+  g_object_class_install_property(
+      gobject_class, PROP_GPU_TIME,
+      g_param_spec_double(
+          "gpu-time", "GPU time",
+          "Mean GPU time per frame in microseconds, from Vulkan timestamp queries around each "
+          "frame's commands, over the most recent window of 100 completed frames (0 before the "
+          "first window completes, or when the device has no timestamps)",
+          0, G_MAXDOUBLE, 0, GParamFlags(G_PARAM_READABLE | G_PARAM_STATIC_STRINGS)));
 
   trans_class->start = gst_vkcompute_filter_start;
   trans_class->stop = gst_vkcompute_filter_stop;

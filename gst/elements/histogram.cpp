@@ -15,6 +15,7 @@
 #include "histogram.spv.h"
 #include "histogram_draw.spv.h"
 #include "vk/kernel.hpp"
+#include "vk/readback.hpp"
 
 GST_DEBUG_CATEGORY_STATIC(gst_histogram_debug);
 #define GST_CAT_DEFAULT gst_histogram_debug
@@ -32,6 +33,7 @@ enum {
 
 constexpr uint32_t kBlock = 64;    // pixels a workgroup covers in each direction (see the shader)
 constexpr uint32_t kChannels = 5;  // histograms in the counts buffer (see the shader)
+constexpr vk::DeviceSize kCountsBytes = kChannels * 256 * sizeof(uint32_t);
 constexpr uint32_t kNoLuma = 0xff;
 constexpr guint kGraphWidth = 256, kGraphHeight = 100;  // at most; bottom-left corner
 
@@ -64,7 +66,7 @@ struct PlaneJob {
 
 // One frame slot: the counts the GPU writes and what the message needs once it is done.
 struct Slot {
-  std::unique_ptr<vkc::Buffer> counts;
+  std::unique_ptr<vkc::Readback> counts;
   gboolean post = FALSE;
   guint bins = 0;
   guint64 pixels = 0;
@@ -156,7 +158,7 @@ static std::unique_ptr<vkc::CapsState> gst_histogram_configure(GstVkComputeFilte
                                                                      .specialization = {job.bpp}});
   }
   for (Slot& slot : state->slots)
-    slot.counts = vkc::Buffer::create_host(device, kChannels * 256 * sizeof(uint32_t), "histogram counts");
+    slot.counts = std::make_unique<vkc::Readback>(device, kCountsBytes, kCountsBytes, "histogram counts");
   // The graph: red, green and blue into their bytes of an RGB pixel, or luma into the Y plane.
   const PlaneJob& first = state->jobs.front();
   state->draw_bpp = first.bpp;
@@ -184,7 +186,7 @@ static void record_draw(const State& state, const vkc::Frame& frame, guint bins)
                     .channels = state.draw_channels,
                     .order = state.draw_order,
                     .bins = bins};
-  state.draw->update(frame.slot, {{state.slots[frame.slot].counts->handle()}, {frame.out.buffer}});
+  state.draw->update(frame.slot, {{state.slots[frame.slot].counts->work()}, {frame.out.buffer}});
   vkc::compute_barrier(frame.cmd);
   state.draw->dispatch(frame.cmd, frame.slot, &params, (params.width + 63) / 64, (params.height + 3) / 4);
 }
@@ -210,9 +212,9 @@ static gboolean gst_histogram_record(GstVkComputeFilter* filter, vkc::Frame* fra
 
   const vkc::LumaCoefficients k = vkc::luma_coefficients(settings.matrix);
   for (const auto& [bpp, kernel] : state.kernels)
-    kernel->update(frame->slot, {{frame->in.buffer}, {slot.counts->handle()}});
+    kernel->update(frame->slot, {{frame->in.buffer}, {slot.counts->work()}});
   if (frame->outbuf) vkc::record_frame_copy(frame->cmd, state.info, frame->in, frame->out);  // draw
-  vkc::clear_buffer(frame->cmd, slot.counts->handle());
+  vkc::clear_buffer(frame->cmd, slot.counts->work());
   for (const PlaneJob& job : state.jobs) {
     // A subsampled plane counts every sample that covers at least one pixel of the region.
     Params params{.offset = frame->in.offset[job.plane],
@@ -233,6 +235,7 @@ static gboolean gst_histogram_record(GstVkComputeFilter* filter, vkc::Frame* fra
                                      (params.x1 - params.x0 + kBlock - 1) / kBlock,
                                      (params.y1 - params.y0 + kBlock - 1) / kBlock);
   }
+  slot.counts->record_copy(frame->cmd);
   if (frame->outbuf) record_draw(state, *frame, settings.bins);
   return TRUE;
 }
@@ -241,7 +244,7 @@ static void gst_histogram_complete(GstVkComputeFilter* filter, vkc::Frame* frame
   const auto& state = vkc::caps_state<State>(filter);
   const Slot& slot = state.slots[frame->slot];
   if (!slot.post) return;
-  const auto* counts = reinterpret_cast<const uint32_t*>(slot.counts->mapped());
+  const uint32_t* counts = slot.counts->result();
   GstStructure* s = vkc::new_frame_structure("histogram", frame->inbuf, frame->segment);
   gst_structure_set(s, "bins", G_TYPE_UINT, slot.bins, "pixels", G_TYPE_UINT64, slot.pixels, nullptr);
   for (guint h = 0; h < state.names.size(); ++h) {

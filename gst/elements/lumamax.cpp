@@ -14,6 +14,7 @@
 #include "lumamax_scan.spv.h"
 #include "lumamax_scan_subgroup.spv.h"
 #include "vk/kernel.hpp"
+#include "vk/readback.hpp"
 
 GST_DEBUG_CATEGORY_STATIC(gst_lumamax_debug);
 #define GST_CAT_DEFAULT gst_lumamax_debug
@@ -56,7 +57,7 @@ struct Settings : vkc::AnalysisSettings {
 
 // One frame slot: its scratch buffer and what its message needs once the GPU is done.
 struct Slot {
-  std::unique_ptr<vkc::Buffer> scratch;
+  std::unique_ptr<vkc::Readback> scratch;
   gboolean post = FALSE;
   guint count = 0;
   guint64 pixels = 0;
@@ -134,7 +135,8 @@ static std::unique_ptr<vkc::CapsState> gst_lumamax_configure(GstVkComputeFilter*
   const guint64 tiles = guint64((state->width + kTileWidth - 1) / kTileWidth) *
                         ((state->height + kTileHeight - 1) / kTileHeight);
   for (Slot& slot : state->slots)
-    slot.scratch = vkc::Buffer::create_host(device, (kScratchTiles + 5 * tiles) * 4, "lumamax scratch");
+    slot.scratch = std::make_unique<vkc::Readback>(device, (kScratchTiles + 5 * tiles) * 4, kScratchTiles * 4,
+                                                   "lumamax scratch");
   GST_INFO_OBJECT(filter, "%s %ux%u, %s reduction", GST_VIDEO_INFO_NAME(in), state->width, state->height,
                   subgroups ? "subgroup" : "shared-memory");
   return state;
@@ -174,7 +176,7 @@ static gboolean gst_lumamax_record(GstVkComputeFilter* filter, vkc::Frame* frame
   slot.post = settings.post_messages;
   slot.count = settings.count;
   slot.pixels = guint64(scan.roi_x1 - scan.roi_x0) * (scan.roi_y1 - scan.roi_y0);
-  const vkc::Binding scratch{slot.scratch->handle()};
+  const vkc::Binding scratch{slot.scratch->work()};
   state.scan->update(frame->slot, {{frame->in.buffer}, scratch});
   state.reduce_full->update(frame->slot, {{frame->in.buffer}, scratch});
   if (settings.count > 1) {  // the peak chain's kernels run only then
@@ -198,6 +200,7 @@ static gboolean gst_lumamax_record(GstVkComputeFilter* filter, vkc::Frame* frame
     vkc::compute_barrier(cmd);
     state.reduce_peak->dispatch(cmd, frame->slot, &reduce, 1, 1);
   }
+  slot.scratch->record_copy(cmd);
   return TRUE;
 }
 
@@ -215,7 +218,7 @@ static void gst_lumamax_complete(GstVkComputeFilter* filter, vkc::Frame* frame) 
   const auto& state = vkc::caps_state<State>(filter);
   const Slot& slot = state.slots[frame->slot];
   if (!slot.post) return;
-  const auto* result = reinterpret_cast<const uint32_t*>(slot.scratch->mapped());
+  const uint32_t* result = slot.scratch->result();
   auto x_of = [&](uint32_t key_lo) { return (~key_lo) % state.width; };
   auto y_of = [&](uint32_t key_lo) { return (~key_lo) / state.width; };
   const guint64 sum = guint64(result[4]) | (guint64(result[5]) << 32);

@@ -1,0 +1,78 @@
+#include "cases.hpp"
+
+namespace bench {
+
+namespace {
+
+Variant ours(const std::string& fragment) {
+  return {"vkcompute", fragment, OpenCvOp::kNone, true, ""};
+}
+Variant peer(const std::string& label, const std::string& fragment, const std::string& note = "") {
+  return {label, fragment, OpenCvOp::kNone, false, note};
+}
+Variant opencv(const std::string& label, OpenCvOp op, const std::string& note = "") {
+  return {"OpenCV " + label, "", op, false, note};
+}
+
+// The colour-conversion peers: videoconvert on one and on all cores, gst-plugins-bad's Vulkan
+// chain, OpenCV's cvtColor.
+std::vector<Variant> conversion_variants(const std::string& to, OpenCvOp op) {
+  const std::string caps = "video/x-raw,format=" + to;
+  return {ours("rgb2yuv name=dut ! " + caps),
+          peer("videoconvert n-threads=1", "videoconvert n-threads=1 ! " + caps),
+          peer("videoconvert all cores", "videoconvert n-threads=0 ! " + caps),
+          peer("vulkanupload ! vulkancolorconvert ! vulkandownload",
+               "vulkanupload ! vulkancolorconvert ! video/x-raw(memory:VulkanImage),format=" + to +
+                   " ! vulkandownload ! " + caps),
+          opencv("cvtColor", op, "writes I420 (OpenCV has no RGB to NV12 conversion)")};
+}
+
+}  // namespace
+
+std::vector<Case> build_cases(const std::vector<std::string>& sizes, const std::string& cube) {
+  std::vector<Case> cases;
+  for (const auto& size : sizes) {
+    const int w = size == "4k" ? 3840 : 1920, h = size == "4k" ? 2160 : 1080;
+    const double px = double(w) * h;
+    auto add = [&](const std::string& name, GstVideoFormat format, double in, double out,
+                   std::vector<Variant> variants, int kernel = 0) {
+      cases.push_back({name, size, format, w, h, kernel, in, out, std::move(variants)});
+    };
+    add("rgb2yuv RGBA->NV12", GST_VIDEO_FORMAT_RGBA, 4 * px, 1.5 * px,
+        conversion_variants("NV12", OpenCvOp::kRgbaToI420));
+    add("rgb2yuv RGB->I420", GST_VIDEO_FORMAT_RGB, 3 * px, 1.5 * px,
+        conversion_variants("I420", OpenCvOp::kRgbToI420));
+    add("lumamax RGBA", GST_VIDEO_FORMAT_RGBA, 4 * px, 0,
+        {ours("lumamax name=dut"), opencv("cvtColor+minMaxLoc", OpenCvOp::kMinMaxRgba, "luma then min/max")});
+    add("lumamax NV12", GST_VIDEO_FORMAT_NV12, 1.5 * px, 0,
+        {ours("lumamax name=dut"), opencv("minMaxLoc", OpenCvOp::kMinMaxY, "min/max of the Y plane")});
+    add("histogram RGBA", GST_VIDEO_FORMAT_RGBA, 4 * px, 0,
+        {ours("histogram name=dut"), opencv("calcHist", OpenCvOp::kHistRgba, "R, G, B and luma (cvtColor)")});
+    add("histogram NV12", GST_VIDEO_FORMAT_NV12, 1.5 * px, 0,
+        {ours("histogram name=dut"), opencv("calcHist", OpenCvOp::kHistNv12, "Y, U and V")});
+    for (int k : {3, 15, 31, 61}) {
+      const std::string kk = std::to_string(k);
+      const std::string props = "morph name=dut operation=dilate width=" + kk + " height=" + kk;
+      // cvdilate has a 3x3 square only: (k - 1) / 2 iterations make the same k x k square.
+      const std::string cv_iterations = std::to_string((k - 1) / 2);
+      add("morph dilate " + kk + "x" + kk + " RGBA", GST_VIDEO_FORMAT_RGBA, 4 * px, 4 * px,
+          {ours(props), opencv("dilate", OpenCvOp::kDilate),
+           peer("cvdilate", "videoconvert ! video/x-raw,format=RGB ! cvdilate iterations=" + cv_iterations,
+                "3x3 x " + cv_iterations + " iterations; RGB (cvdilate has no RGBA), plus the conversion")},
+          k);
+      add("morph dilate " + kk + "x" + kk + " GRAY8", GST_VIDEO_FORMAT_GRAY8, px, px,
+          {ours(props), opencv("dilate", OpenCvOp::kDilate),
+           peer("cvdilate", "cvdilate iterations=" + cv_iterations,
+                "3x3 x " + cv_iterations + " iterations")},
+          k);
+    }
+    for (const char* interpolation : {"tetrahedral", "trilinear"}) {
+      add(std::string("lut 33^3 ") + interpolation + " RGBA", GST_VIDEO_FORMAT_RGBA, 4 * px, 4 * px,
+          {ours("lut name=dut location=" + cube + " interpolation=" + interpolation),
+           opencv("LUT", OpenCvOp::kLut, "1-D 256-entry table per channel, a lower bound for a 3-D lookup")});
+    }
+  }
+  return cases;
+}
+
+}  // namespace bench

@@ -1,0 +1,46 @@
+// The benchmark cases: an input (format and size), our element and the peers a user would run
+// instead, each as a pipeline fragment between appsrc and fakesink or an in-process OpenCV call.
+#pragma once
+
+#include <gst/video/video.h>
+
+#include <string>
+#include <vector>
+
+namespace bench {
+
+enum class OpenCvOp {
+  kNone,
+  kRgbaToI420,
+  kRgbToI420,
+  kMinMaxRgba,
+  kMinMaxY,
+  kHistRgba,
+  kHistNv12,
+  kDilate,
+  kLut
+};
+
+struct Variant {
+  std::string label;     // "vkcompute", "videoconvert n-threads=1", ...
+  std::string pipeline;  // fragment between appsrc and fakesink; empty for OpenCV
+  OpenCvOp opencv = OpenCvOp::kNone;
+  bool ours = false;  // our element, named "dut" in the fragment (for its gpu-time)
+  std::string note;   // how the peer differs from our element, printed with its results
+};
+
+struct Case {
+  std::string name;  // "rgb2yuv RGBA->NV12", unique with size
+  std::string size;  // "1080p" or "4k"
+  GstVideoFormat format;
+  int width, height;
+  int kernel = 0;  // morph: kernel width and height
+  // Bytes our element moves between host memory and the GPU per frame (frame in, frame out).
+  double in_bytes = 0, out_bytes = 0;
+  std::vector<Variant> variants;
+};
+
+// Every case at each of `sizes`; `cube` is a 33^3 .cube file the lut cases read.
+std::vector<Case> build_cases(const std::vector<std::string>& sizes, const std::string& cube);
+
+}  // namespace bench

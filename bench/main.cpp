@@ -1,0 +1,103 @@
+// vkcompute-bench: frames per second, CPU time and peak memory of our elements and their peers on
+// the same random frames, one process per run (so peak memory and GPU state are the run's own).
+//
+//   vkcompute-bench [--seconds 3] [--warmup 1] [--sizes 1080p,4k] [--filter morph] [--json out.jsonl]
+#include <gst/gst.h>
+#include <unistd.h>
+
+#include <cstdio>
+
+#include "cases.hpp"
+#include "copy_bandwidth.hpp"
+#include "cube_table.hpp"
+#include "opencv_variant.hpp"
+#include "options.hpp"
+#include "pipeline_variant.hpp"
+#include "report.hpp"
+#include "vk/device.hpp"
+
+namespace {
+
+constexpr const char* kResultPrefix = "RESULT ";
+
+// Runs one variant in a child process and reads its measurement back.
+bench::Measurement run_in_child(const bench::Options& options, int case_index, int variant_index) {
+  gchar* self = g_file_read_link("/proc/self/exe", nullptr);
+  std::vector<std::string> args = {self, "--child", std::to_string(case_index),
+                                   std::to_string(variant_index)};
+  g_free(self);
+  for (const auto& arg : bench::case_arguments(options)) args.push_back(arg);
+  std::vector<char*> argv;
+  for (auto& arg : args) argv.push_back(arg.data());
+  argv.push_back(nullptr);
+
+  gchar* out = nullptr;
+  gint status = 0;
+  GError* error = nullptr;
+  bench::Measurement m;
+  if (!g_spawn_sync(nullptr, argv.data(), nullptr, G_SPAWN_DEFAULT, nullptr, nullptr, &out, nullptr, &status,
+                    &error)) {
+    m.status = std::string("error: ") + error->message;
+    g_error_free(error);
+    return m;
+  }
+  std::string text = out ? out : "";
+  g_free(out);
+  const auto at = text.rfind(kResultPrefix);
+  if (at == std::string::npos) {
+    m.status = "error: the run ended without a result (exit status " + std::to_string(status) + ")";
+    return m;
+  }
+  const auto end = text.find('\n', at);
+  return bench::Measurement::parse(text.substr(at + 7, end == std::string::npos ? end : end - at - 7));
+}
+
+int run_child(const bench::Options& options, const std::vector<bench::Case>& cases) {
+  if (options.child_case < 0 || size_t(options.child_case) >= cases.size()) return 2;
+  const bench::Case& c = cases[options.child_case];
+  if (options.child_variant < 0 || size_t(options.child_variant) >= c.variants.size()) return 2;
+  const bench::Variant& v = c.variants[options.child_variant];
+  alarm(unsigned(options.warmup_s + options.measure_s) + 60);  // a hung pipeline ends the run
+  bench::Measurement m = v.pipeline.empty() ? bench::run_opencv_variant(c, v, options)
+                                            : bench::run_pipeline_variant(c, v, options);
+  std::printf("%s%s\n", kResultPrefix, m.serialize().c_str());
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  gst_init(&argc, &argv);
+  GST_DEBUG_CATEGORY_INIT(gst_vkcompute_runtime_debug, "vkcompute", 0, "vkcompute Vulkan runtime");
+  bench::Options options;
+  if (!bench::parse_options(argc, argv, options)) return 2;
+  const std::string cube = std::string(g_get_tmp_dir()) + "/vkcompute-bench-33.cube";
+  const auto cases = bench::build_cases(options.sizes, cube);
+  if (options.child_case >= 0) return run_child(options, cases);
+
+  auto selected = [&](const bench::Case& c) {
+    return options.filter.empty() || (c.name + " " + c.size).find(options.filter) != std::string::npos;
+  };
+  if (options.list) {
+    for (const auto& c : cases)
+      if (selected(c)) std::printf("%s %s\n", c.name.c_str(), c.size.c_str());
+    return 0;
+  }
+  if (!bench::write_cube_table(cube, 33)) return 1;
+
+  bench::Report report(bench::measure_copy_bandwidth());
+  std::printf("vkcompute-bench: %g s warm-up, %g s measured per run\n", options.warmup_s, options.measure_s);
+  report.print_header();
+  for (size_t i = 0; i < cases.size(); ++i) {
+    if (!selected(cases[i])) continue;
+    std::vector<bench::Row> rows;
+    for (size_t j = 0; j < cases[i].variants.size(); ++j)
+      rows.push_back({&cases[i], &cases[i].variants[j], run_in_child(options, int(i), int(j))});
+    report.add_case(rows);
+  }
+  bool ok = true;
+  if (!options.json_path.empty()) ok &= report.write_json(options.json_path);
+  if (!options.csv_path.empty()) ok &= report.write_csv(options.csv_path);
+  if (!ok) std::fprintf(stderr, "vkcompute-bench: could not write the result files\n");
+  return ok ? 0 : 1;
+}

@@ -1,0 +1,41 @@
+// One run's results, and the clock and resource counters it is measured with.
+#pragma once
+
+#include <gst/gst.h>
+
+#include <string>
+
+namespace bench {
+
+struct Measurement {
+  std::string status = "ok";  // "ok", or why there are no numbers ("unavailable: ...", "error: ...")
+  double frames = 0;
+  double seconds = 0;
+  double cpu_seconds = 0;   // user + system, all threads of the process
+  double peak_rss_mib = 0;  // of the process that ran the variant
+  double gpu_us = 0;        // our element: mean GPU time per frame (timestamp queries)
+
+  double fps() const { return seconds > 0 ? frames / seconds : 0; }
+  double ms_per_frame() const { return frames > 0 ? 1000.0 * seconds / frames : 0; }
+  double cpu_us_per_frame() const { return frames > 0 ? 1e6 * cpu_seconds / frames : 0; }
+
+  // The child-to-parent form: a serialized GstStructure on one line.
+  std::string serialize() const;
+  static Measurement parse(const std::string& line);
+};
+
+// Wall clock and process CPU time between start() and stop().
+class Window {
+ public:
+  void start();
+  void stop(Measurement& m, double frames);
+
+ private:
+  gint64 wall_us_ = 0;
+  double cpu_s_ = 0;
+};
+
+// Peak resident memory of this process so far, in MiB.
+double peak_rss_mib();
+
+}  // namespace bench

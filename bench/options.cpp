@@ -1,0 +1,77 @@
+#include "options.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <sstream>
+
+namespace bench {
+
+namespace {
+
+void usage(const char* argv0) {
+  std::fprintf(stderr,
+               "usage: %s [--seconds S] [--warmup S] [--sizes 1080p,4k] [--filter TEXT] [--json FILE]\n"
+               "          [--csv FILE] [--list]\n"
+               "Runs each case (element and input) with our element and its peers on the same random\n"
+               "frames: frames/s, ms/frame, CPU time/frame, peak memory, GPU time from timestamps.\n",
+               argv0);
+}
+
+std::vector<std::string> split(const std::string& text) {
+  std::vector<std::string> parts;
+  std::stringstream in(text);
+  for (std::string part; std::getline(in, part, ',');)
+    if (!part.empty()) parts.push_back(part);
+  return parts;
+}
+
+}  // namespace
+
+bool parse_options(int argc, char** argv, Options& o) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    auto value = [&]() -> const char* { return i + 1 < argc ? argv[++i] : nullptr; };
+    const char* v = nullptr;
+    if (arg == "--list") {
+      o.list = true;
+    } else if ((arg == "--seconds" || arg == "--warmup" || arg == "--sizes" || arg == "--filter" ||
+                arg == "--json" || arg == "--csv") &&
+               (v = value())) {
+      if (arg == "--seconds") o.measure_s = std::atof(v);
+      if (arg == "--warmup") o.warmup_s = std::atof(v);
+      if (arg == "--sizes") o.sizes = split(v);
+      if (arg == "--filter") o.filter = v;
+      if (arg == "--json") o.json_path = v;
+      if (arg == "--csv") o.csv_path = v;
+    } else if (arg == "--child" && i + 2 < argc) {
+      o.child_case = std::atoi(argv[++i]);
+      o.child_variant = std::atoi(argv[++i]);
+    } else {
+      usage(argv[0]);
+      return false;
+    }
+  }
+  for (const auto& size : o.sizes) {
+    if (size != "1080p" && size != "4k") {
+      std::fprintf(stderr, "unknown size '%s': use 1080p and/or 4k\n", size.c_str());
+      return false;
+    }
+  }
+  if (o.measure_s <= 0 || o.warmup_s < 0) {
+    std::fprintf(stderr, "--seconds must be > 0 and --warmup >= 0\n");
+    return false;
+  }
+  return true;
+}
+
+std::vector<std::string> case_arguments(const Options& o) {
+  std::string sizes;
+  for (const auto& s : o.sizes) sizes += (sizes.empty() ? "" : ",") + s;
+  char seconds[32], warmup[32];
+  std::snprintf(seconds, sizeof seconds, "%g", o.measure_s);
+  std::snprintf(warmup, sizeof warmup, "%g", o.warmup_s);
+  return {"--sizes", sizes, "--seconds", seconds, "--warmup", warmup};
+}
+
+}  // namespace bench

@@ -1,0 +1,28 @@
+// Command-line options of vkcompute-bench.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace bench {
+
+struct Options {
+  double warmup_s = 1.0;   // per run, before measuring
+  double measure_s = 3.0;  // per run
+  std::vector<std::string> sizes = {"1080p", "4k"};
+  std::string filter;     // run only cases whose name contains this
+  std::string json_path;  // one JSON object per run (JSON lines)
+  std::string csv_path;
+  bool list = false;
+  // Internal: run one variant of one case and print its measurement (see main.cpp).
+  int child_case = -1;
+  int child_variant = -1;
+};
+
+// Parses argv; prints usage and returns false on bad arguments.
+bool parse_options(int argc, char** argv, Options& options);
+
+// The arguments that make a child build the same case list as its parent.
+std::vector<std::string> case_arguments(const Options& options);
+
+}  // namespace bench

@@ -1,0 +1,141 @@
+#include "pipeline_variant.hpp"
+
+#include <gst/app/gstappsrc.h>
+
+#include <atomic>
+#include <thread>
+#include <vector>
+
+#include "random_frames.hpp"
+
+namespace bench {
+
+namespace {
+
+// The ring of frames upstream feeds, taken from the pool the first element proposes (as a real
+// upstream element does: ours then receives its own Vulkan memory), else from system memory.
+std::vector<GstBuffer*> make_ring(GstPad* src, GstCaps* caps, const GstVideoInfo& info,
+                                  GstBufferPool** pool_out) {
+  GstQuery* query = gst_query_new_allocation(caps, TRUE);
+  GstBufferPool* pool = nullptr;
+  if (gst_pad_peer_query(src, query) && gst_query_get_n_allocation_pools(query) > 0)
+    gst_query_parse_nth_allocation_pool(query, 0, &pool, nullptr, nullptr, nullptr);
+  gst_query_unref(query);
+  if (pool) {
+    GstStructure* config = gst_buffer_pool_get_config(pool);
+    gst_buffer_pool_config_set_params(config, caps, guint(info.size), kRingFrames, 0);
+    if (gst_buffer_pool_has_option(pool, GST_BUFFER_POOL_OPTION_VIDEO_META))
+      gst_buffer_pool_config_add_option(config, GST_BUFFER_POOL_OPTION_VIDEO_META);
+    if (!gst_buffer_pool_set_config(pool, config) || !gst_buffer_pool_set_active(pool, TRUE))
+      gst_clear_object(&pool);
+  }
+  std::vector<GstBuffer*> ring;
+  for (int i = 0; i < kRingFrames; ++i) {
+    GstBuffer* buf = nullptr;
+    if (!pool || gst_buffer_pool_acquire_buffer(pool, &buf, nullptr) != GST_FLOW_OK)
+      buf = gst_buffer_new_allocate(nullptr, info.size, nullptr);
+    GstMapInfo map;
+    gst_buffer_map(buf, &map, GST_MAP_WRITE);
+    fill_random_frame(map.data, map.size, i);
+    gst_buffer_unmap(buf, &map);
+    ring.push_back(buf);
+  }
+  *pool_out = pool;
+  return ring;
+}
+
+// Waits `seconds` on the bus; returns the first error's text, if one comes.
+std::string wait_on_bus(GstBus* bus, double seconds) {
+  GstMessage* msg = gst_bus_timed_pop_filtered(bus, GstClockTime(seconds * GST_SECOND), GST_MESSAGE_ERROR);
+  if (!msg) return "";
+  GError* error = nullptr;
+  gst_message_parse_error(msg, &error, nullptr);
+  std::string text = std::string("error: ") + GST_OBJECT_NAME(GST_MESSAGE_SRC(msg)) + ": " + error->message;
+  g_error_free(error);
+  gst_message_unref(msg);
+  return text;
+}
+
+}  // namespace
+
+Measurement run_pipeline_variant(const Case& c, const Variant& v, const Options& options) {
+  Measurement m;
+  GError* error = nullptr;
+  const std::string description = "appsrc name=src is-live=false format=time block=true max-buffers=3 ! " +
+                                  v.pipeline + " ! fakesink name=sink sync=false enable-last-sample=false";
+  GstElement* pipeline = gst_parse_launch(description.c_str(), &error);
+  if (error) {
+    m.status = (g_error_matches(error, GST_PARSE_ERROR, GST_PARSE_ERROR_NO_SUCH_ELEMENT) ? "unavailable: "
+                                                                                         : "error: ") +
+               std::string(error->message);
+    g_error_free(error);
+    if (pipeline) gst_object_unref(pipeline);
+    return m;
+  }
+  GstVideoInfo info;
+  gst_video_info_set_format(&info, c.format, guint(c.width), guint(c.height));
+  GstCaps* caps = gst_video_info_to_caps(&info);
+  GstElement* src = gst_bin_get_by_name(GST_BIN(pipeline), "src");
+  GstElement* sink = gst_bin_get_by_name(GST_BIN(pipeline), "sink");
+  gst_app_src_set_caps(GST_APP_SRC(src), caps);
+
+  std::atomic<guint64> arrived{0};
+  GstPad* sinkpad = gst_element_get_static_pad(sink, "sink");
+  gst_pad_add_probe(
+      sinkpad, GST_PAD_PROBE_TYPE_BUFFER,
+      [](GstPad*, GstPadProbeInfo*, gpointer count) {
+        ++*static_cast<std::atomic<guint64>*>(count);
+        return GST_PAD_PROBE_OK;
+      },
+      &arrived, nullptr);
+  gst_object_unref(sinkpad);
+
+  GstBus* bus = gst_element_get_bus(pipeline);
+  gst_element_set_state(pipeline, GST_STATE_PLAYING);
+  GstPad* srcpad = gst_element_get_static_pad(src, "src");
+  GstBufferPool* pool = nullptr;
+  std::vector<GstBuffer*> ring = make_ring(srcpad, caps, info, &pool);
+  gst_object_unref(srcpad);
+
+  std::atomic<bool> stop{false};
+  std::thread feeder([&] {
+    for (size_t i = 0; !stop; ++i)
+      if (gst_app_src_push_buffer(GST_APP_SRC(src), gst_buffer_ref(ring[i % ring.size()])) != GST_FLOW_OK)
+        break;
+  });
+
+  m.status = wait_on_bus(bus, options.warmup_s);
+  if (m.status.empty()) {
+    Window window;
+    const guint64 before = arrived;
+    window.start();
+    m.status = wait_on_bus(bus, options.measure_s);
+    window.stop(m, double(arrived - before));
+    if (m.status.empty()) m.status = arrived > before ? "ok" : "error: no frame arrived";
+  }
+  stop = true;
+  gst_app_src_end_of_stream(GST_APP_SRC(src));
+  if (GstMessage* done = gst_bus_timed_pop_filtered(bus, 10 * GST_SECOND,
+                                                    GstMessageType(GST_MESSAGE_EOS | GST_MESSAGE_ERROR)))
+    gst_message_unref(done);
+  if (GstElement* dut = gst_bin_get_by_name(GST_BIN(pipeline), "dut")) {
+    g_object_get(dut, "gpu-time", &m.gpu_us, nullptr);
+    gst_object_unref(dut);
+  }
+  gst_element_set_state(pipeline, GST_STATE_NULL);  // unblocks a feeder stuck after an error
+  feeder.join();
+  for (GstBuffer* buf : ring) gst_buffer_unref(buf);
+  if (pool) {
+    gst_buffer_pool_set_active(pool, FALSE);
+    gst_object_unref(pool);
+  }
+  m.peak_rss_mib = peak_rss_mib();
+  gst_object_unref(bus);
+  gst_object_unref(src);
+  gst_object_unref(sink);
+  gst_object_unref(pipeline);
+  gst_caps_unref(caps);
+  return m;
+}
+
+}  // namespace bench

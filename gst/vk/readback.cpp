@@ -1,0 +1,19 @@
+#include "readback.hpp"
+
+namespace vkc {
+
+Readback::Readback(std::shared_ptr<Device> device, vk::DeviceSize work_bytes, vk::DeviceSize result_bytes,
+                   const char* name)
+    : work_(Buffer::create_device(device, work_bytes, name)),
+      host_(Buffer::create_host(std::move(device), result_bytes, name)),
+      result_bytes_(result_bytes) {}
+
+void Readback::record_copy(vk::CommandBuffer cmd) const {
+  vk::MemoryBarrier written{.srcAccessMask = vk::AccessFlagBits::eShaderWrite,
+                            .dstAccessMask = vk::AccessFlagBits::eTransferRead};
+  cmd.pipelineBarrier(vk::PipelineStageFlagBits::eComputeShader, vk::PipelineStageFlagBits::eTransfer, {},
+                      written, nullptr, nullptr);
+  cmd.copyBuffer(work_->handle(), host_->handle(), vk::BufferCopy{.size = result_bytes_});
+}
+
+}  // namespace vkc

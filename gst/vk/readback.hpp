@@ -1,0 +1,33 @@
+// Results that kernels build with scattered writes and atomics (per-tile slots, histogram bins).
+// They live in device-local memory: on a discrete GPU every atomic or scattered store into host
+// memory is its own PCIe transaction, several times slower than the frame reads around them. Only
+// the part the CPU reads is copied to host-visible memory, by one transfer at the end.
+#pragma once
+
+#include <memory>
+
+#include "memory.hpp"
+
+namespace vkc {
+
+class Readback {
+ public:
+  // `work_bytes` for the kernels; its first `result_bytes` are what the CPU reads.
+  Readback(std::shared_ptr<Device> device, vk::DeviceSize work_bytes, vk::DeviceSize result_bytes,
+           const char* name);
+
+  // The buffer the kernels write.
+  vk::Buffer work() const { return work_->handle(); }
+  // Records copying the results to the host after the kernels recorded so far; the caller's
+  // final barrier makes the copy visible to the CPU once the fence signals.
+  void record_copy(vk::CommandBuffer cmd) const;
+  // The copied results (valid once the frame's fence has signalled).
+  const uint32_t* result() const { return reinterpret_cast<const uint32_t*>(host_->mapped()); }
+
+ private:
+  std::unique_ptr<Buffer> work_;
+  std::unique_ptr<Buffer> host_;
+  vk::DeviceSize result_bytes_;
+};
+
+}  // namespace vkc
