@@ -31,8 +31,10 @@ double Report::copy_floor_us(const Case& c) const {
 
 void Report::print_header() const {
   if (bandwidth_.error.empty())
-    std::printf("device %s: copy bandwidth host->device %.1f GB/s, device->host %.1f GB/s\n",
-                bandwidth_.device.c_str(), bandwidth_.host_to_device_gbs, bandwidth_.device_to_host_gbs);
+    std::printf(
+        "device %s: copy bandwidth host->device %.1f GB/s, device->host %.1f GB/s, both at once %.1f GB/s\n",
+        bandwidth_.device.c_str(), bandwidth_.host_to_device_gbs, bandwidth_.device_to_host_gbs,
+        bandwidth_.both_ways_gbs);
   else
     std::printf("copy bandwidth not measured: %s\n", bandwidth_.error.c_str());
 }
@@ -41,9 +43,13 @@ void Report::add_case(const std::vector<Row>& rows) {
   if (rows.empty()) return;
   const Case& c = *rows.front().c;
   const double floor_us = copy_floor_us(c);
+  // Peers are compared with our element's first (default) variant.
   double ours_fps = 0;
   for (const Row& r : rows)
-    if (r.v->ours && r.m.status == "ok") ours_fps = r.m.fps();
+    if (r.v->ours) {
+      if (r.m.status == "ok") ours_fps = r.m.fps();
+      break;
+    }
   std::printf("\n%s %s (%dx%d; copy floor %.0f us/frame)\n", c.name.c_str(), c.size.c_str(), c.width,
               c.height, floor_us);
   std::printf("  %-52s %9s %9s %10s %8s %9s %s\n", "variant", "frames/s", "ms/frame", "CPU us/fr", "peak MiB",
@@ -79,7 +85,7 @@ bool Report::write_json(const std::string& path) const {
                  "{\"case\": %s, \"size\": %s, \"width\": %d, \"height\": %d, \"variant\": %s, \"ours\": %s, "
                  "\"status\": %s, \"fps\": %.3f, \"ms_per_frame\": %.4f, \"cpu_us_per_frame\": %.2f, "
                  "\"peak_rss_mib\": %.1f, \"gpu_us\": %.2f, \"copy_floor_us\": %.2f, \"device\": %s, "
-                 "\"h2d_gbs\": %.2f, \"d2h_gbs\": %.2f, \"note\": %s}\n",
+                 "\"h2d_gbs\": %.2f, \"d2h_gbs\": %.2f, \"both_ways_gbs\": %.2f, \"note\": %s}\n",
                  json_string(r.c->name).c_str(), json_string(r.c->size).c_str(), r.c->width, r.c->height,
                  json_string(r.v->label).c_str(), r.v->ours ? "true" : "false",
                  json_string(r.m.status).c_str(), r.m.fps(), r.m.ms_per_frame(), r.m.cpu_us_per_frame(),

@@ -17,7 +17,9 @@ layout(constant_id = 0) const uint BPP = 1;  // bytes per pixel of the plane: 1,
 
 layout(set = 0, binding = 0) readonly buffer Src { uint src[]; };
 layout(set = 0, binding = 1) buffer Counts { uint counts[]; };  // kChannels x 256
+layout(set = 0, binding = 2) readonly buffer Src4 { uvec4 src4[]; };  // src again, for 16-byte loads
 
+#define SRC_VEC4
 #include "include/words.glsl"
 
 layout(push_constant) uniform Params {
@@ -50,7 +52,7 @@ void main() {
     if (x >= p.x1 || y >= p.y1) break;
     uint addr = p.offset + y * p.stride + x * BPP;
     uint w[4];
-    for (uint k = 0u; k < 4u; ++k) w[k] = k < BPP ? load_word(addr + 4u * k) : 0u;
+    load_quad(addr, BPP, w);
     for (uint k = 0u; k < 4u; ++k) {
       if (x + k >= p.x1) break;
       uint v[4];

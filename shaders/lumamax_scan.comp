@@ -21,7 +21,9 @@ layout(constant_id = 3) const bool RESCAN = false;
 
 layout(set = 0, binding = 0) readonly buffer Src { uint src[]; };
 layout(set = 0, binding = 1) buffer Scratch { uint scratch[]; };
+layout(set = 0, binding = 2) readonly buffer Src4 { uvec4 src4[]; };  // src again, for 16-byte loads
 
+#define SRC_VEC4
 #include "include/words.glsl"
 #include "include/lumamax.glsl"
 
@@ -139,7 +141,7 @@ void main() {
   if (in_play && x0 < p.roi_x1 && y < p.roi_y1) {
     uint addr = p.offset + y * p.stride + x0 * BPP;
     uint w[4];
-    for (uint k = 0u; k < 4u; ++k) w[k] = k < BPP ? load_word(addr + 4u * k) : 0u;
+    load_quad(addr, BPP, w);
     for (uint k = 0u; k < 4u; ++k) {
       uint x = x0 + k;
       if (x >= p.roi_x1) break;

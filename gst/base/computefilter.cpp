@@ -18,7 +18,7 @@ namespace {
 // A fence that has not signalled after this long means a lost device; we error out rather than
 // wait forever.
 constexpr uint64_t kGpuTimeoutNs = 10'000'000'000ull;
-constexpr guint kGpuTimeWindow = 100;
+constexpr guint kGpuTimeWindow = 16;  // timed frames (one in CommandRing::kTimestampInterval)
 
 enum { PROP_0, PROP_DEVICE, PROP_DEVICE_NAME, PROP_GPU_TIME };
 
@@ -55,7 +55,7 @@ struct GstVkComputeFilterPrivate {
   bool passthrough = false;  // lock (written with no frame in flight): see passes_through()
   bool stopping = false;     // lock: the completer exits once in_flight is empty
   bool dropping = false;     // lock: complete nothing (flush, stop)
-  // GPU time of completed frames, from timestamp queries, logged every kGpuTimeWindow frames.
+  // GPU time of completed timed frames, from timestamp queries, logged every kGpuTimeWindow of them.
   double gpu_ns = 0;
   guint gpu_frames = 0;
   double gpu_time_us = 0;  // object lock: the mean of the last complete window, for `gpu-time`
@@ -96,7 +96,7 @@ static void drop_frame(InFlight& entry) {
   gst_clear_buffer(&entry.frame.inbuf);
 }
 
-// Logs the mean GPU time per frame every kGpuTimeWindow frames (GST_DEBUG=vkcomputefilter:4).
+// Logs the mean GPU time per frame every kGpuTimeWindow timed frames (GST_DEBUG=vkcomputefilter:4).
 static void note_gpu_time(GstVkComputeFilter* self, double ns) {
   auto* priv = get_priv(self);
   if (ns < 0) return;
@@ -648,9 +648,9 @@ static void gst_vkcompute_filter_class_init(GstVkComputeFilterClass* klass) {
       gobject_class, PROP_GPU_TIME,
       g_param_spec_double(
           "gpu-time", "GPU time",
-          "Mean GPU time per frame in microseconds, from Vulkan timestamp queries around each "
-          "frame's commands, over the most recent window of 100 completed frames (0 before the "
-          "first window completes, or when the device has no timestamps)",
+          "Mean GPU time per frame in microseconds, from Vulkan timestamp queries around the "
+          "commands of one frame in 8, over the most recent 16 such frames (0 before the first "
+          "128 frames complete, or when the device has no timestamps)",
           0, G_MAXDOUBLE, 0, GParamFlags(G_PARAM_READABLE | G_PARAM_STATIC_STRINGS)));
 
   trans_class->start = gst_vkcompute_filter_start;

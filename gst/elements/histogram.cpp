@@ -153,7 +153,7 @@ static std::unique_ptr<vkc::CapsState> gst_histogram_configure(GstVkComputeFilte
       kernel = std::make_unique<vkc::Kernel>(device, vkc::KernelInfo{.name = "histogram",
                                                                      .spirv = histogram_spv,
                                                                      .spirv_bytes = sizeof(histogram_spv),
-                                                                     .bindings = 2,
+                                                                     .bindings = 3,  // frame, counts, frame again for 16-byte loads
                                                                      .push_constant_bytes = sizeof(Params),
                                                                      .specialization = {job.bpp}});
   }
@@ -212,7 +212,7 @@ static gboolean gst_histogram_record(GstVkComputeFilter* filter, vkc::Frame* fra
 
   const vkc::LumaCoefficients k = vkc::luma_coefficients(settings.matrix);
   for (const auto& [bpp, kernel] : state.kernels)
-    kernel->update(frame->slot, {{frame->in.buffer}, {slot.counts->work()}});
+    kernel->update(frame->slot, {{frame->in.buffer}, {slot.counts->work()}, {frame->in.buffer}});
   if (frame->outbuf) vkc::record_frame_copy(frame->cmd, state.info, frame->in, frame->out);  // draw
   vkc::clear_buffer(frame->cmd, slot.counts->work());
   for (const PlaneJob& job : state.jobs) {

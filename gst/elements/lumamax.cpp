@@ -114,7 +114,7 @@ static std::unique_ptr<vkc::CapsState> gst_lumamax_configure(GstVkComputeFilter*
         .name = rescan ? "lumamax rescan" : "lumamax scan",
         .spirv = subgroups ? lumamax_scan_subgroup_spv : lumamax_scan_spv,
         .spirv_bytes = subgroups ? sizeof(lumamax_scan_subgroup_spv) : sizeof(lumamax_scan_spv),
-        .bindings = 2,
+        .bindings = 3,  // frame, scratch, frame again for 16-byte loads
         .push_constant_bytes = sizeof(ScanParams),
         .specialization = {16, 16, state->bpp, rescan ? 1u : 0u}};
   };
@@ -177,10 +177,10 @@ static gboolean gst_lumamax_record(GstVkComputeFilter* filter, vkc::Frame* frame
   slot.count = settings.count;
   slot.pixels = guint64(scan.roi_x1 - scan.roi_x0) * (scan.roi_y1 - scan.roi_y0);
   const vkc::Binding scratch{slot.scratch->work()};
-  state.scan->update(frame->slot, {{frame->in.buffer}, scratch});
+  state.scan->update(frame->slot, {{frame->in.buffer}, scratch, {frame->in.buffer}});
   state.reduce_full->update(frame->slot, {{frame->in.buffer}, scratch});
   if (settings.count > 1) {  // the peak chain's kernels run only then
-    state.rescan->update(frame->slot, {{frame->in.buffer}, scratch});
+    state.rescan->update(frame->slot, {{frame->in.buffer}, scratch, {frame->in.buffer}});
     state.reduce_peak->update(frame->slot, {{frame->in.buffer}, scratch});
   }
 

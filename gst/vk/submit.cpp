@@ -1,11 +1,14 @@
 #include "submit.hpp"
 
+#include <algorithm>
+
 #define GST_CAT_DEFAULT gst_vkcompute_runtime_debug
 
 namespace vkc {
 
-CommandRing::CommandRing(std::shared_ptr<Device> device, uint32_t depth, const char* name)
-    : device_(std::move(device)) {
+CommandRing::CommandRing(std::shared_ptr<Device> device, uint32_t depth, const char* name,
+                         uint32_t timestamp_interval)
+    : device_(std::move(device)), timestamp_interval_(std::max(timestamp_interval, 1u)) {
   const auto& dev = device_->device();
   pool_ = vk::raii::CommandPool(
       dev, vk::CommandPoolCreateInfo{.flags = vk::CommandPoolCreateFlagBits::eResetCommandBuffer,
@@ -44,7 +47,8 @@ vk::CommandBuffer CommandRing::begin(uint32_t slot) {
   }
   s.cmd.reset();
   s.cmd.begin(vk::CommandBufferBeginInfo{.flags = vk::CommandBufferUsageFlagBits::eOneTimeSubmit});
-  if (*timestamps_) {
+  s.timed = *timestamps_ && begun_++ % timestamp_interval_ == 0;
+  if (s.timed) {
     s.cmd.resetQueryPool(*timestamps_, 2 * slot, 2);
     s.cmd.writeTimestamp(vk::PipelineStageFlagBits::eTopOfPipe, *timestamps_, 2 * slot);
   }
@@ -53,8 +57,7 @@ vk::CommandBuffer CommandRing::begin(uint32_t slot) {
 
 void CommandRing::submit(uint32_t slot) {
   Slot& s = slots_[slot];
-  if (*timestamps_)
-    s.cmd.writeTimestamp(vk::PipelineStageFlagBits::eBottomOfPipe, *timestamps_, 2 * slot + 1);
+  if (s.timed) s.cmd.writeTimestamp(vk::PipelineStageFlagBits::eBottomOfPipe, *timestamps_, 2 * slot + 1);
   s.cmd.end();
   vk::CommandBuffer cmd = *s.cmd;
   device_->submit(vk::SubmitInfo{.commandBufferCount = 1, .pCommandBuffers = &cmd}, *s.fence);
@@ -73,7 +76,7 @@ bool CommandRing::wait(uint32_t slot, uint64_t timeout_ns) const {
 }
 
 double CommandRing::gpu_time_ns(uint32_t slot) const {
-  if (!*timestamps_ || !slots_[slot].submitted) return -1;
+  if (!slots_[slot].timed || !slots_[slot].submitted) return -1;
   uint64_t ticks[2];
   auto result = (*device_->device())
                     .getQueryPoolResults(*timestamps_, 2 * slot, 2, sizeof(ticks), ticks, sizeof(uint64_t),
