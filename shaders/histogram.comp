@@ -3,8 +3,10 @@
 //
 // Each workgroup counts a 64x64 block of the region into its own histograms in shared memory
 // (cleared first, so no count is lost whatever the block's position), then adds its non-zero
-// bins to the frame's histograms in global memory with one atomic each. The frame's histograms
-// are cleared by a fill in the same command buffer before the first dispatch. A plane of a pixel
+// bins to the frame's histograms in device memory with one atomic each. The last workgroup to
+// finish (over all of the frame's dispatches, counted by an atomic) moves the histograms into the
+// host-visible result buffer and leaves them and the counter zeroed for the slot's next frame, so
+// a frame is one dispatch per plane with no barrier or transfer between frames. A plane of a pixel
 // holds up to four channels (R, G, B, A or U, V or Y); RGB planes also count the luma computed
 // from R, G, B. Pixels are read as 32-bit words, four pixels per invocation and row.
 //
@@ -16,8 +18,10 @@ layout(local_size_x = 16, local_size_y = 16) in;
 layout(constant_id = 0) const uint BPP = 1;  // bytes per pixel of the plane: 1, 2, 3 or 4
 
 layout(set = 0, binding = 0) readonly buffer Src { uint src[]; };
-layout(set = 0, binding = 1) buffer Counts { uint counts[]; };  // kChannels x 256
+// kChannels x 256 bins, then the count of finished workgroups; zero between frames.
+layout(set = 0, binding = 1) coherent buffer Counts { uint counts[]; };
 layout(set = 0, binding = 2) readonly buffer Src4 { uvec4 src4[]; };  // src again, for 16-byte loads
+layout(set = 0, binding = 3) writeonly buffer Result { uint result[]; };  // host-visible, kChannels x 256
 
 #define SRC_VEC4
 #include "include/words.glsl"
@@ -32,11 +36,14 @@ layout(push_constant) uniform Params {
   uint luma_slot; // histogram of the luma of channels 0..2 (R, G, B), or 0xff for none
   uint kr, kg, kb;  // luma coefficients x 65536
   uint bins;
+  uint groups;  // workgroups of all of the frame's dispatches
 } p;
 
 const uint kChannels = 5;
+const uint kFinished = kChannels * 256u;  // index of the finished-workgroup counter
 const uint kRows = 4;  // rows per invocation: a workgroup covers 64 x 64 pixels
 shared uint hist[kChannels * 256u];
+shared bool s_last;
 
 uint bin_of(uint value) { return value * p.bins / 256u; }
 
@@ -71,5 +78,16 @@ void main() {
   for (uint b = i; b < kChannels * 256u; b += 256u) {
     uint n = hist[b];
     if (n != 0u) atomicAdd(counts[b], n);
+  }
+
+  // Our additions happen before our count; whoever counts last sees every workgroup's additions.
+  memoryBarrierBuffer();
+  barrier();
+  if (i == 0u) s_last = atomicAdd(counts[kFinished], 1u) == p.groups - 1u;
+  barrier();
+  if (s_last) {
+    memoryBarrierBuffer();
+    for (uint b = i; b < kChannels * 256u; b += 256u) result[b] = atomicExchange(counts[b], 0u);
+    if (i == 0u) counts[kFinished] = 0u;
   }
 }

@@ -7,6 +7,10 @@
 // written to the tile's slots: no global atomics, and the order of summation is fixed, so results
 // do not depend on scheduling. The reduce pass combines the tiles.
 //
+// Finish (push constant `finish`, count = 1): the last workgroup to finish (counted by an atomic)
+// also does the reduce pass's work and writes the frame's results to the host-visible result
+// buffer, so a frame is one dispatch with no barrier or transfer between frames.
+//
 // Rescan (RESCAN): after peak k was chosen, only the tiles within min-distance of it can change.
 // The dispatch covers those tiles; each recomputes its maximum over the pixels that no chosen peak
 // suppresses (squared distance < min_dist2).
@@ -20,11 +24,13 @@ layout(constant_id = 2) const uint BPP = 1;           // 1 (Y plane, GRAY8), 3 o
 layout(constant_id = 3) const bool RESCAN = false;
 
 layout(set = 0, binding = 0) readonly buffer Src { uint src[]; };
-layout(set = 0, binding = 1) buffer Scratch { uint scratch[]; };
+layout(set = 0, binding = 1) coherent buffer Scratch { uint scratch[]; };
 layout(set = 0, binding = 2) readonly buffer Src4 { uvec4 src4[]; };  // src again, for 16-byte loads
+layout(set = 0, binding = 3) writeonly buffer Result { uint result[]; };  // host-visible scratch[0..kTiles)
 
 #define SRC_VEC4
 #include "include/words.glsl"
+#define TILE_REDUCTION
 #include "include/lumamax.glsl"
 
 layout(push_constant) uniform Params {
@@ -40,12 +46,14 @@ layout(push_constant) uniform Params {
   uint peak;       // rescan: index of the newest peak
   uint min_dist2;  // rescan: max(min-distance, 1)^2
   uint reach;      // rescan: largest |dx| or |dy| a suppressed pixel can have
+  uint finish;     // 1: the last workgroup reduces the tiles into `result`
 } p;
 
 const uint kInvocations = 256u;
 shared uvec2 s_max[kInvocations];
 shared uvec2 s_min[kInvocations];
 shared uint s_sum[kInvocations];
+shared bool s_last;
 shared ivec2 s_peaks[64];
 
 uint luma_of(uint w[4], uint k) {
@@ -163,6 +171,30 @@ void main() {
       scratch[kTiles + 2u * p.tiles + 2u * t] = mn.x;
       scratch[kTiles + 2u * p.tiles + 2u * t + 1u] = mn.y;
       scratch[kTiles + 4u * p.tiles + t] = sum;
+    }
+  }
+
+  if (p.finish != 0u) {
+    // Our tile's slots are written before our count; whoever counts last sees every tile's.
+    memoryBarrierBuffer();
+    barrier();
+    if (gl_LocalInvocationIndex == 0u) s_last = atomicAdd(scratch[kFinished], 1u) == p.tiles - 1u;
+    barrier();
+    if (s_last) {
+      memoryBarrierBuffer();
+      uvec2 best, least, total;
+      reduce_tiles(p.tiles, true, best, least, total);
+      if (gl_LocalInvocationIndex == 0u) {
+        result[0] = best.x;
+        result[1] = best.y;
+        result[2] = least.x;
+        result[3] = least.y;
+        result[4] = total.x;
+        result[5] = total.y;
+        result[kPeaks] = best.x;
+        result[kPeaks + 1u] = best.y;
+        scratch[kFinished] = 0u;
+      }
     }
   }
 }

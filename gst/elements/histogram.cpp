@@ -44,6 +44,7 @@ struct Params {
   uint32_t channels, order, slots, luma_slot;
   uint32_t kr, kg, kb;
   uint32_t bins;
+  uint32_t groups;
 };
 
 // Must match the push constants of shaders/histogram_draw.comp.
@@ -67,6 +68,7 @@ struct PlaneJob {
 // One frame slot: the counts the GPU writes and what the message needs once it is done.
 struct Slot {
   std::unique_ptr<vkc::Readback> counts;
+  bool zeroed = false;  // the device counts start zeroed; the kernel leaves them so after each frame
   gboolean post = FALSE;
   guint bins = 0;
   guint64 pixels = 0;
@@ -150,15 +152,17 @@ static std::unique_ptr<vkc::CapsState> gst_histogram_configure(GstVkComputeFilte
   for (const PlaneJob& job : state->jobs) {
     auto& kernel = state->kernels[job.bpp];
     if (!kernel)
-      kernel = std::make_unique<vkc::Kernel>(device, vkc::KernelInfo{.name = "histogram",
-                                                                     .spirv = histogram_spv,
-                                                                     .spirv_bytes = sizeof(histogram_spv),
-                                                                     .bindings = 3,  // frame, counts, frame again for 16-byte loads
-                                                                     .push_constant_bytes = sizeof(Params),
-                                                                     .specialization = {job.bpp}});
+      kernel = std::make_unique<vkc::Kernel>(
+          device, vkc::KernelInfo{.name = "histogram",
+                                  .spirv = histogram_spv,
+                                  .spirv_bytes = sizeof(histogram_spv),
+                                  .bindings = 4,  // frame, counts, frame again (16-byte loads), results
+                                  .push_constant_bytes = sizeof(Params),
+                                  .specialization = {job.bpp}});
   }
   for (Slot& slot : state->slots)
-    slot.counts = std::make_unique<vkc::Readback>(device, kCountsBytes, kCountsBytes, "histogram counts");
+    slot.counts = std::make_unique<vkc::Readback>(device, kCountsBytes + sizeof(uint32_t), kCountsBytes,
+                                                  "histogram counts");
   // The graph: red, green and blue into their bytes of an RGB pixel, or luma into the Y plane.
   const PlaneJob& first = state->jobs.front();
   state->draw_bpp = first.bpp;
@@ -186,7 +190,7 @@ static void record_draw(const State& state, const vkc::Frame& frame, guint bins)
                     .channels = state.draw_channels,
                     .order = state.draw_order,
                     .bins = bins};
-  state.draw->update(frame.slot, {{state.slots[frame.slot].counts->work()}, {frame.out.buffer}});
+  state.draw->update(frame.slot, {{state.slots[frame.slot].counts->host()}, {frame.out.buffer}});
   vkc::compute_barrier(frame.cmd);
   state.draw->dispatch(frame.cmd, frame.slot, &params, (params.width + 63) / 64, (params.height + 3) / 4);
 }
@@ -212,9 +216,20 @@ static gboolean gst_histogram_record(GstVkComputeFilter* filter, vkc::Frame* fra
 
   const vkc::LumaCoefficients k = vkc::luma_coefficients(settings.matrix);
   for (const auto& [bpp, kernel] : state.kernels)
-    kernel->update(frame->slot, {{frame->in.buffer}, {slot.counts->work()}, {frame->in.buffer}});
+    kernel->update(frame->slot,
+                   {{frame->in.buffer}, {slot.counts->work()}, {frame->in.buffer}, {slot.counts->host()}});
   if (frame->outbuf) vkc::record_frame_copy(frame->cmd, state.info, frame->in, frame->out);  // draw
-  vkc::clear_buffer(frame->cmd, slot.counts->work());
+  if (!slot.zeroed) {
+    vkc::clear_buffer(frame->cmd, slot.counts->work());
+    slot.zeroed = true;
+  }
+  // Workgroups across [from, to) of the frame at subsampling `sub`.
+  auto groups = [](guint from, guint to, guint sub) {
+    return ((to + sub - 1) / sub - from / sub + kBlock - 1) / kBlock;
+  };
+  uint32_t total_groups = 0;
+  for (const PlaneJob& job : state.jobs)
+    total_groups += groups(x0, x1, job.sub_x) * groups(y0, y1, job.sub_y);
   for (const PlaneJob& job : state.jobs) {
     // A subsampled plane counts every sample that covers at least one pixel of the region.
     Params params{.offset = frame->in.offset[job.plane],
@@ -230,12 +245,11 @@ static gboolean gst_histogram_record(GstVkComputeFilter* filter, vkc::Frame* fra
                   .kr = k.kr,
                   .kg = k.kg,
                   .kb = k.kb,
-                  .bins = settings.bins};
-    state.kernels[job.bpp]->dispatch(frame->cmd, frame->slot, &params,
-                                     (params.x1 - params.x0 + kBlock - 1) / kBlock,
-                                     (params.y1 - params.y0 + kBlock - 1) / kBlock);
+                  .bins = settings.bins,
+                  .groups = total_groups};
+    state.kernels[job.bpp]->dispatch(frame->cmd, frame->slot, &params, groups(x0, x1, job.sub_x),
+                                     groups(y0, y1, job.sub_y));
   }
-  slot.counts->record_copy(frame->cmd);
   if (frame->outbuf) record_draw(state, *frame, settings.bins);
   return TRUE;
 }

@@ -43,6 +43,7 @@ struct ScanParams {
   uint32_t tiles_x, tiles;
   uint32_t order, kr, kg, kb;
   uint32_t peak, min_dist2, reach;
+  uint32_t finish;
 };
 
 // Must match shaders/lumamax_reduce.comp.
@@ -58,6 +59,7 @@ struct Settings : vkc::AnalysisSettings {
 // One frame slot: its scratch buffer and what its message needs once the GPU is done.
 struct Slot {
   std::unique_ptr<vkc::Readback> scratch;
+  bool zeroed = false;  // the scan's finished-workgroup counter starts at 0 and is left so
   gboolean post = FALSE;
   guint count = 0;
   guint64 pixels = 0;
@@ -114,7 +116,7 @@ static std::unique_ptr<vkc::CapsState> gst_lumamax_configure(GstVkComputeFilter*
         .name = rescan ? "lumamax rescan" : "lumamax scan",
         .spirv = subgroups ? lumamax_scan_subgroup_spv : lumamax_scan_spv,
         .spirv_bytes = subgroups ? sizeof(lumamax_scan_subgroup_spv) : sizeof(lumamax_scan_spv),
-        .bindings = 3,  // frame, scratch, frame again for 16-byte loads
+        .bindings = 4,  // frame, scratch, frame again (16-byte loads), results
         .push_constant_bytes = sizeof(ScanParams),
         .specialization = {16, 16, state->bpp, rescan ? 1u : 0u}};
   };
@@ -177,20 +179,30 @@ static gboolean gst_lumamax_record(GstVkComputeFilter* filter, vkc::Frame* frame
   slot.count = settings.count;
   slot.pixels = guint64(scan.roi_x1 - scan.roi_x0) * (scan.roi_y1 - scan.roi_y0);
   const vkc::Binding scratch{slot.scratch->work()};
-  state.scan->update(frame->slot, {{frame->in.buffer}, scratch, {frame->in.buffer}});
-  state.reduce_full->update(frame->slot, {{frame->in.buffer}, scratch});
-  if (settings.count > 1) {  // the peak chain's kernels run only then
-    state.rescan->update(frame->slot, {{frame->in.buffer}, scratch, {frame->in.buffer}});
-    state.reduce_peak->update(frame->slot, {{frame->in.buffer}, scratch});
-  }
-
+  auto bind_scan = [&](vkc::Kernel& kernel) {
+    kernel.update(frame->slot, {{frame->in.buffer}, scratch, {frame->in.buffer}, {slot.scratch->host()}});
+  };
   vk::CommandBuffer cmd = frame->cmd;
+  if (!slot.zeroed) {
+    vkc::clear_buffer(cmd, slot.scratch->work());
+    slot.zeroed = true;
+  }
+  bind_scan(*state.scan);
+  if (settings.count == 1) {
+    // One dispatch: its last workgroup reduces the tiles and writes the results for the CPU.
+    scan.finish = 1;
+    state.scan->dispatch(cmd, frame->slot, &scan, scan.tiles_x, scan.tiles / scan.tiles_x);
+    return TRUE;
+  }
+  // The peak chain: scan, reduce, then per further peak a rescan of the tiles near the previous
+  // one and a reduce, and the results copied for the CPU.
+  state.reduce_full->update(frame->slot, {{frame->in.buffer}, scratch});
+  bind_scan(*state.rescan);
+  state.reduce_peak->update(frame->slot, {{frame->in.buffer}, scratch});
   state.scan->dispatch(cmd, frame->slot, &scan, scan.tiles_x, scan.tiles / scan.tiles_x);
   vkc::compute_barrier(cmd);
   ReduceParams reduce{scan.tiles, 0};
   state.reduce_full->dispatch(cmd, frame->slot, &reduce, 1, 1);
-  // Each further peak: recompute the tiles near the previous one without the pixels the peaks
-  // chosen so far suppress, then pick the largest remaining.
   const uint32_t rescan_x = 2 * scan.reach / kTileWidth + 2, rescan_y = 2 * scan.reach / kTileHeight + 2;
   for (guint n = 1; n < settings.count; ++n) {
     scan.peak = n - 1;

@@ -1,7 +1,8 @@
 // Results that kernels build with scattered writes and atomics (per-tile slots, histogram bins).
 // They live in device-local memory: on a discrete GPU every atomic or scattered store into host
 // memory is its own PCIe transaction, several times slower than the frame reads around them. Only
-// the part the CPU reads is copied to host-visible memory, by one transfer at the end.
+// the part the CPU reads goes to host-visible memory: written there by the kernel that finishes
+// the frame (host()), or copied by one transfer at the end (record_copy()).
 #pragma once
 
 #include <memory>
@@ -18,6 +19,8 @@ class Readback {
 
   // The buffer the kernels write.
   vk::Buffer work() const { return work_->handle(); }
+  // The host-visible buffer the CPU reads result() from.
+  vk::Buffer host() const { return host_->handle(); }
   // Records copying the results to the host after the kernels recorded so far; the caller's
   // final barrier makes the copy visible to the CPU once the fence signals.
   void record_copy(vk::CommandBuffer cmd) const;

@@ -6,11 +6,13 @@
 //
 // scratch[] layout, in uints:
 //   [0..1] maximum key   [2..3] minimum key (x = kMaxLuma - L)   [4..5] sum of L >> 8 (lo, hi)
+//   [6]                  scan workgroups finished (zero between frames)
 //   [8 + 2k .. 9 + 2k]   key of peak k, k < 64
 //   [kTiles + 2t ..]     per tile t: maximum key of the pixels not yet suppressed
 //   [kTiles + 2T + 2t..] per tile: minimum key      [kTiles + 4T + t] per tile: sum of L >> 8
 
 const uint kMaxLuma = 0x00ffffffu;  // L < 255 * 65536 < 2^24
+const uint kFinished = 6u;
 const uint kPeaks = 8u;
 const uint kTiles = 256u;
 const uint kTileWidth = 64u;   // pixels: 16 invocations x 4 pixels
@@ -25,3 +27,38 @@ uvec2 add64(uvec2 a, uvec2 b) {
   uint lo = uaddCarry(a.x, b.x, carry);
   return uvec2(lo, a.y + b.y + carry);
 }
+
+#ifdef TILE_REDUCTION
+// Needs `scratch`. Combines the slots of `tiles` tiles; every invocation of a 256-invocation
+// workgroup calls it and gets the largest key and, when `full`, the smallest key and the sum.
+shared uvec2 r_max[256];
+shared uvec2 r_min[256];
+shared uvec2 r_sum[256];
+
+void reduce_tiles(uint tiles, bool full, out uvec2 best, out uvec2 least, out uvec2 total) {
+  uint i = gl_LocalInvocationIndex;
+  uvec2 mx = uvec2(0u), mn = uvec2(0u), sum = uvec2(0u);
+  for (uint t = i; t < tiles; t += 256u) {
+    mx = key_max(mx, uvec2(scratch[kTiles + 2u * t], scratch[kTiles + 2u * t + 1u]));
+    if (full) {
+      mn = key_max(mn, uvec2(scratch[kTiles + 2u * tiles + 2u * t], scratch[kTiles + 2u * tiles + 2u * t + 1u]));
+      sum = add64(sum, uvec2(scratch[kTiles + 4u * tiles + t], 0u));
+    }
+  }
+  r_max[i] = mx;
+  r_min[i] = mn;
+  r_sum[i] = sum;
+  barrier();
+  for (uint half_ = 128u; half_ > 0u; half_ >>= 1) {
+    if (i < half_) {
+      r_max[i] = key_max(r_max[i], r_max[i + half_]);
+      r_min[i] = key_max(r_min[i], r_min[i + half_]);
+      r_sum[i] = add64(r_sum[i], r_sum[i + half_]);
+    }
+    barrier();
+  }
+  best = r_max[0];
+  least = r_min[0];
+  total = r_sum[0];
+}
+#endif
