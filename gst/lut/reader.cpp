@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
-#include <fstream>
-#include <sstream>
+#include <memory>
 
 #include "cube.hpp"
 #include "png.hpp"
@@ -27,18 +27,20 @@ std::string base_name(const std::string& path) {
 }
 
 bool read_text(const std::string& path, std::string& text, std::string& error) {
-  std::ifstream file(path, std::ios::binary);
+  std::unique_ptr<FILE, int (*)(FILE*)> file(fopen(path.c_str(), "rb"), fclose);
   if (!file) {
     error = "cannot open " + path + ": " + strerror(errno);
     return false;
   }
-  std::ostringstream content;
-  content << file.rdbuf();
-  if (file.bad()) {
+  std::string content;
+  char chunk[65536];
+  size_t got;
+  while ((got = fread(chunk, 1, sizeof chunk, file.get())) > 0) content.append(chunk, got);
+  if (ferror(file.get())) {
     error = "cannot read " + path + ": " + strerror(errno);
     return false;
   }
-  text = content.str();
+  text = std::move(content);
   return true;
 }
 
