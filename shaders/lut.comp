@@ -5,8 +5,9 @@
 // 0..size-1, looked up with the chosen interpolation, mixed with the input by `intensity` and
 // rounded to 8 bits. Bytes that are not colour (alpha, padding) are copied unchanged.
 //
-// One invocation handles 4 pixels of a row: 4 words for 32-bit formats, 3 words for 24-bit ones,
-// so every output word is written by exactly one invocation.
+// One invocation handles 4 pixels of a row: 4 words for 32-bit formats (interleaved with its
+// workgroup's neighbours), 3 consecutive words for 24-bit ones, so every output word is written
+// by exactly one invocation.
 
 layout(local_size_x_id = 0, local_size_y_id = 1) in;
 layout(constant_id = 2) const uint BPP = 4;  // bytes per pixel: 3 or 4
@@ -121,25 +122,31 @@ uint transform(uint px) {
 }
 
 void main() {
-  uint x0 = gl_GlobalInvocationID.x * 4u;
   uint y = gl_GlobalInvocationID.y;
-  if (x0 >= p.width || y >= p.height) return;
-  uint in_at = p.src_offset + y * p.src_stride + x0 * BPP;
-  uint out_word = (p.dst_offset + y * p.dst_stride + x0 * BPP) >> 2;
-  uint pixels = min(4u, p.width - x0);
+  if (y >= p.height) return;
   if (BPP == 4u) {
-    for (uint k = 0u; k < pixels; ++k) dst[out_word + k] = transform(load_word(in_at + 4u * k));
-  } else {
-    // Four 3-byte pixels in three words; bytes past the row's end land in its stride padding.
-    uint w[3] = uint[3](load_word(in_at), load_word(in_at + 4u), load_word(in_at + 8u));
-    uint o[3] = uint[3](0u, 0u, 0u);
-    for (uint k = 0u; k < 4u; ++k) {
-      uint px = 0u;
-      for (uint c = 0u; c < 3u; ++c) px |= byte_of(w[(3u * k + c) >> 2], (3u * k + c) & 3u) << (8u * c);
-      px = transform(px);
-      for (uint c = 0u; c < 3u; ++c) o[(3u * k + c) >> 2] |= ((px >> (8u * c)) & 0xffu) << (8u * ((3u * k + c) & 3u));
-    }
-    uint words = (pixels * 3u + 3u) / 4u;
-    for (uint k = 0u; k < words; ++k) dst[out_word + k] = o[k];
+    // A workgroup covers 4 * width pixels; its invocations take consecutive pixels in each of 4
+    // passes, so every load and store of a subgroup is one contiguous run of words.
+    uint in_row = p.src_offset + y * p.src_stride;
+    uint out_row = (p.dst_offset + y * p.dst_stride) >> 2;
+    uint x = gl_WorkGroupID.x * gl_WorkGroupSize.x * 4u + gl_LocalInvocationID.x;
+    for (uint k = 0u; k < 4u; ++k, x += gl_WorkGroupSize.x)
+      if (x < p.width) dst[out_row + x] = transform(load_word(in_row + 4u * x));
+    return;
   }
+  // Four 3-byte pixels in three words; bytes past the row's end land in its stride padding.
+  uint x0 = gl_GlobalInvocationID.x * 4u;
+  if (x0 >= p.width) return;
+  uint in_at = p.src_offset + y * p.src_stride + x0 * 3u;
+  uint out_word = (p.dst_offset + y * p.dst_stride + x0 * 3u) >> 2;
+  uint w[3] = uint[3](load_word(in_at), load_word(in_at + 4u), load_word(in_at + 8u));
+  uint o[3] = uint[3](0u, 0u, 0u);
+  for (uint k = 0u; k < 4u; ++k) {
+    uint px = 0u;
+    for (uint c = 0u; c < 3u; ++c) px |= byte_of(w[(3u * k + c) >> 2], (3u * k + c) & 3u) << (8u * c);
+    px = transform(px);
+    for (uint c = 0u; c < 3u; ++c) o[(3u * k + c) >> 2] |= ((px >> (8u * c)) & 0xffu) << (8u * ((3u * k + c) & 3u));
+  }
+  uint words = (min(4u, p.width - x0) * 3u + 3u) / 4u;
+  for (uint k = 0u; k < words; ++k) dst[out_word + k] = o[k];
 }

@@ -5,18 +5,13 @@
 #include "common/bus_wait.h"
 #include "common/caps_formats.h"
 #include "common/vktest.h"
+#include "frames.h"
 #include "tables.h"
 #include "tcases.h"
 #include "temp_dir.h"
 
 namespace lut_test {
 namespace {
-
-constexpr GstVideoFormat kFormats[] = {
-    GST_VIDEO_FORMAT_RGB,  GST_VIDEO_FORMAT_BGR,  GST_VIDEO_FORMAT_RGBA, GST_VIDEO_FORMAT_BGRA,
-    GST_VIDEO_FORMAT_ARGB, GST_VIDEO_FORMAT_ABGR, GST_VIDEO_FORMAT_RGBx, GST_VIDEO_FORMAT_BGRx,
-    GST_VIDEO_FORMAT_xRGB, GST_VIDEO_FORMAT_xBGR,
-};
 
 GST_START_TEST(test_pad_templates) {
   GstElementFactory* factory = gst_element_factory_find("lut");

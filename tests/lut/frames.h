@@ -13,6 +13,13 @@
 
 namespace lut_test {
 
+// The formats the element takes (and gives).
+inline constexpr GstVideoFormat kFormats[] = {
+    GST_VIDEO_FORMAT_RGB,  GST_VIDEO_FORMAT_BGR,  GST_VIDEO_FORMAT_RGBA, GST_VIDEO_FORMAT_BGRA,
+    GST_VIDEO_FORMAT_ARGB, GST_VIDEO_FORMAT_ABGR, GST_VIDEO_FORMAT_RGBx, GST_VIDEO_FORMAT_BGRx,
+    GST_VIDEO_FORMAT_xRGB, GST_VIDEO_FORMAT_xBGR,
+};
+
 struct Frame {
   GstVideoFormat format = GST_VIDEO_FORMAT_RGB;
   int width = 0;
