@@ -35,7 +35,7 @@ run "histogram NV12" "$R,format=NV12" histogram
 run "histogram GRAY8" "$R,format=GRAY8" histogram
 PATTERN=snow run "histogram RGBA (snow: spread values)" "$R,format=RGBA" histogram
 run "histogram RGBA draw=true" "$R,format=RGBA" histogram draw=true
-cube=${OUT:-/tmp}/bench33.cube
+cube=/tmp/bench33.cube
 bash bench/make-cube.sh 33 "$cube"
 run "lut RGBA 33³ tetrahedral" "$R,format=RGBA" lut location="$cube" interpolation=tetrahedral
 run "lut RGBA 33³ trilinear" "$R,format=RGBA" lut location="$cube" interpolation=trilinear

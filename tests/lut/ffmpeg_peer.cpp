@@ -42,4 +42,8 @@ std::string Lut1dFilter(const std::string& cube_path, const std::string& interp)
   return "lut1d=file=" + cube_path + ":interp=" + interp;
 }
 
+std::string HaldFilter(const std::string& png_path, const std::string& interp) {
+  return "movie=" + png_path + "[clut];[in][clut]haldclut=interp=" + interp;
+}
+
 }  // namespace lut_test

@@ -17,5 +17,7 @@ std::vector<uint8_t> RunFfmpeg(const std::string& dir, const std::string& filter
 // (nearest, trilinear, tetrahedral; 1D tables: nearest or linear).
 std::string Lut3dFilter(const std::string& cube_path, const std::string& interp);
 std::string Lut1dFilter(const std::string& cube_path, const std::string& interp);
+// ffmpeg's haldclut with the HALD CLUT PNG at `png_path` as its second input.
+std::string HaldFilter(const std::string& png_path, const std::string& interp);
 
 }  // namespace lut_test

@@ -60,6 +60,22 @@ GST_START_TEST(test_1d_against_ffmpeg) {
 }
 GST_END_TEST;
 
+// HALD CLUTs (8-bit PNGs of levels 4 and 6) against ffmpeg's haldclut filter. (With a 16-bit
+// CLUT ffmpeg grades in 16 bits and converts to 8 with swscale, which is not what lut3d does.)
+GST_START_TEST(test_hald_against_ffmpeg) {
+  TempDir dir;
+  std::mt19937 rng = vktest::RngFor("hald-ffmpeg");
+  const Frame input = RandomFrame(GST_VIDEO_FORMAT_RGB, 45, 31, rng);
+  for (int level : {4, 6}) {
+    const std::string path = dir.Path("clut.png");
+    WriteRandomHald(path, level, rng, 8);
+    for (const char* interp : kInterpolations)
+      CheckAgainstFfmpeg(dir, {path, interp}, HaldFilter(path, interp), input,
+                         "HALD level " + std::to_string(level) + " " + interp);
+  }
+}
+GST_END_TEST;
+
 // ffmpeg ignores DOMAIN_MIN and uses 1 / DOMAIN_MAX (clipped to 1) as the scale: for domains
 // 0..D with D >= 1 that is the same mapping as the element's.
 GST_START_TEST(test_domain_against_ffmpeg) {
@@ -99,6 +115,7 @@ TCase* FfmpegTCase() {
   TCase* tc = vktest::NewTCase("ffmpeg", 300);
   tcase_add_test(tc, test_3d_against_ffmpeg);
   tcase_add_test(tc, test_1d_against_ffmpeg);
+  tcase_add_test(tc, test_hald_against_ffmpeg);
   tcase_add_test(tc, test_domain_against_ffmpeg);
   tcase_add_test(tc, test_formats_and_layouts);
   return tc;

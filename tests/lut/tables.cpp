@@ -131,19 +131,20 @@ void WritePng(const std::string& path, int width, int height, int bit_depth,
   png_destroy_write_struct(&png, &info);
 }
 
-lut_ref::Cube WriteRandomHald(const std::string& path, int level, std::mt19937& rng) {
+lut_ref::Cube WriteRandomHald(const std::string& path, int level, std::mt19937& rng, int bit_depth) {
   lut_ref::Cube cube = RandomSmoothCube(level * level, rng);
   const int side = level * level * level;
   std::vector<uint16_t> rgb(size_t(side) * side * 3);
   // Entry i (red fastest) is pixel i in reading order.
   for (size_t i = 0; i < cube.entries.size(); ++i) {
     for (int c = 0; c < 3; ++c) {
-      const uint16_t v = uint16_t(std::lround(std::clamp(cube.entries[i][c], 0.0, 1.0) * 65535.0));
+      const double max = bit_depth == 8 ? 255.0 : 65535.0;
+      const uint16_t v = uint16_t(std::lround(std::clamp(cube.entries[i][c], 0.0, 1.0) * max));
       rgb[i * 3 + c] = v;
-      cube.entries[i][c] = v / 65535.0;
+      cube.entries[i][c] = v / max;
     }
   }
-  WritePng(path, side, side, 16, rgb);
+  WritePng(path, side, side, bit_depth, rgb);
   return cube;
 }
 

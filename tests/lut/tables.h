@@ -28,7 +28,7 @@ void WritePng(const std::string& path, int width, int height, int bit_depth,
               const std::vector<uint16_t>& rgb);
 
 // A HALD CLUT of `level` (image level³ x level³, cube level²) of a smooth random grade, written
-// as a 16-bit PNG; returns the cube of the values written.
-lut_ref::Cube WriteRandomHald(const std::string& path, int level, std::mt19937& rng);
+// as an 8- or 16-bit PNG; returns the cube of the values written.
+lut_ref::Cube WriteRandomHald(const std::string& path, int level, std::mt19937& rng, int bit_depth = 16);
 
 }  // namespace lut_test

@@ -6,8 +6,8 @@
 namespace lut_test {
 
 TCase* ElementTCase();  // pad templates, properties, bad files and no file at start
-TCase* FfmpegTCase();   // 3D and 1D .cube tables against ffmpeg's lut3d/lut1d, every format and layout
-TCase* TableTCase();    // identity tables, domains, intensity, GPUImage lookup PNGs, HALD CLUTs
-TCase* LiveTCase();     // location, intensity and interpolation changes while playing; bad file then
+TCase* FfmpegTCase();  // .cube and HALD tables against ffmpeg's lut3d/lut1d/haldclut, every format and layout
+TCase* TableTCase();   // identity tables, domains, intensity, GPUImage lookup PNGs, HALD CLUTs
+TCase* LiveTCase();    // location, intensity and interpolation changes while playing; bad file then
 
 }  // namespace lut_test
