@@ -3,7 +3,8 @@
 #  - converts a test pattern with rgb2yuv and writes a few JPEG frames to demo/ (jpegenc takes
 #    the I420 that rgb2yuv produces),
 #  - follows a moving ball with lumamax and prints where its brightest pixel is in each frame,
-#  - draws the live histogram into frames with histogram draw=true (JPEGs in demo/).
+#  - draws the live histogram into frames with histogram draw=true (JPEGs in demo/),
+#  - grades a photo with each GPUImage lookup image of tests/data with lut (PNGs in demo/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tools/deps.sh
@@ -28,3 +29,12 @@ gst-launch-1.0 -m videotestsrc num-buffers=5 pattern=ball ! video/x-raw,width=32
 gst-launch-1.0 -q videotestsrc num-buffers=5 pattern=smpte ! video/x-raw,format=RGBx,width=640,height=360 \
   ! histogram draw=true bins=64 ! videoconvert ! jpegenc ! multifilesink location=demo/histogram-%02d.jpg
 echo "histogram:  $(ls demo/histogram-*.jpg | tr '\n' ' ')(graph in the bottom-left corner)"
+
+# Grace Hopper's portrait (public domain, US Navy), which python3-matplotlib ships as sample data.
+photo=/usr/share/matplotlib/mpl-data/sample_data/grace_hopper.jpg
+for name in amatorka miss_etikate soft_elegance_1; do
+  gst-launch-1.0 -q filesrc location=$photo ! jpegdec ! videoconvert ! video/x-raw,format=RGBx \
+    ! imagefreeze num-buffers=1 ! lut location=tests/data/lookup_$name.png \
+    ! videoconvert ! pngenc ! filesink location=demo/lut-$name.png
+done
+echo "lut:        $(ls demo/lut-*.png | tr '\n' ' ')(a photo graded with GPUImage's lookup images)"

@@ -1,0 +1,343 @@
+// lut: colour grading with a 3D or 1D lookup table (.cube, GPUImage lookup PNG, HALD CLUT PNG),
+// interpolated like ffmpeg's lut3d/lut1d filters, on packed RGB.
+//
+// The table is read when the element starts (a bad file is an element error) and again whenever
+// `location` changes; a change while running is read on the thread that sets the property, and
+// the next frame uses the new table as a whole (a bad file then posts a warning and the previous
+// table stays). Tables live in device-local memory and are uploaded inside a frame's command
+// buffer, so the stream never waits for one.
+#include <gst/gst.h>
+#include <gst/video/video.h>
+
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "base/computefilter.hpp"
+#include "elements.hpp"
+#include "lut.spv.h"
+#include "lut_table.hpp"
+#include "vk/kernel.hpp"
+
+GST_DEBUG_CATEGORY_STATIC(gst_lut_debug);
+#define GST_CAT_DEFAULT gst_lut_debug
+
+#define LUT_FORMATS "{ RGB, BGR, RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, xRGB, xBGR }"
+
+namespace {
+
+enum Interpolation { kNearest = 0, kTrilinear = 1, kTetrahedral = 2 };
+
+// Must match the push-constant block and MODE_* of shaders/lut.comp.
+struct Params {
+  float domain_min[4];
+  float scale[4];
+  uint32_t width, height;
+  uint32_t src_offset, src_stride;
+  uint32_t dst_offset, dst_stride;
+  uint32_t order;
+  uint32_t mode;
+  uint32_t size;
+  float intensity;
+};
+static_assert(sizeof(Params) == 72, "push constants must match the shader");
+enum Mode : uint32_t {
+  kMode3DNearest = 0,
+  kModeTrilinear = 1,
+  kModeTetrahedral = 2,
+  kMode1DNearest = 3,
+  kMode1DLinear = 4
+};
+
+constexpr uint32_t kPixelsPerInvocation = 4;  // see the shader
+constexpr uint32_t kGroupX = 64, kGroupY = 4;
+
+enum { PROP_0, PROP_LOCATION, PROP_INTERPOLATION, PROP_INTENSITY };
+
+// How the kernel looks the table up with the chosen interpolation.
+Mode mode_of(const vkc::LutData& data, Interpolation interpolation) {
+  if (data.dimensions == lut::Dimensions::k1D)
+    return interpolation == kNearest ? kMode1DNearest : kMode1DLinear;
+  // GPUImage's formula is two bilinear fetches in the 64x64 tiles of the two nearest blue levels,
+  // mixed by blue's fraction: exactly trilinear interpolation of the 64³ cube.
+  if (data.source == lut::Source::kLookupImage) return kModeTrilinear;
+  switch (interpolation) {
+    case kNearest: return kMode3DNearest;
+    case kTrilinear: return kModeTrilinear;
+    default: return kModeTetrahedral;
+  }
+}
+
+}  // namespace
+
+// Everything derived from the negotiated caps.
+struct LutState : vkc::CapsState {
+  std::unique_ptr<vkc::Kernel> kernel;
+  Params params;  // plane layout, table and settings filled per frame
+};
+
+struct LutPrivate {
+  // Properties and the table they select (object lock).
+  std::string location;
+  Interpolation interpolation = kTetrahedral;
+  double intensity = 1.0;
+  std::shared_ptr<const vkc::LutData> table;  // what the next frame uses
+  bool started = false;                       // location changes are read at once, not at start
+  // Streaming thread (and stop, after it).
+  std::unique_ptr<vkc::LutTables> gpu_tables;
+};
+
+struct GstLut {
+  GstVkComputeFilter parent;
+  LutPrivate* priv;
+};
+
+struct GstLutClass {
+  GstVkComputeFilterClass parent_class;
+};
+
+G_DEFINE_TYPE(GstLut, gst_lut, GST_TYPE_VKCOMPUTE_FILTER)
+GST_ELEMENT_REGISTER_DEFINE(lut, "lut", GST_RANK_NONE, gst_lut_get_type())
+
+#define GST_LUT(obj) (reinterpret_cast<GstLut*>(obj))
+
+static GType gst_lut_interpolation_get_type() {
+  static GType type = 0;
+  static const GEnumValue values[] = {
+      {kNearest, "Nearest table entry", "nearest"},
+      {kTrilinear, "Trilinear: the 8 entries around the colour", "trilinear"},
+      {kTetrahedral, "Tetrahedral: the 4 entries of the tetrahedron holding the colour", "tetrahedral"},
+      {0, nullptr, nullptr}};
+  if (g_once_init_enter(&type))
+    g_once_init_leave(&type, g_enum_register_static("GstLutInterpolation", values));
+  return type;
+}
+
+// Reads `location` for the element. At start a bad file is an error and the element does not
+// start; while running it is a warning and the previous table stays.
+static gboolean load_table(GstLut* self, const std::string& location, gboolean at_start) {
+  std::string error;
+  std::shared_ptr<const vkc::LutData> table;
+  if (location.empty())
+    error = "no lookup table: set the location property to a .cube or .png file";
+  else
+    table = vkc::load_lut(location, error);
+  if (!table) {
+    if (at_start)
+      GST_ELEMENT_ERROR(self, RESOURCE, READ, ("%s", error.c_str()), ("location=%s", location.c_str()));
+    else
+      GST_ELEMENT_WARNING(self, RESOURCE, READ, ("%s; the previous table stays in use", error.c_str()),
+                          ("location=%s", location.c_str()));
+    return FALSE;
+  }
+  GST_INFO_OBJECT(self, "%s: %s table of size %u", location.c_str(),
+                  table->dimensions == lut::Dimensions::k3D ? "3D" : "1D", table->size);
+  GST_OBJECT_LOCK(self);
+  self->priv->table = std::move(table);
+  GST_OBJECT_UNLOCK(self);
+  return TRUE;
+}
+
+static gboolean gst_lut_start(GstBaseTransform* trans) {
+  auto* self = GST_LUT(trans);
+  GST_OBJECT_LOCK(self);
+  self->priv->started = true;
+  const std::string location = self->priv->location;
+  GST_OBJECT_UNLOCK(self);
+  // The table first: a bad file fails the start before any device is opened.
+  if (!load_table(self, location, TRUE) || !GST_BASE_TRANSFORM_CLASS(gst_lut_parent_class)->start(trans)) {
+    GST_OBJECT_LOCK(self);
+    self->priv->started = false;
+    self->priv->table.reset();
+    GST_OBJECT_UNLOCK(self);
+    return FALSE;
+  }
+  self->priv->gpu_tables = std::make_unique<vkc::LutTables>(kVkComputeFramesInFlight);
+  return TRUE;
+}
+
+static gboolean gst_lut_stop(GstBaseTransform* trans) {
+  auto* self = GST_LUT(trans);
+  // The base class waits for the frames in flight, which use the tables.
+  gboolean ok = GST_BASE_TRANSFORM_CLASS(gst_lut_parent_class)->stop(trans);
+  self->priv->gpu_tables.reset();
+  GST_OBJECT_LOCK(self);
+  self->priv->started = false;
+  self->priv->table.reset();
+  GST_OBJECT_UNLOCK(self);
+  return ok;
+}
+
+static std::unique_ptr<vkc::CapsState> gst_lut_configure(GstVkComputeFilter* filter, const GstVideoInfo* in,
+                                                         const GstVideoInfo*, GError**) {
+  const GstVideoFormatInfo* finfo = in->finfo;
+  auto state = std::make_unique<LutState>();
+  state->params = Params{};
+  state->params.width = GST_VIDEO_INFO_WIDTH(in);
+  state->params.height = GST_VIDEO_INFO_HEIGHT(in);
+  state->params.order = GST_VIDEO_FORMAT_INFO_POFFSET(finfo, 0) |
+                        (GST_VIDEO_FORMAT_INFO_POFFSET(finfo, 1) << 8) |
+                        (GST_VIDEO_FORMAT_INFO_POFFSET(finfo, 2) << 16);
+  vkc::KernelInfo info{
+      .name = "lut",
+      .spirv = lut_spv,
+      .spirv_bytes = sizeof(lut_spv),
+      .bindings = 3,
+      .push_constant_bytes = sizeof(Params),
+      .specialization = {kGroupX, kGroupY, uint32_t(GST_VIDEO_FORMAT_INFO_PSTRIDE(finfo, 0))}};
+  state->kernel = std::make_unique<vkc::Kernel>(gst_vkcompute_filter_get_device(filter), info);
+  GST_INFO_OBJECT(filter, "%s %dx%d", GST_VIDEO_INFO_NAME(in), GST_VIDEO_INFO_WIDTH(in),
+                  GST_VIDEO_INFO_HEIGHT(in));
+  return state;
+}
+
+static gboolean gst_lut_record(GstVkComputeFilter* filter, vkc::Frame* frame, GError** error) {
+  auto* priv = GST_LUT(filter)->priv;
+  auto& state = vkc::caps_state<LutState>(filter);
+  // One consistent snapshot of the settings for the whole frame.
+  GST_OBJECT_LOCK(filter);
+  const std::shared_ptr<const vkc::LutData> table = priv->table;
+  const Interpolation interpolation = priv->interpolation;
+  const float intensity = float(priv->intensity);
+  GST_OBJECT_UNLOCK(filter);
+
+  Params& params = state.params;
+  params.src_offset = frame->in.offset[0];
+  params.src_stride = frame->in.stride[0];
+  params.dst_offset = frame->out.offset[0];
+  params.dst_stride = frame->out.stride[0];
+  if ((params.dst_offset | params.dst_stride) & 3u) {
+    g_set_error(error, GST_CORE_ERROR, GST_CORE_ERROR_FAILED,
+                "output is not 32-bit aligned (offset %u, stride %u)", params.dst_offset, params.dst_stride);
+    return FALSE;
+  }
+  params.mode = mode_of(*table, interpolation);
+  params.size = table->size;
+  params.intensity = intensity;
+  for (int c = 0; c < 3; ++c) {
+    params.domain_min[c] = table->domain_min[c];
+    params.scale[c] = float(table->size - 1) / (table->domain_max[c] - table->domain_min[c]);
+  }
+
+  vk::Buffer table_buffer =
+      priv->gpu_tables->prepare(gst_vkcompute_filter_get_device(filter), frame->cmd, frame->slot, table);
+  state.kernel->update(frame->slot, {{frame->in.buffer}, {frame->out.buffer}, {table_buffer}});
+  const uint32_t invocations_x = (params.width + kPixelsPerInvocation - 1) / kPixelsPerInvocation;
+  state.kernel->dispatch(frame->cmd, frame->slot, &params, (invocations_x + kGroupX - 1) / kGroupX,
+                         (params.height + kGroupY - 1) / kGroupY);
+  return TRUE;
+}
+
+static void gst_lut_set_property(GObject* object, guint prop_id, const GValue* value, GParamSpec* pspec) {
+  auto* self = GST_LUT(object);
+  auto* priv = self->priv;
+  switch (prop_id) {
+    case PROP_LOCATION: {
+      const gchar* location = g_value_get_string(value);
+      GST_OBJECT_LOCK(self);
+      priv->location = location ? location : "";
+      const bool started = priv->started;
+      const std::string path = priv->location;
+      GST_OBJECT_UNLOCK(self);
+      // While running, read here, on the caller's thread, not on the streaming thread.
+      if (started) load_table(self, path, FALSE);
+      break;
+    }
+    case PROP_INTERPOLATION:
+      GST_OBJECT_LOCK(self);
+      priv->interpolation = Interpolation(g_value_get_enum(value));
+      GST_OBJECT_UNLOCK(self);
+      break;
+    case PROP_INTENSITY:
+      GST_OBJECT_LOCK(self);
+      priv->intensity = g_value_get_double(value);
+      GST_OBJECT_UNLOCK(self);
+      break;
+    default: G_OBJECT_CLASS(gst_lut_parent_class)->set_property(object, prop_id, value, pspec);
+  }
+}
+
+static void gst_lut_get_property(GObject* object, guint prop_id, GValue* value, GParamSpec* pspec) {
+  auto* priv = GST_LUT(object)->priv;
+  switch (prop_id) {
+    case PROP_LOCATION:
+      GST_OBJECT_LOCK(object);
+      g_value_set_string(value, priv->location.empty() ? nullptr : priv->location.c_str());
+      GST_OBJECT_UNLOCK(object);
+      break;
+    case PROP_INTERPOLATION:
+      GST_OBJECT_LOCK(object);
+      g_value_set_enum(value, priv->interpolation);
+      GST_OBJECT_UNLOCK(object);
+      break;
+    case PROP_INTENSITY:
+      GST_OBJECT_LOCK(object);
+      g_value_set_double(value, priv->intensity);
+      GST_OBJECT_UNLOCK(object);
+      break;
+    default: G_OBJECT_CLASS(gst_lut_parent_class)->get_property(object, prop_id, value, pspec);
+  }
+}
+
+static void gst_lut_finalize(GObject* object) {
+  delete GST_LUT(object)->priv;
+  G_OBJECT_CLASS(gst_lut_parent_class)->finalize(object);
+}
+
+static void gst_lut_init(GstLut* self) {
+  self->priv = new LutPrivate();
+}
+
+static void gst_lut_class_init(GstLutClass* klass) {
+  auto* gobject_class = G_OBJECT_CLASS(klass);
+  auto* element_class = GST_ELEMENT_CLASS(klass);
+  auto* trans_class = GST_BASE_TRANSFORM_CLASS(klass);
+  auto* filter_class = reinterpret_cast<GstVkComputeFilterClass*>(klass);
+  GST_DEBUG_CATEGORY_INIT(gst_lut_debug, "lut", 0, "colour lookup tables on Vulkan");
+
+  gobject_class->set_property = gst_lut_set_property;
+  gobject_class->get_property = gst_lut_get_property;
+  gobject_class->finalize = gst_lut_finalize;
+  const auto flags = GParamFlags(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING);
+  g_object_class_install_property(
+      gobject_class, PROP_LOCATION,
+      g_param_spec_string(
+          "location", "Location",
+          "Lookup table file: .cube (3D or 1D), a GPUImage lookup PNG (512x512) or a HALD CLUT PNG (name "
+          "containing \"hald\", or any L³xL³ size). Read at start (a bad file is an error); a change while "
+          "playing is read at once and used from the next frame (a bad file is a warning and the previous "
+          "table stays)",
+          nullptr, flags));
+  g_object_class_install_property(
+      gobject_class, PROP_INTERPOLATION,
+      g_param_spec_enum(
+          "interpolation", "Interpolation",
+          "How 3D .cube and HALD tables are interpolated (as ffmpeg's lut3d); 1D tables are linear "
+          "unless nearest, lookup PNGs always use GPUImage's formula. Applies from the next frame",
+          gst_lut_interpolation_get_type(), kTetrahedral, flags));
+  g_object_class_install_property(
+      gobject_class, PROP_INTENSITY,
+      g_param_spec_double(
+          "intensity", "Intensity",
+          "Strength of the grade: output = mix(input, lut(input), intensity). Applies from the "
+          "next frame",
+          0.0, 1.0, 1.0, flags));
+
+  gst_element_class_set_static_metadata(
+      element_class, "Colour lookup table (Vulkan compute)", "Filter/Effect/Video",
+      "Applies a 3D or 1D colour lookup table (.cube, GPUImage lookup PNG, HALD CLUT) to packed RGB on a "
+      "Vulkan device, interpolated like ffmpeg's lut3d",
+      "gst-vkcompute developers");
+  GstCaps* caps = gst_caps_from_string(GST_VIDEO_CAPS_MAKE(LUT_FORMATS));
+  gst_element_class_add_pad_template(element_class,
+                                     gst_pad_template_new("sink", GST_PAD_SINK, GST_PAD_ALWAYS, caps));
+  gst_element_class_add_pad_template(element_class,
+                                     gst_pad_template_new("src", GST_PAD_SRC, GST_PAD_ALWAYS, caps));
+  gst_caps_unref(caps);
+  gst_type_mark_as_plugin_api(gst_lut_interpolation_get_type(), GstPluginAPIFlags(0));
+
+  trans_class->start = gst_lut_start;
+  trans_class->stop = gst_lut_stop;
+  filter_class->configure = gst_lut_configure;
+  filter_class->record = gst_lut_record;
+}

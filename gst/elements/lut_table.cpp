@@ -1,0 +1,57 @@
+#include "lut_table.hpp"
+
+#include <cstring>
+
+#include "lut/reader.hpp"
+
+namespace vkc {
+
+std::shared_ptr<const LutData> load_lut(const std::string& path, std::string& error) {
+  lut::Table table;
+  if (!lut::read_table(path, table, error)) return nullptr;
+  auto data = std::make_shared<LutData>();
+  data->path = path;
+  data->dimensions = table.dimensions;
+  data->source = table.source;
+  data->size = table.size;
+  data->domain_min = table.domain_min;
+  data->domain_max = table.domain_max;
+  data->rgba.resize(table.entries() * 4);
+  for (size_t i = 0; i < table.entries(); ++i) {
+    for (int c = 0; c < 3; ++c) data->rgba[i * 4 + c] = table.rgb[i * 3 + c];
+    data->rgba[i * 4 + 3] = 0.f;
+  }
+  return data;
+}
+
+vk::Buffer LutTables::prepare(const std::shared_ptr<Device>& device, vk::CommandBuffer cmd, uint32_t slot,
+                              const std::shared_ptr<const LutData>& data) {
+  // This slot's previous frame has completed: what it alone held can go.
+  slot_staging_[slot].reset();
+  if (!current_ || current_->data != data) {
+    const vk::DeviceSize bytes = data->rgba.size() * sizeof(float);
+    auto table = std::make_shared<GpuTable>();
+    table->data = data;
+    table->buffer = Buffer::create_device(device, bytes, "lut table");
+    auto staging = Buffer::create_host(device, bytes, "lut table staging");
+    std::memcpy(staging->mapped(), data->rgba.data(), bytes);
+    cmd.copyBuffer(staging->handle(), table->buffer->handle(), vk::BufferCopy{.size = bytes});
+    // Later frames' kernels (in this and later submissions) read the table after the copy.
+    vk::MemoryBarrier uploaded{.srcAccessMask = vk::AccessFlagBits::eTransferWrite,
+                               .dstAccessMask = vk::AccessFlagBits::eShaderRead};
+    cmd.pipelineBarrier(vk::PipelineStageFlagBits::eTransfer, vk::PipelineStageFlagBits::eComputeShader, {},
+                        uploaded, nullptr, nullptr);
+    slot_staging_[slot] = std::move(staging);
+    current_ = std::move(table);
+  }
+  slot_tables_[slot] = current_;
+  return current_->buffer->handle();
+}
+
+void LutTables::release() {
+  current_.reset();
+  for (auto& table : slot_tables_) table.reset();
+  for (auto& staging : slot_staging_) staging.reset();
+}
+
+}  // namespace vkc

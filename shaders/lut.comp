@@ -1,0 +1,152 @@
+#version 450
+#extension GL_GOOGLE_include_directive : require
+// Applies a colour lookup table to packed 8-bit RGB (24 or 32 bits per pixel), the way ffmpeg's
+// lut3d and lut1d filters do: the input, in 0..1, is mapped from the table's domain onto
+// 0..size-1, looked up with the chosen interpolation, mixed with the input by `intensity` and
+// rounded to 8 bits. Bytes that are not colour (alpha, padding) are copied unchanged.
+//
+// One invocation handles 4 pixels of a row: 4 words for 32-bit formats (interleaved with its
+// workgroup's neighbours), 3 consecutive words for 24-bit ones, so every output word is written
+// by exactly one invocation.
+
+layout(local_size_x_id = 0, local_size_y_id = 1) in;
+layout(constant_id = 2) const uint BPP = 4;  // bytes per pixel: 3 or 4
+
+layout(set = 0, binding = 0) readonly buffer Src { uint src[]; };
+layout(set = 0, binding = 1) writeonly buffer Dst { uint dst[]; };
+// 3D: size³ entries, red fastest; 1D: size entries. rgb used, a ignored.
+layout(set = 0, binding = 2) readonly buffer Table { vec4 table[]; };
+
+#include "include/words.glsl"
+
+const uint MODE_NEAREST = 0;
+const uint MODE_TRILINEAR = 1;
+const uint MODE_TETRAHEDRAL = 2;
+const uint MODE_1D_NEAREST = 3;
+const uint MODE_1D_LINEAR = 4;
+
+layout(push_constant) uniform Params {
+  vec4 domain_min;  // xyz: input value that maps onto entry 0
+  vec4 scale;       // xyz: (size - 1) / (domain_max - domain_min)
+  uint width;
+  uint height;
+  uint src_offset;  // bytes, any value
+  uint src_stride;  // bytes, any value
+  uint dst_offset;  // bytes, multiple of 4
+  uint dst_stride;  // bytes, multiple of 4
+  uint order;       // byte index of R, G, B inside a pixel, 8 bits each
+  uint mode;        // MODE_*
+  uint size;        // entries along each axis
+  float intensity;  // 0..1: output = mix(input, lut(input), intensity)
+} p;
+
+vec3 entry(uint r, uint g, uint b) { return table[r + p.size * (g + p.size * b)].rgb; }
+
+vec3 nearest3d(vec3 s) {
+  uvec3 i = uvec3(s + 0.5);
+  return entry(i.r, i.g, i.b);
+}
+
+vec3 trilinear(vec3 s) {
+  uvec3 i0 = uvec3(s);
+  uvec3 i1 = min(i0 + 1u, uvec3(p.size - 1u));
+  vec3 d = s - vec3(i0);
+  vec3 c00 = mix(entry(i0.r, i0.g, i0.b), entry(i1.r, i0.g, i0.b), d.r);
+  vec3 c10 = mix(entry(i0.r, i1.g, i0.b), entry(i1.r, i1.g, i0.b), d.r);
+  vec3 c01 = mix(entry(i0.r, i0.g, i1.b), entry(i1.r, i0.g, i1.b), d.r);
+  vec3 c11 = mix(entry(i0.r, i1.g, i1.b), entry(i1.r, i1.g, i1.b), d.r);
+  return mix(mix(c00, c10, d.g), mix(c01, c11, d.g), d.b);
+}
+
+// The cube cell is split into six tetrahedra by the order of the fractional parts; each output is
+// a weighted sum of the four corners of the one holding the point (4 fetches instead of 8).
+vec3 tetrahedral(vec3 s) {
+  uvec3 i0 = uvec3(s);
+  uvec3 i1 = min(i0 + 1u, uvec3(p.size - 1u));
+  vec3 d = s - vec3(i0);
+  vec3 c000 = entry(i0.r, i0.g, i0.b);
+  vec3 c111 = entry(i1.r, i1.g, i1.b);
+  if (d.r > d.g) {
+    if (d.g > d.b) {
+      return (1.0 - d.r) * c000 + (d.r - d.g) * entry(i1.r, i0.g, i0.b) + (d.g - d.b) * entry(i1.r, i1.g, i0.b) +
+             d.b * c111;
+    } else if (d.r > d.b) {
+      return (1.0 - d.r) * c000 + (d.r - d.b) * entry(i1.r, i0.g, i0.b) + (d.b - d.g) * entry(i1.r, i0.g, i1.b) +
+             d.g * c111;
+    } else {
+      return (1.0 - d.b) * c000 + (d.b - d.r) * entry(i0.r, i0.g, i1.b) + (d.r - d.g) * entry(i1.r, i0.g, i1.b) +
+             d.g * c111;
+    }
+  } else {
+    if (d.b > d.g) {
+      return (1.0 - d.b) * c000 + (d.b - d.g) * entry(i0.r, i0.g, i1.b) + (d.g - d.r) * entry(i0.r, i1.g, i1.b) +
+             d.r * c111;
+    } else if (d.b > d.r) {
+      return (1.0 - d.g) * c000 + (d.g - d.b) * entry(i0.r, i1.g, i0.b) + (d.b - d.r) * entry(i0.r, i1.g, i1.b) +
+             d.r * c111;
+    } else {
+      return (1.0 - d.g) * c000 + (d.g - d.r) * entry(i0.r, i1.g, i0.b) + (d.r - d.b) * entry(i1.r, i1.g, i0.b) +
+             d.b * c111;
+    }
+  }
+}
+
+float linear1d(float s, uint c) {
+  uint i0 = uint(s);
+  uint i1 = min(i0 + 1u, p.size - 1u);
+  return mix(table[i0][c], table[i1][c], s - float(i0));
+}
+
+vec3 lookup(vec3 rgb) {
+  vec3 s = clamp((rgb - p.domain_min.xyz) * p.scale.xyz, vec3(0.0), vec3(float(p.size - 1u)));
+  switch (p.mode) {
+    case MODE_NEAREST: return nearest3d(s);
+    case MODE_TRILINEAR: return trilinear(s);
+    case MODE_TETRAHEDRAL: return tetrahedral(s);
+    case MODE_1D_NEAREST: {
+      uvec3 i = uvec3(s + 0.5);
+      return vec3(table[i.r].r, table[i.g].g, table[i.b].b);
+    }
+    default: return vec3(linear1d(s.r, 0u), linear1d(s.g, 1u), linear1d(s.b, 2u));
+  }
+}
+
+// One pixel's bytes (in the low BPP bytes of `px`) with its colour replaced.
+uint transform(uint px) {
+  uint ri = (p.order & 0xffu) * 8u, gi = ((p.order >> 8) & 0xffu) * 8u, bi = ((p.order >> 16) & 0xffu) * 8u;
+  vec3 rgb = vec3((px >> ri) & 0xffu, (px >> gi) & 0xffu, (px >> bi) & 0xffu) * (1.0 / 255.0);
+  vec3 graded = mix(rgb, lookup(rgb), p.intensity);
+  uvec3 o = uvec3(clamp(floor(graded * 255.0 + 0.5), 0.0, 255.0));
+  uint keep = ~((0xffu << ri) | (0xffu << gi) | (0xffu << bi));
+  return (px & keep) | (o.r << ri) | (o.g << gi) | (o.b << bi);
+}
+
+void main() {
+  uint y = gl_GlobalInvocationID.y;
+  if (y >= p.height) return;
+  if (BPP == 4u) {
+    // A workgroup covers 4 * width pixels; its invocations take consecutive pixels in each of 4
+    // passes, so every load and store of a subgroup is one contiguous run of words.
+    uint in_row = p.src_offset + y * p.src_stride;
+    uint out_row = (p.dst_offset + y * p.dst_stride) >> 2;
+    uint x = gl_WorkGroupID.x * gl_WorkGroupSize.x * 4u + gl_LocalInvocationID.x;
+    for (uint k = 0u; k < 4u; ++k, x += gl_WorkGroupSize.x)
+      if (x < p.width) dst[out_row + x] = transform(load_word(in_row + 4u * x));
+    return;
+  }
+  // Four 3-byte pixels in three words; bytes past the row's end land in its stride padding.
+  uint x0 = gl_GlobalInvocationID.x * 4u;
+  if (x0 >= p.width) return;
+  uint in_at = p.src_offset + y * p.src_stride + x0 * 3u;
+  uint out_word = (p.dst_offset + y * p.dst_stride + x0 * 3u) >> 2;
+  uint w[3] = uint[3](load_word(in_at), load_word(in_at + 4u), load_word(in_at + 8u));
+  uint o[3] = uint[3](0u, 0u, 0u);
+  for (uint k = 0u; k < 4u; ++k) {
+    uint px = 0u;
+    for (uint c = 0u; c < 3u; ++c) px |= byte_of(w[(3u * k + c) >> 2], (3u * k + c) & 3u) << (8u * c);
+    px = transform(px);
+    for (uint c = 0u; c < 3u; ++c) o[(3u * k + c) >> 2] |= ((px >> (8u * c)) & 0xffu) << (8u * ((3u * k + c) & 3u));
+  }
+  uint words = (min(4u, p.width - x0) * 3u + 3u) / 4u;
+  for (uint k = 0u; k < words; ++k) dst[out_word + k] = o[k];
+}

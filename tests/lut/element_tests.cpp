@@ -1,0 +1,109 @@
+// The element as a user meets it: pad templates, property defaults, and a bad or missing table
+// at start failing the pipeline with a RESOURCE error that names the file (and .cube line).
+#include <string>
+
+#include "common/bus_wait.h"
+#include "common/caps_formats.h"
+#include "common/vktest.h"
+#include "frames.h"
+#include "tables.h"
+#include "tcases.h"
+#include "temp_dir.h"
+
+namespace lut_test {
+namespace {
+
+GST_START_TEST(test_pad_templates) {
+  GstElementFactory* factory = gst_element_factory_find("lut");
+  fail_unless(factory != nullptr, "no lut element: is the plugin built and found?");
+  for (const GList* l = gst_element_factory_get_static_pad_templates(factory); l; l = l->next) {
+    auto* templ = static_cast<GstStaticPadTemplate*>(l->data);
+    GstCaps* caps = gst_static_pad_template_get_caps(templ);
+    const auto formats = vktest::FormatsOf(caps);
+    fail_unless(formats == vktest::NamesOf(kFormats), "%s template formats %s", templ->name_template,
+                vktest::JoinNames(formats).c_str());
+    gst_caps_unref(caps);
+  }
+  gst_object_unref(factory);
+}
+GST_END_TEST;
+
+GST_START_TEST(test_property_defaults) {
+  GstElement* lut = gst_element_factory_make("lut", nullptr);
+  gchar* location = nullptr;
+  gdouble intensity = 0;
+  gint interpolation = -1;
+  g_object_get(lut, "location", &location, "intensity", &intensity, "interpolation", &interpolation, nullptr);
+  fail_unless(location == nullptr);
+  fail_unless(intensity == 1.0);
+  GEnumValue* value = g_enum_get_value(
+      G_ENUM_CLASS(g_type_class_peek(
+          G_PARAM_SPEC_VALUE_TYPE(g_object_class_find_property(G_OBJECT_GET_CLASS(lut), "interpolation")))),
+      interpolation);
+  fail_unless(value && std::string(value->value_nick) == "tetrahedral", "default interpolation %d",
+              interpolation);
+  gst_object_unref(lut);
+}
+GST_END_TEST;
+
+// Runs a short pipeline with `location` and checks it fails with exactly `message`.
+void ExpectStartError(const std::string& location, const std::string& message) {
+  vktest::RequirePhysicalDevice();
+  const std::string description =
+      "videotestsrc num-buffers=2 ! video/x-raw,format=RGBA,width=16,height=8 ! lut" +
+      (location.empty() ? std::string() : " location=\"" + location + "\"") + " ! fakesink";
+  GstElement* pipeline = vktest::ParsePipeline(description.c_str());
+  gst_element_set_state(pipeline, GST_STATE_PLAYING);
+  GstMessage* result = vktest::WaitForErrorOrEos(pipeline, 30 * GST_SECOND);
+  fail_unless(result && GST_MESSAGE_TYPE(result) == GST_MESSAGE_ERROR, "no error for %s: %s",
+              location.c_str(), result ? vktest::Describe(result).c_str() : "timeout");
+  GError* error = nullptr;
+  gst_message_parse_error(result, &error, nullptr);
+  fail_unless(error->domain == GST_RESOURCE_ERROR, "%s: error domain %s", location.c_str(),
+              g_quark_to_string(error->domain));
+  fail_unless(message == error->message, "%s: error '%s', expected '%s'", location.c_str(), error->message,
+              message.c_str());
+  g_error_free(error);
+  gst_message_unref(result);
+  gst_element_set_state(pipeline, GST_STATE_NULL);
+  gst_object_unref(pipeline);
+}
+
+GST_START_TEST(test_bad_files_at_start) {
+  TempDir dir;
+  const std::string missing = dir.Path("missing.cube");
+  ExpectStartError(missing, "cannot open " + missing + ": No such file or directory");
+  const std::string text = dir.Write("table.txt", "LUT_3D_SIZE 2\n");
+  ExpectStartError(text, text + ": unknown lookup table format '.txt': need .cube or .png");
+  const std::string size = dir.Write("size.cube", "# big\nTITLE \"t\"\nLUT_3D_SIZE 300\n");
+  ExpectStartError(size, "LUT_3D_SIZE 300 at line 3 of " + size + ": must be 2..256");
+  const std::string truncated = dir.Write("short.cube", "LUT_3D_SIZE 2\n0 0 0\n1 0 0\n");
+  ExpectStartError(truncated,
+                   truncated + " is truncated: 2 of the 8 table rows of LUT_3D_SIZE 2 at its end (line 3)");
+  const std::string nan = dir.Write("nan.cube", "LUT_1D_SIZE 2\n0 0 0\n1 nan 1\n");
+  ExpectStartError(nan, "line 3 of " + nan + ": value 'nan' is not a finite number");
+  const std::string png = dir.Path("small.png");
+  WritePng(png, 100, 50, 8, std::vector<uint16_t>(100 * 50 * 3, 7));
+  ExpectStartError(png, png +
+                            " is 100x50: a HALD CLUT of level L must be L³xL³ pixels (8x8, 27x27, 64x64, ... "
+                            "4096x4096 for L = 2..16)");
+}
+GST_END_TEST;
+
+GST_START_TEST(test_no_location) {
+  ExpectStartError("", "no lookup table: set the location property to a .cube or .png file");
+}
+GST_END_TEST;
+
+}  // namespace
+
+TCase* ElementTCase() {
+  TCase* tc = vktest::NewTCase("element", 120);
+  tcase_add_test(tc, test_pad_templates);
+  tcase_add_test(tc, test_property_defaults);
+  tcase_add_test(tc, test_bad_files_at_start);
+  tcase_add_test(tc, test_no_location);
+  return tc;
+}
+
+}  // namespace lut_test

@@ -1,0 +1,92 @@
+#include "frames.h"
+
+#include <gst/check/gstcheck.h>
+
+#include <cstdlib>
+
+#include "common/test_seed.h"
+#include "reference/rgb_layout.h"
+
+namespace lut_test {
+namespace {
+
+const reference::RgbLayout& LayoutOf(GstVideoFormat format) {
+  const reference::RgbLayout* layout = reference::FindRgbLayout(format);
+  fail_unless(layout != nullptr, "%s is not a packed RGB format", gst_video_format_to_string(format));
+  return *layout;
+}
+
+}  // namespace
+
+int Frame::bpp() const {
+  return LayoutOf(format).bytes_per_pixel;
+}
+
+std::string Frame::Describe() const {
+  return std::string(gst_video_format_to_string(format)) + " " + std::to_string(width) + "x" +
+         std::to_string(height);
+}
+
+std::array<uint8_t, 3> Frame::Rgb(size_t i) const {
+  const reference::RgbLayout& l = LayoutOf(format);
+  const uint8_t* p = &pixels[i * l.bytes_per_pixel];
+  return {p[l.r], p[l.g], p[l.b]};
+}
+
+std::vector<uint8_t> Frame::Rgb24() const {
+  std::vector<uint8_t> out;
+  out.reserve(size_t(width) * height * 3);
+  for (size_t i = 0; i < size_t(width) * height; ++i) {
+    const auto rgb = Rgb(i);
+    out.insert(out.end(), rgb.begin(), rgb.end());
+  }
+  return out;
+}
+
+Frame RandomFrame(GstVideoFormat format, int width, int height, std::mt19937& rng) {
+  Frame frame{format, width, height, {}};
+  frame.pixels.resize(size_t(frame.row_bytes()) * height);
+  std::uniform_int_distribution<int> byte(0, 255), corner(0, 15);
+  const reference::RgbLayout& l = LayoutOf(format);
+  for (size_t i = 0; i < size_t(width) * height; ++i) {
+    uint8_t* p = &frame.pixels[i * l.bytes_per_pixel];
+    for (int b = 0; b < l.bytes_per_pixel; ++b) p[b] = uint8_t(byte(rng));
+    if (corner(rng) == 0) {
+      const int bits = byte(rng);
+      p[l.r] = bits & 1 ? 255 : 0;
+      p[l.g] = bits & 2 ? 255 : 0;
+      p[l.b] = bits & 4 ? 255 : 0;
+    }
+  }
+  return frame;
+}
+
+void CheckFrame(const Frame& input, const Frame& output, const ExpectedRgb& expected, int tolerance,
+                const std::string& context) {
+  fail_unless(output.pixels.size() == input.pixels.size(), "%s: output has %zu bytes, input %zu",
+              context.c_str(), output.pixels.size(), input.pixels.size());
+  const reference::RgbLayout& l = LayoutOf(input.format);
+  static const char* const kNames[3] = {"R", "G", "B"};
+  for (size_t i = 0; i < size_t(input.width) * input.height; ++i) {
+    const auto want = expected(i);
+    const auto got = output.Rgb(i);
+    const auto in = input.Rgb(i);
+    for (int c = 0; c < 3; ++c) {
+      if (std::abs(int(got[c]) - int(want[c])) > tolerance) {
+        ck_abort_msg("%s, %s: %s at x=%zu y=%zu (input %u,%u,%u): got %u, expected %u +-%d [%s]",
+                     context.c_str(), input.Describe().c_str(), kNames[c], i % input.width, i / input.width,
+                     in[0], in[1], in[2], got[c], want[c], tolerance, vktest::SeedDescription().c_str());
+      }
+    }
+    for (int b = 0; b < l.bytes_per_pixel; ++b) {
+      if (b == l.r || b == l.g || b == l.b) continue;
+      const size_t at = i * l.bytes_per_pixel + b;
+      fail_unless(output.pixels[at] == input.pixels[at],
+                  "%s, %s: %s byte %d at x=%zu y=%zu changed from %u to %u [%s]", context.c_str(),
+                  input.Describe().c_str(), l.a >= 0 ? "alpha" : "padding", b, i % input.width,
+                  i / input.width, input.pixels[at], output.pixels[at], vktest::SeedDescription().c_str());
+    }
+  }
+}
+
+}  // namespace lut_test

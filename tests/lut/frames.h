@@ -1,0 +1,50 @@
+// Packed RGB frames for the lut tests and how their expected output is checked: the colour
+// bytes against expected colours, every other byte (alpha, padding) against the input.
+#pragma once
+
+#include <gst/video/video.h>
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace lut_test {
+
+// The formats the element takes (and gives).
+inline constexpr GstVideoFormat kFormats[] = {
+    GST_VIDEO_FORMAT_RGB,  GST_VIDEO_FORMAT_BGR,  GST_VIDEO_FORMAT_RGBA, GST_VIDEO_FORMAT_BGRA,
+    GST_VIDEO_FORMAT_ARGB, GST_VIDEO_FORMAT_ABGR, GST_VIDEO_FORMAT_RGBx, GST_VIDEO_FORMAT_BGRx,
+    GST_VIDEO_FORMAT_xRGB, GST_VIDEO_FORMAT_xBGR,
+};
+
+struct Frame {
+  GstVideoFormat format = GST_VIDEO_FORMAT_RGB;
+  int width = 0;
+  int height = 0;
+  std::vector<uint8_t> pixels;  // tightly packed rows
+
+  int bpp() const;
+  int row_bytes() const { return width * bpp(); }
+  std::string Describe() const;  // "RGBA 97x61"
+  // The colour of pixel i (r, g, b).
+  std::array<uint8_t, 3> Rgb(size_t i) const;
+  // All pixels as tightly packed rgb24 (what ffmpeg reads).
+  std::vector<uint8_t> Rgb24() const;
+};
+
+// Random bytes in every byte of every pixel (alpha and padding included), with a share of
+// pixels at corners of the RGB cube (0 or 255 per channel).
+Frame RandomFrame(GstVideoFormat format, int width, int height, std::mt19937& rng);
+
+// Expected colour of pixel i of `input`.
+using ExpectedRgb = std::function<std::array<uint8_t, 3>(size_t i)>;
+
+// Fails the running test (naming `context` and the seed) unless every colour byte of `output` is
+// within `tolerance` of `expected` and every other byte equals the input's.
+void CheckFrame(const Frame& input, const Frame& output, const ExpectedRgb& expected, int tolerance,
+                const std::string& context);
+
+}  // namespace lut_test

@@ -1,0 +1,13 @@
+// Test cases of the lut suite, one group per file; test_lut.cpp assembles them.
+#pragma once
+
+#include <gst/check/gstcheck.h>
+
+namespace lut_test {
+
+TCase* ElementTCase();  // pad templates, properties, bad files and no file at start
+TCase* FfmpegTCase();  // .cube and HALD tables against ffmpeg's lut3d/lut1d/haldclut, every format and layout
+TCase* TableTCase();   // identity tables, domains, intensity, GPUImage lookup PNGs, HALD CLUTs
+TCase* LiveTCase();    // location, intensity and interpolation changes while playing; bad file then
+
+}  // namespace lut_test
