@@ -90,7 +90,7 @@ bool Report::write_json(const std::string& path) const {
                  json_string(r.v->label).c_str(), r.v->ours ? "true" : "false",
                  json_string(r.m.status).c_str(), r.m.fps(), r.m.ms_per_frame(), r.m.cpu_us_per_frame(),
                  r.m.peak_rss_mib, r.m.gpu_us, copy_floor_us(*r.c), json_string(bandwidth_.device).c_str(),
-                 bandwidth_.host_to_device_gbs, bandwidth_.device_to_host_gbs,
+                 bandwidth_.host_to_device_gbs, bandwidth_.device_to_host_gbs, bandwidth_.both_ways_gbs,
                  json_string(r.v->note).c_str());
   }
   return std::fclose(f) == 0;
