@@ -2,9 +2,9 @@
 #extension GL_GOOGLE_include_directive : require
 // Packed RGB (24 or 32 bits per pixel) to planar, semi-planar or packed YUV.
 //
-// One invocation converts a block 8 pixels wide and SUB_Y rows high, so that every 32-bit word of
-// every output plane is written by exactly one invocation (4:2:0 chroma of 8 columns is one word
-// of U and one of V). Input is read as 32-bit words: 24-bit RGB takes six words for eight pixels.
+// One invocation converts a block BLOCK pixels wide (8; 4 for AYUV) and SUB_Y rows high, so that
+// every 32-bit word of every output plane is written by exactly one invocation (4:2:0 chroma of 8
+// columns is one word of U and one of V; 4 AYUV pixels are one 16-byte store). Input is read as 32-bit words: 24-bit RGB takes six words for eight pixels.
 //
 // Memory access is shaped for frames in host memory read and written across PCIe: where the
 // plane is aligned, each invocation reads its pixels and writes each plane's bytes with 8- or
@@ -17,6 +17,7 @@ layout(constant_id = 3) const uint LAYOUT = 0;       // 0 planar, 1 semi-planar,
 layout(constant_id = 4) const uint SUB_X = 2;        // horizontal chroma subsampling: 1 or 2
 layout(constant_id = 5) const uint SUB_Y = 2;        // vertical chroma subsampling: 1 or 2
 layout(constant_id = 6) const bool COSITED = false;  // chroma at even columns, [1,2,1]/4 filter
+layout(constant_id = 7) const uint BLOCK = 8;        // pixels per invocation: 8, or 4 (AYUV only)
 
 const uint LAYOUT_PLANAR = 0;
 const uint LAYOUT_SEMI_PLANAR = 1;
@@ -54,10 +55,11 @@ vec4 unpack_pixel(uint word) {
 
 // px[0] is the pixel left of the block (for the cosited filter), px[1..8] the block's pixels.
 // Pixels outside the frame replicate the nearest edge pixel.
-// The 8 (RGBA) or 6 (RGB) words holding 8 pixels from byte `at`: 16-byte loads where aligned.
+// The BLOCK * IN_BPP / 4 words holding a block's pixels from byte `at`: 16-byte loads where
+// aligned and inside the buffer (for 24-bit pixels the last load reaches past the block).
 void load_block(uint at, bool whole, out uint w[8]) {
-  const uint n = 2u * IN_BPP;
-  if (whole && (at & 15u) == 0u) {
+  const uint n = BLOCK * IN_BPP / 4u;
+  if (whole && (at & 15u) == 0u && (at >> 4) + (n + 3u) / 4u <= uint(src4.length())) {
     for (uint k = 0u; k < n; k += 4u) {
       uvec4 v = src4[(at >> 4) + k / 4u];
       w[k] = v.x;
@@ -77,11 +79,11 @@ void load_block(uint at, bool whole, out uint w[8]) {
 void load_row(uint x0, uint y, out vec4 px[9]) {
   uint row = p.src_offset + y * p.src_stride;
   uint w[8];
-  load_block(row + x0 * IN_BPP, x0 + 8u <= p.width, w);
+  load_block(row + x0 * IN_BPP, x0 + BLOCK <= p.width, w);
   if (IN_BPP == 4u) {
-    for (uint k = 0u; k < 8u; ++k) px[k + 1u] = unpack_pixel(w[k]);
+    for (uint k = 0u; k < BLOCK; ++k) px[k + 1u] = unpack_pixel(w[k]);
   } else {
-    for (uint k = 0u; k < 8u; ++k) {
+    for (uint k = 0u; k < BLOCK; ++k) {
       uint b = k * 3u;
       uint packed = 0u;
       for (uint c = 0u; c < 3u; ++c) packed |= byte_of(w[(b + c) >> 2], (b + c) & 3u) << (c * 8u);
@@ -89,7 +91,7 @@ void load_row(uint x0, uint y, out vec4 px[9]) {
     }
   }
   uint last = p.width - 1u - x0;  // index of the frame's last column within the block
-  for (uint k = last + 1u; k < 8u; ++k) px[k + 1u] = px[last + 1u];
+  for (uint k = last + 1u; k < BLOCK; ++k) px[k + 1u] = px[last + 1u];
   if (COSITED) px[0] = x0 == 0u ? px[1] : unpack_pixel(load_word(row + (x0 - 1u) * IN_BPP));
 }
 
@@ -135,7 +137,7 @@ uint place4(uint order, uint b0, uint b1, uint b2, uint b3) {
 }
 
 void main() {
-  uint x0 = gl_GlobalInvocationID.x * 8u;
+  uint x0 = gl_GlobalInvocationID.x * BLOCK;
   uint y0 = gl_GlobalInvocationID.y * SUB_Y;
   if (x0 >= p.width || y0 >= p.height) return;
 
@@ -144,7 +146,7 @@ void main() {
 
   // Chroma from RGB filtered at chroma resolution: the matrix is linear, so filtering first is
   // the same as filtering U and V, with one matrix product per chroma sample.
-  const uint CW = 8u / SUB_X;
+  const uint CW = BLOCK / SUB_X;
   uint u[8], v[8];
   for (uint j = 0u; j < CW; ++j) {
     vec4 sum = vec4(0.0);
@@ -193,11 +195,11 @@ void main() {
     store4(0u, y0, 2u * x0, row_bytes, uvec4(words[0], words[1], words[2], words[3]));
   } else {
     uint words[8];
-    for (uint j = 0u; j < 8u; ++j) {
+    for (uint j = 0u; j < BLOCK; ++j) {
       vec4 c = rows[0][j + 1u];
       words[j] = place4(p.dst_order, uint(c.a), luma(c), u[j], v[j]);
     }
-    for (uint k = 0u; k < 2u; ++k)
+    for (uint k = 0u; k < BLOCK / 4u; ++k)
       store4(0u, y0, 4u * (x0 + 4u * k), 4u * p.width,
              uvec4(words[4u * k], words[4u * k + 1u], words[4u * k + 2u], words[4u * k + 3u]));
   }

@@ -32,7 +32,9 @@ static_assert(sizeof(Params) == 96, "push constants must match the shader");
 
 enum Layout : uint32_t { kPlanar = 0, kSemiPlanar = 1, kPacked422 = 2, kAyuv = 3 };
 
-constexpr uint32_t kBlockWidth = 8;  // pixels per invocation, see the shader
+// Pixels per invocation, see the shader: 8, or 4 for AYUV, whose 4 pixels are one 16-byte store
+// (neighbouring invocations then write neighbouring 16 bytes).
+constexpr uint32_t kBlockWidth = 8, kAyuvBlockWidth = 4;
 constexpr uint32_t kGroupX = 16, kGroupY = 4;
 
 uint32_t byte_order(const GstVideoFormatInfo* finfo, std::initializer_list<int> components) {
@@ -64,6 +66,7 @@ struct Rgb2YuvState : vkc::CapsState {
   Params params;  // plane offsets and strides filled per frame
   const GstVideoFormatInfo* out_format;
   uint32_t sub_y;
+  uint32_t block_width;
 };
 
 struct GstRgb2Yuv {
@@ -113,6 +116,7 @@ static std::unique_ptr<vkc::CapsState> gst_rgb2yuv_configure(GstVkComputeFilter*
   auto state = std::make_unique<Rgb2YuvState>();
   state->out_format = out_f;
   state->sub_y = sub_y;
+  state->block_width = layout == kAyuv ? kAyuvBlockWidth : kBlockWidth;
   Params& params = state->params;
   params = Params{};
   params.width = GST_VIDEO_INFO_WIDTH(in);
@@ -138,7 +142,7 @@ static std::unique_ptr<vkc::CapsState> gst_rgb2yuv_configure(GstVkComputeFilter*
                        .bindings = 5,  // in, out, then the same two again for vector access
                        .push_constant_bytes = sizeof(Params),
                        .specialization = {kGroupX, kGroupY, uint32_t(GST_VIDEO_FORMAT_INFO_PSTRIDE(in_f, 0)),
-                                          layout, sub_x, sub_y, cosited ? 1u : 0u}};
+                                          layout, sub_x, sub_y, cosited ? 1u : 0u, state->block_width}};
   state->kernel = std::make_unique<vkc::Kernel>(gst_vkcompute_filter_get_device(filter), info);
 
   gchar* colorimetry = gst_video_colorimetry_to_string(&out->colorimetry);
@@ -165,7 +169,7 @@ static gboolean gst_rgb2yuv_record(GstVkComputeFilter* filter, vkc::Frame* frame
       return FALSE;
     }
   }
-  const uint32_t blocks_x = (params.width + kBlockWidth - 1) / kBlockWidth;
+  const uint32_t blocks_x = (params.width + state.block_width - 1) / state.block_width;
   const uint32_t rows = (params.height + state.sub_y - 1) / state.sub_y;
   state.kernel->update(frame->slot, {{frame->in.buffer},
                                      {frame->out.buffer},
