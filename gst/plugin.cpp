@@ -10,6 +10,7 @@ static gboolean plugin_init(GstPlugin* plugin) {
   ok |= GST_ELEMENT_REGISTER(rgb2yuv, plugin);
   ok |= GST_ELEMENT_REGISTER(lumamax, plugin);
   ok |= GST_ELEMENT_REGISTER(histogram, plugin);
+  ok |= GST_ELEMENT_REGISTER(morph, plugin);
   return ok;
 }
 

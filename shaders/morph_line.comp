@@ -1,0 +1,66 @@
+#version 450
+#extension GL_GOOGLE_include_directive : require
+// One-dimensional erosion or dilation along the rows or the columns of a working image, over the
+// window [i - radius, i + radius], at a cost independent of the radius (van Herk / Gil-Werman).
+//
+// The line is cut into blocks of k = 2 * radius + 1 samples. For an output i, the window's first
+// sample lies in one block and its last in the same or the next one, so the window is the suffix
+// of the first block from i - radius joined with the prefix of the next block up to i + radius.
+// Invocation (line, m) produces outputs [m*k, m*k + k): a backward walk over its input block
+// [m*k - radius, m*k + radius] stores the suffixes in dst, then a forward walk over the next block
+// keeps the running prefix and combines. Each output costs three input reads and writes, whatever
+// the radius. Invocations of one workgroup take neighbouring lines, so walking the columns reads
+// whole rows at a time (coalesced); rows are walked through the cache.
+//
+// `other` (cross masks): the output is further combined with the same pixel of another image.
+
+layout(local_size_x_id = 0, local_size_y_id = 1) in;
+layout(constant_id = 2) const bool LANES16 = false;
+
+layout(set = 0, binding = 0) readonly buffer Src { uint src[]; };
+layout(set = 0, binding = 1) buffer Dst { uint dst[]; };
+layout(set = 0, binding = 2) readonly buffer Other { uint other[]; };
+
+#include "include/morph.glsl"
+
+layout(push_constant) uniform Params {
+  uint samples;    // samples along a line
+  uint count;      // lines
+  uint step;       // words between neighbouring samples of a line
+  uint line_step;  // words between neighbouring lines
+  uint radius;     // at most samples - 1 (a larger window covers the same samples)
+  uint dilate;     // 1: max, 0: min
+  uint combine;    // 1: combine with `other`
+} p;
+
+uint sample_at(uint base, int i) {
+  bool dilate = p.dilate != 0u;
+  if (i < 0 || i >= int(p.samples)) return morph_identity(dilate);
+  return src[base + uint(i) * p.step];
+}
+
+void main() {
+  uint line = gl_GlobalInvocationID.x, m = gl_GlobalInvocationID.y;
+  uint k = 2u * p.radius + 1u;
+  uint first = m * k;
+  if (line >= p.count || first >= p.samples) return;
+  bool dilate = p.dilate != 0u;
+  uint base = line * p.line_step;
+  uint end = min(first + k, p.samples);  // outputs [first, end)
+
+  // Suffixes of the block [first - radius, first + radius], stored at the outputs they start.
+  uint h = morph_identity(dilate);
+  for (int i = int(k) - 1; i >= 0; --i) {
+    h = morph_op(dilate, h, sample_at(base, int(first) - int(p.radius) + i));
+    if (first + uint(i) < end) dst[base + (first + uint(i)) * p.step] = h;
+  }
+  // Prefixes of the next block [first + radius + 1, ...], joined with them.
+  uint g = morph_identity(dilate);
+  for (uint o = first; o < end; ++o) {
+    if (o > first) g = morph_op(dilate, g, sample_at(base, int(o + p.radius)));
+    uint at = base + o * p.step;
+    uint v = morph_op(dilate, dst[at], g);
+    if (p.combine != 0u) v = morph_op(dilate, v, other[at]);
+    dst[at] = v;
+  }
+}
