@@ -7,6 +7,7 @@ packages=(
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
   mesa-vulkan-drivers vulkan-validationlayers vulkan-tools
   python3 python3-gi gir1.2-gstreamer-1.0 python3-matplotlib
+  libopencv-core-dev libopencv-imgproc-dev
 )
 missing=()
 for p in "${packages[@]}"; do
