@@ -17,9 +17,11 @@
 layout(local_size_x_id = 0, local_size_y_id = 1) in;
 layout(constant_id = 2) const bool LANES16 = false;
 
-layout(set = 0, binding = 0) readonly buffer Src { uint src[]; };
-layout(set = 0, binding = 1) buffer Dst { uint dst[]; };
-layout(set = 0, binding = 2) readonly buffer Other { uint other[]; };
+const uint BATCH = 8u;
+
+layout(set = 0, binding = 0) restrict readonly buffer Src { uint src[]; };
+layout(set = 0, binding = 1) restrict buffer Dst { uint dst[]; };
+layout(set = 0, binding = 2) restrict readonly buffer Other { uint other[]; };
 
 #include "include/morph.glsl"
 
@@ -49,18 +51,34 @@ void main() {
   uint end = min(first + k, p.samples);  // outputs [first, end)
 
   // Suffixes of the block [first - radius, first + radius], stored at the outputs they start.
+  // Samples are loaded BATCH at a time before they are combined, so that the loads of a walk are
+  // in flight together instead of one memory latency per sample.
   uint h = morph_identity(dilate);
-  for (int i = int(k) - 1; i >= 0; --i) {
-    h = morph_op(dilate, h, sample_at(base, int(first) - int(p.radius) + i));
-    if (first + uint(i) < end) dst[base + (first + uint(i)) * p.step] = h;
+  for (int top = int(k) - 1; top >= 0; top -= int(BATCH)) {
+    uint v[BATCH];
+    for (uint j = 0u; j < BATCH; ++j) v[j] = sample_at(base, int(first) - int(p.radius) + top - int(j));
+    for (uint j = 0u; j < BATCH; ++j) {
+      int i = top - int(j);
+      if (i < 0) break;
+      h = morph_op(dilate, h, v[j]);
+      if (first + uint(i) < end) dst[base + (first + uint(i)) * p.step] = h;
+    }
   }
   // Prefixes of the next block [first + radius + 1, ...], joined with them.
   uint g = morph_identity(dilate);
-  for (uint o = first; o < end; ++o) {
-    if (o > first) g = morph_op(dilate, g, sample_at(base, int(o + p.radius)));
-    uint at = base + o * p.step;
-    uint v = morph_op(dilate, dst[at], g);
-    if (p.combine != 0u) v = morph_op(dilate, v, other[at]);
-    dst[at] = v;
+  for (uint o0 = first; o0 < end; o0 += BATCH) {
+    uint v[BATCH], s[BATCH], c[BATCH];
+    for (uint j = 0u; j < BATCH; ++j) {
+      uint o = min(o0 + j, end - 1u);
+      v[j] = sample_at(base, int(o + p.radius));
+      s[j] = dst[base + o * p.step];
+      c[j] = p.combine != 0u ? other[base + o * p.step] : s[j];
+    }
+    for (uint j = 0u; j < BATCH; ++j) {
+      uint o = o0 + j;
+      if (o >= end) break;
+      if (o > first) g = morph_op(dilate, g, v[j]);
+      dst[base + o * p.step] = morph_op(dilate, morph_op(dilate, s[j], g), c[j]);
+    }
   }
 }

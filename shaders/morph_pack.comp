@@ -9,10 +9,10 @@ layout(local_size_x_id = 0, local_size_y_id = 1) in;
 layout(constant_id = 2) const uint BPP = 4;         // bytes per pixel: 1, 2, 3 or 4
 layout(constant_id = 3) const bool LANES16 = false;  // one 16-bit sample per word
 
-layout(set = 0, binding = 0) readonly buffer Source { uint source[]; };
-layout(set = 0, binding = 1) readonly buffer A { uint a[]; };
-layout(set = 0, binding = 2) readonly buffer B { uint b[]; };
-layout(set = 0, binding = 3) writeonly buffer Dst { uint dst[]; };
+layout(set = 0, binding = 0) restrict readonly buffer Source { uint source[]; };
+layout(set = 0, binding = 1) restrict readonly buffer A { uint a[]; };
+layout(set = 0, binding = 2) restrict readonly buffer B { uint b[]; };
+layout(set = 0, binding = 3) restrict writeonly buffer Dst { uint dst[]; };
 
 layout(push_constant) uniform Params {
   uint width;

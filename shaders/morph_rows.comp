@@ -19,9 +19,9 @@ const uint MAX_HALF = 127u;  // half of the widest mask (255)
 const uint SEGMENT = TILE_W + 2u * MAX_HALF;
 const uint LEVELS = 8u;  // windows of 1..128 samples: enough for runs of up to 255
 
-layout(set = 0, binding = 0) readonly buffer Src { uint src[]; };
-layout(set = 0, binding = 1) writeonly buffer Dst { uint dst[]; };
-layout(set = 0, binding = 2) readonly buffer Runs { uint half_width[]; };  // per mask row
+layout(set = 0, binding = 0) restrict readonly buffer Src { uint src[]; };
+layout(set = 0, binding = 1) restrict writeonly buffer Dst { uint dst[]; };
+layout(set = 0, binding = 2) restrict readonly buffer Runs { uint half_width[]; };  // per mask row
 
 #include "include/morph.glsl"
 

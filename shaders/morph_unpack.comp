@@ -7,8 +7,8 @@
 layout(local_size_x_id = 0, local_size_y_id = 1) in;
 layout(constant_id = 2) const uint BPP = 4;  // bytes per pixel: 1, 2, 3 or 4
 
-layout(set = 0, binding = 0) readonly buffer Src { uint src[]; };
-layout(set = 0, binding = 1) writeonly buffer Dst { uint dst[]; };
+layout(set = 0, binding = 0) restrict readonly buffer Src { uint src[]; };
+layout(set = 0, binding = 1) restrict writeonly buffer Dst { uint dst[]; };
 
 #include "include/words.glsl"
 
