@@ -6,7 +6,7 @@ source .gpu/env.sh
 export GST_VKCOMPUTE_TEST_NO_VALIDATION=1
 export LD_PRELOAD=$(ls /usr/local/nvidia/lib64/libnvidia-tls.so.* | head -1)
 vulkaninfo --summary 2>/dev/null | grep -E 'deviceName|driverInfo' | head -2
-for t in test_lumamax test_histogram test_rgb2yuv; do "$t" > "$OUT/$t.log" 2>&1; echo "$t rc=$? $(grep '%:' "$OUT/$t.log")"; done
+for t in test_lumamax test_histogram test_rgb2yuv test_morph; do "$t" > "$OUT/$t.log" 2>&1; echo "$t rc=$? $(grep '%:' "$OUT/$t.log")"; done
 GST_VKCOMPUTE_NO_SUBGROUPS=1 test_lumamax > "$OUT/test_lumamax_shared.log" 2>&1; echo "test_lumamax (shared) rc=$? $(grep '%:' "$OUT/test_lumamax_shared.log")"
 run() {  # label, caps, element...
   local label=$1 caps=$2; shift 2
@@ -31,3 +31,8 @@ run "histogram NV12" "$R,format=NV12" histogram
 run "histogram GRAY8" "$R,format=GRAY8" histogram
 PATTERN=snow run "histogram RGBA (snow: spread values)" "$R,format=RGBA" histogram
 run "histogram RGBA draw=true" "$R,format=RGBA" histogram draw=true
+# morph: the 61x61 rectangle's GPU time must stay within 1.5x of the 3x3 one (van Herk: O(1) per pixel).
+for f in RGBA GRAY8; do
+  for k in 3 15 31 61; do run "morph dilate ${k}x${k} $f" "$R,format=$f" morph operation=dilate width=$k height=$k; done
+done
+run "morph open ellipse 31x31 RGBA" "$R,format=RGBA" morph operation=open shape=ellipse width=31 height=31

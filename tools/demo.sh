@@ -3,7 +3,8 @@
 #  - converts a test pattern with rgb2yuv and writes a few JPEG frames to demo/ (jpegenc takes
 #    the I420 that rgb2yuv produces),
 #  - follows a moving ball with lumamax and prints where its brightest pixel is in each frame,
-#  - draws the live histogram into frames with histogram draw=true (JPEGs in demo/).
+#  - draws the live histogram into frames with histogram draw=true (JPEGs in demo/),
+#  - opens (ellipse 9x9) and outlines (gradient, cross 5x5) a moving ball with morph (PNGs in demo/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tools/deps.sh
@@ -28,3 +29,11 @@ gst-launch-1.0 -m videotestsrc num-buffers=5 pattern=ball ! video/x-raw,width=32
 gst-launch-1.0 -q videotestsrc num-buffers=5 pattern=smpte ! video/x-raw,format=RGBx,width=640,height=360 \
   ! histogram draw=true bins=64 ! videoconvert ! jpegenc ! multifilesink location=demo/histogram-%02d.jpg
 echo "histogram:  $(ls demo/histogram-*.jpg | tr '\n' ' ')(graph in the bottom-left corner)"
+
+morph_demo() {  # name, morph properties
+  gst-launch-1.0 -q videotestsrc num-buffers=3 pattern=ball ! video/x-raw,format=RGBx,width=320,height=240 \
+    ! morph $2 ! videoconvert ! pngenc ! multifilesink location="demo/morph-$1-%02d.png"
+}
+morph_demo open "operation=open shape=ellipse width=9 height=9"
+morph_demo gradient "operation=gradient shape=cross width=5 height=5"
+echo "morph:      $(ls demo/morph-*.png | tr '\n' ' ')"
