@@ -52,12 +52,15 @@ void main() {
 
   // Suffixes of the block [first - radius, first + radius], stored at the outputs they start.
   // Samples are loaded BATCH at a time before they are combined, so that the loads of a walk are
-  // in flight together instead of one memory latency per sample.
+  // in flight together instead of one memory latency per sample; blocks shorter than a batch load
+  // only their own samples.
+  uint batch = min(BATCH, k);
   uint h = morph_identity(dilate);
   for (int top = int(k) - 1; top >= 0; top -= int(BATCH)) {
     uint v[BATCH];
-    for (uint j = 0u; j < BATCH; ++j) v[j] = sample_at(base, int(first) - int(p.radius) + top - int(j));
-    for (uint j = 0u; j < BATCH; ++j) {
+    for (uint j = 0u; j < BATCH; ++j)
+      if (j < batch) v[j] = sample_at(base, int(first) - int(p.radius) + top - int(j));
+    for (uint j = 0u; j < batch; ++j) {
       int i = top - int(j);
       if (i < 0) break;
       h = morph_op(dilate, h, v[j]);
@@ -69,12 +72,13 @@ void main() {
   for (uint o0 = first; o0 < end; o0 += BATCH) {
     uint v[BATCH], s[BATCH], c[BATCH];
     for (uint j = 0u; j < BATCH; ++j) {
+      if (j >= batch) break;
       uint o = min(o0 + j, end - 1u);
       v[j] = sample_at(base, int(o + p.radius));
       s[j] = dst[base + o * p.step];
       c[j] = p.combine != 0u ? other[base + o * p.step] : s[j];
     }
-    for (uint j = 0u; j < BATCH; ++j) {
+    for (uint j = 0u; j < batch; ++j) {
       uint o = o0 + j;
       if (o >= end) break;
       if (o > first) g = morph_op(dilate, g, v[j]);
