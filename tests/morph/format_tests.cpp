@@ -1,5 +1,5 @@
 // Every format: colour channels filtered independently, alpha and padding bytes and chroma planes
-// unchanged, at odd frame sizes, with a mix of operations and shapes.
+// unchanged, at odd frame sizes: every operation with every shape, and a few larger masks.
 #include <string>
 #include <vector>
 
@@ -25,6 +25,8 @@ const MorphSpec kSpecs[] = {
     {morph_ref::kDilate, morph_ref::kEllipse, 255, 255, 1},
 };
 const int kFrames[][2] = {{97, 61}, {1, 1}, {2, 3}, {33, 17}};
+// The frame of the every-operation-with-every-shape cases.
+constexpr int kAllWidth = 23, kAllHeight = 19;
 
 }  // namespace
 
@@ -35,6 +37,10 @@ GST_START_TEST(test_format) {
   std::vector<std::pair<TestFrame, MorphSpec>> cases;
   for (const auto& size : kFrames)
     for (const MorphSpec& spec : kSpecs) cases.push_back({RandomFrame(format, size[0], size[1], rng), spec});
+  for (int op = morph_ref::kErode; op <= morph_ref::kBlackhat; ++op)
+    for (auto shape : {morph_ref::kRect, morph_ref::kCross, morph_ref::kEllipse})
+      cases.push_back({RandomFrame(format, kAllWidth, kAllHeight, rng),
+                       MorphSpec{morph_ref::Operation(op), shape, 5, 3, 1 + op % 2}});
   RunAndVerify(name, cases);
 }
 GST_END_TEST;

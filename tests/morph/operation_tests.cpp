@@ -18,6 +18,10 @@ const int kMasks[][2] = {{1, 1},  {3, 3},  {5, 3},     {3, 7},   {1, 9},   {9, 1
 const int kIteratedMasks[][2] = {{3, 3}, {5, 3}, {1, 5}, {7, 9}};
 const int kIterations[] = {2, 3, 5};
 const int kFrames[][2] = {{97, 61}, {40, 30}, {2, 3}, {1, 1}, {64, 5}, {5, 70}};
+// The most iterations: of a small mask, and of the largest on a small frame (windows wider than
+// the frame).
+const int kMostIterations = 64;
+const int kExtremes[][4] = {{3, 3, 40, 30}, {255, 255, 16, 12}};
 
 }  // namespace
 
