@@ -105,30 +105,39 @@ static gboolean gst_morph_record(GstVkComputeFilter* filter, vkc::Frame* frame, 
   return state.record(*frame, 0, settings, error);
 }
 
-// Kernel sizes are odd so that the mask has a centre pixel. A GParamSpec cannot say "odd", so an
-// even size is refused here, with a warning, and the previous size stays.
-static void set_size(const char* name, guint value, guint& size) {
-  if (value % 2 == 0) {
-    g_warning("morph: %s %u is even; kernel sizes must be odd (1, 3, ..., %u), keeping %u", name, value,
-              kMaxSize, size);
-    return;
-  }
+// Mask sizes are odd so that the mask has a centre pixel. A GParamSpec cannot say "odd", so an
+// even size is refused (false) and the previous size stays.
+static bool set_size(guint value, guint& size) {
+  if (value % 2 == 0) return false;
   size = value;
+  return true;
 }
 
 static void gst_morph_set_property(GObject* object, guint prop_id, const GValue* value, GParamSpec* pspec) {
   auto* self = reinterpret_cast<GstMorph*>(object);
+  bool refused = false;
+  guint kept = 0;
   GST_OBJECT_LOCK(self);
   Settings& s = *self->settings;
   switch (prop_id) {
     case PROP_OPERATION: s.operation = Operation(g_value_get_enum(value)); break;
     case PROP_SHAPE: s.shape = Shape(g_value_get_enum(value)); break;
-    case PROP_WIDTH: set_size("width", g_value_get_uint(value), s.width); break;
-    case PROP_HEIGHT: set_size("height", g_value_get_uint(value), s.height); break;
+    case PROP_WIDTH:
+      refused = !set_size(g_value_get_uint(value), s.width);
+      kept = s.width;
+      break;
+    case PROP_HEIGHT:
+      refused = !set_size(g_value_get_uint(value), s.height);
+      kept = s.height;
+      break;
     case PROP_ITERATIONS: s.iterations = g_value_get_uint(value); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec); break;
   }
   GST_OBJECT_UNLOCK(self);
+  // Warned like GObject warns of out-of-range values, outside the lock.
+  if (refused)
+    g_warning("%s: %s %u is even; mask sizes must be odd (1, 3, ..., %u), keeping %u", GST_OBJECT_NAME(self),
+              pspec->name, g_value_get_uint(value), kMaxSize, kept);
 }
 
 static void gst_morph_get_property(GObject* object, guint prop_id, GValue* value, GParamSpec* pspec) {
