@@ -33,7 +33,19 @@ layout(push_constant) uniform Params {
   uint dilate;  // 1: max, 0: min
 } p;
 
+const uint GROUP = TILE_W * 4u;                          // invocations
+const uint SEGMENT_LOADS = (SEGMENT + GROUP - 1u) / GROUP;  // samples each loads per row
+
 shared uint table[LEVELS][SEGMENT];
+
+// Row `y`'s samples [x0 - half_w, x0 - half_w + segment) that invocation `lid` loads.
+void load_segment(int y, int x0, uint segment, uint lid, uint ident, out uint values[SEGMENT_LOADS]) {
+  for (uint i = 0u; i < SEGMENT_LOADS; ++i) {
+    int ix = x0 - int(p.half_w) + int(lid + i * GROUP);
+    bool inside = lid + i * GROUP < segment && ix >= 0 && ix < int(p.width);
+    values[i] = inside ? src[uint(y) * p.width + uint(ix)] : ident;
+  }
+}
 
 void main() {
   bool dilate = p.dilate != 0u;
@@ -50,16 +62,19 @@ void main() {
   // Rows outside the frame hold only the identity: skip them (a uniform decision).
   int first = max(y0 - int(p.half_h), 0);
   int last = min(y0 + int(TILE_H) - 1 + int(p.half_h), int(p.height) - 1);
+  // Each invocation loads at most SEGMENT_LOADS samples of a row segment. The next row's are
+  // loaded while the current row's table is built and queried, hiding the memory latency.
+  uint pending[SEGMENT_LOADS];
+  load_segment(first, x0, segment, lid, ident, pending);
   for (int iy = first; iy <= last; ++iy) {
     barrier();  // the previous row's table is no longer read
-    for (uint j = lid; j < segment; j += TILE_W * 4u) {
-      int ix = x0 - int(p.half_w) + int(j);
-      table[0][j] = ix >= 0 && ix < int(p.width) ? src[uint(iy) * p.width + uint(ix)] : ident;
-    }
+    for (uint i = 0u; i < SEGMENT_LOADS; ++i)
+      if (lid + i * GROUP < segment) table[0][lid + i * GROUP] = pending[i];
+    if (iy < last) load_segment(iy + 1, x0, segment, lid, ident, pending);
     for (uint level = 1u; level <= levels; ++level) {
       barrier();
       uint half_span = 1u << (level - 1u);
-      for (uint j = lid; j + 2u * half_span <= segment; j += TILE_W * 4u)
+      for (uint j = lid; j + 2u * half_span <= segment; j += GROUP)
         table[level][j] = morph_op(dilate, table[level - 1u][j], table[level - 1u][j + half_span]);
     }
     barrier();
