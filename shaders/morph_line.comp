@@ -8,9 +8,10 @@
 // of the first block from i - radius joined with the prefix of the next block up to i + radius.
 // Invocation (line, m) produces outputs [m*k, m*k + k): a backward walk over its input block
 // [m*k - radius, m*k + radius] stores the suffixes in dst, then a forward walk over the next block
-// keeps the running prefix and combines. Each output costs three input reads and writes, whatever
-// the radius. Invocations of one workgroup take neighbouring lines, so walking the columns reads
-// whole rows at a time (coalesced); rows are walked through the cache.
+// keeps the running prefix and combines. Each output costs three reads and two writes, whatever
+// the radius. Along columns, the invocations of a workgroup take neighbouring columns, so each
+// step reads part of a row at once (coalesced); along rows they take neighbouring blocks of one
+// row, so short blocks share cache lines (long ones go through the cache either way).
 //
 // `other` (cross masks): the output is further combined with the same pixel of another image.
 
@@ -33,6 +34,7 @@ layout(push_constant) uniform Params {
   uint radius;     // at most samples - 1 (a larger window covers the same samples)
   uint dilate;     // 1: max, 0: min
   uint combine;    // 1: combine with `other`
+  uint blocks_x;   // 1: invocation x indexes blocks and y lines; 0: x lines and y blocks
 } p;
 
 uint sample_at(uint base, int i) {
@@ -42,7 +44,8 @@ uint sample_at(uint base, int i) {
 }
 
 void main() {
-  uint line = gl_GlobalInvocationID.x, m = gl_GlobalInvocationID.y;
+  uint line = p.blocks_x != 0u ? gl_GlobalInvocationID.y : gl_GlobalInvocationID.x;
+  uint m = p.blocks_x != 0u ? gl_GlobalInvocationID.x : gl_GlobalInvocationID.y;
   uint k = 2u * p.radius + 1u;
   uint first = m * k;
   if (line >= p.count || first >= p.samples) return;

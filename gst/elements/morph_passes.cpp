@@ -18,7 +18,7 @@ struct UnpackParams {
 
 // Must match the push constants of shaders/morph_line.comp.
 struct LineParams {
-  uint32_t samples, count, step, line_step, radius, dilate, combine;
+  uint32_t samples, count, step, line_step, radius, dilate, combine, blocks_x;
 };
 
 // Must match the push constants of shaders/morph_rows.comp.
@@ -119,9 +119,14 @@ void Passes::line_pass(bool dilate, bool along_x, uint32_t radius, Image src, Im
                     .line_step = along_x ? format_.width : 1,
                     .radius = std::min(radius, samples - 1),
                     .dilate = dilate,
-                    .combine = combine_with != kImages};
+                    .combine = combine_with != kImages,
+                    .blocks_x = along_x};
   const uint32_t set = image_set(*line_, src, dst, combine_with == kImages ? dst : combine_with);
-  line_->dispatch(cmd_, set, &params, groups(count, kLineGroup), groups(samples, 2 * params.radius + 1));
+  const uint32_t blocks = groups(samples, 2 * params.radius + 1);
+  if (along_x)
+    line_->dispatch(cmd_, set, &params, groups(blocks, kLineGroup), count);
+  else
+    line_->dispatch(cmd_, set, &params, groups(count, kLineGroup), blocks);
   compute_barrier(cmd_);
 }
 
