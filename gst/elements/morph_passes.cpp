@@ -144,6 +144,11 @@ void Passes::rows_pass(bool dilate, Image src, Image dst) {
 // One application of the mask (`times` applications of a rectangle at once).
 void Passes::mask_pass(bool dilate, guint times, Image src, Image dst) {
   const uint32_t half_w = settings_.width / 2, half_h = settings_.height / 2;
+  if (settings_.shape != kEllipse && (half_w == 0 || half_h == 0)) {
+    // A one-row or one-column rectangle or cross is a line: one pass.
+    line_pass(dilate, half_h == 0, (half_h == 0 ? half_w : half_h) * times, src, dst, kImages);
+    return;
+  }
   switch (settings_.shape) {
     case kRect:
       // Separable: a row pass, then a column pass. n rectangles of k pixels make one of
