@@ -97,7 +97,7 @@ Passes::Passes(const std::shared_ptr<Device>& device, const PlaneFormat& format)
 
 vk::Buffer Passes::image(int index) const {
   const Slot& slot = slots_[slot_];
-  return index == kImages ? slot.runs->handle() : slot.images[index]->handle();
+  return index == kRuns ? slot.runs->handle() : slot.images[index]->handle();
 }
 
 uint32_t Passes::image_set(const Kernel& kernel, int a, int b, int c) {
@@ -119,9 +119,9 @@ void Passes::line_pass(bool dilate, bool along_x, uint32_t radius, Image src, Im
                     .line_step = along_x ? format_.width : 1,
                     .radius = std::min(radius, samples - 1),
                     .dilate = dilate,
-                    .combine = combine_with != kImages,
+                    .combine = combine_with != kNone,
                     .blocks_x = along_x};
-  const uint32_t set = image_set(*line_, src, dst, combine_with == kImages ? dst : combine_with);
+  const uint32_t set = image_set(*line_, src, dst, combine_with == kNone ? dst : combine_with);
   const uint32_t blocks = groups(samples, 2 * params.radius + 1);
   if (along_x)
     line_->dispatch(cmd_, set, &params, groups(blocks, kLineGroup), count);
@@ -136,7 +136,7 @@ void Passes::rows_pass(bool dilate, Image src, Image dst) {
                     .half_w = settings_.width / 2,
                     .half_h = settings_.height / 2,
                     .dilate = dilate};
-  rows_->dispatch(cmd_, image_set(*rows_, src, dst, kImages), &params, groups(format_.width, kRowsTileW),
+  rows_->dispatch(cmd_, image_set(*rows_, src, dst, kRuns), &params, groups(format_.width, kRowsTileW),
                   groups(format_.height, kRowsTileH));
   compute_barrier(cmd_);
 }
@@ -146,19 +146,19 @@ void Passes::mask_pass(bool dilate, guint times, Image src, Image dst) {
   const uint32_t half_w = settings_.width / 2, half_h = settings_.height / 2;
   if (settings_.shape != kEllipse && (half_w == 0 || half_h == 0)) {
     // A one-row or one-column rectangle or cross is a line: one pass.
-    line_pass(dilate, half_h == 0, (half_h == 0 ? half_w : half_h) * times, src, dst, kImages);
+    line_pass(dilate, half_h == 0, (half_h == 0 ? half_w : half_h) * times, src, dst, kNone);
     return;
   }
   switch (settings_.shape) {
     case kRect:
       // Separable: a row pass, then a column pass. n rectangles of k pixels make one of
       // n * (k - 1) + 1 (pixels outside the frame never win), which is how OpenCV iterates them too.
-      line_pass(dilate, true, half_w * times, src, kTemp, kImages);
-      line_pass(dilate, false, half_h * times, kTemp, dst, kImages);
+      line_pass(dilate, true, half_w * times, src, kTemp, kNone);
+      line_pass(dilate, false, half_h * times, kTemp, dst, kNone);
       break;
     case kCross:
       // The centre row's run, then the centre column's combined with it.
-      line_pass(dilate, true, half_w, src, kTemp, kImages);
+      line_pass(dilate, true, half_w, src, kTemp, kNone);
       line_pass(dilate, false, half_h, src, dst, kTemp);
       break;
     case kEllipse: rows_pass(dilate, src, dst); break;
@@ -201,7 +201,7 @@ bool Passes::record(const Frame& frame, guint plane, const Settings& settings, G
 
   // The result is a, or a - b.
   const guint n = settings.iterations;
-  Image a = kImage1, b = kImages;
+  Image a = kImage1, b = kNone;
   switch (settings.operation) {
     case kErode:
     case kDilate: repeat(settings.operation == kDilate, n, kSource, kImage1, kImage2); break;
@@ -226,8 +226,8 @@ bool Passes::record(const Frame& frame, guint plane, const Settings& settings, G
       break;
   }
 
-  PackParams pack{format_.width, format_.height, out_offset, out_stride, format_.keep, b != kImages};
-  pack_->update(slot_, {{image(kSource)}, {image(a)}, {image(b == kImages ? a : b)}, {frame.out.buffer}});
+  PackParams pack{format_.width, format_.height, out_offset, out_stride, format_.keep, b != kNone};
+  pack_->update(slot_, {{image(kSource)}, {image(a)}, {image(b == kNone ? a : b)}, {frame.out.buffer}});
   pack_->dispatch(cmd_, slot_, &pack, groups(groups(format_.width * format_.bpp, 4), kGroupX),
                   groups(format_.height, kGroupY));
   return TRUE;

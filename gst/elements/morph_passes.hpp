@@ -46,8 +46,9 @@ class Passes : public CapsState {
   bool record(const Frame& frame, guint plane, const Settings& settings, GError** error);
 
  private:
-  // Working images of a slot, by index: the unpacked source, three results and a line-pass temp.
-  enum Image { kSource, kImage1, kImage2, kImage3, kTemp, kImages };
+  // Working images of a slot, by index: the unpacked source, three results and a line-pass temp;
+  // then the slot's mask runs buffer, and "no image".
+  enum Image { kSource, kImage1, kImage2, kImage3, kTemp, kImages, kRuns = kImages, kNone };
   struct Slot {
     std::array<std::unique_ptr<Buffer>, kImages> images;
     std::unique_ptr<Buffer> runs;  // mask_runs() of the frame being recorded
@@ -59,7 +60,7 @@ class Passes : public CapsState {
   void mask_pass(bool dilate, guint times, Image src, Image dst);
   void line_pass(bool dilate, bool along_x, uint32_t radius, Image src, Image dst, Image combine_with);
   void rows_pass(bool dilate, Image src, Image dst);
-  // The descriptor set of `kernel` bound to this slot's images `a`, `b`, `c` (kImages: the runs).
+  // The descriptor set of `kernel` bound to this slot's buffers `a`, `b`, `c`.
   uint32_t image_set(const Kernel& kernel, int a, int b, int c);
   vk::Buffer image(int index) const;
 
