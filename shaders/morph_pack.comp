@@ -32,7 +32,7 @@ uint lane_sub(uint x, uint y) {
 
 uint result(uint i) {
   uint r = p.subtract != 0u ? lane_sub(a[i], b[i]) : a[i];
-  return (r & ~p.keep) | (source[i] & p.keep);
+  return p.keep != 0u ? (r & ~p.keep) | (source[i] & p.keep) : r;
 }
 
 void main() {
