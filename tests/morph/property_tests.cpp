@@ -17,7 +17,7 @@ GST_START_TEST(test_change_while_playing) {
   gst_element_get_state(stream.element(), &state, nullptr, 0);
   fail_unless_equals_int(state, GST_STATE_PLAYING);
 
-  const TestFrame frame = RandomFrame(GST_VIDEO_FORMAT_RGBA, 40, 30, rng);
+  const TestFrame frame = NoiseFrame(GST_VIDEO_FORMAT_RGBA, 40, 30, rng);
   morph_ref::MorphSpec spec;  // the defaults: dilate rect 3x3 x1
   stream.Push(frame);
   const auto change = [&](auto edit) {

@@ -34,6 +34,13 @@ TestFrame RandomFrame(GstVideoFormat format, int width, int height, std::mt19937
   return frame;
 }
 
+TestFrame NoiseFrame(GstVideoFormat format, int width, int height, std::mt19937& rng) {
+  TestFrame frame = EmptyFrame(format, width, height);
+  for (int p = 0; p < frame.n_planes(); ++p)
+    for (uint8_t& byte : frame.planes[p]) byte = uint8_t(rng());
+  return frame;
+}
+
 FilteredChannels FilteredChannelsOf(GstVideoFormat format) {
   const GstVideoFormatInfo* finfo = gst_video_format_get_info(format);
   FilteredChannels channels{

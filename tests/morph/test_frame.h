@@ -33,6 +33,9 @@ TestFrame EmptyFrame(GstVideoFormat format, int width, int height);
 // and dilation results are not all at one extreme), picked at random.
 TestFrame RandomFrame(GstVideoFormat format, int width, int height, std::mt19937& rng);
 
+// Uniform noise only: every operation and mask change changes the result.
+TestFrame NoiseFrame(GstVideoFormat format, int width, int height, std::mt19937& rng);
+
 // The channels the element filters: byte offsets in a pixel of plane 0 and their bit depth.
 struct FilteredChannels {
   int bytes_per_pixel;
