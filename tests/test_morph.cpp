@@ -10,6 +10,7 @@ static Suite* morph_suite() {
   Suite* suite = suite_create("morph");
   // Cheap checks first.
   suite_add_tcase(suite, morph_test::ElementTCase());
+  suite_add_tcase(suite, morph_test::MaskTCase());
   suite_add_tcase(suite, morph_test::PropertyTCase());
   suite_add_tcase(suite, morph_test::FormatTCase());
   suite_add_tcase(suite, morph_test::MemoryTCase());

@@ -6,6 +6,7 @@
 namespace morph_test {
 
 TCase* ElementTCase();     // registration, pad templates, properties, refused even sizes
+TCase* MaskTCase();        // the reference's masks against OpenCV's, every shape and size
 TCase* OperationTCase();   // every operation x shape x mask size x iterations, GRAY8
 TCase* FormatTCase();      // every format, alpha/padding and chroma kept
 TCase* MemoryTCase();      // input memory kinds and padded strides
