@@ -63,9 +63,9 @@ void main() {
     uint v[BATCH];
     for (uint j = 0u; j < BATCH; ++j)
       if (j < batch) v[j] = sample_at(base, int(first) - int(p.radius) + top - int(j));
-    for (uint j = 0u; j < batch; ++j) {
+    for (uint j = 0u; j < BATCH; ++j) {  // a constant trip count: unrolled, v[] in registers
       int i = top - int(j);
-      if (i < 0) break;
+      if (j >= batch || i < 0) break;
       h = morph_op(dilate, h, v[j]);
       if (first + uint(i) < end) dst[base + (first + uint(i)) * p.step] = h;
     }
@@ -81,9 +81,9 @@ void main() {
       s[j] = dst[base + o * p.step];
       c[j] = p.combine != 0u ? other[base + o * p.step] : s[j];
     }
-    for (uint j = 0u; j < batch; ++j) {
+    for (uint j = 0u; j < BATCH; ++j) {
       uint o = o0 + j;
-      if (o >= end) break;
+      if (j >= batch || o >= end) break;
       if (o > first) g = morph_op(dilate, g, v[j]);
       dst[base + o * p.step] = morph_op(dilate, morph_op(dilate, s[j], g), c[j]);
     }
