@@ -6,11 +6,11 @@ source .gpu/env.sh
 export GST_VKCOMPUTE_TEST_NO_VALIDATION=1
 export LD_PRELOAD=$(ls /usr/local/nvidia/lib64/libnvidia-tls.so.* | head -1)
 vulkaninfo --summary 2>/dev/null | grep -E 'deviceName|driverInfo' | head -2
-for t in test_lumamax test_histogram test_rgb2yuv; do "$t" > "$OUT/$t.log" 2>&1; echo "$t rc=$? $(grep '%:' "$OUT/$t.log")"; done
 test_lut_readers > "$OUT/test_lut_readers.log" 2>&1; echo "test_lut_readers rc=$? $(grep '%:' "$OUT/test_lut_readers.log")"
 # ffmpeg, the peer of the accuracy cases, is not on the GPU machine: the other lut cases only.
 LUT_TEST_DATA_DIR=$PWD/tests/data GST_CHECKS='test_pad_templates,test_property_defaults,test_bad_files_at_start,test_no_location,test_location_change,test_interpolation_change,test_bad_file_while_playing,test_identity,test_identity_nearest,test_domain,test_intensity,test_gpuimage_lookup,test_hald' \
   test_lut > "$OUT/test_lut.log" 2>&1; echo "test_lut (no ffmpeg cases) rc=$? $(grep '%:' "$OUT/test_lut.log")"
+for t in test_lumamax test_histogram test_rgb2yuv test_morph; do "$t" > "$OUT/$t.log" 2>&1; echo "$t rc=$? $(grep '%:' "$OUT/$t.log")"; done
 GST_VKCOMPUTE_NO_SUBGROUPS=1 test_lumamax > "$OUT/test_lumamax_shared.log" 2>&1; echo "test_lumamax (shared) rc=$? $(grep '%:' "$OUT/test_lumamax_shared.log")"
 run() {  # label, caps, element...
   local label=$1 caps=$2; shift 2
@@ -40,3 +40,8 @@ bash bench/make-cube.sh 33 "$cube"
 run "lut RGBA 33³ tetrahedral" "$R,format=RGBA" lut location="$cube" interpolation=tetrahedral
 run "lut RGBA 33³ trilinear" "$R,format=RGBA" lut location="$cube" interpolation=trilinear
 run "lut RGB 33³ tetrahedral" "$R,format=RGB" lut location="$cube" interpolation=tetrahedral
+# morph: the 61x61 rectangle's GPU time must stay within 1.5x of the 3x3 one (van Herk: O(1) per pixel).
+for f in RGBA GRAY8; do
+  for k in 3 15 31 61; do run "morph dilate ${k}x${k} $f" "$R,format=$f" morph operation=dilate width=$k height=$k; done
+done
+run "morph open ellipse 31x31 RGBA" "$R,format=RGBA" morph operation=open shape=ellipse width=31 height=31

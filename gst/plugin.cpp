@@ -11,6 +11,7 @@ static gboolean plugin_init(GstPlugin* plugin) {
   ok |= GST_ELEMENT_REGISTER(lumamax, plugin);
   ok |= GST_ELEMENT_REGISTER(histogram, plugin);
   ok |= GST_ELEMENT_REGISTER(lut, plugin);
+  ok |= GST_ELEMENT_REGISTER(morph, plugin);
   return ok;
 }
 

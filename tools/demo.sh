@@ -4,7 +4,8 @@
 #    the I420 that rgb2yuv produces),
 #  - follows a moving ball with lumamax and prints where its brightest pixel is in each frame,
 #  - draws the live histogram into frames with histogram draw=true (JPEGs in demo/),
-#  - grades a photo with each GPUImage lookup image of tests/data with lut (PNGs in demo/).
+#  - grades a photo with each GPUImage lookup image of tests/data with lut (PNGs in demo/),
+#  - opens (ellipse 9x9) and outlines (gradient, cross 5x5) a moving ball with morph (PNGs in demo/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tools/deps.sh
@@ -38,3 +39,10 @@ for name in amatorka miss_etikate soft_elegance_1; do
     ! videoconvert ! pngenc ! filesink location=demo/lut-$name.png
 done
 echo "lut:        $(ls demo/lut-*.png | tr '\n' ' ')(a photo graded with GPUImage's lookup images)"
+morph_demo() {  # name, morph properties
+  gst-launch-1.0 -q videotestsrc num-buffers=3 pattern=ball ! video/x-raw,format=RGBx,width=320,height=240 \
+    ! morph $2 ! videoconvert ! pngenc ! multifilesink location="demo/morph-$1-%02d.png"
+}
+morph_demo open "operation=open shape=ellipse width=9 height=9"
+morph_demo gradient "operation=gradient shape=cross width=5 height=5"
+echo "morph:      $(ls demo/morph-*.png | tr '\n' ' ')"

@@ -8,6 +8,7 @@ packages=(
   mesa-vulkan-drivers vulkan-validationlayers vulkan-tools
   python3 python3-gi gir1.2-gstreamer-1.0 python3-matplotlib
   ffmpeg
+  libopencv-core-dev libopencv-imgproc-dev
 )
 missing=()
 for p in "${packages[@]}"; do

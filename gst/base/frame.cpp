@@ -55,9 +55,9 @@ void plane_extent(const GstVideoInfo& info, guint c, guint& rows, gsize& row_byt
 }  // namespace
 
 void record_frame_copy(vk::CommandBuffer cmd, const GstVideoInfo& info, const FrameLayout& in,
-                       const FrameLayout& out) {
+                       const FrameLayout& out, guint first_plane) {
   std::vector<vk::BufferCopy> regions;
-  for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES(&info); ++p) {
+  for (guint p = first_plane; p < GST_VIDEO_INFO_N_PLANES(&info); ++p) {
     guint c = 0;
     while (GST_VIDEO_FORMAT_INFO_PLANE(info.finfo, c) != p) ++c;
     guint rows;

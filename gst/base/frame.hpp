@@ -63,9 +63,9 @@ bool frame_layout(GstBuffer* buf, const GstVideoInfo& info, vk::Buffer buffer, v
 
 const char* input_path_name(InputPath path);
 
-// Records copying every plane of a frame laid out as `info` from `in` to `out` (strides may
-// differ), ordered before the dispatches recorded after it.
+// Records copying the planes from `first_plane` on (all by default) of a frame laid out as `info`
+// from `in` to `out` (strides may differ), ordered before the dispatches recorded after it.
 void record_frame_copy(vk::CommandBuffer cmd, const GstVideoInfo& info, const FrameLayout& in,
-                       const FrameLayout& out);
+                       const FrameLayout& out, guint first_plane = 0);
 
 }  // namespace vkc

@@ -21,6 +21,10 @@ std::set<std::string> NamesOf(const GstVideoFormat (&formats)[N]) {
   return names;
 }
 
+// Fails unless the element factory `element_name` has two static pad templates (sink and src)
+// that both list exactly `expected`.
+void ExpectTemplateFormats(const char* element_name, const std::set<std::string>& expected);
+
 // "A,B,C" in the set's order, for failure messages.
 std::string JoinNames(const std::set<std::string>& names);
 

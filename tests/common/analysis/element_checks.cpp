@@ -11,46 +11,8 @@
 
 namespace analysis_test {
 
-GParamSpec* FindProperty(GstElement* element, const char* name, GType value_type) {
-  GParamSpec* spec = g_object_class_find_property(G_OBJECT_GET_CLASS(element), name);
-  fail_unless(spec != nullptr, "%s has no \"%s\" property",
-              gst_plugin_feature_get_name(GST_PLUGIN_FEATURE(gst_element_get_factory(element))), name);
-  fail_unless(
-      G_PARAM_SPEC_VALUE_TYPE(spec) == value_type || g_type_is_a(G_PARAM_SPEC_VALUE_TYPE(spec), value_type),
-      "\"%s\" holds %s, not %s", name, g_type_name(G_PARAM_SPEC_VALUE_TYPE(spec)), g_type_name(value_type));
-  return spec;
-}
-
-void ExpectReadWrite(GParamSpec* spec) {
-  fail_unless((spec->flags & G_PARAM_READWRITE) == G_PARAM_READWRITE, "\"%s\" is not read-write", spec->name);
-}
-
-void ExpectUint(GstElement* element, const char* name, guint min, guint max, guint default_value) {
-  GParamSpec* spec = FindProperty(element, name, G_TYPE_UINT);
-  ExpectReadWrite(spec);
-  const GParamSpecUInt* uint_spec = G_PARAM_SPEC_UINT(spec);
-  fail_unless(uint_spec->minimum == min && (max == 0 || uint_spec->maximum == max) &&
-                  uint_spec->default_value == default_value,
-              "\"%s\": range %u..%u default %u, expected %u..%u default %u", name, uint_spec->minimum,
-              uint_spec->maximum, uint_spec->default_value, min, max, default_value);
-}
-
 void ExpectPadTemplates(const char* element_name) {
-  GstElementFactory* factory = gst_element_factory_find(element_name);
-  fail_unless(factory != nullptr, "%s is not registered (GST_PLUGIN_PATH?)", element_name);
-  const std::set<std::string> expected = vktest::NamesOf(kFormats);
-  int seen = 0;
-  for (const GList* l = gst_element_factory_get_static_pad_templates(factory); l; l = l->next) {
-    auto* templ = static_cast<GstStaticPadTemplate*>(l->data);
-    GstCaps* caps = gst_static_pad_template_get_caps(templ);
-    const std::set<std::string> listed = vktest::FormatsOf(caps);
-    gst_caps_unref(caps);
-    fail_unless(listed == expected, "%s template lists {%s}, expected {%s}", templ->name_template,
-                vktest::JoinNames(listed).c_str(), vktest::JoinNames(expected).c_str());
-    ++seen;
-  }
-  fail_unless_equals_int(seen, 2);
-  gst_object_unref(factory);
+  vktest::ExpectTemplateFormats(element_name, vktest::NamesOf(kFormats));
 }
 
 void ExpectPostMessagesSpec(GstElement* element) {

@@ -5,15 +5,13 @@
 
 #include <gst/gst.h>
 
+#include "common/property_checks.h"
+
 namespace analysis_test {
 
-// The property `name` of `element`, holding `value_type` (or a subtype); fails if there is none.
-GParamSpec* FindProperty(GstElement* element, const char* name, GType value_type);
-
-void ExpectReadWrite(GParamSpec* spec);
-
-// `max` 0: the specification leaves the maximum open.
-void ExpectUint(GstElement* element, const char* name, guint min, guint max, guint default_value);
+using vktest::ExpectReadWrite;
+using vktest::ExpectUint;
+using vktest::FindProperty;
 
 // Both static pad templates of `element_name` list exactly the analysis formats (formats.h).
 void ExpectPadTemplates(const char* element_name);

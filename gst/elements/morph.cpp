@@ -1,0 +1,224 @@
+// morph: erosion, dilation, opening, closing, gradient, top-hat and black-hat with rectangle, cross
+// and ellipse masks of any odd size, on the GPU; results equal OpenCV's morphologyEx.
+#include <gst/gst.h>
+#include <gst/video/video.h>
+
+#include <memory>
+
+#include "base/computefilter.hpp"
+#include "elements.hpp"
+#include "morph_passes.hpp"
+
+GST_DEBUG_CATEGORY_STATIC(gst_morph_debug);
+#define GST_CAT_DEFAULT gst_morph_debug
+
+#define FORMATS \
+  "{ GRAY8, GRAY16_LE, RGB, BGR, RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, xRGB, xBGR, I420, NV12, Y444 }"
+
+using vkc::morph::Operation;
+using vkc::morph::Settings;
+using vkc::morph::Shape;
+
+namespace {
+
+enum { PROP_0, PROP_OPERATION, PROP_SHAPE, PROP_WIDTH, PROP_HEIGHT, PROP_ITERATIONS };
+
+constexpr guint kMaxSize = 255, kMaxIterations = 64;
+
+GType operation_get_type() {
+  static const GEnumValue values[] = {
+      {vkc::morph::kErode, "Minimum over the mask", "erode"},
+      {vkc::morph::kDilate, "Maximum over the mask", "dilate"},
+      {vkc::morph::kOpen, "Erode, then dilate (removes bright details smaller than the mask)", "open"},
+      {vkc::morph::kClose, "Dilate, then erode (fills dark details smaller than the mask)", "close"},
+      {vkc::morph::kGradient, "Dilation minus erosion (edges)", "gradient"},
+      {vkc::morph::kTophat, "Input minus its opening (bright details)", "tophat"},
+      {vkc::morph::kBlackhat, "Closing minus the input (dark details)", "blackhat"},
+      {0, nullptr, nullptr}};
+  static GType type = g_enum_register_static("GstMorphOperation", values);
+  return type;
+}
+
+GType shape_get_type() {
+  static const GEnumValue values[] = {
+      {vkc::morph::kRect, "Rectangle: every pixel of width x height", "rect"},
+      {vkc::morph::kCross, "Cross: the centre row and the centre column", "cross"},
+      {vkc::morph::kEllipse, "Ellipse inscribed in width x height, as OpenCV's MORPH_ELLIPSE", "ellipse"},
+      {0, nullptr, nullptr}};
+  static GType type = g_enum_register_static("GstMorphShape", values);
+  return type;
+}
+
+// The filtered plane of `info`: the whole frame for RGB and gray formats (alpha and padding bytes
+// kept), the Y plane for YUV formats.
+vkc::morph::PlaneFormat plane_format(const GstVideoInfo* info) {
+  const GstVideoFormatInfo* finfo = info->finfo;
+  vkc::morph::PlaneFormat format;
+  format.width = GST_VIDEO_INFO_WIDTH(info);
+  format.height = GST_VIDEO_INFO_HEIGHT(info);
+  format.bpp = GST_VIDEO_FORMAT_INFO_PSTRIDE(finfo, 0);
+  format.lanes16 = GST_VIDEO_FORMAT_INFO_BITS(finfo) == 16;
+  if (GST_VIDEO_FORMAT_INFO_IS_RGB(finfo) && format.bpp == 4) {
+    format.keep = 0xffffffffu;
+    for (guint c = 0; c < 3; ++c) format.keep &= ~(0xffu << (8 * GST_VIDEO_FORMAT_INFO_POFFSET(finfo, c)));
+  }
+  return format;
+}
+
+}  // namespace
+
+// Everything derived from the negotiated caps.
+struct MorphState : vkc::morph::Passes {
+  MorphState(const std::shared_ptr<vkc::Device>& device, const GstVideoInfo* info)
+      : Passes(device, plane_format(info)), info(*info) {}
+  GstVideoInfo info;
+};
+
+struct GstMorph {
+  GstVkComputeFilter parent;
+  Settings* settings;  // object lock
+};
+
+struct GstMorphClass {
+  GstVkComputeFilterClass parent_class;
+};
+
+G_DEFINE_TYPE(GstMorph, gst_morph, GST_TYPE_VKCOMPUTE_FILTER)
+GST_ELEMENT_REGISTER_DEFINE(morph, "morph", GST_RANK_NONE, gst_morph_get_type())
+
+static std::unique_ptr<vkc::CapsState> gst_morph_configure(GstVkComputeFilter* filter, const GstVideoInfo* in,
+                                                           const GstVideoInfo*, GError**) {
+  GST_INFO_OBJECT(filter, "%s %dx%d", GST_VIDEO_INFO_NAME(in), GST_VIDEO_INFO_WIDTH(in),
+                  GST_VIDEO_INFO_HEIGHT(in));
+  return std::make_unique<MorphState>(gst_vkcompute_filter_get_device(filter), in);
+}
+
+static gboolean gst_morph_record(GstVkComputeFilter* filter, vkc::Frame* frame, GError** error) {
+  auto* self = reinterpret_cast<GstMorph*>(filter);
+  auto& state = vkc::caps_state<MorphState>(filter);
+  GST_OBJECT_LOCK(self);
+  const Settings settings = *self->settings;
+  GST_OBJECT_UNLOCK(self);
+  // YUV: chroma planes go through unchanged.
+  if (GST_VIDEO_INFO_N_PLANES(&state.info) > 1)
+    vkc::record_frame_copy(frame->cmd, state.info, frame->in, frame->out, 1);
+  return state.record(*frame, 0, settings, error);
+}
+
+// Mask sizes are odd so that the mask has a centre pixel. A GParamSpec cannot say "odd", so an
+// even size is refused (false) and the previous size stays.
+static bool set_size(guint value, guint& size) {
+  if (value % 2 == 0) return false;
+  size = value;
+  return true;
+}
+
+static void gst_morph_set_property(GObject* object, guint prop_id, const GValue* value, GParamSpec* pspec) {
+  auto* self = reinterpret_cast<GstMorph*>(object);
+  bool refused = false;
+  guint kept = 0;
+  GST_OBJECT_LOCK(self);
+  Settings& s = *self->settings;
+  switch (prop_id) {
+    case PROP_OPERATION: s.operation = Operation(g_value_get_enum(value)); break;
+    case PROP_SHAPE: s.shape = Shape(g_value_get_enum(value)); break;
+    case PROP_WIDTH:
+      refused = !set_size(g_value_get_uint(value), s.width);
+      kept = s.width;
+      break;
+    case PROP_HEIGHT:
+      refused = !set_size(g_value_get_uint(value), s.height);
+      kept = s.height;
+      break;
+    case PROP_ITERATIONS: s.iterations = g_value_get_uint(value); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec); break;
+  }
+  GST_OBJECT_UNLOCK(self);
+  // Warned like GObject warns of out-of-range values, outside the lock.
+  if (refused)
+    g_warning("%s: %s %u is even; mask sizes must be odd (1, 3, ..., %u), keeping %u", GST_OBJECT_NAME(self),
+              pspec->name, g_value_get_uint(value), kMaxSize, kept);
+}
+
+static void gst_morph_get_property(GObject* object, guint prop_id, GValue* value, GParamSpec* pspec) {
+  auto* self = reinterpret_cast<GstMorph*>(object);
+  GST_OBJECT_LOCK(self);
+  const Settings& s = *self->settings;
+  switch (prop_id) {
+    case PROP_OPERATION: g_value_set_enum(value, s.operation); break;
+    case PROP_SHAPE: g_value_set_enum(value, s.shape); break;
+    case PROP_WIDTH: g_value_set_uint(value, s.width); break;
+    case PROP_HEIGHT: g_value_set_uint(value, s.height); break;
+    case PROP_ITERATIONS: g_value_set_uint(value, s.iterations); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec); break;
+  }
+  GST_OBJECT_UNLOCK(self);
+}
+
+static void gst_morph_finalize(GObject* object) {
+  delete reinterpret_cast<GstMorph*>(object)->settings;
+  G_OBJECT_CLASS(gst_morph_parent_class)->finalize(object);
+}
+
+static void gst_morph_init(GstMorph* self) {
+  self->settings = new Settings();
+}
+
+static void gst_morph_class_init(GstMorphClass* klass) {
+  auto* gobject_class = G_OBJECT_CLASS(klass);
+  auto* element_class = GST_ELEMENT_CLASS(klass);
+  auto* filter_class = reinterpret_cast<GstVkComputeFilterClass*>(klass);
+  GST_DEBUG_CATEGORY_INIT(gst_morph_debug, "morph", 0, "Morphology on Vulkan");
+
+  gobject_class->set_property = gst_morph_set_property;
+  gobject_class->get_property = gst_morph_get_property;
+  gobject_class->finalize = gst_morph_finalize;
+  const auto flags = GParamFlags(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING);
+  g_object_class_install_property(
+      gobject_class, PROP_OPERATION,
+      g_param_spec_enum("operation", "Operation",
+                        "Morphological operation, as OpenCV's morphologyEx; applies from the next frame",
+                        operation_get_type(), vkc::morph::kDilate, flags));
+  g_object_class_install_property(
+      gobject_class, PROP_SHAPE,
+      g_param_spec_enum(
+          "shape", "Shape",
+          "Mask shape, exactly OpenCV's getStructuringElement for width x height; applies from the "
+          "next frame",
+          shape_get_type(), vkc::morph::kRect, flags));
+  g_object_class_install_property(
+      gobject_class, PROP_WIDTH,
+      g_param_spec_uint(
+          "width", "Width",
+          "Mask width in pixels, odd (an even value is refused with a warning and the previous one "
+          "kept); applies from the next frame",
+          1, kMaxSize, 3, flags));
+  g_object_class_install_property(
+      gobject_class, PROP_HEIGHT,
+      g_param_spec_uint(
+          "height", "Height",
+          "Mask height in pixels, odd (an even value is refused with a warning and the previous one "
+          "kept); applies from the next frame",
+          1, kMaxSize, 3, flags));
+  g_object_class_install_property(
+      gobject_class, PROP_ITERATIONS,
+      g_param_spec_uint(
+          "iterations", "Iterations",
+          "Times erosion and dilation are applied (open: n erosions, then n dilations); applies "
+          "from the next frame",
+          1, kMaxIterations, 1, flags));
+
+  gst_element_class_set_static_metadata(
+      element_class, "Morphology (Vulkan compute)", "Filter/Effect/Video",
+      "Erosion, dilation, opening, closing, gradient, top-hat and black-hat with rectangle, cross and "
+      "ellipse "
+      "masks of any odd size on a Vulkan device; equal to OpenCV's morphologyEx",
+      "gst-vkcompute developers");
+  for (auto [name, direction] : {std::pair{"sink", GST_PAD_SINK}, std::pair{"src", GST_PAD_SRC}})
+    gst_element_class_add_pad_template(
+        element_class, gst_pad_template_new(name, direction, GST_PAD_ALWAYS,
+                                            gst_caps_from_string(GST_VIDEO_CAPS_MAKE(FORMATS))));
+
+  filter_class->configure = gst_morph_configure;
+  filter_class->record = gst_morph_record;
+}

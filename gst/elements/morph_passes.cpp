@@ -1,0 +1,236 @@
+#include "morph_passes.hpp"
+
+#include <cmath>
+#include <cstring>
+
+#include "morph_line.spv.h"
+#include "morph_pack.spv.h"
+#include "morph_rows.spv.h"
+#include "morph_unpack.spv.h"
+
+namespace vkc::morph {
+namespace {
+
+// Must match the push constants of shaders/morph_unpack.comp.
+struct UnpackParams {
+  uint32_t width, height, offset, stride;
+};
+
+// Must match the push constants of shaders/morph_line.comp.
+struct LineParams {
+  uint32_t samples, count, step, line_step, radius, dilate, combine, blocks_x;
+};
+
+// Must match the push constants of shaders/morph_rows.comp.
+struct RowsParams {
+  uint32_t width, height, half_w, half_h, dilate;
+};
+
+// Must match the push constants of shaders/morph_pack.comp.
+struct PackParams {
+  uint32_t width, height, offset, stride, keep, subtract;
+};
+
+constexpr uint32_t kGroupX = 16, kGroupY = 4;         // unpack and pack
+constexpr uint32_t kLineGroup = 64;                   // lines per workgroup of a line pass
+constexpr uint32_t kRowsTileW = 64, kRowsTileH = 32;  // see shaders/morph_rows.comp
+constexpr uint32_t kMaxRuns = 255;
+
+uint32_t groups(uint32_t n, uint32_t per_group) {
+  return (n + per_group - 1) / per_group;
+}
+
+}  // namespace
+
+std::vector<uint32_t> mask_runs(Shape shape, guint width, guint height) {
+  const int c = int(width / 2), r = int(height / 2);
+  std::vector<uint32_t> runs(height);
+  for (int i = 0; i < int(height); ++i) {
+    int half = c;
+    if (shape == kCross) {
+      half = i == r ? c : 0;
+    } else if (shape == kEllipse) {
+      // As cv::getStructuringElement: dx = saturate_cast<int>(c * sqrt((r^2 - dy^2) / r^2)),
+      // a one-row ellipse being its centre pixel alone (1/r^2 taken as 0), rounded half to even.
+      const double inv_r2 = r ? 1.0 / (double(r) * r) : 0;
+      const int dy = i - r;
+      half = int(std::nearbyint(c * std::sqrt((r * r - dy * dy) * inv_r2)));
+    }
+    runs[i] = uint32_t(half);
+  }
+  return runs;
+}
+
+Passes::Passes(const std::shared_ptr<Device>& device, const PlaneFormat& format) : format_(format) {
+  const uint32_t lanes16 = format.lanes16 ? 1 : 0;
+  unpack_ = std::make_unique<Kernel>(device, KernelInfo{.name = "morph unpack",
+                                                        .spirv = morph_unpack_spv,
+                                                        .spirv_bytes = sizeof(morph_unpack_spv),
+                                                        .bindings = 2,
+                                                        .push_constant_bytes = sizeof(UnpackParams),
+                                                        .specialization = {kGroupX, kGroupY, format.bpp}});
+  line_ = std::make_unique<Kernel>(device, KernelInfo{.name = "morph line",
+                                                      .spirv = morph_line_spv,
+                                                      .spirv_bytes = sizeof(morph_line_spv),
+                                                      .bindings = 3,
+                                                      .push_constant_bytes = sizeof(LineParams),
+                                                      .specialization = {kLineGroup, 1, lanes16}});
+  rows_ = std::make_unique<Kernel>(device, KernelInfo{.name = "morph rows",
+                                                      .spirv = morph_rows_spv,
+                                                      .spirv_bytes = sizeof(morph_rows_spv),
+                                                      .bindings = 3,
+                                                      .push_constant_bytes = sizeof(RowsParams),
+                                                      .specialization = {lanes16}});
+  pack_ =
+      std::make_unique<Kernel>(device, KernelInfo{.name = "morph pack",
+                                                  .spirv = morph_pack_spv,
+                                                  .spirv_bytes = sizeof(morph_pack_spv),
+                                                  .bindings = 4,
+                                                  .push_constant_bytes = sizeof(PackParams),
+                                                  .specialization = {kGroupX, kGroupY, format.bpp, lanes16}});
+  const vk::DeviceSize bytes = vk::DeviceSize(format.width) * format.height * sizeof(uint32_t);
+  for (Slot& slot : slots_) {
+    for (auto& image : slot.images) image = Buffer::create_device(device, bytes, "morph working image");
+    slot.runs = Buffer::create_host(device, kMaxRuns * sizeof(uint32_t), "morph mask runs");
+  }
+}
+
+vk::Buffer Passes::image(int index) const {
+  const Slot& slot = slots_[slot_];
+  return index == kRuns ? slot.runs->handle() : slot.images[index]->handle();
+}
+
+uint32_t Passes::image_set(const Kernel& kernel, int a, int b, int c) {
+  auto [it, added] = sets_.try_emplace({&kernel, slot_, a, b, c}, 0);
+  if (added) {
+    // Sets 0..kVkComputeFramesInFlight-1 of a kernel are left to per-frame bindings.
+    it->second = kVkComputeFramesInFlight + set_count_[&kernel]++;
+    kernel.update(it->second, {{image(a)}, {image(b)}, {image(c)}});
+  }
+  return it->second;
+}
+
+void Passes::line_pass(bool dilate, bool along_x, uint32_t radius, Image src, Image dst, Image combine_with) {
+  const uint32_t samples = along_x ? format_.width : format_.height;
+  const uint32_t count = along_x ? format_.height : format_.width;
+  LineParams params{.samples = samples,
+                    .count = count,
+                    .step = along_x ? 1 : format_.width,
+                    .line_step = along_x ? format_.width : 1,
+                    .radius = std::min(radius, samples - 1),
+                    .dilate = dilate,
+                    .combine = combine_with != kNone,
+                    .blocks_x = along_x};
+  const uint32_t set = image_set(*line_, src, dst, combine_with == kNone ? dst : combine_with);
+  const uint32_t blocks = groups(samples, 2 * params.radius + 1);
+  if (along_x)
+    line_->dispatch(cmd_, set, &params, groups(blocks, kLineGroup), count);
+  else
+    line_->dispatch(cmd_, set, &params, groups(count, kLineGroup), blocks);
+  compute_barrier(cmd_);
+}
+
+void Passes::rows_pass(bool dilate, Image src, Image dst) {
+  RowsParams params{.width = format_.width,
+                    .height = format_.height,
+                    .half_w = settings_.width / 2,
+                    .half_h = settings_.height / 2,
+                    .dilate = dilate};
+  rows_->dispatch(cmd_, image_set(*rows_, src, dst, kRuns), &params, groups(format_.width, kRowsTileW),
+                  groups(format_.height, kRowsTileH));
+  compute_barrier(cmd_);
+}
+
+// One application of the mask (`times` applications of a rectangle at once).
+void Passes::mask_pass(bool dilate, guint times, Image src, Image dst) {
+  const uint32_t half_w = settings_.width / 2, half_h = settings_.height / 2;
+  if (settings_.shape != kEllipse && (half_w == 0 || half_h == 0)) {
+    // A one-row or one-column rectangle or cross is a line: one pass.
+    line_pass(dilate, half_h == 0, (half_h == 0 ? half_w : half_h) * times, src, dst, kNone);
+    return;
+  }
+  switch (settings_.shape) {
+    case kRect:
+      // Separable: a row pass, then a column pass. n rectangles of k pixels make one of
+      // n * (k - 1) + 1 (pixels outside the frame never win), which is how OpenCV iterates them too.
+      line_pass(dilate, true, half_w * times, src, kTemp, kNone);
+      line_pass(dilate, false, half_h * times, kTemp, dst, kNone);
+      break;
+    case kCross:
+      // The centre row's run, then the centre column's combined with it.
+      line_pass(dilate, true, half_w, src, kTemp, kNone);
+      line_pass(dilate, false, half_h, src, dst, kTemp);
+      break;
+    case kEllipse: rows_pass(dilate, src, dst); break;
+  }
+}
+
+void Passes::repeat(bool dilate, guint times, Image src, Image dst, Image scratch) {
+  if (settings_.shape == kRect) {
+    mask_pass(dilate, times, src, dst);
+    return;
+  }
+  Image from = src;
+  for (guint i = 0; i < times; ++i) {
+    const Image to = (times - 1 - i) % 2 == 0 ? dst : scratch;
+    mask_pass(dilate, 1, from, to);
+    from = to;
+  }
+}
+
+bool Passes::record(const Frame& frame, guint plane, const Settings& settings, GError** error) {
+  const uint32_t out_offset = frame.out.offset[plane], out_stride = frame.out.stride[plane];
+  if ((out_offset | out_stride) & 3u) {
+    g_set_error(error, GST_CORE_ERROR, GST_CORE_ERROR_FAILED,
+                "output plane %u is not 32-bit aligned (offset %u, stride %u)", plane, out_offset,
+                out_stride);
+    return FALSE;
+  }
+  cmd_ = frame.cmd;
+  slot_ = frame.slot;
+  settings_ = settings;
+  if (settings.shape == kEllipse) {
+    const std::vector<uint32_t> runs = mask_runs(settings.shape, settings.width, settings.height);
+    std::memcpy(slots_[slot_].runs->mapped(), runs.data(), runs.size() * sizeof(uint32_t));
+  }
+
+  UnpackParams unpack{format_.width, format_.height, frame.in.offset[plane], frame.in.stride[plane]};
+  unpack_->update(slot_, {{frame.in.buffer}, {image(kSource)}});
+  unpack_->dispatch(cmd_, slot_, &unpack, groups(format_.width, kGroupX), groups(format_.height, kGroupY));
+  compute_barrier(cmd_);
+
+  // The result is a, or a - b.
+  const guint n = settings.iterations;
+  Image a = kImage1, b = kNone;
+  switch (settings.operation) {
+    case kErode:
+    case kDilate: repeat(settings.operation == kDilate, n, kSource, kImage1, kImage2); break;
+    case kOpen:
+    case kTophat:
+      repeat(false, n, kSource, kImage1, kImage2);
+      repeat(true, n, kImage1, kImage3, kImage2);
+      a = kImage3;
+      if (settings.operation == kTophat) a = kSource, b = kImage3;
+      break;
+    case kClose:
+    case kBlackhat:
+      repeat(true, n, kSource, kImage1, kImage2);
+      repeat(false, n, kImage1, kImage3, kImage2);
+      a = kImage3;
+      if (settings.operation == kBlackhat) b = kSource;
+      break;
+    case kGradient:
+      repeat(true, n, kSource, kImage1, kImage2);
+      repeat(false, n, kSource, kImage3, kImage2);
+      b = kImage3;
+      break;
+  }
+
+  PackParams pack{format_.width, format_.height, out_offset, out_stride, format_.keep, b != kNone};
+  pack_->update(slot_, {{image(kSource)}, {image(a)}, {image(b == kNone ? a : b)}, {frame.out.buffer}});
+  pack_->dispatch(cmd_, slot_, &pack, groups(groups(format_.width * format_.bpp, 4), kGroupX),
+                  groups(format_.height, kGroupY));
+  return TRUE;
+}
+
+}  // namespace vkc::morph

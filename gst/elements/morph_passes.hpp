@@ -1,0 +1,80 @@
+// The GPU side of the morph element: the working images of one plane and the passes that turn
+// one frame's plane into its eroded, dilated, opened, ... version, recorded in one command buffer.
+#pragma once
+
+#include <array>
+#include <map>
+#include <memory>
+#include <tuple>
+#include <vector>
+
+#include "base/computefilter.hpp"
+#include "vk/kernel.hpp"
+
+namespace vkc::morph {
+
+enum Operation { kErode, kDilate, kOpen, kClose, kGradient, kTophat, kBlackhat };
+enum Shape { kRect, kCross, kEllipse };
+
+// What the element's properties ask for, read once per frame.
+struct Settings {
+  Operation operation = kDilate;
+  Shape shape = kRect;
+  guint width = 3, height = 3;  // odd, 1..255
+  guint iterations = 1;         // 1..64
+};
+
+// Half width of the run of ones in each of the `height` rows of OpenCV's getStructuringElement for
+// `shape` and `width` x `height` (odd sizes): every row's run is centred on the centre column.
+std::vector<uint32_t> mask_runs(Shape shape, guint width, guint height);
+
+// The filtered plane of a format: its size, its pixels' bytes and how they are filtered.
+struct PlaneFormat {
+  uint32_t width = 0, height = 0;
+  uint32_t bpp = 1;      // bytes per pixel: 1..4
+  bool lanes16 = false;  // one 16-bit sample per pixel (GRAY16_LE)
+  uint32_t keep = 0;     // bytes of a pixel copied unchanged (alpha, padding), as a bit mask
+};
+
+// Kernels and per-slot working images for one plane format.
+class Passes : public CapsState {
+ public:
+  Passes(const std::shared_ptr<Device>& device, const PlaneFormat& format);
+
+  // Records the passes of `settings` from plane `plane` of frame->in to the same plane of
+  // frame->out. False (with `error`) when the output plane is not word-aligned.
+  bool record(const Frame& frame, guint plane, const Settings& settings, GError** error);
+
+ private:
+  // Working images of a slot, by index: the unpacked source, three results and a line-pass temp;
+  // then the slot's mask runs buffer, and "no image".
+  enum Image { kSource, kImage1, kImage2, kImage3, kTemp, kImages, kRuns = kImages, kNone };
+  struct Slot {
+    std::array<std::unique_ptr<Buffer>, kImages> images;
+    std::unique_ptr<Buffer> runs;  // mask_runs() of the frame being recorded
+  };
+
+  // Applies `dilate` (or erosion) `times` times with the frame's mask, from `src` into `dst`,
+  // alternating with `scratch` so that the last result lands in `dst`.
+  void repeat(bool dilate, guint times, Image src, Image dst, Image scratch);
+  void mask_pass(bool dilate, guint times, Image src, Image dst);
+  void line_pass(bool dilate, bool along_x, uint32_t radius, Image src, Image dst, Image combine_with);
+  void rows_pass(bool dilate, Image src, Image dst);
+  // The descriptor set of `kernel` bound to this slot's buffers `a`, `b`, `c`.
+  uint32_t image_set(const Kernel& kernel, int a, int b, int c);
+  vk::Buffer image(int index) const;
+
+  PlaneFormat format_;
+  std::unique_ptr<Kernel> unpack_, line_, rows_, pack_;
+  std::array<Slot, kVkComputeFramesInFlight> slots_;
+  // Descriptor sets over a slot's own images never change: built once, by (kernel, slot, images).
+  std::map<std::tuple<const Kernel*, uint32_t, int, int, int>, uint32_t> sets_;
+  std::map<const Kernel*, uint32_t> set_count_;
+
+  // The frame being recorded.
+  vk::CommandBuffer cmd_;
+  uint32_t slot_ = 0;
+  Settings settings_;
+};
+
+}  // namespace vkc::morph

@@ -1,0 +1,91 @@
+#version 450
+#extension GL_GOOGLE_include_directive : require
+// One-dimensional erosion or dilation along the rows or the columns of a working image, over the
+// window [i - radius, i + radius], at a cost independent of the radius (van Herk / Gil-Werman).
+//
+// The line is cut into blocks of k = 2 * radius + 1 samples. For an output i, the window's first
+// sample lies in one block and its last in the same or the next one, so the window is the suffix
+// of the first block from i - radius joined with the prefix of the next block up to i + radius.
+// Invocation (line, m) produces outputs [m*k, m*k + k): a backward walk over its input block
+// [m*k - radius, m*k + radius] stores the suffixes in dst, then a forward walk over the next block
+// keeps the running prefix and combines. Each output costs three reads and two writes, whatever
+// the radius. Along columns, the invocations of a workgroup take neighbouring columns, so each
+// step reads part of a row at once (coalesced); along rows they take neighbouring blocks of one
+// row, so short blocks share cache lines (long ones go through the cache either way).
+//
+// `other` (cross masks): the output is further combined with the same pixel of another image.
+
+layout(local_size_x_id = 0, local_size_y_id = 1) in;
+layout(constant_id = 2) const bool LANES16 = false;
+
+const uint BATCH = 8u;
+
+layout(set = 0, binding = 0) restrict readonly buffer Src { uint src[]; };
+layout(set = 0, binding = 1) restrict buffer Dst { uint dst[]; };
+layout(set = 0, binding = 2) restrict readonly buffer Other { uint other[]; };
+
+#include "include/morph.glsl"
+
+layout(push_constant) uniform Params {
+  uint samples;    // samples along a line
+  uint count;      // lines
+  uint step;       // words between neighbouring samples of a line
+  uint line_step;  // words between neighbouring lines
+  uint radius;     // at most samples - 1 (a larger window covers the same samples)
+  uint dilate;     // 1: max, 0: min
+  uint combine;    // 1: combine with `other`
+  uint blocks_x;   // 1: invocation x indexes blocks and y lines; 0: x lines and y blocks
+} p;
+
+uint sample_at(uint base, int i) {
+  bool dilate = p.dilate != 0u;
+  if (i < 0 || i >= int(p.samples)) return morph_identity(dilate);
+  return src[base + uint(i) * p.step];
+}
+
+void main() {
+  uint line = p.blocks_x != 0u ? gl_GlobalInvocationID.y : gl_GlobalInvocationID.x;
+  uint m = p.blocks_x != 0u ? gl_GlobalInvocationID.x : gl_GlobalInvocationID.y;
+  uint k = 2u * p.radius + 1u;
+  uint first = m * k;
+  if (line >= p.count || first >= p.samples) return;
+  bool dilate = p.dilate != 0u;
+  uint base = line * p.line_step;
+  uint end = min(first + k, p.samples);  // outputs [first, end)
+
+  // Suffixes of the block [first - radius, first + radius], stored at the outputs they start.
+  // Samples are loaded BATCH at a time before they are combined, so that the loads of a walk are
+  // in flight together instead of one memory latency per sample; blocks shorter than a batch load
+  // only their own samples.
+  uint batch = min(BATCH, k);
+  uint h = morph_identity(dilate);
+  for (int top = int(k) - 1; top >= 0; top -= int(BATCH)) {
+    uint v[BATCH];
+    for (uint j = 0u; j < BATCH; ++j)
+      if (j < batch) v[j] = sample_at(base, int(first) - int(p.radius) + top - int(j));
+    for (uint j = 0u; j < BATCH; ++j) {  // a constant trip count: unrolled, v[] in registers
+      int i = top - int(j);
+      if (j >= batch || i < 0) break;
+      h = morph_op(dilate, h, v[j]);
+      if (first + uint(i) < end) dst[base + (first + uint(i)) * p.step] = h;
+    }
+  }
+  // Prefixes of the next block [first + radius + 1, ...], joined with them.
+  uint g = morph_identity(dilate);
+  for (uint o0 = first; o0 < end; o0 += BATCH) {
+    uint v[BATCH], s[BATCH], c[BATCH];
+    for (uint j = 0u; j < BATCH; ++j) {
+      if (j >= batch) break;
+      uint o = min(o0 + j, end - 1u);
+      v[j] = sample_at(base, int(o + p.radius));
+      s[j] = dst[base + o * p.step];
+      c[j] = p.combine != 0u ? other[base + o * p.step] : s[j];
+    }
+    for (uint j = 0u; j < BATCH; ++j) {
+      uint o = o0 + j;
+      if (j >= batch || o >= end) break;
+      if (o > first) g = morph_op(dilate, g, v[j]);
+      dst[base + o * p.step] = morph_op(dilate, morph_op(dilate, s[j], g), c[j]);
+    }
+  }
+}

@@ -1,0 +1,54 @@
+#version 450
+#extension GL_GOOGLE_include_directive : require
+// Last pass of every morph frame: the result image (one word per pixel, device memory) into one
+// plane of the output frame (host memory), one whole output word per invocation so that no two
+// invocations write the same word. The result is `a`, or `a - b` lane by lane (gradient, top-hat,
+// black-hat); the lanes in `keep` (alpha, padding) come unchanged from the input image `source`.
+
+layout(local_size_x_id = 0, local_size_y_id = 1) in;
+layout(constant_id = 2) const uint BPP = 4;         // bytes per pixel: 1, 2, 3 or 4
+layout(constant_id = 3) const bool LANES16 = false;  // one 16-bit sample per word
+
+layout(set = 0, binding = 0) restrict readonly buffer Source { uint source[]; };
+layout(set = 0, binding = 1) restrict readonly buffer A { uint a[]; };
+layout(set = 0, binding = 2) restrict readonly buffer B { uint b[]; };
+layout(set = 0, binding = 3) restrict writeonly buffer Dst { uint dst[]; };
+
+layout(push_constant) uniform Params {
+  uint width;
+  uint height;
+  uint offset;    // byte offset of the output plane (a multiple of 4)
+  uint stride;    // bytes between output rows (a multiple of 4)
+  uint keep;      // bits of a pixel word copied from `source`
+  uint subtract;  // 1: a - b, 0: a
+} p;
+
+uint lane_sub(uint x, uint y) {
+  if (LANES16) return (x & 0xffffu) - min(x & 0xffffu, y & 0xffffu);
+  uvec4 u = (uvec4(x) >> uvec4(0u, 8u, 16u, 24u)) & 0xffu, v = (uvec4(y) >> uvec4(0u, 8u, 16u, 24u)) & 0xffu;
+  uvec4 d = u - min(u, v);
+  return d.x | (d.y << 8) | (d.z << 16) | (d.w << 24);
+}
+
+uint result(uint i) {
+  uint r = p.subtract != 0u ? lane_sub(a[i], b[i]) : a[i];
+  return p.keep != 0u ? (r & ~p.keep) | (source[i] & p.keep) : r;
+}
+
+void main() {
+  uint wx = gl_GlobalInvocationID.x, y = gl_GlobalInvocationID.y;
+  uint row_bytes = p.width * BPP;
+  if (wx * 4u >= row_bytes || y >= p.height) return;
+  uint word = 0u;
+  uint pixel = 0xffffffffu, value = 0u;
+  for (uint k = 0u; k < 4u; ++k) {
+    uint at = wx * 4u + k;
+    if (at >= row_bytes) break;
+    if (at / BPP != pixel) {
+      pixel = at / BPP;
+      value = result(y * p.width + pixel);
+    }
+    word |= ((value >> (8u * (at % BPP))) & 0xffu) << (8u * k);
+  }
+  dst[(p.offset + y * p.stride) / 4u + wx] = word;
+}

@@ -1,0 +1,36 @@
+#include "expected.h"
+
+#include <opencv2/core.hpp>
+#include <opencv2/imgproc.hpp>
+
+namespace morph_test {
+
+TestFrame ExpectedByReference(const TestFrame& input, const morph_ref::MorphSpec& spec) {
+  TestFrame expected = input;
+  const FilteredChannels channels = FilteredChannelsOf(input.format());
+  for (int offset : channels.offsets)
+    SetChannel(expected, offset, channels.sixteen_bit,
+               morph_ref::Apply(GetChannel(input, offset, channels.sixteen_bit), spec));
+  return expected;
+}
+
+TestFrame ExpectedByOpenCV(const TestFrame& input, const morph_ref::MorphSpec& spec) {
+  const FilteredChannels channels = FilteredChannelsOf(input.format());
+  const int type = channels.sixteen_bit ? CV_16UC1 : CV_8UC(channels.bytes_per_pixel);
+  const cv::Mat src(input.height(), input.width(), type, const_cast<uint8_t*>(input.planes[0].data()),
+                    input.row_bytes[0]);
+  cv::Mat dst;
+  const cv::Mat kernel = cv::getStructuringElement(int(spec.shape), cv::Size(spec.width, spec.height));
+  cv::morphologyEx(src, dst, int(spec.operation), kernel, cv::Point(-1, -1), spec.iterations);
+
+  TestFrame filtered = input;
+  for (int y = 0; y < input.height(); ++y)
+    std::memcpy(&filtered.planes[0][size_t(y) * input.row_bytes[0]], dst.ptr(y), input.row_bytes[0]);
+  // Only the filtered channels come from OpenCV.
+  TestFrame expected = input;
+  for (int offset : channels.offsets)
+    SetChannel(expected, offset, channels.sixteen_bit, GetChannel(filtered, offset, channels.sixteen_bit));
+  return expected;
+}
+
+}  // namespace morph_test

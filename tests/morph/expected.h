@@ -1,0 +1,16 @@
+// What the element must output for a frame: from the CPU reference, and from OpenCV.
+#pragma once
+
+#include "reference/morph_ref.h"
+#include "test_frame.h"
+
+namespace morph_test {
+
+// Each filtered channel through morph_ref::Apply; every other byte as in the input.
+TestFrame ExpectedByReference(const TestFrame& input, const morph_ref::MorphSpec& spec);
+
+// The filtered plane through cv::morphologyEx with cv::getStructuringElement (all channels of
+// plane 0 at once), then the bytes that are not filtered (alpha, padding, chroma) put back.
+TestFrame ExpectedByOpenCV(const TestFrame& input, const morph_ref::MorphSpec& spec);
+
+}  // namespace morph_test

@@ -1,0 +1,71 @@
+// A video frame of any morph format as tightly packed planes, the channels the element filters,
+// and the buffers that carry it in and out of the element.
+#pragma once
+
+#include <gst/video/video.h>
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "common/packed_buffer.h"
+#include "reference/morph_ref.h"
+
+namespace morph_test {
+
+struct TestFrame {
+  GstVideoInfo info;               // format and size (its own layout is not used)
+  std::vector<uint8_t> planes[4];  // tightly packed rows
+  int row_bytes[4] = {}, rows[4] = {};
+
+  int n_planes() const { return GST_VIDEO_INFO_N_PLANES(&info); }
+  GstVideoFormat format() const { return GST_VIDEO_INFO_FORMAT(&info); }
+  int width() const { return GST_VIDEO_INFO_WIDTH(&info); }
+  int height() const { return GST_VIDEO_INFO_HEIGHT(&info); }
+  std::string Describe() const;  // "RGBA 97x61"
+};
+
+// An all-zero frame.
+TestFrame EmptyFrame(GstVideoFormat format, int width, int height);
+
+// Random content: uniform noise, or a flat background with sparse random pixels (so that erosion
+// and dilation results are not all at one extreme), picked at random.
+TestFrame RandomFrame(GstVideoFormat format, int width, int height, std::mt19937& rng);
+
+// Uniform noise only: every operation and mask change changes the result.
+TestFrame NoiseFrame(GstVideoFormat format, int width, int height, std::mt19937& rng);
+
+// The channels the element filters: byte offsets in a pixel of plane 0 and their bit depth.
+struct FilteredChannels {
+  int bytes_per_pixel;
+  std::vector<int> offsets;  // of each filtered channel (colour channels, gray, Y)
+  bool sixteen_bit;
+};
+FilteredChannels FilteredChannelsOf(GstVideoFormat format);
+
+morph_ref::Channel GetChannel(const TestFrame& frame, int offset, bool sixteen_bit);
+void SetChannel(TestFrame& frame, int offset, bool sixteen_bit, const morph_ref::Channel& channel);
+
+// How a frame's bytes are put into its input buffer.
+struct InputPlacement {
+  vktest::MemoryKind memory = vktest::MemoryKind::kUpstreamPool;
+  int stride_padding = 0;  // bytes added to each row (system and split memory)
+  gsize offset = 0;        // of the first plane in the buffer (system and split memory)
+  std::string Describe() const;
+};
+
+// A buffer of system memory holding the frame at `placement` (every plane padded alike), with a
+// GstVideoMeta; split into two memories when `placement` says so.
+GstBuffer* NewSystemBuffer(const TestFrame& frame, const InputPlacement& placement);
+
+// Copies the frame into a writable buffer laid out as `info` or its GstVideoMeta.
+void FillBuffer(GstBuffer* buffer, const GstVideoInfo& info, const TestFrame& frame);
+
+// Reads a buffer laid out as `info` or its GstVideoMeta.
+TestFrame ReadBuffer(GstBuffer* buffer, const GstVideoInfo& info);
+
+// "" when equal, else the first difference: plane, byte column, row, values.
+std::string FirstDifference(const TestFrame& got, const TestFrame& expected);
+
+}  // namespace morph_test
