@@ -7,7 +7,9 @@
 //
 // One invocation handles 4 pixels of a row: 4 words for 32-bit formats (interleaved with its
 // workgroup's neighbours), 3 consecutive words for 24-bit ones, so every output word is written
-// by exactly one invocation.
+// by exactly one invocation. A 24-bit workgroup row's words pass through shared memory, so that
+// its loads and stores, too, are consecutive words across consecutive invocations (strided
+// accesses to host memory cost several times the bandwidth).
 
 layout(local_size_x_id = 0, local_size_y_id = 1) in;
 layout(constant_id = 2) const uint BPP = 4;  // bytes per pixel: 3 or 4
@@ -121,10 +123,16 @@ uint transform(uint px) {
   return (px & keep) | (o.r << ri) | (o.g << gi) | (o.b << bi);
 }
 
+// 24-bit formats: each workgroup row's 3 x local_size_x words. The element's workgroup
+// (lut.cpp) must not exceed these sizes.
+const uint kMaxGroupX = 64u, kMaxGroupY = 4u;
+shared uint s_words[kMaxGroupY][3u * kMaxGroupX];
+
 void main() {
   uint y = gl_GlobalInvocationID.y;
-  if (y >= p.height) return;
+  bool in_frame = y < p.height;
   if (BPP == 4u) {
+    if (!in_frame) return;  // no barrier on this path
     // A workgroup covers 4 * width pixels; its invocations take consecutive pixels in each of 4
     // passes, so every load and store of a subgroup is one contiguous run of words.
     uint in_row = p.src_offset + y * p.src_stride;
@@ -135,18 +143,33 @@ void main() {
     return;
   }
   // Four 3-byte pixels in three words; bytes past the row's end land in its stride padding.
-  uint x0 = gl_GlobalInvocationID.x * 4u;
-  if (x0 >= p.width) return;
-  uint in_at = p.src_offset + y * p.src_stride + x0 * 3u;
-  uint out_word = (p.dst_offset + y * p.dst_stride + x0 * 3u) >> 2;
-  uint w[3] = uint[3](load_word(in_at), load_word(in_at + 4u), load_word(in_at + 8u));
-  uint o[3] = uint[3](0u, 0u, 0u);
-  for (uint k = 0u; k < 4u; ++k) {
-    uint px = 0u;
-    for (uint c = 0u; c < 3u; ++c) px |= byte_of(w[(3u * k + c) >> 2], (3u * k + c) & 3u) << (8u * c);
-    px = transform(px);
-    for (uint c = 0u; c < 3u; ++c) o[(3u * k + c) >> 2] |= ((px >> (8u * c)) & 0xffu) << (8u * ((3u * k + c) & 3u));
+  const uint W = gl_WorkGroupSize.x;
+  uint lx = gl_LocalInvocationID.x, ly = gl_LocalInvocationID.y;
+  uint row_words = (p.width * 3u + 3u) / 4u;
+  uint first = gl_WorkGroupID.x * 3u * W;  // the workgroup's first word in the row
+  uint in_row = p.src_offset + y * p.src_stride;
+  uint out_row = (p.dst_offset + y * p.dst_stride) >> 2;
+  for (uint k = 0u; k < 3u; ++k) {
+    uint w = first + k * W + lx;
+    s_words[ly][k * W + lx] = in_frame && w < row_words ? load_word(in_row + 4u * w) : 0u;
   }
-  uint words = (min(4u, p.width - x0) * 3u + 3u) / 4u;
-  for (uint k = 0u; k < words; ++k) dst[out_word + k] = o[k];
+  barrier();
+  uint x0 = gl_GlobalInvocationID.x * 4u;
+  if (in_frame && x0 < p.width) {
+    uint w[3] = uint[3](s_words[ly][3u * lx], s_words[ly][3u * lx + 1u], s_words[ly][3u * lx + 2u]);
+    uint o[3] = uint[3](0u, 0u, 0u);
+    for (uint k = 0u; k < 4u; ++k) {
+      uint px = 0u;
+      for (uint c = 0u; c < 3u; ++c) px |= byte_of(w[(3u * k + c) >> 2], (3u * k + c) & 3u) << (8u * c);
+      px = transform(px);
+      for (uint c = 0u; c < 3u; ++c)
+        o[(3u * k + c) >> 2] |= ((px >> (8u * c)) & 0xffu) << (8u * ((3u * k + c) & 3u));
+    }
+    for (uint k = 0u; k < 3u; ++k) s_words[ly][3u * lx + k] = o[k];
+  }
+  barrier();
+  for (uint k = 0u; k < 3u; ++k) {
+    uint w = first + k * W + lx;
+    if (in_frame && w < row_words) dst[out_row + w] = s_words[ly][k * W + lx];
+  }
 }

@@ -50,7 +50,7 @@ enum Mode : uint32_t {
 };
 
 constexpr uint32_t kPixelsPerInvocation = 4;  // see the shader
-constexpr uint32_t kGroupX = 64, kGroupY = 4;
+constexpr uint32_t kGroupX = 64, kGroupY = 4;  // at most the shader's kMaxGroupX, kMaxGroupY
 
 enum { PROP_0, PROP_LOCATION, PROP_INTERPOLATION, PROP_INTENSITY };
 
