@@ -1,17 +1,19 @@
 #!/usr/bin/env bash
-# Run from the repository root after ../shared/gpu/bundle.sh build .gpu, with $OUT set (the device tool sets it):
-#   bash bench/gpu-checks.sh
+# Run from the repository root after bash bench/bundle.sh, with $OUT set (the device tool sets it):
+#   bash bench/gpu-checks.sh              (TESTS=0: skip the test suites)
 # On the lent GPU: the test suites, then per-frame GPU time of each element at 1080p.
 source .gpu/env.sh
 export GST_VKCOMPUTE_TEST_NO_VALIDATION=1
 export LD_PRELOAD=$(ls /usr/local/nvidia/lib64/libnvidia-tls.so.* | head -1)
 vulkaninfo --summary 2>/dev/null | grep -E 'deviceName|driverInfo' | head -2
+if [ "${TESTS:-1}" != 0 ]; then
 test_lut_readers > "$OUT/test_lut_readers.log" 2>&1; echo "test_lut_readers rc=$? $(grep '%:' "$OUT/test_lut_readers.log")"
 # ffmpeg, the peer of the accuracy cases, is not on the GPU machine: the other lut cases only.
 LUT_TEST_DATA_DIR=$PWD/tests/data GST_CHECKS='test_pad_templates,test_property_defaults,test_bad_files_at_start,test_no_location,test_location_change,test_interpolation_change,test_bad_file_while_playing,test_identity,test_identity_nearest,test_domain,test_intensity,test_gpuimage_lookup,test_hald' \
   test_lut > "$OUT/test_lut.log" 2>&1; echo "test_lut (no ffmpeg cases) rc=$? $(grep '%:' "$OUT/test_lut.log")"
 for t in test_lumamax test_histogram test_rgb2yuv test_morph; do "$t" > "$OUT/$t.log" 2>&1; echo "$t rc=$? $(grep '%:' "$OUT/$t.log")"; done
 GST_VKCOMPUTE_NO_SUBGROUPS=1 test_lumamax > "$OUT/test_lumamax_shared.log" 2>&1; echo "test_lumamax (shared) rc=$? $(grep '%:' "$OUT/test_lumamax_shared.log")"
+fi
 run() {  # label, caps, element...
   local label=$1 caps=$2; shift 2
   GST_DEBUG=vkcomputefilter:4 GST_DEBUG_NO_COLOR=1 gst-launch-1.0 -q videotestsrc num-buffers=600 pattern=${PATTERN:-ball} \
