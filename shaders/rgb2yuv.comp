@@ -6,11 +6,10 @@
 // every 32-bit word of every output plane is written by exactly one invocation (4:2:0 chroma of 8
 // columns is one word of U and one of V; 4 AYUV pixels are one 16-byte store). Input is read as 32-bit words: 24-bit RGB takes six words for eight pixels.
 //
-// Memory access is shaped for frames in host memory read and written across PCIe, where strided
-// accesses cost several times the bandwidth: the workgroup first loads its input rows into shared
-// memory with consecutive invocations at consecutive words, and where a plane is aligned each
-// invocation writes its bytes of each plane with one 8- or 16-byte store, so a subgroup's stores
-// cover whole contiguous lines.
+// Memory access is shaped for frames in host memory read and written across PCIe: where the
+// plane is aligned, each invocation reads its pixels and writes each plane's bytes with 8- or
+// 16-byte vector accesses, so a subgroup's accesses cover whole contiguous lines instead of
+// strided words (strided stores into host memory cost several times the bandwidth).
 
 layout(local_size_x_id = 0, local_size_y_id = 1) in;
 layout(constant_id = 2) const uint IN_BPP = 4;       // bytes per input pixel: 3 or 4
@@ -25,11 +24,12 @@ const uint LAYOUT_SEMI_PLANAR = 1;
 const uint LAYOUT_PACKED_422 = 2;
 const uint LAYOUT_AYUV = 3;
 
-// Bindings 2 and 3 alias 1 (the same buffer) for vector stores.
+// Bindings 2..4 alias 0 and 1 (the same buffers) for vector access.
 layout(set = 0, binding = 0) readonly buffer Src { uint src[]; };
 layout(set = 0, binding = 1) writeonly buffer Dst { uint dst[]; };
-layout(set = 0, binding = 2) writeonly buffer Dst2 { uvec2 dst2[]; };
-layout(set = 0, binding = 3) writeonly buffer Dst4 { uvec4 dst4[]; };
+layout(set = 0, binding = 2) readonly buffer Src4 { uvec4 src4[]; };
+layout(set = 0, binding = 3) writeonly buffer Dst2 { uvec2 dst2[]; };
+layout(set = 0, binding = 4) writeonly buffer Dst4 { uvec4 dst4[]; };
 
 #include "include/words.glsl"
 
@@ -55,40 +55,44 @@ vec4 unpack_pixel(uint word) {
 
 // px[0] is the pixel left of the block (for the cosited filter), px[1..8] the block's pixels.
 // Pixels outside the frame replicate the nearest edge pixel.
-// The workgroup's input rows: at most kGroupY * SUB_Y rows of kGroupX blocks. The element's
-// workgroup size (rgb2yuv.cpp) must not exceed these.
-const uint kGroupX = 16u, kGroupY = 4u;
-shared uint s_rows[kGroupY * 2u][kGroupX * 8u];
-
-// Loads the rows of the workgroup whose first pixel is (gx0, gy0) into s_rows; every invocation
-// takes a share, consecutive invocations consecutive words. Rows past the frame repeat its last.
-void stage_rows(uint gx0, uint gy0) {
-  const uint n = kGroupX * BLOCK * IN_BPP / 4u;  // words per row
-  for (uint i = gl_LocalInvocationIndex; i < kGroupY * SUB_Y * n; i += kGroupX * kGroupY) {
-    uint r = i / n, c = i % n;
-    uint y = min(gy0 + r, p.height - 1u);
-    s_rows[r][c] = load_word(p.src_offset + y * p.src_stride + gx0 * IN_BPP + 4u * c);
+// The BLOCK * IN_BPP / 4 words holding a block's pixels from byte `at`: 16-byte loads where
+// aligned and inside the buffer (for 24-bit pixels the last load reaches past the block).
+void load_block(uint at, bool whole, out uint w[8]) {
+  const uint n = BLOCK * IN_BPP / 4u;
+  if (whole && (at & 15u) == 0u && (at >> 4) + (n + 3u) / 4u <= uint(src4.length())) {
+    for (uint k = 0u; k < n; k += 4u) {
+      uvec4 v = src4[(at >> 4) + k / 4u];
+      w[k] = v.x;
+      w[k + 1u] = v.y;
+      if (k + 2u < n) {
+        w[k + 2u] = v.z;
+        w[k + 3u] = v.w;
+      }
+    }
+  } else {
+    for (uint k = 0u; k < n; ++k) w[k] = load_word(at + k * 4u);
   }
 }
 
-// px[0] is the pixel left of the block (for the cosited filter), px[1..BLOCK] the block's
-// pixels, from staged row `r` (frame row y) at `at` words into it. Pixels outside the frame
-// replicate the nearest edge pixel.
-void load_row(uint x0, uint y, uint r, uint at, out vec4 px[9]) {
+// px[0] is the pixel left of the block (for the cosited filter), px[1..8] the block's pixels.
+// Pixels outside the frame replicate the nearest edge pixel.
+void load_row(uint x0, uint y, out vec4 px[9]) {
+  uint row = p.src_offset + y * p.src_stride;
+  uint w[8];
+  load_block(row + x0 * IN_BPP, x0 + BLOCK <= p.width, w);
   if (IN_BPP == 4u) {
-    for (uint k = 0u; k < BLOCK; ++k) px[k + 1u] = unpack_pixel(s_rows[r][at + k]);
+    for (uint k = 0u; k < BLOCK; ++k) px[k + 1u] = unpack_pixel(w[k]);
   } else {
     for (uint k = 0u; k < BLOCK; ++k) {
       uint b = k * 3u;
       uint packed = 0u;
-      for (uint c = 0u; c < 3u; ++c) packed |= byte_of(s_rows[r][at + ((b + c) >> 2)], (b + c) & 3u) << (c * 8u);
+      for (uint c = 0u; c < 3u; ++c) packed |= byte_of(w[(b + c) >> 2], (b + c) & 3u) << (c * 8u);
       px[k + 1u] = unpack_pixel(packed);
     }
   }
   uint last = p.width - 1u - x0;  // index of the frame's last column within the block
   for (uint k = last + 1u; k < BLOCK; ++k) px[k + 1u] = px[last + 1u];
-  if (COSITED)
-    px[0] = x0 == 0u ? px[1] : unpack_pixel(load_word(p.src_offset + y * p.src_stride + (x0 - 1u) * IN_BPP));
+  if (COSITED) px[0] = x0 == 0u ? px[1] : unpack_pixel(load_word(row + (x0 - 1u) * IN_BPP));
 }
 
 uint to_byte(float v) { return uint(clamp(floor(v + 0.5), 0.0, 255.0)); }
@@ -135,15 +139,10 @@ uint place4(uint order, uint b0, uint b1, uint b2, uint b3) {
 void main() {
   uint x0 = gl_GlobalInvocationID.x * BLOCK;
   uint y0 = gl_GlobalInvocationID.y * SUB_Y;
-  uint gx0 = gl_WorkGroupID.x * kGroupX * BLOCK, gy0 = gl_WorkGroupID.y * kGroupY * SUB_Y;
-  stage_rows(gx0, gy0);
-  barrier();
-  if (x0 >= p.width || y0 >= p.height) return;  // after the only barrier
+  if (x0 >= p.width || y0 >= p.height) return;
 
   vec4 rows[SUB_Y][9];
-  for (uint r = 0u; r < SUB_Y; ++r)
-    load_row(x0, min(y0 + r, p.height - 1u), gl_LocalInvocationID.y * SUB_Y + r,
-             gl_LocalInvocationID.x * BLOCK * IN_BPP / 4u, rows[r]);
+  for (uint r = 0u; r < SUB_Y; ++r) load_row(x0, min(y0 + r, p.height - 1u), rows[r]);
 
   // Chroma from RGB filtered at chroma resolution: the matrix is linear, so filtering first is
   // the same as filtering U and V, with one matrix product per chroma sample.

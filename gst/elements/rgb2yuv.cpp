@@ -35,7 +35,7 @@ enum Layout : uint32_t { kPlanar = 0, kSemiPlanar = 1, kPacked422 = 2, kAyuv = 3
 // Pixels per invocation, see the shader: 8, or 4 for AYUV, whose 4 pixels are one 16-byte store
 // (neighbouring invocations then write neighbouring 16 bytes).
 constexpr uint32_t kBlockWidth = 8, kAyuvBlockWidth = 4;
-constexpr uint32_t kGroupX = 16, kGroupY = 4;  // the shader's s_rows holds this workgroup's rows
+constexpr uint32_t kGroupX = 16, kGroupY = 4;
 
 uint32_t byte_order(const GstVideoFormatInfo* finfo, std::initializer_list<int> components) {
   uint32_t order = 0, shift = 0;
@@ -139,7 +139,7 @@ static std::unique_ptr<vkc::CapsState> gst_rgb2yuv_configure(GstVkComputeFilter*
   vkc::KernelInfo info{.name = "rgb2yuv",
                        .spirv = rgb2yuv_spv,
                        .spirv_bytes = sizeof(rgb2yuv_spv),
-                       .bindings = 4,  // in, out, then out twice more for vector stores
+                       .bindings = 5,  // in, out, then the same two again for vector access
                        .push_constant_bytes = sizeof(Params),
                        .specialization = {kGroupX, kGroupY, uint32_t(GST_VIDEO_FORMAT_INFO_PSTRIDE(in_f, 0)),
                                           layout, sub_x, sub_y, cosited ? 1u : 0u, state->block_width}};
@@ -171,8 +171,11 @@ static gboolean gst_rgb2yuv_record(GstVkComputeFilter* filter, vkc::Frame* frame
   }
   const uint32_t blocks_x = (params.width + state.block_width - 1) / state.block_width;
   const uint32_t rows = (params.height + state.sub_y - 1) / state.sub_y;
-  state.kernel->update(frame->slot,
-                       {{frame->in.buffer}, {frame->out.buffer}, {frame->out.buffer}, {frame->out.buffer}});
+  state.kernel->update(frame->slot, {{frame->in.buffer},
+                                     {frame->out.buffer},
+                                     {frame->in.buffer},
+                                     {frame->out.buffer},
+                                     {frame->out.buffer}});
   state.kernel->dispatch(frame->cmd, frame->slot, &params, (blocks_x + kGroupX - 1) / kGroupX,
                          (rows + kGroupY - 1) / kGroupY);
   return TRUE;
