@@ -38,7 +38,7 @@ run "histogram GRAY8" "$R,format=GRAY8" histogram
 PATTERN=snow run "histogram RGBA (snow: spread values)" "$R,format=RGBA" histogram
 run "histogram RGBA draw=true" "$R,format=RGBA" histogram draw=true
 cube=/tmp/bench33.cube
-bash bench/make-cube.sh 33 "$cube"
+vkcompute-bench --write-cube "$cube"
 run "lut RGBA 33³ tetrahedral" "$R,format=RGBA" lut location="$cube" interpolation=tetrahedral
 run "lut RGBA 33³ trilinear" "$R,format=RGBA" lut location="$cube" interpolation=trilinear
 run "lut RGB 33³ tetrahedral" "$R,format=RGB" lut location="$cube" interpolation=tetrahedral

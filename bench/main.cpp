@@ -71,6 +71,8 @@ int main(int argc, char** argv) {
   GST_DEBUG_CATEGORY_INIT(gst_vkcompute_runtime_debug, "vkcompute", 0, "vkcompute Vulkan runtime");
   bench::Options options;
   if (!bench::parse_options(argc, argv, options)) return 2;
+  // The same table for other timing scripts (bench/gpu-checks.sh).
+  if (!options.write_cube.empty()) return bench::write_cube_table(options.write_cube, 33) ? 0 : 1;
   const std::string cube = std::string(g_get_tmp_dir()) + "/vkcompute-bench-33.cube";
   const auto cases = bench::build_cases(options.sizes, cube);
   if (options.child_case >= 0) return run_child(options, cases);

@@ -12,7 +12,7 @@ namespace {
 void usage(const char* argv0) {
   std::fprintf(stderr,
                "usage: %s [--seconds S] [--warmup S] [--sizes 1080p,4k] [--filter TEXT] [--json FILE]\n"
-               "          [--csv FILE] [--list]\n"
+               "          [--csv FILE] [--list] [--write-cube FILE]\n"
                "Runs each case (element and input) with our element and its peers on the same random\n"
                "frames: frames/s, ms/frame, CPU time/frame, peak memory, GPU time from timestamps.\n",
                argv0);
@@ -36,7 +36,7 @@ bool parse_options(int argc, char** argv, Options& o) {
     if (arg == "--list") {
       o.list = true;
     } else if ((arg == "--seconds" || arg == "--warmup" || arg == "--sizes" || arg == "--filter" ||
-                arg == "--json" || arg == "--csv") &&
+                arg == "--json" || arg == "--csv" || arg == "--write-cube") &&
                (v = value())) {
       if (arg == "--seconds") o.measure_s = std::atof(v);
       if (arg == "--warmup") o.warmup_s = std::atof(v);
@@ -44,6 +44,7 @@ bool parse_options(int argc, char** argv, Options& o) {
       if (arg == "--filter") o.filter = v;
       if (arg == "--json") o.json_path = v;
       if (arg == "--csv") o.csv_path = v;
+      if (arg == "--write-cube") o.write_cube = v;
     } else if (arg == "--child" && i + 2 < argc) {
       o.child_case = std::atoi(argv[++i]);
       o.child_variant = std::atoi(argv[++i]);
