@@ -31,6 +31,7 @@ layout(set = 0, binding = 2) readonly buffer Src4 { uvec4 src4[]; };
 layout(set = 0, binding = 3) writeonly buffer Dst2 { uvec2 dst2[]; };
 layout(set = 0, binding = 4) writeonly buffer Dst4 { uvec4 dst4[]; };
 
+#define SRC_VEC4
 #include "include/words.glsl"
 
 layout(push_constant) uniform Params {
@@ -53,33 +54,12 @@ vec4 unpack_pixel(uint word) {
               byte_of(word, (p.src_order >> 16) & 0xffu), a == 0xffu ? 255.0 : float(byte_of(word, a)));
 }
 
-// px[0] is the pixel left of the block (for the cosited filter), px[1..8] the block's pixels.
-// Pixels outside the frame replicate the nearest edge pixel.
-// The BLOCK * IN_BPP / 4 words holding a block's pixels from byte `at`: 16-byte loads where
-// aligned and inside the buffer (for 24-bit pixels the last load reaches past the block).
-void load_block(uint at, bool whole, out uint w[8]) {
-  const uint n = BLOCK * IN_BPP / 4u;
-  if (whole && (at & 15u) == 0u && (at >> 4) + (n + 3u) / 4u <= uint(src4.length())) {
-    for (uint k = 0u; k < n; k += 4u) {
-      uvec4 v = src4[(at >> 4) + k / 4u];
-      w[k] = v.x;
-      w[k + 1u] = v.y;
-      if (k + 2u < n) {
-        w[k + 2u] = v.z;
-        w[k + 3u] = v.w;
-      }
-    }
-  } else {
-    for (uint k = 0u; k < n; ++k) w[k] = load_word(at + k * 4u);
-  }
-}
-
-// px[0] is the pixel left of the block (for the cosited filter), px[1..8] the block's pixels.
+// px[0] is the pixel left of the block (for the cosited filter), px[1..BLOCK] the block's pixels.
 // Pixels outside the frame replicate the nearest edge pixel.
 void load_row(uint x0, uint y, out vec4 px[9]) {
   uint row = p.src_offset + y * p.src_stride;
   uint w[8];
-  load_block(row + x0 * IN_BPP, x0 + BLOCK <= p.width, w);
+  load_words(row + x0 * IN_BPP, BLOCK * IN_BPP / 4u, w);
   if (IN_BPP == 4u) {
     for (uint k = 0u; k < BLOCK; ++k) px[k + 1u] = unpack_pixel(w[k]);
   } else {

@@ -68,7 +68,6 @@ struct PlaneJob {
 // One frame slot: the counts the GPU writes and what the message needs once it is done.
 struct Slot {
   std::unique_ptr<vkc::Readback> counts;
-  bool zeroed = false;  // the device counts start zeroed; the kernel leaves them so after each frame
   gboolean post = FALSE;
   guint bins = 0;
   guint64 pixels = 0;
@@ -219,10 +218,7 @@ static gboolean gst_histogram_record(GstVkComputeFilter* filter, vkc::Frame* fra
     kernel->update(frame->slot,
                    {{frame->in.buffer}, {slot.counts->work()}, {frame->in.buffer}, {slot.counts->host()}});
   if (frame->outbuf) vkc::record_frame_copy(frame->cmd, state.info, frame->in, frame->out);  // draw
-  if (!slot.zeroed) {
-    vkc::clear_buffer(frame->cmd, slot.counts->work());
-    slot.zeroed = true;
-  }
+  slot.counts->record_zero_once(frame->cmd);  // the kernel leaves its counters zeroed after each frame
   // Workgroups across [from, to) of the frame at subsampling `sub`.
   auto groups = [](guint from, guint to, guint sub) {
     return ((to + sub - 1) / sub - from / sub + kBlock - 1) / kBlock;

@@ -59,7 +59,6 @@ struct Settings : vkc::AnalysisSettings {
 // One frame slot: its scratch buffer and what its message needs once the GPU is done.
 struct Slot {
   std::unique_ptr<vkc::Readback> scratch;
-  bool zeroed = false;  // the scan's finished-workgroup counter starts at 0 and is left so
   gboolean post = FALSE;
   guint count = 0;
   guint64 pixels = 0;
@@ -183,10 +182,7 @@ static gboolean gst_lumamax_record(GstVkComputeFilter* filter, vkc::Frame* frame
     kernel.update(frame->slot, {{frame->in.buffer}, scratch, {frame->in.buffer}, {slot.scratch->host()}});
   };
   vk::CommandBuffer cmd = frame->cmd;
-  if (!slot.zeroed) {
-    vkc::clear_buffer(cmd, slot.scratch->work());
-    slot.zeroed = true;
-  }
+  slot.scratch->record_zero_once(cmd);  // the kernel leaves its counters zeroed after each frame
   bind_scan(*state.scan);
   if (settings.count == 1) {
     // One dispatch: its last workgroup reduces the tiles and writes the results for the CPU.

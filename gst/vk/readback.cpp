@@ -1,5 +1,7 @@
 #include "readback.hpp"
 
+#include "kernel.hpp"
+
 namespace vkc {
 
 Readback::Readback(std::shared_ptr<Device> device, vk::DeviceSize work_bytes, vk::DeviceSize result_bytes,
@@ -7,6 +9,12 @@ Readback::Readback(std::shared_ptr<Device> device, vk::DeviceSize work_bytes, vk
     : work_(Buffer::create_device(device, work_bytes, name)),
       host_(Buffer::create_host(std::move(device), result_bytes, name)),
       result_bytes_(result_bytes) {}
+
+void Readback::record_zero_once(vk::CommandBuffer cmd) {
+  if (zeroed_) return;
+  clear_buffer(cmd, work_->handle());
+  zeroed_ = true;
+}
 
 void Readback::record_copy(vk::CommandBuffer cmd) const {
   vk::MemoryBarrier written{.srcAccessMask = vk::AccessFlagBits::eShaderWrite,

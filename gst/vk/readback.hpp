@@ -21,6 +21,9 @@ class Readback {
   vk::Buffer work() const { return work_->handle(); }
   // The host-visible buffer the CPU reads result() from.
   vk::Buffer host() const { return host_->handle(); }
+  // Records zeroing the work buffer the first time it is called: for kernels that count in it
+  // (finished-workgroup counters, bins) and leave it zeroed again after each frame.
+  void record_zero_once(vk::CommandBuffer cmd);
   // Records copying the results to the host after the kernels recorded so far; the caller's
   // final barrier makes the copy visible to the CPU once the fence signals.
   void record_copy(vk::CommandBuffer cmd) const;
@@ -31,6 +34,7 @@ class Readback {
   std::unique_ptr<Buffer> work_;
   std::unique_ptr<Buffer> host_;
   vk::DeviceSize result_bytes_;
+  bool zeroed_ = false;
 };
 
 }  // namespace vkc

@@ -21,16 +21,28 @@ uint byte_of4(uint w[4], uint index) { return byte_of(w[index >> 2], index & 3u)
 
 #ifdef SRC_VEC4
 // Needs `src4`, a uvec4 view of the same buffer as `src`.
-// The words holding four pixels of `bpp` bytes from byte `addr` (words past bpp are 0): one
-// 16-byte load for 32-bit pixels at an aligned address, so a subgroup reads whole contiguous lines
-// (on a discrete GPU reading host memory, four strided word loads fetch the same lines four
-// times).
-void load_quad(uint addr, uint bpp, out uint w[4]) {
-  if (bpp == 4u && (addr & 15u) == 0u && (addr >> 4) < uint(src4.length())) {
-    uvec4 v = src4[addr >> 4];
-    w = uint[4](v.x, v.y, v.z, v.w);
+// The `n` (at most 8) words from byte `addr`, read with 16-byte loads where `addr` is aligned and
+// the loads stay inside the buffer, so a subgroup reads whole contiguous lines (on a discrete GPU
+// reading host memory, strided word loads fetch the same lines several times). Words past `n`
+// may hold the bytes that follow.
+void load_words(uint addr, uint n, out uint w[8]) {
+  if ((addr & 15u) == 0u && (addr >> 4) + (n + 3u) / 4u <= uint(src4.length())) {
+    for (uint k = 0u; k < n; k += 4u) {
+      uvec4 v = src4[(addr >> 4) + k / 4u];
+      w[k] = v.x;
+      w[k + 1u] = v.y;
+      w[k + 2u] = v.z;
+      w[k + 3u] = v.w;
+    }
   } else {
-    for (uint k = 0u; k < 4u; ++k) w[k] = k < bpp ? load_word(addr + 4u * k) : 0u;
+    for (uint k = 0u; k < n; ++k) w[k] = load_word(addr + 4u * k);
   }
+}
+
+// The words holding four pixels of `bpp` bytes from byte `addr` (words past bpp are 0).
+void load_quad(uint addr, uint bpp, out uint w[4]) {
+  uint all[8];
+  load_words(addr, bpp, all);
+  for (uint k = 0u; k < 4u; ++k) w[k] = k < bpp ? all[k] : 0u;
 }
 #endif
