@@ -14,6 +14,14 @@
 // row, so short blocks share cache lines (long ones go through the cache either way).
 //
 // `other` (cross masks): the output is further combined with the same pixel of another image.
+//
+// SHARED_LINE (built as morph_line_shared; rows no longer than the element's shared-memory budget):
+// a workgroup takes one whole row. It copies the row into shared memory with consecutive
+// invocations on consecutive words, walks the blocks there and copies the result out the same
+// way. Walking a row in device memory, neighbouring invocations are k words apart, so every access
+// of a subgroup touches a cache line per invocation: at k = 31 that made the row pass cost more
+// than the column pass, unpack and pack together. k is odd, so in shared memory the invocations'
+// accesses fall in distinct banks.
 
 layout(local_size_x_id = 0, local_size_y_id = 1) in;
 layout(constant_id = 2) const bool LANES16 = false;
@@ -29,7 +37,7 @@ layout(set = 0, binding = 2) restrict readonly buffer Other { uint other[]; };
 layout(push_constant) uniform Params {
   uint samples;    // samples along a line
   uint count;      // lines
-  uint step;       // words between neighbouring samples of a line
+  uint step;       // words between neighbouring samples of a line (1 with SHARED_LINE)
   uint line_step;  // words between neighbouring lines
   uint radius;     // at most samples - 1 (a larger window covers the same samples)
   uint dilate;     // 1: max, 0: min
@@ -37,20 +45,38 @@ layout(push_constant) uniform Params {
   uint blocks_x;   // 1: invocation x indexes blocks and y lines; 0: x lines and y blocks
 } p;
 
+// `v`, combined with sample i of line `base` of `other` when the pass asks for it.
+uint with_other(uint base, uint i, uint v) {
+  return p.combine != 0u ? morph_op(p.dilate != 0u, v, other[base + i * p.step]) : v;
+}
+
+// Where a line's samples are read and its outputs (and the suffixes before them) stored.
+#ifdef SHARED_LINE
+layout(constant_id = 3) const uint LINE_WORDS = 1;  // at least p.samples
+shared uint s_src[LINE_WORDS];
+shared uint s_dst[LINE_WORDS];
+uint load_src(uint base, uint i) { return s_src[i]; }
+uint load_dst(uint base, uint i) { return s_dst[i]; }
+void store_dst(uint base, uint i, uint v) { s_dst[i] = v; }
+uint finish(uint base, uint i, uint v) { return v; }  // `other` is combined on the way out
+#else
+uint load_src(uint base, uint i) { return src[base + i * p.step]; }
+uint load_dst(uint base, uint i) { return dst[base + i * p.step]; }
+void store_dst(uint base, uint i, uint v) { dst[base + i * p.step] = v; }
+uint finish(uint base, uint i, uint v) { return with_other(base, i, v); }
+#endif
+
 uint sample_at(uint base, int i) {
   bool dilate = p.dilate != 0u;
   if (i < 0 || i >= int(p.samples)) return morph_identity(dilate);
-  return src[base + uint(i) * p.step];
+  return load_src(base, uint(i));
 }
 
-void main() {
-  uint line = p.blocks_x != 0u ? gl_GlobalInvocationID.y : gl_GlobalInvocationID.x;
-  uint m = p.blocks_x != 0u ? gl_GlobalInvocationID.x : gl_GlobalInvocationID.y;
+// Outputs [m * k, m * k + k) of the line starting at word `base`.
+void walk(uint base, uint m) {
   uint k = 2u * p.radius + 1u;
   uint first = m * k;
-  if (line >= p.count || first >= p.samples) return;
   bool dilate = p.dilate != 0u;
-  uint base = line * p.line_step;
   uint end = min(first + k, p.samples);  // outputs [first, end)
 
   // Suffixes of the block [first - radius, first + radius], stored at the outputs they start.
@@ -67,25 +93,43 @@ void main() {
       int i = top - int(j);
       if (j >= batch || i < 0) break;
       h = morph_op(dilate, h, v[j]);
-      if (first + uint(i) < end) dst[base + (first + uint(i)) * p.step] = h;
+      if (first + uint(i) < end) store_dst(base, first + uint(i), h);
     }
   }
   // Prefixes of the next block [first + radius + 1, ...], joined with them.
   uint g = morph_identity(dilate);
   for (uint o0 = first; o0 < end; o0 += BATCH) {
-    uint v[BATCH], s[BATCH], c[BATCH];
+    uint v[BATCH], s[BATCH];
     for (uint j = 0u; j < BATCH; ++j) {
       if (j >= batch) break;
       uint o = min(o0 + j, end - 1u);
       v[j] = sample_at(base, int(o + p.radius));
-      s[j] = dst[base + o * p.step];
-      c[j] = p.combine != 0u ? other[base + o * p.step] : s[j];
+      s[j] = load_dst(base, o);
     }
     for (uint j = 0u; j < BATCH; ++j) {
       uint o = o0 + j;
       if (j >= batch || o >= end) break;
       if (o > first) g = morph_op(dilate, g, v[j]);
-      dst[base + o * p.step] = morph_op(dilate, morph_op(dilate, s[j], g), c[j]);
+      store_dst(base, o, finish(base, o, morph_op(dilate, s[j], g)));
     }
   }
+}
+
+void main() {
+  uint k = 2u * p.radius + 1u;
+#ifdef SHARED_LINE
+  // One row per workgroup (the dispatch has exactly p.count of them along y).
+  const uint W = gl_WorkGroupSize.x;
+  uint base = gl_WorkGroupID.y * p.line_step;
+  for (uint i = gl_LocalInvocationID.x; i < p.samples; i += W) s_src[i] = src[base + i];
+  barrier();
+  for (uint m = gl_LocalInvocationID.x; m * k < p.samples; m += W) walk(base, m);
+  barrier();
+  for (uint i = gl_LocalInvocationID.x; i < p.samples; i += W) dst[base + i] = with_other(base, i, s_dst[i]);
+#else
+  uint line = p.blocks_x != 0u ? gl_GlobalInvocationID.y : gl_GlobalInvocationID.x;
+  uint m = p.blocks_x != 0u ? gl_GlobalInvocationID.x : gl_GlobalInvocationID.y;
+  if (line >= p.count || m * k >= p.samples) return;
+  walk(line * p.line_step, m);
+#endif
 }

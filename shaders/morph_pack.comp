@@ -1,8 +1,10 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
 // Last pass of every morph frame: the result image (one word per pixel, device memory) into one
-// plane of the output frame (host memory), one whole output word per invocation so that no two
-// invocations write the same word. The result is `a`, or `a - b` lane by lane (gradient, top-hat,
+// plane of the output frame (host memory), whole output words so that no two invocations write the
+// same word. A workgroup row covers the BPP x local_size_x words (4 x local_size_x pixels) of a
+// frame row, consecutive invocations taking consecutive words, so that every store of a subgroup
+// is one contiguous run of host memory. The result is `a`, or `a - b` lane by lane (gradient, top-hat,
 // black-hat); the lanes in `keep` (alpha, padding) come unchanged from the input image `source`.
 
 layout(local_size_x_id = 0, local_size_y_id = 1) in;
@@ -36,19 +38,25 @@ uint result(uint i) {
 }
 
 void main() {
-  uint wx = gl_GlobalInvocationID.x, y = gl_GlobalInvocationID.y;
+  const uint W = gl_WorkGroupSize.x;
+  uint y = gl_GlobalInvocationID.y;
+  if (y >= p.height) return;
   uint row_bytes = p.width * BPP;
-  if (wx * 4u >= row_bytes || y >= p.height) return;
-  uint word = 0u;
-  uint pixel = 0xffffffffu, value = 0u;
-  for (uint k = 0u; k < 4u; ++k) {
-    uint at = wx * 4u + k;
-    if (at >= row_bytes) break;
-    if (at / BPP != pixel) {
-      pixel = at / BPP;
-      value = result(y * p.width + pixel);
+  uint first = gl_WorkGroupID.x * BPP * W;  // the workgroup's first word in the row
+  for (uint k = 0u; k < BPP; ++k) {
+    uint wx = first + k * W + gl_LocalInvocationID.x;
+    if (wx * 4u >= row_bytes) break;
+    uint word = 0u;
+    uint pixel = 0xffffffffu, value = 0u;
+    for (uint b = 0u; b < 4u; ++b) {
+      uint at = wx * 4u + b;
+      if (at >= row_bytes) break;
+      if (at / BPP != pixel) {
+        pixel = at / BPP;
+        value = result(y * p.width + pixel);
+      }
+      word |= ((value >> (8u * (at % BPP))) & 0xffu) << (8u * b);
     }
-    word |= ((value >> (8u * (at % BPP))) & 0xffu) << (8u * k);
+    dst[(p.offset + y * p.stride) / 4u + wx] = word;
   }
-  dst[(p.offset + y * p.stride) / 4u + wx] = word;
 }

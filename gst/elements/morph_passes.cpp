@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "morph_line.spv.h"
+#include "morph_line_shared.spv.h"
 #include "morph_pack.spv.h"
 #include "morph_rows.spv.h"
 #include "morph_unpack.spv.h"
@@ -31,8 +32,11 @@ struct PackParams {
   uint32_t width, height, offset, stride, keep, subtract;
 };
 
-constexpr uint32_t kGroupX = 16, kGroupY = 4;         // unpack and pack
+// Unpack and pack: a workgroup row covers 4 * kGroupX pixels; at most morph_unpack.comp's kMaxGroupX,
+// kMaxGroupY.
+constexpr uint32_t kGroupX = 64, kGroupY = 4;
 constexpr uint32_t kLineGroup = 64;                   // lines per workgroup of a line pass
+constexpr uint32_t kSharedRowGroup = 128;             // invocations per row of a shared-memory row pass
 constexpr uint32_t kRowsTileW = 64, kRowsTileH = 32;  // see shaders/morph_rows.comp
 constexpr uint32_t kMaxRuns = 255;
 
@@ -75,6 +79,15 @@ Passes::Passes(const std::shared_ptr<Device>& device, const PlaneFormat& format)
                                                       .bindings = 3,
                                                       .push_constant_bytes = sizeof(LineParams),
                                                       .specialization = {kLineGroup, 1, lanes16}});
+  // Row passes walk rows in shared memory where a row's source and result fit (see morph_line.comp).
+  if (2 * format.width * sizeof(uint32_t) <= device->properties().limits.maxComputeSharedMemorySize)
+    line_shared_ = std::make_unique<Kernel>(
+        device, KernelInfo{.name = "morph row",
+                           .spirv = morph_line_shared_spv,
+                           .spirv_bytes = sizeof(morph_line_shared_spv),
+                           .bindings = 3,
+                           .push_constant_bytes = sizeof(LineParams),
+                           .specialization = {kSharedRowGroup, 1, lanes16, format.width}});
   rows_ = std::make_unique<Kernel>(device, KernelInfo{.name = "morph rows",
                                                       .spirv = morph_rows_spv,
                                                       .spirv_bytes = sizeof(morph_rows_spv),
@@ -121,9 +134,12 @@ void Passes::line_pass(bool dilate, bool along_x, uint32_t radius, Image src, Im
                     .dilate = dilate,
                     .combine = combine_with != kNone,
                     .blocks_x = along_x};
-  const uint32_t set = image_set(*line_, src, dst, combine_with == kNone ? dst : combine_with);
+  const Kernel& kernel = along_x && line_shared_ ? *line_shared_ : *line_;
+  const uint32_t set = image_set(kernel, src, dst, combine_with == kNone ? dst : combine_with);
   const uint32_t blocks = groups(samples, 2 * params.radius + 1);
-  if (along_x)
+  if (&kernel == line_shared_.get())
+    line_shared_->dispatch(cmd_, set, &params, 1, count);
+  else if (along_x)
     line_->dispatch(cmd_, set, &params, groups(blocks, kLineGroup), count);
   else
     line_->dispatch(cmd_, set, &params, groups(count, kLineGroup), blocks);
@@ -196,7 +212,8 @@ bool Passes::record(const Frame& frame, guint plane, const Settings& settings, G
 
   UnpackParams unpack{format_.width, format_.height, frame.in.offset[plane], frame.in.stride[plane]};
   unpack_->update(slot_, {{frame.in.buffer}, {image(kSource)}});
-  unpack_->dispatch(cmd_, slot_, &unpack, groups(format_.width, kGroupX), groups(format_.height, kGroupY));
+  unpack_->dispatch(cmd_, slot_, &unpack, groups(format_.width, 4 * kGroupX),
+                    groups(format_.height, kGroupY));
   compute_barrier(cmd_);
 
   // The result is a, or a - b.
@@ -228,8 +245,7 @@ bool Passes::record(const Frame& frame, guint plane, const Settings& settings, G
 
   PackParams pack{format_.width, format_.height, out_offset, out_stride, format_.keep, b != kNone};
   pack_->update(slot_, {{image(kSource)}, {image(a)}, {image(b == kNone ? a : b)}, {frame.out.buffer}});
-  pack_->dispatch(cmd_, slot_, &pack, groups(groups(format_.width * format_.bpp, 4), kGroupX),
-                  groups(format_.height, kGroupY));
+  pack_->dispatch(cmd_, slot_, &pack, groups(format_.width, 4 * kGroupX), groups(format_.height, kGroupY));
   return TRUE;
 }
 

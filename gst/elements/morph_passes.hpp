@@ -66,6 +66,7 @@ class Passes : public CapsState {
 
   PlaneFormat format_;
   std::unique_ptr<Kernel> unpack_, line_, rows_, pack_;
+  std::unique_ptr<Kernel> line_shared_;  // row passes in shared memory; null where a row does not fit
   std::array<Slot, kVkComputeFramesInFlight> slots_;
   // Descriptor sets over a slot's own images never change: built once, by (kernel, slot, images).
   std::map<std::tuple<const Kernel*, uint32_t, int, int, int>, uint32_t> sets_;

@@ -28,9 +28,28 @@ GST_START_TEST(test_large_frames) {
 }
 GST_END_TEST;
 
+// Row passes walk a row in shared memory when its source and result fit there (2 x 4 bytes per
+// pixel: 4096 pixels on lavapipe's 32 KiB, 6144 on 48 KiB, 8192 on 64 KiB); wider rows take the
+// walk through device memory. 8500-pixel rows take that path on all of these.
+GST_START_TEST(test_rows_wider_than_shared_memory) {
+  const std::string name = "rows wider than shared memory";
+  std::mt19937 rng = vktest::RngFor(name);
+  using morph_ref::MorphSpec;
+  RunAndVerify(name, {
+                         {RandomFrame(GST_VIDEO_FORMAT_GRAY8, 8500, 9, rng),
+                          MorphSpec{morph_ref::kDilate, morph_ref::kRect, 31, 5, 1}},
+                         {RandomFrame(GST_VIDEO_FORMAT_RGBA, 8500, 7, rng),
+                          MorphSpec{morph_ref::kGradient, morph_ref::kCross, 9, 3, 1}},
+                         {RandomFrame(GST_VIDEO_FORMAT_RGB, 8501, 5, rng),
+                          MorphSpec{morph_ref::kErode, morph_ref::kRect, 255, 1, 2}},
+                     });
+}
+GST_END_TEST;
+
 TCase* LargeFrameTCase() {
   TCase* tcase = vktest::NewTCase("large", 300);
   tcase_add_test(tcase, test_large_frames);
+  tcase_add_test(tcase, test_rows_wider_than_shared_memory);
   return tcase;
 }
 
