@@ -16,6 +16,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 FAMILIES = [
     ("vkcompute", "#1f5fbf"),
     ("vkcompute post-messages=false", "#8fb4ea"),
+    ("vkcompute 1x1 mask", "#8fb4ea"),
     ("videoconvert n-threads=1", "#f0a030"),
     ("videoconvert all cores", "#c05a00"),
     ("vulkanupload ! vulkancolorconvert ! vulkandownload", "#b03060"),

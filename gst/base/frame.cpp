@@ -2,6 +2,7 @@
 
 #include <vector>
 
+#include "vk/kernel.hpp"
 #include "vkmemory.hpp"
 
 namespace vkc {
@@ -72,11 +73,7 @@ void record_frame_copy(vk::CommandBuffer cmd, const GstVideoInfo& info, const Fr
                          out.offset[p] + vk::DeviceSize(y) * out.stride[p], row_bytes});
   }
   cmd.copyBuffer(in.buffer, out.buffer, regions);
-  vk::MemoryBarrier barrier{
-      .srcAccessMask = vk::AccessFlagBits::eTransferWrite,
-      .dstAccessMask = vk::AccessFlagBits::eShaderRead | vk::AccessFlagBits::eShaderWrite};
-  cmd.pipelineBarrier(vk::PipelineStageFlagBits::eTransfer, vk::PipelineStageFlagBits::eComputeShader, {},
-                      barrier, nullptr, nullptr);
+  transfer_to_compute_barrier(cmd);
 }
 
 bool frame_layout(GstBuffer* buf, const GstVideoInfo& info, vk::Buffer buffer, vk::DeviceSize base,

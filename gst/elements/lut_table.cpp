@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "lut/reader.hpp"
+#include "vk/kernel.hpp"
 
 namespace vkc {
 
@@ -37,10 +38,7 @@ vk::Buffer LutTables::prepare(const std::shared_ptr<Device>& device, vk::Command
     std::memcpy(staging->mapped(), data->rgba.data(), bytes);
     cmd.copyBuffer(staging->handle(), table->buffer->handle(), vk::BufferCopy{.size = bytes});
     // Later frames' kernels (in this and later submissions) read the table after the copy.
-    vk::MemoryBarrier uploaded{.srcAccessMask = vk::AccessFlagBits::eTransferWrite,
-                               .dstAccessMask = vk::AccessFlagBits::eShaderRead};
-    cmd.pipelineBarrier(vk::PipelineStageFlagBits::eTransfer, vk::PipelineStageFlagBits::eComputeShader, {},
-                        uploaded, nullptr, nullptr);
+    transfer_to_compute_barrier(cmd);
     slot_staging_[slot] = std::move(staging);
     current_ = std::move(table);
   }

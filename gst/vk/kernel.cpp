@@ -97,13 +97,24 @@ void compute_barrier(vk::CommandBuffer cmd) {
                       {}, barrier, nullptr, nullptr);
 }
 
-void clear_buffer(vk::CommandBuffer cmd, vk::Buffer buffer) {
-  cmd.fillBuffer(buffer, 0, VK_WHOLE_SIZE, 0);
+void transfer_to_compute_barrier(vk::CommandBuffer cmd) {
   vk::MemoryBarrier barrier{
       .srcAccessMask = vk::AccessFlagBits::eTransferWrite,
       .dstAccessMask = vk::AccessFlagBits::eShaderRead | vk::AccessFlagBits::eShaderWrite};
   cmd.pipelineBarrier(vk::PipelineStageFlagBits::eTransfer, vk::PipelineStageFlagBits::eComputeShader, {},
                       barrier, nullptr, nullptr);
+}
+
+void compute_to_transfer_barrier(vk::CommandBuffer cmd) {
+  vk::MemoryBarrier barrier{.srcAccessMask = vk::AccessFlagBits::eShaderWrite,
+                            .dstAccessMask = vk::AccessFlagBits::eTransferRead};
+  cmd.pipelineBarrier(vk::PipelineStageFlagBits::eComputeShader, vk::PipelineStageFlagBits::eTransfer, {},
+                      barrier, nullptr, nullptr);
+}
+
+void clear_buffer(vk::CommandBuffer cmd, vk::Buffer buffer) {
+  cmd.fillBuffer(buffer, 0, VK_WHOLE_SIZE, 0);
+  transfer_to_compute_barrier(cmd);
 }
 
 }  // namespace vkc

@@ -56,6 +56,12 @@ class Kernel {
 // Orders two dispatches of a command buffer: the second sees everything the first wrote.
 void compute_barrier(vk::CommandBuffer cmd);
 
+// Orders the transfers (copies, fills) recorded so far before the dispatches recorded after them.
+void transfer_to_compute_barrier(vk::CommandBuffer cmd);
+
+// Orders the dispatches recorded so far before the transfers that read what they wrote.
+void compute_to_transfer_barrier(vk::CommandBuffer cmd);
+
 // Records zeroing `buffer`, ordered before the dispatches recorded after it.
 void clear_buffer(vk::CommandBuffer cmd, vk::Buffer buffer);
 

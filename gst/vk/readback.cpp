@@ -17,10 +17,7 @@ void Readback::record_zero_once(vk::CommandBuffer cmd) {
 }
 
 void Readback::record_copy(vk::CommandBuffer cmd) const {
-  vk::MemoryBarrier written{.srcAccessMask = vk::AccessFlagBits::eShaderWrite,
-                            .dstAccessMask = vk::AccessFlagBits::eTransferRead};
-  cmd.pipelineBarrier(vk::PipelineStageFlagBits::eComputeShader, vk::PipelineStageFlagBits::eTransfer, {},
-                      written, nullptr, nullptr);
+  compute_to_transfer_barrier(cmd);
   cmd.copyBuffer(work_->handle(), host_->handle(), vk::BufferCopy{.size = result_bytes_});
 }
 
