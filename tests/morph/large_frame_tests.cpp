@@ -1,5 +1,7 @@
-// A few frames large enough for many workgroups in every direction, with large masks.
+// Frames large enough for many workgroups in every direction, with large masks, and rows wider
+// than the row passes' shared-memory budget.
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/test_seed.h"
@@ -8,48 +10,56 @@
 #include "tcases.h"
 
 namespace morph_test {
+namespace {
+
+using morph_ref::MorphSpec;
+
+struct LargeFrame {
+  GstVideoFormat format;
+  int width, height;
+  MorphSpec spec;
+};
+
+struct LargeCase {
+  const char* name;
+  std::vector<LargeFrame> frames;
+};
+
+const LargeCase kLargeCases[] = {
+    {"large frames",
+     {
+         {GST_VIDEO_FORMAT_GRAY8, 320, 200, {morph_ref::kDilate, morph_ref::kRect, 61, 61, 1}},
+         {GST_VIDEO_FORMAT_GRAY8, 640, 360, {morph_ref::kErode, morph_ref::kEllipse, 15, 15, 1}},
+         {GST_VIDEO_FORMAT_RGBA, 320, 240, {morph_ref::kDilate, morph_ref::kRect, 31, 31, 1}},
+         {GST_VIDEO_FORMAT_RGBA, 320, 240, {morph_ref::kOpen, morph_ref::kEllipse, 31, 31, 1}},
+         {GST_VIDEO_FORMAT_NV12, 320, 180, {morph_ref::kTophat, morph_ref::kCross, 31, 31, 1}},
+     }},
+    // Row passes walk a row in shared memory when its source and result fit there (2 x 4 bytes
+    // per pixel: 4096 pixels on lavapipe's 32 KiB, 6144 on 48 KiB, 8192 on 64 KiB); wider rows
+    // take the walk through device memory. 8500-pixel rows take that path on all of these.
+    {"rows wider than shared memory",
+     {
+         {GST_VIDEO_FORMAT_GRAY8, 8500, 9, {morph_ref::kDilate, morph_ref::kRect, 31, 5, 1}},
+         {GST_VIDEO_FORMAT_RGBA, 8500, 7, {morph_ref::kGradient, morph_ref::kCross, 9, 3, 1}},
+         {GST_VIDEO_FORMAT_RGB, 8501, 5, {morph_ref::kErode, morph_ref::kRect, 255, 1, 2}},
+     }},
+};
+
+}  // namespace
 
 GST_START_TEST(test_large_frames) {
-  const std::string name = "large frames";
-  std::mt19937 rng = vktest::RngFor(name);
-  using morph_ref::MorphSpec;
-  RunAndVerify(name, {
-                         {RandomFrame(GST_VIDEO_FORMAT_GRAY8, 320, 200, rng),
-                          MorphSpec{morph_ref::kDilate, morph_ref::kRect, 61, 61, 1}},
-                         {RandomFrame(GST_VIDEO_FORMAT_GRAY8, 640, 360, rng),
-                          MorphSpec{morph_ref::kErode, morph_ref::kEllipse, 15, 15, 1}},
-                         {RandomFrame(GST_VIDEO_FORMAT_RGBA, 320, 240, rng),
-                          MorphSpec{morph_ref::kDilate, morph_ref::kRect, 31, 31, 1}},
-                         {RandomFrame(GST_VIDEO_FORMAT_RGBA, 320, 240, rng),
-                          MorphSpec{morph_ref::kOpen, morph_ref::kEllipse, 31, 31, 1}},
-                         {RandomFrame(GST_VIDEO_FORMAT_NV12, 320, 180, rng),
-                          MorphSpec{morph_ref::kTophat, morph_ref::kCross, 31, 31, 1}},
-                     });
-}
-GST_END_TEST;
-
-// Row passes walk a row in shared memory when its source and result fit there (2 x 4 bytes per
-// pixel: 4096 pixels on lavapipe's 32 KiB, 6144 on 48 KiB, 8192 on 64 KiB); wider rows take the
-// walk through device memory. 8500-pixel rows take that path on all of these.
-GST_START_TEST(test_rows_wider_than_shared_memory) {
-  const std::string name = "rows wider than shared memory";
-  std::mt19937 rng = vktest::RngFor(name);
-  using morph_ref::MorphSpec;
-  RunAndVerify(name, {
-                         {RandomFrame(GST_VIDEO_FORMAT_GRAY8, 8500, 9, rng),
-                          MorphSpec{morph_ref::kDilate, morph_ref::kRect, 31, 5, 1}},
-                         {RandomFrame(GST_VIDEO_FORMAT_RGBA, 8500, 7, rng),
-                          MorphSpec{morph_ref::kGradient, morph_ref::kCross, 9, 3, 1}},
-                         {RandomFrame(GST_VIDEO_FORMAT_RGB, 8501, 5, rng),
-                          MorphSpec{morph_ref::kErode, morph_ref::kRect, 255, 1, 2}},
-                     });
+  const LargeCase& c = kLargeCases[__i__];
+  std::mt19937 rng = vktest::RngFor(c.name);
+  std::vector<std::pair<TestFrame, MorphSpec>> frames;
+  for (const LargeFrame& f : c.frames)
+    frames.push_back({RandomFrame(f.format, f.width, f.height, rng), f.spec});
+  RunAndVerify(c.name, frames);
 }
 GST_END_TEST;
 
 TCase* LargeFrameTCase() {
   TCase* tcase = vktest::NewTCase("large", 300);
-  tcase_add_test(tcase, test_large_frames);
-  tcase_add_test(tcase, test_rows_wider_than_shared_memory);
+  tcase_add_loop_test(tcase, test_large_frames, 0, G_N_ELEMENTS(kLargeCases));
   return tcase;
 }
 
