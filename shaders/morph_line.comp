@@ -15,13 +15,13 @@
 //
 // `other` (cross masks): the output is further combined with the same pixel of another image.
 //
-// SHARED_LINE (built as morph_line_shared; rows no longer than the element's shared-memory budget):
-// a workgroup takes one whole row. It copies the row into shared memory with consecutive
-// invocations on consecutive words, walks the blocks there and copies the result out the same
-// way. Walking a row in device memory, neighbouring invocations are k words apart, so every access
-// of a subgroup touches a cache line per invocation: at k = 31 that made the row pass cost more
-// than the column pass, unpack and pack together. k is odd, so in shared memory the invocations'
-// accesses fall in distinct banks.
+// SHARED_LINE (built as morph_line_shared; rows no longer than the element's shared-memory budget,
+// never combined with `other`): a workgroup takes one whole row. It copies the row into shared
+// memory with consecutive invocations on consecutive words, walks the blocks there and copies the
+// result out the same way. Walking a row in device memory, neighbouring invocations are k words
+// apart, so every access of a subgroup touches a cache line per invocation: at k = 31 that cost
+// about 60 us more per 1080p frame than k = 3 on the H200. k is odd, so in shared memory the
+// invocations' accesses fall in distinct banks.
 
 layout(local_size_x_id = 0, local_size_y_id = 1) in;
 layout(constant_id = 2) const bool LANES16 = false;
@@ -45,11 +45,6 @@ layout(push_constant) uniform Params {
   uint blocks_x;   // 1: invocation x indexes blocks and y lines; 0: x lines and y blocks
 } p;
 
-// `v`, combined with sample i of line `base` of `other` when the pass asks for it.
-uint with_other(uint base, uint i, uint v) {
-  return p.combine != 0u ? morph_op(p.dilate != 0u, v, other[base + i * p.step]) : v;
-}
-
 // Where a line's samples are read and its outputs (and the suffixes before them) stored.
 #ifdef SHARED_LINE
 layout(constant_id = 3) const uint LINE_WORDS = 1;  // at least p.samples
@@ -58,12 +53,14 @@ shared uint s_dst[LINE_WORDS];
 uint load_src(uint base, uint i) { return s_src[i]; }
 uint load_dst(uint base, uint i) { return s_dst[i]; }
 void store_dst(uint base, uint i, uint v) { s_dst[i] = v; }
-uint finish(uint base, uint i, uint v) { return v; }  // `other` is combined on the way out
+uint other_at(uint base, uint i) { return morph_identity(p.dilate != 0u); }  // never combines
 #else
 uint load_src(uint base, uint i) { return src[base + i * p.step]; }
 uint load_dst(uint base, uint i) { return dst[base + i * p.step]; }
 void store_dst(uint base, uint i, uint v) { dst[base + i * p.step] = v; }
-uint finish(uint base, uint i, uint v) { return with_other(base, i, v); }
+uint other_at(uint base, uint i) {
+  return p.combine != 0u ? other[base + i * p.step] : morph_identity(p.dilate != 0u);
+}
 #endif
 
 uint sample_at(uint base, int i) {
@@ -99,18 +96,19 @@ void walk(uint base, uint m) {
   // Prefixes of the next block [first + radius + 1, ...], joined with them.
   uint g = morph_identity(dilate);
   for (uint o0 = first; o0 < end; o0 += BATCH) {
-    uint v[BATCH], s[BATCH];
+    uint v[BATCH], s[BATCH], c[BATCH];
     for (uint j = 0u; j < BATCH; ++j) {
       if (j >= batch) break;
       uint o = min(o0 + j, end - 1u);
       v[j] = sample_at(base, int(o + p.radius));
       s[j] = load_dst(base, o);
+      c[j] = other_at(base, o);
     }
     for (uint j = 0u; j < BATCH; ++j) {
       uint o = o0 + j;
       if (j >= batch || o >= end) break;
       if (o > first) g = morph_op(dilate, g, v[j]);
-      store_dst(base, o, finish(base, o, morph_op(dilate, s[j], g)));
+      store_dst(base, o, morph_op(dilate, morph_op(dilate, s[j], g), c[j]));
     }
   }
 }
@@ -125,7 +123,7 @@ void main() {
   barrier();
   for (uint m = gl_LocalInvocationID.x; m * k < p.samples; m += W) walk(base, m);
   barrier();
-  for (uint i = gl_LocalInvocationID.x; i < p.samples; i += W) dst[base + i] = with_other(base, i, s_dst[i]);
+  for (uint i = gl_LocalInvocationID.x; i < p.samples; i += W) dst[base + i] = s_dst[i];
 #else
   uint line = p.blocks_x != 0u ? gl_GlobalInvocationID.y : gl_GlobalInvocationID.x;
   uint m = p.blocks_x != 0u ? gl_GlobalInvocationID.x : gl_GlobalInvocationID.y;

@@ -2,7 +2,7 @@
 #extension GL_GOOGLE_include_directive : require
 // First pass of every morph frame: one plane of the input frame (host memory, any byte offset and
 // stride) into a working image of one 32-bit word per pixel in device memory, the pixel's bytes in
-// the word's low bytes. Each input byte is read once.
+// the word's low bytes. Each input word is read once (one straddling two workgroups' runs, twice).
 //
 // A workgroup row covers 4 x local_size_x pixels of a frame row. Its input words are first copied
 // into shared memory by consecutive invocations, so that every load of a subgroup is one

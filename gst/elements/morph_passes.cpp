@@ -134,7 +134,8 @@ void Passes::line_pass(bool dilate, bool along_x, uint32_t radius, Image src, Im
                     .dilate = dilate,
                     .combine = combine_with != kNone,
                     .blocks_x = along_x};
-  const Kernel& kernel = along_x && line_shared_ ? *line_shared_ : *line_;
+  // The shared-memory row pass does not combine with another image (crosses combine in columns).
+  const Kernel& kernel = along_x && line_shared_ && combine_with == kNone ? *line_shared_ : *line_;
   const uint32_t set = image_set(kernel, src, dst, combine_with == kNone ? dst : combine_with);
   const uint32_t blocks = groups(samples, 2 * params.radius + 1);
   if (&kernel == line_shared_.get())
