@@ -1,6 +1,9 @@
 #include "measurement.hpp"
 
+#include <dirent.h>
 #include <sys/resource.h>
+
+#include <fstream>
 
 namespace bench {
 
@@ -11,6 +14,25 @@ double cpu_seconds() {
   getrusage(RUSAGE_SELF, &usage);
   auto s = [](const timeval& t) { return double(t.tv_sec) + double(t.tv_usec) / 1e6; };
   return s(usage.ru_utime) + s(usage.ru_stime);
+}
+
+// Every thread of this process: its name and the CPU time it has run, from /proc/self/task/*/
+// (schedstat counts nanoseconds; stat's clock ticks are too coarse for a 1-second window).
+std::map<long, std::pair<std::string, double>> thread_cpu_seconds() {
+  std::map<long, std::pair<std::string, double>> threads;
+  DIR* dir = opendir("/proc/self/task");
+  if (!dir) return threads;
+  while (dirent* entry = readdir(dir)) {
+    if (entry->d_name[0] == '.') continue;
+    const std::string task = std::string("/proc/self/task/") + entry->d_name;
+    std::string name;
+    double run_ns = 0;
+    std::ifstream comm(task + "/comm"), schedstat(task + "/schedstat");
+    if (std::getline(comm, name) && schedstat >> run_ns)
+      threads[std::stol(entry->d_name)] = {name, run_ns / 1e9};
+  }
+  closedir(dir);
+  return threads;
 }
 
 }  // namespace
@@ -24,12 +46,19 @@ double peak_rss_mib() {
 void Window::start() {
   wall_us_ = g_get_monotonic_time();
   cpu_s_ = cpu_seconds();
+  threads_ = thread_cpu_seconds();
 }
 
 void Window::stop(Measurement& m, double frames) {
   m.seconds = double(g_get_monotonic_time() - wall_us_) / 1e6;
   m.cpu_seconds = cpu_seconds() - cpu_s_;
   m.frames = frames;
+  // Threads that ended inside the window are missing; those that started count from zero.
+  for (const auto& [tid, thread] : thread_cpu_seconds()) {
+    auto before = threads_.find(tid);
+    m.cpu_seconds_by_thread[thread.first] +=
+        thread.second - (before == threads_.end() ? 0 : before->second.second);
+  }
 }
 
 std::string Measurement::serialize() const {
@@ -37,6 +66,16 @@ std::string Measurement::serialize() const {
                                       G_TYPE_DOUBLE, frames, "seconds", G_TYPE_DOUBLE, seconds, "cpu-seconds",
                                       G_TYPE_DOUBLE, cpu_seconds, "peak-rss-mib", G_TYPE_DOUBLE, peak_rss_mib,
                                       "gpu-us", G_TYPE_DOUBLE, gpu_us, nullptr);
+  GstStructure* threads = gst_structure_new_empty("threads");
+  for (const auto& [name, seconds] : cpu_seconds_by_thread) {
+    // Field names must be valid GQuark-ish tokens: thread names may hold spaces.
+    std::string field = name;
+    for (char& ch : field)
+      if (!g_ascii_isalnum(ch) && ch != '-' && ch != '_' && ch != ':' && ch != '.') ch = '_';
+    gst_structure_set(threads, field.c_str(), G_TYPE_DOUBLE, seconds, nullptr);
+  }
+  gst_structure_set(s, "threads", GST_TYPE_STRUCTURE, threads, nullptr);
+  gst_structure_free(threads);
   gchar* text = gst_structure_to_string(s);
   std::string line = text;
   g_free(text);
@@ -58,6 +97,14 @@ Measurement Measurement::parse(const std::string& line) {
   gst_structure_get_double(s, "cpu-seconds", &m.cpu_seconds);
   gst_structure_get_double(s, "peak-rss-mib", &m.peak_rss_mib);
   gst_structure_get_double(s, "gpu-us", &m.gpu_us);
+  GstStructure* threads = nullptr;
+  if (gst_structure_get(s, "threads", GST_TYPE_STRUCTURE, &threads, nullptr) && threads) {
+    for (int i = 0; i < gst_structure_n_fields(threads); ++i) {
+      const char* name = gst_structure_nth_field_name(threads, i);
+      gst_structure_get_double(threads, name, &m.cpu_seconds_by_thread[name]);
+    }
+    gst_structure_free(threads);
+  }
   gst_structure_free(s);
   return m;
 }

@@ -3,6 +3,7 @@
 
 #include <gst/gst.h>
 
+#include <map>
 #include <string>
 
 namespace bench {
@@ -14,6 +15,9 @@ struct Measurement {
   double cpu_seconds = 0;   // user + system, all threads of the process
   double peak_rss_mib = 0;  // of the process that ran the variant
   double gpu_us = 0;        // our element: mean GPU time per frame (timestamp queries)
+  // cpu_seconds split by thread name (threads of one name summed): which thread the CPU time is
+  // spent in (appsrc's feeder, the streaming thread, our completion thread, the driver's).
+  std::map<std::string, double> cpu_seconds_by_thread;
 
   double fps() const { return seconds > 0 ? frames / seconds : 0; }
   double ms_per_frame() const { return frames > 0 ? 1000.0 * seconds / frames : 0; }
@@ -33,6 +37,7 @@ class Window {
  private:
   gint64 wall_us_ = 0;
   double cpu_s_ = 0;
+  std::map<long, std::pair<std::string, double>> threads_;  // by thread id: name, CPU seconds
 };
 
 // Peak resident memory of this process so far, in MiB.

@@ -1,6 +1,7 @@
 #include "pipeline_variant.hpp"
 
 #include <gst/app/gstappsrc.h>
+#include <pthread.h>
 
 #include <atomic>
 #include <thread>
@@ -99,12 +100,16 @@ Measurement run_pipeline_variant(const Case& c, const Variant& v, const Options&
 
   std::atomic<bool> stop{false};
   std::thread feeder([&] {
+    pthread_setname_np(pthread_self(), "bench-feeder");  // for the CPU time by thread
     for (size_t i = 0; !stop; ++i)
       if (gst_app_src_push_buffer(GST_APP_SRC(src), gst_buffer_ref(ring[i % ring.size()])) != GST_FLOW_OK)
         break;
   });
 
   m.status = wait_on_bus(bus, options.warmup_s);
+  // From here on this thread (popping and freeing the bus's messages) is "bench-bus"; threads
+  // started before, the driver's among them, keep the process's name.
+  pthread_setname_np(pthread_self(), "bench-bus");
   if (m.status.empty()) {
     Window window;
     const guint64 before = arrived;

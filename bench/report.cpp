@@ -1,5 +1,6 @@
 #include "report.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace bench {
@@ -13,6 +14,32 @@ std::string json_string(const std::string& text) {
     out += ch;
   }
   return out + "\"";
+}
+
+// "name 12.3, name 4.5, ...": CPU microseconds per frame of each thread, the busiest first, those
+// under 0.5 us left out.
+std::string cpu_by_thread(const Measurement& m) {
+  std::vector<std::pair<double, std::string>> threads;
+  for (const auto& [name, seconds] : m.cpu_seconds_by_thread)
+    if (m.frames > 0 && 1e6 * seconds / m.frames >= 0.5) threads.push_back({1e6 * seconds / m.frames, name});
+  std::sort(threads.rbegin(), threads.rend());
+  std::string text;
+  char item[96];
+  for (const auto& [us, name] : threads) {
+    std::snprintf(item, sizeof item, "%s%s %.1f", text.empty() ? "" : ", ", name.c_str(), us);
+    text += item;
+  }
+  return text;
+}
+
+std::string json_cpu_by_thread(const Measurement& m) {
+  std::string text = "{";
+  char item[32];
+  for (const auto& [name, seconds] : m.cpu_seconds_by_thread) {
+    std::snprintf(item, sizeof item, "%.2f", m.frames > 0 ? 1e6 * seconds / m.frames : 0.0);
+    text += (text.size() > 1 ? ", " : "") + json_string(name) + ": " + item;
+  }
+  return text + "}";
 }
 
 std::string csv_field(const std::string& text) {
@@ -72,6 +99,7 @@ void Report::add_case(const std::vector<Row>& rows) {
                 r.m.ms_per_frame(), r.m.cpu_us_per_frame(), r.m.peak_rss_mib,
                 r.m.gpu_us > 0 ? std::to_string(int(r.m.gpu_us + 0.5)).c_str() : "-", ratio.c_str());
     if (!r.v->note.empty()) std::printf("  %-52s (%s)\n", "", r.v->note.c_str());
+    if (r.v->ours) std::printf("  %-52s CPU us/frame by thread: %s\n", "", cpu_by_thread(r.m).c_str());
   }
   std::fflush(stdout);
   rows_.insert(rows_.end(), rows.begin(), rows.end());
@@ -85,13 +113,14 @@ bool Report::write_json(const std::string& path) const {
                  "{\"case\": %s, \"size\": %s, \"width\": %d, \"height\": %d, \"variant\": %s, \"ours\": %s, "
                  "\"status\": %s, \"fps\": %.3f, \"ms_per_frame\": %.4f, \"cpu_us_per_frame\": %.2f, "
                  "\"peak_rss_mib\": %.1f, \"gpu_us\": %.2f, \"copy_floor_us\": %.2f, \"device\": %s, "
-                 "\"h2d_gbs\": %.2f, \"d2h_gbs\": %.2f, \"both_ways_gbs\": %.2f, \"note\": %s}\n",
+                 "\"h2d_gbs\": %.2f, \"d2h_gbs\": %.2f, \"both_ways_gbs\": %.2f, \"note\": %s, "
+                 "\"cpu_us_per_frame_by_thread\": %s}\n",
                  json_string(r.c->name).c_str(), json_string(r.c->size).c_str(), r.c->width, r.c->height,
                  json_string(r.v->label).c_str(), r.v->ours ? "true" : "false",
                  json_string(r.m.status).c_str(), r.m.fps(), r.m.ms_per_frame(), r.m.cpu_us_per_frame(),
                  r.m.peak_rss_mib, r.m.gpu_us, copy_floor_us(*r.c), json_string(bandwidth_.device).c_str(),
                  bandwidth_.host_to_device_gbs, bandwidth_.device_to_host_gbs, bandwidth_.both_ways_gbs,
-                 json_string(r.v->note).c_str());
+                 json_string(r.v->note).c_str(), json_cpu_by_thread(r.m).c_str());
   }
   return std::fclose(f) == 0;
 }
