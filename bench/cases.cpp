@@ -18,6 +18,15 @@ Variant ours_host_passes(const std::string& format) {
   return {"vkcompute 1x1 mask", "morph name=dut operation=dilate width=1 height=1", OpenCvOp::kNone, true,
           "unpack and pack alone: the " + format + " frame's read from and write to host memory"};
 }
+// appsrc ! identity ! fakesink: the harness's own CPU time per frame, to tell apart from ours.
+Variant harness() {
+  return {"harness alone (identity)",
+          "identity",
+          OpenCvOp::kNone,
+          false,
+          "appsrc, identity and fakesink at full speed, no element: the harness's own CPU cost",
+          true};
+}
 Variant peer(const std::string& label, const std::string& fragment, const std::string& note = "") {
   return {label, fragment, OpenCvOp::kNone, false, note};
 }
@@ -62,16 +71,16 @@ std::vector<Case> build_cases(const std::vector<std::string>& sizes, const std::
         conversion_variants("I420", OpenCvOp::kRgbToI420));
     add("lumamax RGBA", GST_VIDEO_FORMAT_RGBA, 4 * px, 0,
         {ours("lumamax name=dut"), ours_silent("lumamax"),
-         opencv("cvtColor+minMaxLoc", OpenCvOp::kMinMaxRgba, "luma then min/max")});
+         opencv("cvtColor+minMaxLoc", OpenCvOp::kMinMaxRgba, "luma then min/max"), harness()});
     add("lumamax NV12", GST_VIDEO_FORMAT_NV12, 1.5 * px, 0,
         {ours("lumamax name=dut"), ours_silent("lumamax"),
-         opencv("minMaxLoc", OpenCvOp::kMinMaxY, "min/max of the Y plane")});
+         opencv("minMaxLoc", OpenCvOp::kMinMaxY, "min/max of the Y plane"), harness()});
     add("histogram RGBA", GST_VIDEO_FORMAT_RGBA, 4 * px, 0,
         {ours("histogram name=dut"), ours_silent("histogram"),
-         opencv("calcHist", OpenCvOp::kHistRgba, "R, G, B and luma (cvtColor)")});
+         opencv("calcHist", OpenCvOp::kHistRgba, "R, G, B and luma (cvtColor)"), harness()});
     add("histogram NV12", GST_VIDEO_FORMAT_NV12, 1.5 * px, 0,
         {ours("histogram name=dut"), ours_silent("histogram"),
-         opencv("calcHist", OpenCvOp::kHistNv12, "Y, U and V")});
+         opencv("calcHist", OpenCvOp::kHistNv12, "Y, U and V"), harness()});
     for (int k : {3, 15, 31, 61}) {
       const std::string kk = std::to_string(k);
       const std::string props = "morph name=dut operation=dilate width=" + kk + " height=" + kk;

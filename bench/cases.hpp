@@ -27,6 +27,9 @@ struct Variant {
   OpenCvOp opencv = OpenCvOp::kNone;
   bool ours = false;  // our element, named "dut" in the fragment (for its gpu-time)
   std::string note;   // how the peer differs from our element, printed with its results
+  // No element at all (the harness alone): its CPU time is what appsrc, the streaming thread and
+  // fakesink cost without us. Not a peer: no ratio, not plotted.
+  bool reference = false;
 };
 
 struct Case {

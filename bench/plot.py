@@ -37,7 +37,8 @@ def load(path):
 def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__)
-    rows = [r for r in load(sys.argv[1]) if r["status"] == "ok"]
+    # The harness-alone reference rows measure CPU time, not a competitor: not plotted.
+    rows = [r for r in load(sys.argv[1]) if r["status"] == "ok" and not r.get("reference")]
     sizes = [s for s in ("1080p", "4k") if any(r["size"] == s for r in rows)]
     device = rows[0]["device"] if rows else "?"
     order = [name for name, _ in FAMILIES]

@@ -91,7 +91,7 @@ void Report::add_case(const std::vector<Row>& rows) {
     if (r.v->ours && r.m.gpu_us > 0 && floor_us > 0) {
       std::snprintf(text, sizeof text, "GPU time at %.0f%% of the copy floor", 100.0 * floor_us / r.m.gpu_us);
       ratio = text;
-    } else if (!r.v->ours && ours_fps > 0) {
+    } else if (!r.v->ours && !r.v->reference && ours_fps > 0) {
       std::snprintf(text, sizeof text, "vkcompute %.2fx", ours_fps / r.m.fps());
       ratio = text;
     }
@@ -99,7 +99,8 @@ void Report::add_case(const std::vector<Row>& rows) {
                 r.m.ms_per_frame(), r.m.cpu_us_per_frame(), r.m.peak_rss_mib,
                 r.m.gpu_us > 0 ? std::to_string(int(r.m.gpu_us + 0.5)).c_str() : "-", ratio.c_str());
     if (!r.v->note.empty()) std::printf("  %-52s (%s)\n", "", r.v->note.c_str());
-    if (r.v->ours) std::printf("  %-52s CPU us/frame by thread: %s\n", "", cpu_by_thread(r.m).c_str());
+    if (r.v->ours || r.v->reference)
+      std::printf("  %-52s CPU us/frame by thread: %s\n", "", cpu_by_thread(r.m).c_str());
   }
   std::fflush(stdout);
   rows_.insert(rows_.end(), rows.begin(), rows.end());
@@ -111,16 +112,18 @@ bool Report::write_json(const std::string& path) const {
   for (const Row& r : rows_) {
     std::fprintf(f,
                  "{\"case\": %s, \"size\": %s, \"width\": %d, \"height\": %d, \"variant\": %s, \"ours\": %s, "
+                 "\"reference\": %s, "
                  "\"status\": %s, \"fps\": %.3f, \"ms_per_frame\": %.4f, \"cpu_us_per_frame\": %.2f, "
                  "\"peak_rss_mib\": %.1f, \"gpu_us\": %.2f, \"copy_floor_us\": %.2f, \"device\": %s, "
                  "\"h2d_gbs\": %.2f, \"d2h_gbs\": %.2f, \"both_ways_gbs\": %.2f, \"note\": %s, "
                  "\"cpu_us_per_frame_by_thread\": %s}\n",
                  json_string(r.c->name).c_str(), json_string(r.c->size).c_str(), r.c->width, r.c->height,
                  json_string(r.v->label).c_str(), r.v->ours ? "true" : "false",
-                 json_string(r.m.status).c_str(), r.m.fps(), r.m.ms_per_frame(), r.m.cpu_us_per_frame(),
-                 r.m.peak_rss_mib, r.m.gpu_us, copy_floor_us(*r.c), json_string(bandwidth_.device).c_str(),
-                 bandwidth_.host_to_device_gbs, bandwidth_.device_to_host_gbs, bandwidth_.both_ways_gbs,
-                 json_string(r.v->note).c_str(), json_cpu_by_thread(r.m).c_str());
+                 r.v->reference ? "true" : "false", json_string(r.m.status).c_str(), r.m.fps(),
+                 r.m.ms_per_frame(), r.m.cpu_us_per_frame(), r.m.peak_rss_mib, r.m.gpu_us,
+                 copy_floor_us(*r.c), json_string(bandwidth_.device).c_str(), bandwidth_.host_to_device_gbs,
+                 bandwidth_.device_to_host_gbs, bandwidth_.both_ways_gbs, json_string(r.v->note).c_str(),
+                 json_cpu_by_thread(r.m).c_str());
   }
   return std::fclose(f) == 0;
 }

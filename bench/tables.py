@@ -34,7 +34,8 @@ def main():
                 continue
             gpu = r["gpu_us"]
             vs_floor = f"{100 * floor / gpu:.0f} %" if r["ours"] and gpu > 0 and floor > 0 else ""
-            ratio = f"{ours['fps'] / r['fps']:.3g}×" if ours and not r["ours"] and r["fps"] > 0 else ""
+            peer = not r["ours"] and not r.get("reference")
+            ratio = f"{ours['fps'] / r['fps']:.3g}×" if ours and peer and r["fps"] > 0 else ""
             print(f"| {label} | {fmt(r['fps'])} | {r['ms_per_frame']:.3f} | {fmt(r['cpu_us_per_frame'], 1)} | "
                   f"{r['peak_rss_mib']:.0f} | {fmt(gpu)} | {vs_floor} | {ratio} |")
         print()
