@@ -39,6 +39,13 @@ def main():
             print(f"| {label} | {fmt(r['fps'])} | {r['ms_per_frame']:.3f} | {fmt(r['cpu_us_per_frame'], 1)} | "
                   f"{r['peak_rss_mib']:.0f} | {fmt(gpu)} | {vs_floor} | {ratio} |")
         print()
+        # Where our rows' CPU time goes, thread by thread (runs that recorded it).
+        for r in here:
+            threads = r.get("cpu_us_per_frame_by_thread")
+            if r["status"] == "ok" and threads and (r["ours"] or r.get("reference")):
+                busy = sorted(((us, name) for name, us in threads.items() if us >= 0.5), reverse=True)
+                print(f"- CPU µs/frame by thread, {r['variant']}: " + ", ".join(f"{n} {us:.1f}" for us, n in busy))
+        print()
 
 
 if __name__ == "__main__":
