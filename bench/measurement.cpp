@@ -68,11 +68,13 @@ std::string Measurement::serialize() const {
                                       "gpu-us", G_TYPE_DOUBLE, gpu_us, nullptr);
   GstStructure* threads = gst_structure_new_empty("threads");
   for (const auto& [name, seconds] : cpu_seconds_by_thread) {
-    // Field names must be valid GQuark-ish tokens: thread names may hold spaces.
+    // A serialized field name holds letters, digits and "-_:." only; thread names may hold more.
     std::string field = name;
     for (char& ch : field)
       if (!g_ascii_isalnum(ch) && ch != '-' && ch != '_' && ch != ':' && ch != '.') ch = '_';
-    gst_structure_set(threads, field.c_str(), G_TYPE_DOUBLE, seconds, nullptr);
+    double same_field = 0;  // two names that differ only in such characters
+    gst_structure_get_double(threads, field.c_str(), &same_field);
+    gst_structure_set(threads, field.c_str(), G_TYPE_DOUBLE, same_field + seconds, nullptr);
   }
   gst_structure_set(s, "threads", GST_TYPE_STRUCTURE, threads, nullptr);
   gst_structure_free(threads);

@@ -157,7 +157,9 @@ static gboolean passes_through(GstVkComputeFilter* self) {
 static void complete_frames(GstVkComputeFilter* self) {
   auto* priv = get_priv(self);
   // "<element>:done" (at most 15 bytes) in top, perf and debuggers.
-  std::string name = std::string(GST_OBJECT_NAME(self)).substr(0, 10) + ":done";
+  gchar* element = gst_object_get_name(GST_OBJECT(self));
+  const std::string name = std::string(element ? element : "vkcompute").substr(0, 10) + ":done";
+  g_free(element);
   pthread_setname_np(pthread_self(), name.c_str());
   auto* klass = GST_VKCOMPUTE_FILTER_GET_CLASS(self);
   std::unique_lock<std::mutex> guard(priv->lock);
