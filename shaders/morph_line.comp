@@ -15,16 +15,11 @@
 //
 // `other` (cross masks): the output is further combined with the same pixel of another image.
 //
-// SHARED_LINE (built as morph_line_shared; rows no longer than the element's shared-memory budget,
-// never combined with `other`): a workgroup takes one whole row. It copies the row into shared
-// memory with consecutive invocations on consecutive words, walks the blocks there and copies the
-// result out the same way. Walking a row in device memory, neighbouring invocations are k words
-// apart, so every access of a subgroup touches a cache line per invocation: at k = 31 that cost
-// about 60 us more per 1080p frame than k = 3 on the H200. k is odd, so in shared memory the
-// invocations' accesses fall in distinct banks.
+// Row passes take morph_row_table.comp where a padded row fits in shared memory: walking a row
+// in device memory puts neighbouring invocations k words apart, a cache line each per access.
 
 layout(local_size_x_id = 0, local_size_y_id = 1) in;
-layout(constant_id = 2) const bool LANES16 = false;
+layout(constant_id = 2) const bool ONE_LANE = false;  // see include/morph.glsl
 
 const uint BATCH = 8u;
 
@@ -37,7 +32,7 @@ layout(set = 0, binding = 2) restrict readonly buffer Other { uint other[]; };
 layout(push_constant) uniform Params {
   uint samples;    // samples along a line
   uint count;      // lines
-  uint step;       // words between neighbouring samples of a line (1 with SHARED_LINE)
+  uint step;       // words between neighbouring samples of a line
   uint line_step;  // words between neighbouring lines
   uint radius;     // at most samples - 1 (a larger window covers the same samples)
   uint dilate;     // 1: max, 0: min
@@ -46,22 +41,12 @@ layout(push_constant) uniform Params {
 } p;
 
 // Where a line's samples are read and its outputs (and the suffixes before them) stored.
-#ifdef SHARED_LINE
-layout(constant_id = 3) const uint LINE_WORDS = 1;  // at least p.samples
-shared uint s_src[LINE_WORDS];
-shared uint s_dst[LINE_WORDS];
-uint load_src(uint base, uint i) { return s_src[i]; }
-uint load_dst(uint base, uint i) { return s_dst[i]; }
-void store_dst(uint base, uint i, uint v) { s_dst[i] = v; }
-uint other_at(uint base, uint i) { return morph_identity(p.dilate != 0u); }  // never combines
-#else
 uint load_src(uint base, uint i) { return src[base + i * p.step]; }
 uint load_dst(uint base, uint i) { return dst[base + i * p.step]; }
 void store_dst(uint base, uint i, uint v) { dst[base + i * p.step] = v; }
 uint other_at(uint base, uint i) {
   return p.combine != 0u ? other[base + i * p.step] : morph_identity(p.dilate != 0u);
 }
-#endif
 
 uint sample_at(uint base, int i) {
   bool dilate = p.dilate != 0u;
@@ -115,19 +100,8 @@ void walk(uint base, uint m) {
 
 void main() {
   uint k = 2u * p.radius + 1u;
-#ifdef SHARED_LINE
-  // One row per workgroup (the dispatch has exactly p.count of them along y).
-  const uint W = gl_WorkGroupSize.x;
-  uint base = gl_WorkGroupID.y * p.line_step;
-  for (uint i = gl_LocalInvocationID.x; i < p.samples; i += W) s_src[i] = src[base + i];
-  barrier();
-  for (uint m = gl_LocalInvocationID.x; m * k < p.samples; m += W) walk(base, m);
-  barrier();
-  for (uint i = gl_LocalInvocationID.x; i < p.samples; i += W) dst[base + i] = s_dst[i];
-#else
   uint line = p.blocks_x != 0u ? gl_GlobalInvocationID.y : gl_GlobalInvocationID.x;
   uint m = p.blocks_x != 0u ? gl_GlobalInvocationID.x : gl_GlobalInvocationID.y;
   if (line >= p.count || m * k >= p.samples) return;
   walk(line * p.line_step, m);
-#endif
 }

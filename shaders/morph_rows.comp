@@ -10,7 +10,7 @@
 // table entries per mask row, whatever the run lengths. Every input row is read once per tile.
 
 layout(local_size_x = 64, local_size_y = 4) in;
-layout(constant_id = 0) const bool LANES16 = false;
+layout(constant_id = 0) const bool ONE_LANE = false;  // see include/morph.glsl
 
 const uint TILE_W = 64u;
 const uint ROWS_PER_THREAD = 8u;

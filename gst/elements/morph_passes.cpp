@@ -4,8 +4,8 @@
 #include <cstring>
 
 #include "morph_line.spv.h"
-#include "morph_line_shared.spv.h"
 #include "morph_pack.spv.h"
+#include "morph_row_table.spv.h"
 #include "morph_rows.spv.h"
 #include "morph_unpack.spv.h"
 
@@ -22,6 +22,11 @@ struct LineParams {
   uint32_t samples, count, step, line_step, radius, dilate, combine, blocks_x;
 };
 
+// Must match the push constants of shaders/morph_row_table.comp.
+struct RowTableParams {
+  uint32_t width, line_step, radius, dilate;
+};
+
 // Must match the push constants of shaders/morph_rows.comp.
 struct RowsParams {
   uint32_t width, height, half_w, half_h, dilate;
@@ -35,8 +40,11 @@ struct PackParams {
 // Unpack and pack: a workgroup row covers 4 * kGroupX pixels; at most morph_unpack.comp's kMaxGroupX,
 // kMaxGroupY.
 constexpr uint32_t kGroupX = 64, kGroupY = 4;
-constexpr uint32_t kLineGroup = 64;                   // lines per workgroup of a line pass
-constexpr uint32_t kSharedRowGroup = 128;             // invocations per row of a shared-memory row pass
+constexpr uint32_t kLineGroup = 64;       // lines per workgroup of a line pass
+constexpr uint32_t kRowTableGroup = 256;  // invocations per row of a row-table pass
+// The row-table pass pads a row with up to this many samples each side: single masks up to 255
+// wide. Wider windows (iterations of wide masks) take the line pass.
+constexpr uint32_t kRowTableMaxRadius = 127;
 constexpr uint32_t kRowsTileW = 64, kRowsTileH = 32;  // see shaders/morph_rows.comp
 constexpr uint32_t kMaxRuns = 255;
 
@@ -67,6 +75,7 @@ std::vector<uint32_t> mask_runs(Shape shape, guint width, guint height) {
 
 Passes::Passes(const std::shared_ptr<Device>& device, const PlaneFormat& format) : format_(format) {
   const uint32_t lanes16 = format.lanes16 ? 1 : 0;
+  const uint32_t one_lane = format.lanes16 || format.bpp == 1 ? 1 : 0;  // a single sample per word
   unpack_ = std::make_unique<Kernel>(device, KernelInfo{.name = "morph unpack",
                                                         .spirv = morph_unpack_spv,
                                                         .spirv_bytes = sizeof(morph_unpack_spv),
@@ -78,22 +87,24 @@ Passes::Passes(const std::shared_ptr<Device>& device, const PlaneFormat& format)
                                                       .spirv_bytes = sizeof(morph_line_spv),
                                                       .bindings = 3,
                                                       .push_constant_bytes = sizeof(LineParams),
-                                                      .specialization = {kLineGroup, 1, lanes16}});
-  // Row passes walk rows in shared memory where a row's source and result fit (see morph_line.comp).
-  if (2 * format.width * sizeof(uint32_t) <= device->properties().limits.maxComputeSharedMemorySize)
-    line_shared_ = std::make_unique<Kernel>(
-        device, KernelInfo{.name = "morph row",
-                           .spirv = morph_line_shared_spv,
-                           .spirv_bytes = sizeof(morph_line_shared_spv),
-                           .bindings = 3,
-                           .push_constant_bytes = sizeof(LineParams),
-                           .specialization = {kSharedRowGroup, 1, lanes16, format.width}});
+                                                      .specialization = {kLineGroup, 1, one_lane}});
+  // Row passes build a sparse table in shared memory where two padded rows fit (see
+  // morph_row_table.comp).
+  const uint32_t table_words = format.width + 2 * kRowTableMaxRadius;
+  if (2 * table_words * sizeof(uint32_t) <= device->properties().limits.maxComputeSharedMemorySize)
+    row_table_ = std::make_unique<Kernel>(
+        device, KernelInfo{.name = "morph row table",
+                           .spirv = morph_row_table_spv,
+                           .spirv_bytes = sizeof(morph_row_table_spv),
+                           .bindings = 2,
+                           .push_constant_bytes = sizeof(RowTableParams),
+                           .specialization = {kRowTableGroup, one_lane, table_words}});
   rows_ = std::make_unique<Kernel>(device, KernelInfo{.name = "morph rows",
                                                       .spirv = morph_rows_spv,
                                                       .spirv_bytes = sizeof(morph_rows_spv),
                                                       .bindings = 3,
                                                       .push_constant_bytes = sizeof(RowsParams),
-                                                      .specialization = {lanes16}});
+                                                      .specialization = {one_lane}});
   pack_ =
       std::make_unique<Kernel>(device, KernelInfo{.name = "morph pack",
                                                   .spirv = morph_pack_spv,
@@ -118,7 +129,10 @@ uint32_t Passes::image_set(const Kernel& kernel, int a, int b, int c) {
   if (added) {
     // Sets 0..kVkComputeFramesInFlight-1 of a kernel are left to per-frame bindings.
     it->second = kVkComputeFramesInFlight + set_count_[&kernel]++;
-    kernel.update(it->second, {{image(a)}, {image(b)}, {image(c)}});
+    if (c == kNone)
+      kernel.update(it->second, {{image(a)}, {image(b)}});
+    else
+      kernel.update(it->second, {{image(a)}, {image(b)}, {image(c)}});
   }
   return it->second;
 }
@@ -134,13 +148,17 @@ void Passes::line_pass(bool dilate, bool along_x, uint32_t radius, Image src, Im
                     .dilate = dilate,
                     .combine = combine_with != kNone,
                     .blocks_x = along_x};
-  // The shared-memory row pass does not combine with another image (crosses combine in columns).
-  const Kernel& kernel = along_x && line_shared_ && combine_with == kNone ? *line_shared_ : *line_;
-  const uint32_t set = image_set(kernel, src, dst, combine_with == kNone ? dst : combine_with);
+  // The row table does not combine with another image (crosses combine in columns).
+  if (along_x && row_table_ && combine_with == kNone && params.radius <= kRowTableMaxRadius) {
+    RowTableParams table{
+        .width = samples, .line_step = format_.width, .radius = params.radius, .dilate = dilate};
+    row_table_->dispatch(cmd_, image_set(*row_table_, src, dst, kNone), &table, count, 1);
+    compute_barrier(cmd_);
+    return;
+  }
+  const uint32_t set = image_set(*line_, src, dst, combine_with == kNone ? dst : combine_with);
   const uint32_t blocks = groups(samples, 2 * params.radius + 1);
-  if (&kernel == line_shared_.get())
-    line_shared_->dispatch(cmd_, set, &params, 1, count);
-  else if (along_x)
+  if (along_x)
     line_->dispatch(cmd_, set, &params, groups(blocks, kLineGroup), count);
   else
     line_->dispatch(cmd_, set, &params, groups(count, kLineGroup), blocks);

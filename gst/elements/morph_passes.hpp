@@ -60,13 +60,14 @@ class Passes : public CapsState {
   void mask_pass(bool dilate, guint times, Image src, Image dst);
   void line_pass(bool dilate, bool along_x, uint32_t radius, Image src, Image dst, Image combine_with);
   void rows_pass(bool dilate, Image src, Image dst);
-  // The descriptor set of `kernel` bound to this slot's buffers `a`, `b`, `c`.
+  // The descriptor set of `kernel` bound to this slot's buffers `a`, `b`, `c` (or only `a`, `b`
+  // when `c` is kNone).
   uint32_t image_set(const Kernel& kernel, int a, int b, int c);
   vk::Buffer image(int index) const;
 
   PlaneFormat format_;
   std::unique_ptr<Kernel> unpack_, line_, rows_, pack_;
-  std::unique_ptr<Kernel> line_shared_;  // row passes in shared memory; null where a row does not fit
+  std::unique_ptr<Kernel> row_table_;  // row passes in shared memory; null where a row does not fit
   std::array<Slot, kVkComputeFramesInFlight> slots_;
   // Descriptor sets over a slot's own images never change: built once, by (kernel, slot, images).
   std::map<std::tuple<const Kernel*, uint32_t, int, int, int>, uint32_t> sets_;

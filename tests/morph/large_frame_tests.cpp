@@ -34,14 +34,18 @@ const LargeCase kLargeCases[] = {
          {GST_VIDEO_FORMAT_RGBA, 320, 240, {morph_ref::kOpen, morph_ref::kEllipse, 31, 31, 1}},
          {GST_VIDEO_FORMAT_NV12, 320, 180, {morph_ref::kTophat, morph_ref::kCross, 31, 31, 1}},
      }},
-    // Row passes walk a row in shared memory when its source and result fit there (2 x 4 bytes
-    // per pixel: 4096 pixels on lavapipe's 32 KiB, 6144 on 48 KiB, 8192 on 64 KiB); wider rows
-    // take the walk through device memory. 8500-pixel rows take that path on all of these.
-    {"rows wider than shared memory",
+    // Row passes build a table in shared memory when two rows padded by 127 samples each side
+    // fit there (2 x 4 bytes per sample: 3842 pixels on lavapipe's 32 KiB, 5890 on 48 KiB, 7938
+    // on 64 KiB) and the window reaches at most 127 pixels each side; otherwise they walk the row
+    // in device memory. 8500-pixel rows take the walk on all of these devices, and so do the
+    // 600-pixel rows whose window (two 255-pixel rectangles) reaches 254 pixels each side.
+    {"rows beyond the row table",
      {
          {GST_VIDEO_FORMAT_GRAY8, 8500, 9, {morph_ref::kDilate, morph_ref::kRect, 31, 5, 1}},
          {GST_VIDEO_FORMAT_RGBA, 8500, 7, {morph_ref::kGradient, morph_ref::kCross, 9, 3, 1}},
          {GST_VIDEO_FORMAT_RGB, 8501, 5, {morph_ref::kErode, morph_ref::kRect, 255, 1, 2}},
+         {GST_VIDEO_FORMAT_GRAY8, 600, 8, {morph_ref::kDilate, morph_ref::kRect, 255, 3, 2}},
+         {GST_VIDEO_FORMAT_RGBA, 600, 6, {morph_ref::kClose, morph_ref::kRect, 255, 5, 2}},
      }},
 };
 

@@ -21,7 +21,7 @@ const int kFrames[][2] = {{97, 61}, {40, 30}, {2, 3}, {1, 1}, {64, 5}, {5, 70}};
 // The most iterations: of a small mask, and of the largest on a small frame (windows wider than
 // the frame).
 const int kMostIterations = 64;
-const int kExtremes[][4] = {{3, 3, 40, 30}, {255, 255, 16, 12}};
+const int kExtremes[][4] = {{3, 3, 40, 30}, {255, 255, 16, 12}};  // mask, frame
 
 }  // namespace
 
@@ -41,6 +41,9 @@ GST_START_TEST(test_operation) {
     for (const auto& mask : kIteratedMasks)
       for (int n : kIterations)
         cases.push_back({next_frame(), MorphSpec{operation, shape, mask[0], mask[1], n}});
+    for (const auto& extreme : kExtremes)
+      cases.push_back({RandomFrame(GST_VIDEO_FORMAT_GRAY8, extreme[2], extreme[3], rng),
+                       MorphSpec{operation, shape, extreme[0], extreme[1], kMostIterations}});
   }
   RunAndVerify(name, cases);
 }
