@@ -2,11 +2,13 @@
 
 #include <pthread.h>
 
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <mutex>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "vk/submit.hpp"
@@ -21,6 +23,9 @@ namespace {
 // wait forever.
 constexpr uint64_t kGpuTimeoutNs = 10'000'000'000ull;
 constexpr guint kGpuTimeWindow = 16;  // timed frames (one in CommandRing::kTimestampInterval)
+// How long the streaming thread may stay away before the completion thread retires its frames:
+// the most a result waits when the stream pauses, and rare enough a wake not to cost when it runs.
+constexpr auto kStreamIdle = std::chrono::milliseconds(2);
 
 enum { PROP_0, PROP_DEVICE, PROP_DEVICE_NAME, PROP_GPU_TIME };
 
@@ -49,11 +54,15 @@ struct GstVkComputeFilterPrivate {
   GstVideoInfo out_info;
   std::unique_ptr<vkc::CapsState> caps_state;  // from configure(); the ring's frames use it
   vkc::InputPath last_path = vkc::InputPath::kOwnMemory;
-  // Analysis elements: `completer` waits for each frame's fence in order, completes and releases
-  // it, so messages are posted as soon as results are ready whatever the stream does.
+  // Frames retire in order, each claimed by one thread: the streaming thread, or for analysis
+  // elements `completer` when the stream has gone idle (see complete_frames()).
   std::mutex lock;
-  std::condition_variable changed;  // in_flight grew or shrank, or `stopping` was set
+  std::condition_variable changed;         // a claim was released
+  std::condition_variable wake_completer;  // a frame or a claim for a blocked completer, or stop
   std::thread completer;
+  bool retiring = false;                              // lock: a thread has claimed the oldest frame
+  bool completer_blocked = false;                     // lock: the completer waits with no deadline
+  std::chrono::steady_clock::time_point stream_seen;  // lock: the streaming thread last retired
   bool passthrough = false;  // lock (written with no frame in flight): see passes_through()
   bool stopping = false;     // lock: the completer exits once in_flight is empty
   bool dropping = false;     // lock: complete nothing (flush, stop)
@@ -113,47 +122,82 @@ static void note_gpu_time(GstVkComputeFilter* self, double ns) {
   priv->gpu_frames = 0;
 }
 
-// Filters: retires the oldest in-flight frame: waits for it when `block`, else only if it is
-// complete. Its output joins the ready queue. Returns FALSE if it is not complete, or on timeout
-// with `*flow` set to an error.
-static gboolean retire_oldest(GstVkComputeFilter* self, gboolean block, GstFlowReturn* flow) {
-  auto* priv = get_priv(self);
-  InFlight& oldest = priv->in_flight.front();
-  if (block) {
-    if (!priv->ring->wait(oldest.frame.slot, kGpuTimeoutNs)) {
-      GST_ELEMENT_ERROR(
-          self, RESOURCE, FAILED,
-          ("The Vulkan device did not finish a frame within %u s.", guint(kGpuTimeoutNs / 1000000000ull)),
-          ("device %s may be lost", priv->device->name().c_str()));
-      *flow = GST_FLOW_ERROR;
-      return FALSE;
-    }
-  } else if (!priv->ring->done(oldest.frame.slot)) {
-    return FALSE;
-  }
-  // An analysis element that draws into its frames (e.g. histogram's draw) completes here.
-  if (auto* complete = GST_VKCOMPUTE_FILTER_GET_CLASS(self)->complete) complete(self, &oldest.frame);
-  note_gpu_time(self, priv->ring->gpu_time_ns(oldest.frame.slot));
-  oldest.input.release();
-  if (oldest.frame.outbuf) priv->ready.push_back(oldest.frame.outbuf);
-  gst_buffer_unref(oldest.frame.inbuf);
-  priv->in_flight.pop_front();
-  return TRUE;
-}
-
 static gboolean is_analysis(GstVkComputeFilter* self) {
   return GST_VKCOMPUTE_FILTER_GET_CLASS(self)->analysis;
 }
 
 // Whether frames pass through untouched with the current caps (analysis elements, unless their
-// settings make them draw into the frame): the input is pushed at once and the completion
-// thread completes it. Otherwise the element writes an output buffer per frame.
+// settings make them draw into the frame): the input is pushed at once and completed later.
+// Otherwise the element writes an output buffer per frame.
 static gboolean passes_through(GstVkComputeFilter* self) {
   return get_priv(self)->passthrough;
 }
 
-// The analysis elements' completion thread: waits for the oldest frame's fence, posts its results
-// (complete()) and releases it, in order, until stop() sets `stopping` with nothing in flight.
+// Waits for a claimed frame's fence, completes it (unless `drop`) and releases what it holds; a
+// filter's output joins the ready queue. False on timeout (a lost device; the error is posted).
+static bool finish_frame(GstVkComputeFilter* self, InFlight& entry, bool drop) {
+  auto* priv = get_priv(self);
+  const bool finished = priv->ring->wait(entry.frame.slot, kGpuTimeoutNs);
+  if (!finished)
+    GST_ELEMENT_ERROR(
+        self, RESOURCE, FAILED,
+        ("The Vulkan device did not finish a frame within %u s.", guint(kGpuTimeoutNs / 1000000000ull)),
+        ("device %s may be lost", priv->device->name().c_str()));
+  if (finished && !drop) {
+    if (auto* complete = GST_VKCOMPUTE_FILTER_GET_CLASS(self)->complete) complete(self, &entry.frame);
+    note_gpu_time(self, priv->ring->gpu_time_ns(entry.frame.slot));
+    if (entry.frame.outbuf) priv->ready.push_back(std::exchange(entry.frame.outbuf, nullptr));
+  }
+  drop_frame(entry);
+  return finished;
+}
+
+// Retires the oldest in-flight frame, with the lock held and no frame claimed: claims it, finishes
+// it outside the lock (complete() may post, and bus handlers may query the element), then removes
+// it and wakes whichever thread waits for the claim.
+static bool retire_oldest(GstVkComputeFilter* self, std::unique_lock<std::mutex>& guard) {
+  auto* priv = get_priv(self);
+  InFlight& oldest = priv->in_flight.front();  // deque references survive push_back
+  const bool drop = priv->dropping;
+  priv->retiring = true;
+  guard.unlock();
+  const bool finished = finish_frame(self, oldest, drop);
+  guard.lock();
+  priv->in_flight.pop_front();
+  priv->retiring = false;
+  priv->changed.notify_all();
+  if (priv->completer_blocked) priv->wake_completer.notify_one();
+  return finished;
+}
+
+// The streaming thread retires its own frames: until fewer than `keep` are in flight, waiting for
+// the GPU when `block`, else only those already complete. Frames leave in order, one at a time,
+// whichever thread claims the oldest. Notes the time for the completion thread.
+static GstFlowReturn retire_frames(GstVkComputeFilter* self, size_t keep, gboolean block) {
+  auto* priv = get_priv(self);
+  GstFlowReturn flow = GST_FLOW_OK;
+  std::unique_lock<std::mutex> guard(priv->lock);
+  for (;;) {
+    if (priv->retiring) {  // the completion thread holds the oldest frame
+      priv->changed.wait(guard);
+      continue;
+    }
+    if (priv->in_flight.empty() || priv->in_flight.size() < keep) break;
+    if (!block && !priv->ring->done(priv->in_flight.front().frame.slot)) break;
+    if (!retire_oldest(self, guard)) {
+      flow = GST_FLOW_ERROR;
+      break;
+    }
+  }
+  priv->stream_seen = std::chrono::steady_clock::now();
+  return flow;
+}
+
+// The analysis elements' completion thread. While the stream keeps coming back, its streaming
+// thread retires the frames itself (one thread wake per frame fewer); when it has not been seen
+// for kStreamIdle (a live source between frames, a sink waiting for the clock, the end of a burst),
+// this thread retires what is in flight, so results are posted without waiting for the next frame.
+// Exits when stop() sets `stopping` with nothing in flight.
 static void complete_frames(GstVkComputeFilter* self) {
   auto* priv = get_priv(self);
   // "<element>:done" (at most 15 bytes) in top, perf and debuggers.
@@ -161,40 +205,23 @@ static void complete_frames(GstVkComputeFilter* self) {
   const std::string name = std::string(element ? element : "vkcompute").substr(0, 10) + ":done";
   g_free(element);
   pthread_setname_np(pthread_self(), name.c_str());
-  auto* klass = GST_VKCOMPUTE_FILTER_GET_CLASS(self);
   std::unique_lock<std::mutex> guard(priv->lock);
   for (;;) {
-    // Frames of an element that draws into them are retired by the streaming thread instead.
-    priv->changed.wait(guard,
-                       [&] { return priv->stopping || (priv->passthrough && !priv->in_flight.empty()); });
     if (priv->stopping && (!priv->passthrough || priv->in_flight.empty())) return;
-    // References to deque elements survive push_back by the streaming thread.
-    InFlight& oldest = priv->in_flight.front();
-    guard.unlock();
-    const bool finished = priv->ring->wait(oldest.frame.slot, kGpuTimeoutNs);
-    if (!finished)
-      GST_ELEMENT_ERROR(
-          self, RESOURCE, FAILED,
-          ("The Vulkan device did not finish a frame within %u s.", guint(kGpuTimeoutNs / 1000000000ull)),
-          ("device %s may be lost", priv->device->name().c_str()));
-    guard.lock();
-    if (finished && !priv->dropping) {
-      guard.unlock();  // post outside our lock: bus handlers may query the element
-      klass->complete(self, &oldest.frame);
-      note_gpu_time(self, priv->ring->gpu_time_ns(oldest.frame.slot));
-      guard.lock();
+    // Frames of an element that draws into them are only retired by the streaming thread.
+    if (!priv->passthrough || priv->in_flight.empty() || priv->retiring) {
+      priv->completer_blocked = true;
+      priv->wake_completer.wait(guard);
+      priv->completer_blocked = false;
+      continue;
     }
-    drop_frame(oldest);
-    priv->in_flight.pop_front();
-    priv->changed.notify_all();
+    const auto idle_at = priv->stream_seen + kStreamIdle;
+    if (std::chrono::steady_clock::now() < idle_at) {
+      priv->wake_completer.wait_until(guard, idle_at);
+      continue;
+    }
+    retire_oldest(self, guard);  // a timeout has posted its error; the frame is dropped
   }
-}
-
-// Waits until the analysis completion thread has fewer than `size` frames left.
-static void wait_in_flight_below(GstVkComputeFilter* self, size_t size) {
-  auto* priv = get_priv(self);
-  std::unique_lock<std::mutex> guard(priv->lock);
-  priv->changed.wait(guard, [&] { return priv->in_flight.size() < size; });
 }
 
 // Waits for every in-flight frame and pushes all outputs, in order (for analysis elements: posts
@@ -202,13 +229,7 @@ static void wait_in_flight_below(GstVkComputeFilter* self, size_t size) {
 // leave in the order they came.
 static GstFlowReturn drain(GstVkComputeFilter* self) {
   auto* priv = get_priv(self);
-  GstFlowReturn flow = GST_FLOW_OK;
-  if (passes_through(self)) {
-    wait_in_flight_below(self, 1);
-  } else {
-    while (!priv->in_flight.empty() && retire_oldest(self, TRUE, &flow)) {
-    }
-  }
+  GstFlowReturn flow = retire_frames(self, 1, TRUE);
   while (!priv->ready.empty()) {
     GstBuffer* out = priv->ready.front();
     priv->ready.pop_front();
@@ -219,26 +240,19 @@ static GstFlowReturn drain(GstVkComputeFilter* self) {
 }
 
 // Drops every in-flight frame without completing it (flush, stop). Waits for the GPU first:
-// their memory is in use.
+// their memory is in use. A lost device drops them unfinished: freeing memory the GPU might still
+// touch is the lesser evil compared to hanging the pipeline.
 static void discard(GstVkComputeFilter* self) {
   auto* priv = get_priv(self);
-  if (passes_through(self)) {
-    {
-      std::lock_guard<std::mutex> guard(priv->lock);
-      priv->dropping = true;
-    }
-    wait_in_flight_below(self, 1);
+  {
+    std::lock_guard<std::mutex> guard(priv->lock);
+    priv->dropping = true;
+  }
+  while (retire_frames(self, 1, TRUE) != GST_FLOW_OK) {
+  }
+  {
     std::lock_guard<std::mutex> guard(priv->lock);
     priv->dropping = false;
-  }
-  GstFlowReturn flow;
-  while (!priv->in_flight.empty()) {
-    if (!retire_oldest(self, TRUE, &flow)) {
-      // Lost device: nothing will complete. Drop our references anyway; freeing memory the GPU
-      // might still touch is the lesser evil compared to hanging the pipeline.
-      drop_frame(priv->in_flight.front());
-      priv->in_flight.pop_front();
-    }
   }
   for (GstBuffer* out : priv->ready) gst_buffer_unref(out);
   priv->ready.clear();
@@ -289,7 +303,7 @@ static gboolean gst_vkcompute_filter_stop(GstBaseTransform* trans) {
       std::lock_guard<std::mutex> guard(priv->lock);
       priv->stopping = true;
     }
-    priv->changed.notify_all();
+    priv->wake_completer.notify_one();
     priv->completer.join();
   }
   priv->caps_state.reset();  // after the frames that used it
@@ -492,11 +506,9 @@ static GstFlowReturn submit_frame(GstVkComputeFilter* self, GstBuffer* inbuf) {
     return GST_FLOW_ERROR;
   }
   priv->submitted++;
-  {
-    std::lock_guard<std::mutex> guard(priv->lock);
-    priv->in_flight.push_back(std::move(entry));
-  }
-  priv->changed.notify_all();
+  std::lock_guard<std::mutex> guard(priv->lock);
+  priv->in_flight.push_back(std::move(entry));
+  if (priv->completer_blocked) priv->wake_completer.notify_one();
   return GST_FLOW_OK;
 }
 
@@ -509,9 +521,8 @@ static GstFlowReturn gst_vkcompute_filter_generate_output(GstBaseTransform* tran
     if (GstBuffer* inbuf = trans->queued_buf) {
       trans->queued_buf = nullptr;
       // The ring is full: the oldest frame must finish before its slot is reused.
-      if (passes_through(self)) {
-        wait_in_flight_below(self, kVkComputeFramesInFlight);
-      } else if (priv->in_flight.size() == kVkComputeFramesInFlight && !retire_oldest(self, TRUE, &flow)) {
+      flow = retire_frames(self, kVkComputeFramesInFlight, TRUE);
+      if (flow != GST_FLOW_OK) {
         gst_buffer_unref(inbuf);
         return flow;
       }
@@ -521,8 +532,7 @@ static GstFlowReturn gst_vkcompute_filter_generate_output(GstBaseTransform* tran
       flow = submit_frame(self, inbuf);
       if (flow != GST_FLOW_OK) return flow;
     }
-    while (!passes_through(self) && !priv->in_flight.empty() && retire_oldest(self, FALSE, &flow)) {
-    }
+    flow = retire_frames(self, 1, FALSE);
   } catch (const std::exception& e) {
     post_exception(self, e);
     return GST_FLOW_ERROR;

@@ -44,8 +44,9 @@ struct _GstVkComputeFilterClass {
   // results visible to the CPU and submits.
   gboolean (*record)(GstVkComputeFilter* self, vkc::Frame* frame, GError** error);
 
-  // Analysis elements: called in frame order once a frame's GPU work has completed, on the
-  // streaming thread, with frame->inbuf still valid. Not called for frames dropped by a flush.
+  // Analysis elements: called in frame order once a frame's GPU work has completed, with
+  // frame->inbuf still valid: on the streaming thread, or on the element's completion thread when
+  // the stream has paused. Never on both at once. Not called for frames dropped by a flush.
   void (*complete)(GstVkComputeFilter* self, vkc::Frame* frame);
 
   // TRUE for analysis elements: same caps in and out, input buffers pass through untouched.
