@@ -3,6 +3,7 @@
 #include <gst/app/gstappsrc.h>
 #include <pthread.h>
 
+#include <algorithm>
 #include <atomic>
 #include <thread>
 #include <vector>
@@ -44,6 +45,30 @@ std::vector<GstBuffer*> make_ring(GstPad* src, GstCaps* caps, const GstVideoInfo
   *pool_out = pool;
   return ring;
 }
+
+// The element's gpu-time property is the mean of its last 16 timed frames (one in 8): read once,
+// it varies by several percent between runs. Sampled every kGpuTimeSampling seconds over the
+// measured window and averaged instead.
+constexpr double kGpuTimeSampling = 0.05;
+
+class GpuTimeSamples {
+ public:
+  void sample(GstElement* dut) {
+    const double us = read(dut);
+    if (us > 0) sum_ += us, ++count_;
+  }
+  // The mean of the samples, or the last value when none was taken (fewer than 128 frames).
+  double mean(GstElement* dut) const { return count_ ? sum_ / count_ : read(dut); }
+
+ private:
+  static double read(GstElement* dut) {
+    double us = 0;
+    if (dut) g_object_get(dut, "gpu-time", &us, nullptr);
+    return us;
+  }
+  double sum_ = 0;
+  int count_ = 0;
+};
 
 // Waits `seconds` on the bus; returns the first error's text, if one comes.
 std::string wait_on_bus(GstBus* bus, double seconds) {
@@ -110,11 +135,16 @@ Measurement run_pipeline_variant(const Case& c, const Variant& v, const Options&
   // From here on this thread (popping and freeing the bus's messages) is "bench-bus"; threads
   // started before, the driver's among them, keep the process's name.
   pthread_setname_np(pthread_self(), "bench-bus");
+  GstElement* dut = gst_bin_get_by_name(GST_BIN(pipeline), "dut");
+  GpuTimeSamples gpu_time;
   if (m.status.empty()) {
     Window window;
     const guint64 before = arrived;
     window.start();
-    m.status = wait_on_bus(bus, options.measure_s);
+    for (double waited = 0; m.status.empty() && waited < options.measure_s; waited += kGpuTimeSampling) {
+      m.status = wait_on_bus(bus, std::min(kGpuTimeSampling, options.measure_s - waited));
+      gpu_time.sample(dut);
+    }
     window.stop(m, double(arrived - before));
     if (m.status.empty()) m.status = arrived > before ? "ok" : "error: no frame arrived";
   }
@@ -123,8 +153,8 @@ Measurement run_pipeline_variant(const Case& c, const Variant& v, const Options&
   if (GstMessage* done = gst_bus_timed_pop_filtered(bus, 10 * GST_SECOND,
                                                     GstMessageType(GST_MESSAGE_EOS | GST_MESSAGE_ERROR)))
     gst_message_unref(done);
-  if (GstElement* dut = gst_bin_get_by_name(GST_BIN(pipeline), "dut")) {
-    g_object_get(dut, "gpu-time", &m.gpu_us, nullptr);
+  if (dut) {
+    m.gpu_us = gpu_time.mean(dut);
     gst_object_unref(dut);
   }
   gst_element_set_state(pipeline, GST_STATE_NULL);  // unblocks a feeder stuck after an error
