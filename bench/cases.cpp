@@ -27,6 +27,17 @@ Variant harness() {
           "appsrc, identity and fakesink at full speed, no element: the harness's own CPU cost",
           true};
 }
+// The harness with our element's messages posted by an identity, no GPU work.
+Variant harness_posting() {
+  return {"harness posting our messages",
+          "identity name=poster",
+          OpenCvOp::kNone,
+          false,
+          "appsrc, identity and fakesink, identity posting a copy of our element's message per frame: "
+          "the messages' own CPU cost",
+          true,
+          true};
+}
 Variant peer(const std::string& label, const std::string& fragment, const std::string& note = "") {
   return {label, fragment, OpenCvOp::kNone, false, note};
 }
@@ -71,16 +82,18 @@ std::vector<Case> build_cases(const std::vector<std::string>& sizes, const std::
         conversion_variants("I420", OpenCvOp::kRgbToI420));
     add("lumamax RGBA", GST_VIDEO_FORMAT_RGBA, 4 * px, 0,
         {ours("lumamax name=dut"), ours_silent("lumamax"),
-         opencv("cvtColor+minMaxLoc", OpenCvOp::kMinMaxRgba, "luma then min/max"), harness()});
+         opencv("cvtColor+minMaxLoc", OpenCvOp::kMinMaxRgba, "luma then min/max"), harness(),
+         harness_posting()});
     add("lumamax NV12", GST_VIDEO_FORMAT_NV12, 1.5 * px, 0,
         {ours("lumamax name=dut"), ours_silent("lumamax"),
-         opencv("minMaxLoc", OpenCvOp::kMinMaxY, "min/max of the Y plane"), harness()});
+         opencv("minMaxLoc", OpenCvOp::kMinMaxY, "min/max of the Y plane"), harness(), harness_posting()});
     add("histogram RGBA", GST_VIDEO_FORMAT_RGBA, 4 * px, 0,
         {ours("histogram name=dut"), ours_silent("histogram"),
-         opencv("calcHist", OpenCvOp::kHistRgba, "R, G, B and luma (cvtColor)"), harness()});
+         opencv("calcHist", OpenCvOp::kHistRgba, "R, G, B and luma (cvtColor)"), harness(),
+         harness_posting()});
     add("histogram NV12", GST_VIDEO_FORMAT_NV12, 1.5 * px, 0,
         {ours("histogram name=dut"), ours_silent("histogram"),
-         opencv("calcHist", OpenCvOp::kHistNv12, "Y, U and V"), harness()});
+         opencv("calcHist", OpenCvOp::kHistNv12, "Y, U and V"), harness(), harness_posting()});
     for (int k : {3, 15, 31, 61}) {
       const std::string kk = std::to_string(k);
       const std::string props = "morph name=dut operation=dilate width=" + kk + " height=" + kk;

@@ -21,12 +21,14 @@ namespace {
 constexpr const char* kResultPrefix = "RESULT ";
 
 // Runs one variant in a child process and reads its measurement back.
-bench::Measurement run_in_child(const bench::Options& options, int case_index, int variant_index) {
+bench::Measurement run_in_child(const bench::Options& options, int case_index, int variant_index,
+                                const std::string& repost_message) {
   gchar* self = g_file_read_link("/proc/self/exe", nullptr);
   std::vector<std::string> args = {self, "--child", std::to_string(case_index),
                                    std::to_string(variant_index)};
   g_free(self);
   for (const auto& arg : bench::case_arguments(options)) args.push_back(arg);
+  if (!repost_message.empty()) args.insert(args.end(), {"--repost-message", repost_message});
   std::vector<char*> argv;
   for (auto& arg : args) argv.push_back(arg.data());
   argv.push_back(nullptr);
@@ -93,8 +95,12 @@ int main(int argc, char** argv) {
   for (size_t i = 0; i < cases.size(); ++i) {
     if (!selected(cases[i])) continue;
     std::vector<bench::Row> rows;
-    for (size_t j = 0; j < cases[i].variants.size(); ++j)
-      rows.push_back({&cases[i], &cases[i].variants[j], run_in_child(options, int(i), int(j))});
+    std::string message;  // our element's, for a repost variant later in the case
+    for (size_t j = 0; j < cases[i].variants.size(); ++j) {
+      const bench::Variant& v = cases[i].variants[j];
+      rows.push_back({&cases[i], &v, run_in_child(options, int(i), int(j), v.repost ? message : "")});
+      if (message.empty()) message = rows.back().m.message;
+    }
     report.add_case(rows);
   }
   bool ok = true;

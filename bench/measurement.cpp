@@ -78,6 +78,7 @@ std::string Measurement::serialize() const {
   }
   gst_structure_set(s, "threads", GST_TYPE_STRUCTURE, threads, nullptr);
   gst_structure_free(threads);
+  if (!message.empty()) gst_structure_set(s, "message", G_TYPE_STRING, message.c_str(), nullptr);
   gchar* text = gst_structure_to_string(s);
   std::string line = text;
   g_free(text);
@@ -99,6 +100,7 @@ Measurement Measurement::parse(const std::string& line) {
   gst_structure_get_double(s, "cpu-seconds", &m.cpu_seconds);
   gst_structure_get_double(s, "peak-rss-mib", &m.peak_rss_mib);
   gst_structure_get_double(s, "gpu-us", &m.gpu_us);
+  if (const char* message = gst_structure_get_string(s, "message")) m.message = message;
   GstStructure* threads = nullptr;
   if (gst_structure_get(s, "threads", GST_TYPE_STRUCTURE, &threads, nullptr) && threads) {
     for (int i = 0; i < gst_structure_n_fields(threads); ++i) {

@@ -18,6 +18,8 @@ struct Measurement {
   // cpu_seconds split by thread name (threads of one name summed): which thread the CPU time is
   // spent in (appsrc's feeder, the streaming thread, our completion thread, the driver's).
   std::map<std::string, double> cpu_seconds_by_thread;
+  // Our element: the first element message it posted, serialized (for the case's repost variant).
+  std::string message;
 
   double fps() const { return seconds > 0 ? frames / seconds : 0; }
   double ms_per_frame() const { return frames > 0 ? 1000.0 * seconds / frames : 0; }

@@ -48,6 +48,8 @@ bool parse_options(int argc, char** argv, Options& o) {
     } else if (arg == "--child" && i + 2 < argc) {
       o.child_case = std::atoi(argv[++i]);
       o.child_variant = std::atoi(argv[++i]);
+    } else if (arg == "--repost-message" && i + 1 < argc) {
+      o.repost_message = argv[++i];
     } else {
       usage(argv[0]);
       return false;

@@ -18,6 +18,7 @@ struct Options {
   // Internal: run one variant of one case and print its measurement (see main.cpp).
   int child_case = -1;
   int child_variant = -1;
+  std::string repost_message;  // a "repost" variant's message: our element's, serialized
 };
 
 // Parses argv; prints usage and returns false on bad arguments.

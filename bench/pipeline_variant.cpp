@@ -70,22 +70,60 @@ class GpuTimeSamples {
   int count_ = 0;
 };
 
-// Waits `seconds` on the bus; returns the first error's text, if one comes.
-std::string wait_on_bus(GstBus* bus, double seconds) {
-  GstMessage* msg = gst_bus_timed_pop_filtered(bus, GstClockTime(seconds * GST_SECOND), GST_MESSAGE_ERROR);
-  if (!msg) return "";
-  GError* error = nullptr;
-  gst_message_parse_error(msg, &error, nullptr);
-  std::string text = std::string("error: ") + GST_OBJECT_NAME(GST_MESSAGE_SRC(msg)) + ": " + error->message;
-  g_error_free(error);
-  gst_message_unref(msg);
-  return text;
+// Waits `seconds` on the bus, popping every message (as an application does); returns the first
+// error's text, if one comes. Keeps the first element message in `message`, if given and empty.
+std::string wait_on_bus(GstBus* bus, double seconds, std::string* message) {
+  const gint64 end = g_get_monotonic_time() + gint64(seconds * G_USEC_PER_SEC);
+  for (gint64 now = g_get_monotonic_time(); now < end; now = g_get_monotonic_time()) {
+    GstMessage* msg = gst_bus_timed_pop_filtered(bus, GstClockTime(end - now) * GST_USECOND,
+                                                 GstMessageType(GST_MESSAGE_ERROR | GST_MESSAGE_ELEMENT));
+    if (!msg) return "";
+    if (GST_MESSAGE_TYPE(msg) == GST_MESSAGE_ELEMENT) {
+      if (message && message->empty()) {
+        gchar* text = gst_structure_to_string(gst_message_get_structure(msg));
+        *message = text;
+        g_free(text);
+      }
+      gst_message_unref(msg);
+      continue;
+    }
+    GError* error = nullptr;
+    gst_message_parse_error(msg, &error, nullptr);
+    std::string text = std::string("error: ") + GST_OBJECT_NAME(GST_MESSAGE_SRC(msg)) + ": " + error->message;
+    g_error_free(error);
+    gst_message_unref(msg);
+    return text;
+  }
+  return "";
+}
+
+// Makes the identity named "poster" post a copy of `message` for every buffer it passes (takes it).
+void post_for_every_buffer(GstElement* pipeline, GstStructure* message) {
+  GstElement* poster = gst_bin_get_by_name(GST_BIN(pipeline), "poster");
+  GstPad* pad = gst_element_get_static_pad(poster, "sink");
+  gst_pad_add_probe(
+      pad, GST_PAD_PROBE_TYPE_BUFFER,
+      [](GstPad* pad, GstPadProbeInfo*, gpointer message) {
+        GstObject* element = GST_OBJECT_PARENT(pad);
+        gst_element_post_message(
+            GST_ELEMENT(element),
+            gst_message_new_element(element, gst_structure_copy(static_cast<GstStructure*>(message))));
+        return GST_PAD_PROBE_OK;
+      },
+      message, reinterpret_cast<GDestroyNotify>(gst_structure_free));
+  gst_object_unref(pad);
+  gst_object_unref(poster);
 }
 
 }  // namespace
 
 Measurement run_pipeline_variant(const Case& c, const Variant& v, const Options& options) {
   Measurement m;
+  GstStructure* repost = nullptr;
+  if (v.repost && !(repost = gst_structure_from_string(options.repost_message.c_str(), nullptr))) {
+    m.status = "unavailable: our element posted no message in this case";
+    return m;
+  }
   GError* error = nullptr;
   const std::string description = "appsrc name=src is-live=false format=time block=true max-buffers=3 ! " +
                                   v.pipeline + " ! fakesink name=sink sync=false enable-last-sample=false";
@@ -96,6 +134,7 @@ Measurement run_pipeline_variant(const Case& c, const Variant& v, const Options&
                std::string(error->message);
     g_error_free(error);
     if (pipeline) gst_object_unref(pipeline);
+    if (repost) gst_structure_free(repost);
     return m;
   }
   GstVideoInfo info;
@@ -116,6 +155,7 @@ Measurement run_pipeline_variant(const Case& c, const Variant& v, const Options&
       &arrived, nullptr);
   gst_object_unref(sinkpad);
 
+  if (repost) post_for_every_buffer(pipeline, repost);
   GstBus* bus = gst_element_get_bus(pipeline);
   gst_element_set_state(pipeline, GST_STATE_PLAYING);
   GstPad* srcpad = gst_element_get_static_pad(src, "src");
@@ -131,7 +171,8 @@ Measurement run_pipeline_variant(const Case& c, const Variant& v, const Options&
         break;
   });
 
-  m.status = wait_on_bus(bus, options.warmup_s);
+  std::string* keep = v.ours ? &m.message : nullptr;
+  m.status = wait_on_bus(bus, options.warmup_s, keep);
   // From here on this thread (popping and freeing the bus's messages) is "bench-bus"; threads
   // started before, the driver's among them, keep the process's name.
   pthread_setname_np(pthread_self(), "bench-bus");
@@ -142,7 +183,7 @@ Measurement run_pipeline_variant(const Case& c, const Variant& v, const Options&
     const guint64 before = arrived;
     window.start();
     for (double waited = 0; m.status.empty() && waited < options.measure_s; waited += kGpuTimeSampling) {
-      m.status = wait_on_bus(bus, std::min(kGpuTimeSampling, options.measure_s - waited));
+      m.status = wait_on_bus(bus, std::min(kGpuTimeSampling, options.measure_s - waited), keep);
       gpu_time.sample(dut);
     }
     window.stop(m, double(arrived - before));

@@ -1,5 +1,6 @@
 """Runs vkcompute-bench briefly on one case and checks its JSON rows: our element (both variants)
-produced frames, and every row names its case, variant and status.
+produced frames, the harness reposted our element's message, and every row names its case,
+variant and status.
 
     run_bench_smoke.py BENCH OUT.jsonl
 """
@@ -20,6 +21,9 @@ def main():
     for r in ours:
         if r["status"] != "ok" or r["fps"] <= 0 or r["cpu_us_per_frame"] <= 0 or r["peak_rss_mib"] <= 0:
             sys.exit(f"vkcompute row without a measurement: {r}")
+    repost = [r for r in rows if r["variant"] == "harness posting our messages"]
+    if len(repost) != 1 or repost[0]["status"] != "ok" or repost[0]["fps"] <= 0:
+        sys.exit(f"expected one measured 'harness posting our messages' row: {repost}")
     for r in rows:
         if not r["case"] or not r["variant"] or not r["status"]:
             sys.exit(f"incomplete row: {r}")
