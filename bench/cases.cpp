@@ -18,25 +18,36 @@ Variant ours_host_passes(const std::string& format) {
   return {"vkcompute 1x1 mask", "morph name=dut operation=dilate width=1 height=1", OpenCvOp::kNone, true,
           "unpack and pack alone: the " + format + " frame's read from and write to host memory"};
 }
-// appsrc ! identity ! fakesink: the harness's own CPU time per frame, to tell apart from ours.
-Variant harness() {
-  return {"harness alone (identity)",
+// appsrc ! identity ! fakesink: the harness's own CPU time per frame, to tell apart from ours; at
+// full speed, or `paced` at our element's frame rate.
+Variant harness(bool paced) {
+  return {paced ? "harness alone (identity), at our rate" : "harness alone (identity)",
           "identity",
           OpenCvOp::kNone,
           false,
-          "appsrc, identity and fakesink at full speed, no element: the harness's own CPU cost",
-          true};
+          std::string("appsrc, identity and fakesink ") +
+              (paced ? "at our element's frame rate" : "at full speed") +
+              ", no element: the harness's own CPU cost",
+          true,
+          false,
+          paced};
 }
 // The harness with our element's messages posted by an identity, no GPU work.
-Variant harness_posting() {
-  return {"harness posting our messages",
+Variant harness_posting(bool paced) {
+  return {paced ? "harness posting our messages, at our rate" : "harness posting our messages",
           "identity name=poster",
           OpenCvOp::kNone,
           false,
-          "appsrc, identity and fakesink, identity posting a copy of our element's message per frame: "
-          "the messages' own CPU cost",
+          std::string("as the harness alone, ") + (paced ? "at our element's frame rate" : "at full speed") +
+              ", identity posting a copy of our element's message per frame: what the messages cost",
           true,
-          true};
+          true,
+          paced};
+}
+// An analysis element with and without messages, its OpenCV peer and the harness references.
+std::vector<Variant> analysis_variants(const std::string& element, Variant peer) {
+  return {ours(element + " name=dut"), ours_silent(element), std::move(peer),      harness(false),
+          harness_posting(false),      harness(true),        harness_posting(true)};
 }
 Variant peer(const std::string& label, const std::string& fragment, const std::string& note = "") {
   return {label, fragment, OpenCvOp::kNone, false, note};
@@ -81,19 +92,15 @@ std::vector<Case> build_cases(const std::vector<std::string>& sizes, const std::
     add("rgb2yuv RGB->I420", GST_VIDEO_FORMAT_RGB, 3 * px, 1.5 * px,
         conversion_variants("I420", OpenCvOp::kRgbToI420));
     add("lumamax RGBA", GST_VIDEO_FORMAT_RGBA, 4 * px, 0,
-        {ours("lumamax name=dut"), ours_silent("lumamax"),
-         opencv("cvtColor+minMaxLoc", OpenCvOp::kMinMaxRgba, "luma then min/max"), harness(),
-         harness_posting()});
+        analysis_variants("lumamax",
+                          opencv("cvtColor+minMaxLoc", OpenCvOp::kMinMaxRgba, "luma then min/max")));
     add("lumamax NV12", GST_VIDEO_FORMAT_NV12, 1.5 * px, 0,
-        {ours("lumamax name=dut"), ours_silent("lumamax"),
-         opencv("minMaxLoc", OpenCvOp::kMinMaxY, "min/max of the Y plane"), harness(), harness_posting()});
+        analysis_variants("lumamax", opencv("minMaxLoc", OpenCvOp::kMinMaxY, "min/max of the Y plane")));
     add("histogram RGBA", GST_VIDEO_FORMAT_RGBA, 4 * px, 0,
-        {ours("histogram name=dut"), ours_silent("histogram"),
-         opencv("calcHist", OpenCvOp::kHistRgba, "R, G, B and luma (cvtColor)"), harness(),
-         harness_posting()});
+        analysis_variants("histogram",
+                          opencv("calcHist", OpenCvOp::kHistRgba, "R, G, B and luma (cvtColor)")));
     add("histogram NV12", GST_VIDEO_FORMAT_NV12, 1.5 * px, 0,
-        {ours("histogram name=dut"), ours_silent("histogram"),
-         opencv("calcHist", OpenCvOp::kHistNv12, "Y, U and V"), harness(), harness_posting()});
+        analysis_variants("histogram", opencv("calcHist", OpenCvOp::kHistNv12, "Y, U and V")));
     for (int k : {3, 15, 31, 61}) {
       const std::string kk = std::to_string(k);
       const std::string props = "morph name=dut operation=dilate width=" + kk + " height=" + kk;

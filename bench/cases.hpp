@@ -34,6 +34,9 @@ struct Variant {
   // message our element posted in this case: what the messages alone cost the pipeline and the
   // application, whoever computes them.
   bool repost = false;
+  // With `reference`: upstream pushes at the frame rate our element reached in this case, not as
+  // fast as it can. Threads then sleep and wake per frame as they do around our element.
+  bool paced = false;
 };
 
 struct Case {

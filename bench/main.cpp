@@ -21,14 +21,21 @@ namespace {
 constexpr const char* kResultPrefix = "RESULT ";
 
 // Runs one variant in a child process and reads its measurement back.
+// What a reference variant takes from our element's run of the case.
+struct FromOurs {
+  std::string message;  // for a repost variant
+  double fps = 0;       // for a paced variant
+};
+
 bench::Measurement run_in_child(const bench::Options& options, int case_index, int variant_index,
-                                const std::string& repost_message) {
+                                const FromOurs& ours) {
   gchar* self = g_file_read_link("/proc/self/exe", nullptr);
   std::vector<std::string> args = {self, "--child", std::to_string(case_index),
                                    std::to_string(variant_index)};
   g_free(self);
   for (const auto& arg : bench::case_arguments(options)) args.push_back(arg);
-  if (!repost_message.empty()) args.insert(args.end(), {"--repost-message", repost_message});
+  if (!ours.message.empty()) args.insert(args.end(), {"--repost-message", ours.message});
+  if (ours.fps > 0) args.insert(args.end(), {"--pace-fps", std::to_string(ours.fps)});
   std::vector<char*> argv;
   for (auto& arg : args) argv.push_back(arg.data());
   argv.push_back(nullptr);
@@ -95,11 +102,14 @@ int main(int argc, char** argv) {
   for (size_t i = 0; i < cases.size(); ++i) {
     if (!selected(cases[i])) continue;
     std::vector<bench::Row> rows;
-    std::string message;  // our element's, for a repost variant later in the case
+    FromOurs ours;  // from the case's first variant of ours
     for (size_t j = 0; j < cases[i].variants.size(); ++j) {
       const bench::Variant& v = cases[i].variants[j];
-      rows.push_back({&cases[i], &v, run_in_child(options, int(i), int(j), v.repost ? message : "")});
-      if (message.empty()) message = rows.back().m.message;
+      rows.push_back(
+          {&cases[i], &v,
+           run_in_child(options, int(i), int(j), {v.repost ? ours.message : "", v.paced ? ours.fps : 0})});
+      const bench::Measurement& m = rows.back().m;
+      if (v.ours && ours.fps == 0) ours = {m.message, m.fps()};
     }
     report.add_case(rows);
   }

@@ -50,6 +50,8 @@ bool parse_options(int argc, char** argv, Options& o) {
       o.child_variant = std::atoi(argv[++i]);
     } else if (arg == "--repost-message" && i + 1 < argc) {
       o.repost_message = argv[++i];
+    } else if (arg == "--pace-fps" && i + 1 < argc) {
+      o.pace_fps = std::atof(argv[++i]);
     } else {
       usage(argv[0]);
       return false;

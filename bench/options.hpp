@@ -19,6 +19,7 @@ struct Options {
   int child_case = -1;
   int child_variant = -1;
   std::string repost_message;  // a "repost" variant's message: our element's, serialized
+  double pace_fps = 0;         // a "paced" variant's frame rate: our element's
 };
 
 // Parses argv; prints usage and returns false on bad arguments.

@@ -2,6 +2,7 @@
 
 #include <gst/app/gstappsrc.h>
 #include <pthread.h>
+#include <sys/prctl.h>
 
 #include <algorithm>
 #include <atomic>
@@ -119,6 +120,10 @@ void post_for_every_buffer(GstElement* pipeline, GstStructure* message) {
 
 Measurement run_pipeline_variant(const Case& c, const Variant& v, const Options& options) {
   Measurement m;
+  if (v.paced && options.pace_fps <= 0) {
+    m.status = "unavailable: our element ran no frames in this case";
+    return m;
+  }
   GstStructure* repost = nullptr;
   if (v.repost && !(repost = gst_structure_from_string(options.repost_message.c_str(), nullptr))) {
     m.status = "unavailable: our element posted no message in this case";
@@ -166,9 +171,15 @@ Measurement run_pipeline_variant(const Case& c, const Variant& v, const Options&
   std::atomic<bool> stop{false};
   std::thread feeder([&] {
     pthread_setname_np(pthread_self(), "bench-feeder");  // for the CPU time by thread
-    for (size_t i = 0; !stop; ++i)
+    const double pace_us = v.paced && options.pace_fps > 0 ? 1e6 / options.pace_fps : 0;
+    if (pace_us > 0) prctl(PR_SET_TIMERSLACK, 1000);  // ns; the default 50 us would slow the pace
+    const gint64 start = g_get_monotonic_time();
+    for (size_t i = 0; !stop; ++i) {
+      const gint64 due = start + gint64(double(i) * pace_us);
+      if (const gint64 ahead = due - g_get_monotonic_time(); ahead > 0) g_usleep(gulong(ahead));
       if (gst_app_src_push_buffer(GST_APP_SRC(src), gst_buffer_ref(ring[i % ring.size()])) != GST_FLOW_OK)
         break;
+    }
   });
 
   std::string* keep = v.ours ? &m.message : nullptr;
