@@ -18,16 +18,17 @@ Variant ours_host_passes(const std::string& format) {
   return {"vkcompute 1x1 mask", "morph name=dut operation=dilate width=1 height=1", OpenCvOp::kNone, true,
           "unpack and pack alone: the " + format + " frame's read from and write to host memory"};
 }
-// appsrc ! identity ! fakesink: the harness's own CPU time per frame, to tell apart from ours; at
-// full speed, or `paced` at our element's frame rate.
+// How a reference's upstream pushes: as fast as it can, or `paced` at our element's frame rate.
+std::string pace_words(bool paced) {
+  return paced ? "at our element's frame rate" : "at full speed";
+}
+// appsrc ! identity ! fakesink: the harness's own CPU time per frame, to tell apart from ours.
 Variant harness(bool paced) {
   return {paced ? "harness alone (identity), at our rate" : "harness alone (identity)",
           "identity",
           OpenCvOp::kNone,
           false,
-          std::string("appsrc, identity and fakesink ") +
-              (paced ? "at our element's frame rate" : "at full speed") +
-              ", no element: the harness's own CPU cost",
+          "appsrc, identity and fakesink " + pace_words(paced) + ", no element: the harness's own CPU cost",
           true,
           false,
           paced};
@@ -38,7 +39,7 @@ Variant harness_posting(bool paced) {
           "identity name=poster",
           OpenCvOp::kNone,
           false,
-          std::string("as the harness alone, ") + (paced ? "at our element's frame rate" : "at full speed") +
+          "as the harness alone, " + pace_words(paced) +
               ", identity posting a copy of our element's message per frame: what the messages cost",
           true,
           true,

@@ -30,7 +30,7 @@ struct Variant {
   // No element at all (the harness alone): its CPU time is what appsrc, the streaming thread and
   // fakesink cost without us. Not a peer: no ratio, not plotted.
   bool reference = false;
-  // With `reference`: an identity named "poster" posts, for each frame, a copy of the last element
+  // With `reference`: an identity named "poster" posts, for each frame, a copy of the first element
   // message our element posted in this case: what the messages alone cost the pipeline and the
   // application, whoever computes them.
   bool repost = false;

@@ -20,13 +20,13 @@ namespace {
 
 constexpr const char* kResultPrefix = "RESULT ";
 
-// Runs one variant in a child process and reads its measurement back.
 // What a reference variant takes from our element's run of the case.
 struct FromOurs {
   std::string message;  // for a repost variant
   double fps = 0;       // for a paced variant
 };
 
+// Runs one variant in a child process and reads its measurement back.
 bench::Measurement run_in_child(const bench::Options& options, int case_index, int variant_index,
                                 const FromOurs& ours) {
   gchar* self = g_file_read_link("/proc/self/exe", nullptr);

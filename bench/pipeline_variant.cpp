@@ -175,8 +175,10 @@ Measurement run_pipeline_variant(const Case& c, const Variant& v, const Options&
     if (pace_us > 0) prctl(PR_SET_TIMERSLACK, 1000);  // ns; the default 50 us would slow the pace
     const gint64 start = g_get_monotonic_time();
     for (size_t i = 0; !stop; ++i) {
-      const gint64 due = start + gint64(double(i) * pace_us);
-      if (const gint64 ahead = due - g_get_monotonic_time(); ahead > 0) g_usleep(gulong(ahead));
+      if (pace_us > 0) {
+        const gint64 ahead = start + gint64(double(i) * pace_us) - g_get_monotonic_time();
+        if (ahead > 0) g_usleep(gulong(ahead));
+      }
       if (gst_app_src_push_buffer(GST_APP_SRC(src), gst_buffer_ref(ring[i % ring.size()])) != GST_FLOW_OK)
         break;
     }
