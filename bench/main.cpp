@@ -1,7 +1,8 @@
 // vkcompute-bench: frames per second, CPU time and peak memory of our elements and their peers on
 // the same random frames, one process per run (so peak memory and GPU state are the run's own).
 //
-//   vkcompute-bench [--seconds 3] [--warmup 1] [--sizes 1080p,4k] [--filter morph] [--json out.jsonl]
+//   vkcompute-bench [--seconds 3] [--warmup 1] [--sizes 1080p,4k] [--filter morph] [--ours-only]
+//                   [--json out.jsonl]
 #include <gst/gst.h>
 #include <unistd.h>
 
@@ -105,6 +106,7 @@ int main(int argc, char** argv) {
     FromOurs ours;  // from the case's first variant of ours
     for (size_t j = 0; j < cases[i].variants.size(); ++j) {
       const bench::Variant& v = cases[i].variants[j];
+      if (options.ours_only && !v.ours) continue;
       rows.push_back(
           {&cases[i], &v,
            run_in_child(options, int(i), int(j), {v.repost ? ours.message : "", v.paced ? ours.fps : 0})});

@@ -12,7 +12,7 @@ namespace {
 void usage(const char* argv0) {
   std::fprintf(stderr,
                "usage: %s [--seconds S] [--warmup S] [--sizes 1080p,4k] [--filter TEXT] [--json FILE]\n"
-               "          [--csv FILE] [--list] [--write-cube FILE]\n"
+               "          [--csv FILE] [--list] [--ours-only] [--write-cube FILE]\n"
                "Runs each case (element and input) with our element and its peers on the same random\n"
                "frames: frames/s, ms/frame, CPU time/frame, peak memory, GPU time from timestamps.\n",
                argv0);
@@ -35,6 +35,8 @@ bool parse_options(int argc, char** argv, Options& o) {
     const char* v = nullptr;
     if (arg == "--list") {
       o.list = true;
+    } else if (arg == "--ours-only") {
+      o.ours_only = true;
     } else if ((arg == "--seconds" || arg == "--warmup" || arg == "--sizes" || arg == "--filter" ||
                 arg == "--json" || arg == "--csv" || arg == "--write-cube") &&
                (v = value())) {
