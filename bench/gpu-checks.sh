@@ -13,6 +13,10 @@ LUT_TEST_DATA_DIR=$PWD/tests/data GST_CHECKS='test_pad_templates,test_property_d
   test_lut > "$OUT/test_lut.log" 2>&1; echo "test_lut (no ffmpeg cases) rc=$? $(grep '%:' "$OUT/test_lut.log")"
 for t in test_lumamax test_histogram test_rgb2yuv test_morph; do "$t" > "$OUT/$t.log" 2>&1; echo "$t rc=$? $(grep '%:' "$OUT/$t.log")"; done
 GST_VKCOMPUTE_NO_SUBGROUPS=1 test_lumamax > "$OUT/test_lumamax_shared.log" 2>&1; echo "test_lumamax (shared) rc=$? $(grep '%:' "$OUT/test_lumamax_shared.log")"
+# A discrete GPU copies the analysis input to device memory first; the in-place reads as well.
+for t in test_lumamax test_histogram; do
+  GST_VKCOMPUTE_COPY_INPUT=0 "$t" > "$OUT/${t}_in_place.log" 2>&1; echo "$t (input read in place) rc=$? $(grep '%:' "$OUT/${t}_in_place.log")"
+done
 fi
 run() {  # label, caps, element...
   local label=$1 caps=$2; shift 2
@@ -28,6 +32,7 @@ run "lumamax GRAY8" "$R,format=GRAY8" lumamax
 run "lumamax RGBA count=16 min-distance=50" "$R,format=RGBA" lumamax count=16 min-distance=50
 run "lumamax RGBA count=64 min-distance=0" "$R,format=RGBA" lumamax count=64
 GST_VKCOMPUTE_NO_SUBGROUPS=1 run "lumamax RGBA (shared-memory reduction)" "$R,format=RGBA" lumamax
+GST_VKCOMPUTE_COPY_INPUT=0 run "lumamax RGBA (input read in place)" "$R,format=RGBA" lumamax
 run "rgb2yuv RGBA->NV12" "$R,format=RGBA" rgb2yuv ! video/x-raw,format=NV12
 run "rgb2yuv RGB->I420" "$R,format=RGB" rgb2yuv ! video/x-raw,format=I420
 run "lumamax RGBA 4K" "video/x-raw,width=3840,height=2160,format=RGBA" lumamax
@@ -36,6 +41,7 @@ run "histogram RGB" "$R,format=RGB" histogram
 run "histogram NV12" "$R,format=NV12" histogram
 run "histogram GRAY8" "$R,format=GRAY8" histogram
 PATTERN=snow run "histogram RGBA (snow: spread values)" "$R,format=RGBA" histogram
+GST_VKCOMPUTE_COPY_INPUT=0 run "histogram RGBA (input read in place)" "$R,format=RGBA" histogram
 run "histogram RGBA draw=true" "$R,format=RGBA" histogram draw=true
 cube=/tmp/bench33.cube
 vkcompute-bench --write-cube "$cube"

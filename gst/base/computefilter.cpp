@@ -6,6 +6,7 @@
 #include <condition_variable>
 #include <deque>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <utility>
@@ -26,6 +27,10 @@ constexpr guint kGpuTimeWindow = 16;  // timed frames (one in CommandRing::kTime
 // How long the streaming thread may stay away before the completion thread retires its frames:
 // the most a result waits when the stream pauses, and rare enough a wake not to cost when it runs.
 constexpr auto kStreamIdle = std::chrono::milliseconds(2);
+// Frames retired together when the ring is full: one thread wake for all of them instead of one
+// per frame, while the frames left in flight keep the GPU busy.
+constexpr size_t kRetireBatch = 2;
+static_assert(kRetireBatch < kVkComputeFramesInFlight);
 
 enum { PROP_0, PROP_DEVICE, PROP_DEVICE_NAME, PROP_GPU_TIME };
 
@@ -47,8 +52,11 @@ struct GstVkComputeFilterPrivate {
   GstBufferPool* upstream_pool = nullptr;  // offered in propose_allocation
   std::unique_ptr<vkc::CommandRing> ring;
   std::vector<std::unique_ptr<vkc::Buffer>> staging;  // one per ring slot, grown on demand
-  std::deque<InFlight> in_flight;                     // submitted, oldest first (lock)
-  std::deque<GstBuffer*> ready;                       // completed outputs not yet pushed
+  // Device-memory copies of the input, one per ring slot, grown on demand (see
+  // gst_vkcompute_filter_copy_input_to_device()).
+  std::vector<std::unique_ptr<vkc::Buffer>> input_copies;
+  std::deque<InFlight> in_flight;  // submitted, oldest first (lock)
+  std::deque<GstBuffer*> ready;    // completed outputs not yet pushed
   guint64 submitted = 0;
   GstVideoInfo in_info;
   GstVideoInfo out_info;
@@ -193,6 +201,22 @@ static GstFlowReturn retire_frames(GstVkComputeFilter* self, size_t keep, gboole
   return flow;
 }
 
+// Before a frame goes into a full ring: waits once, for the newest of the oldest kRetireBatch
+// frames, then retires those (by then the older ones are normally complete too).
+static GstFlowReturn make_room(GstVkComputeFilter* self) {
+  auto* priv = get_priv(self);
+  std::optional<guint> batch_end;
+  {
+    std::lock_guard<std::mutex> guard(priv->lock);
+    if (priv->in_flight.size() >= kVkComputeFramesInFlight)
+      batch_end = priv->in_flight[kRetireBatch - 1].frame.slot;
+  }
+  // Outside the lock, as the completion thread may retire frames meanwhile: only this thread
+  // reuses slots, so the fence stays that frame's. A timeout is reported when the frame retires.
+  if (batch_end) priv->ring->wait(*batch_end, kGpuTimeoutNs);
+  return retire_frames(self, kVkComputeFramesInFlight - kRetireBatch + 1, TRUE);
+}
+
 // The analysis elements' completion thread. While the stream keeps coming back, its streaming
 // thread retires the frames itself (one thread wake per frame fewer); when it has not been seen
 // for kStreamIdle (a live source between frames, a sink waiting for the clock, the end of a burst),
@@ -280,6 +304,7 @@ static gboolean gst_vkcompute_filter_start(GstBaseTransform* trans) {
     return FALSE;
   }
   priv->staging.resize(kVkComputeFramesInFlight);
+  priv->input_copies.resize(kVkComputeFramesInFlight);
   priv->allocator = gst_vkcompute_allocator_new(device);
   priv->device = std::move(device);
   GST_OBJECT_LOCK(self);
@@ -309,6 +334,7 @@ static gboolean gst_vkcompute_filter_stop(GstBaseTransform* trans) {
   priv->caps_state.reset();  // after the frames that used it
   priv->ring.reset();
   priv->staging.clear();
+  priv->input_copies.clear();
   gst_clear_object(&priv->upstream_pool);
   gst_clear_object(&priv->allocator);
   priv->device.reset();
@@ -435,6 +461,22 @@ static gboolean record_and_submit(GstVkComputeFilter* self, vkc::Frame& frame, G
   return TRUE;
 }
 
+void gst_vkcompute_filter_copy_input_to_device(GstVkComputeFilter* self, vkc::Frame* frame, guint n_planes,
+                                               guint x0, guint y0, guint x1, guint y1) {
+  auto* priv = get_priv(self);
+  const GstVideoInfo& info = priv->in_info;
+  if (!priv->device->features().copy_input_to_device || 2 * (x1 - x0) < guint(GST_VIDEO_INFO_WIDTH(&info)))
+    return;
+  vk::DeviceSize bytes = 0;
+  vkc::FrameLayout copy = vkc::packed_from_zero(info, frame->in, n_planes, bytes);
+  std::unique_ptr<vkc::Buffer>& buffer = priv->input_copies[frame->slot];
+  if (!buffer || buffer->size() < bytes)
+    buffer = vkc::Buffer::create_device(priv->device, bytes, "vkcompute input copy");
+  copy.buffer = buffer->handle();
+  vkc::record_frame_copy(frame->cmd, info, frame->in, copy, {.end_plane = n_planes, .y0 = y0, .y1 = y1});
+  frame->in = copy;
+}
+
 // Takes an output buffer from our pool and finds where the kernels write it.
 static GstFlowReturn acquire_output(GstVkComputeFilter* self, vkc::Frame& frame) {
   auto* priv = get_priv(self);
@@ -520,8 +562,8 @@ static GstFlowReturn gst_vkcompute_filter_generate_output(GstBaseTransform* tran
   try {
     if (GstBuffer* inbuf = trans->queued_buf) {
       trans->queued_buf = nullptr;
-      // The ring is full: the oldest frame must finish before its slot is reused.
-      flow = retire_frames(self, kVkComputeFramesInFlight, TRUE);
+      // A full ring: the oldest frame must finish before its slot is reused.
+      flow = make_room(self);
       if (flow != GST_FLOW_OK) {
         gst_buffer_unref(inbuf);
         return flow;

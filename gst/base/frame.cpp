@@ -55,25 +55,63 @@ void plane_extent(const GstVideoInfo& info, guint c, guint& rows, gsize& row_byt
 
 }  // namespace
 
+namespace {
+
+// The plane's first component (its rows and bytes per row are the plane's).
+guint first_component(const GstVideoInfo& info, guint plane) {
+  guint c = 0;
+  while (GST_VIDEO_FORMAT_INFO_PLANE(info.finfo, c) != plane) ++c;
+  return c;
+}
+
+}  // namespace
+
 void record_frame_copy(vk::CommandBuffer cmd, const GstVideoInfo& info, const FrameLayout& in,
-                       const FrameLayout& out, guint first_plane) {
+                       const FrameLayout& out, const FramePart& part) {
   std::vector<vk::BufferCopy> regions;
-  for (guint p = first_plane; p < GST_VIDEO_INFO_N_PLANES(&info); ++p) {
-    guint c = 0;
-    while (GST_VIDEO_FORMAT_INFO_PLANE(info.finfo, c) != p) ++c;
+  const guint end_plane = MIN(part.end_plane, GST_VIDEO_INFO_N_PLANES(&info));
+  const gint y1 = gint(MIN(part.y1, guint(GST_VIDEO_INFO_HEIGHT(&info))));
+  for (guint p = part.first_plane; p < end_plane; ++p) {
+    const guint c = first_component(info, p);
     guint rows;
     gsize row_bytes;
     plane_extent(info, c, rows, row_bytes);
+    const guint first = part.y0 >> GST_VIDEO_FORMAT_INFO_H_SUB(info.finfo, c);
+    const guint end = MIN(rows, guint(GST_VIDEO_FORMAT_INFO_SCALE_HEIGHT(info.finfo, c, y1)));
+    if (first >= end) continue;
+    const vk::DeviceSize from = in.offset[p] + vk::DeviceSize(first) * in.stride[p];
+    const vk::DeviceSize to = out.offset[p] + vk::DeviceSize(first) * out.stride[p];
     if (in.stride[p] == out.stride[p]) {
-      regions.push_back({in.offset[p], out.offset[p], vk::DeviceSize(in.stride[p]) * (rows - 1) + row_bytes});
+      regions.push_back({from, to, vk::DeviceSize(in.stride[p]) * (end - first - 1) + row_bytes});
       continue;
     }
-    for (guint y = 0; y < rows; ++y)
-      regions.push_back({in.offset[p] + vk::DeviceSize(y) * in.stride[p],
-                         out.offset[p] + vk::DeviceSize(y) * out.stride[p], row_bytes});
+    for (guint y = 0; y < end - first; ++y)
+      regions.push_back(
+          {from + vk::DeviceSize(y) * in.stride[p], to + vk::DeviceSize(y) * out.stride[p], row_bytes});
   }
+  if (regions.empty()) return;
   cmd.copyBuffer(in.buffer, out.buffer, regions);
   transfer_to_compute_barrier(cmd);
+}
+
+FrameLayout packed_from_zero(const GstVideoInfo& info, const FrameLayout& layout, guint n_planes,
+                             vk::DeviceSize& bytes) {
+  n_planes = MIN(n_planes, GST_VIDEO_INFO_N_PLANES(&info));
+  vk::DeviceSize first = G_MAXUINT64, end = 0;
+  for (guint p = 0; p < n_planes; ++p) {
+    guint rows;
+    gsize row_bytes;
+    plane_extent(info, first_component(info, p), rows, row_bytes);
+    first = MIN(first, vk::DeviceSize(layout.offset[p]));
+    end = MAX(end, layout.offset[p] + vk::DeviceSize(layout.stride[p]) * (rows - 1) + row_bytes);
+  }
+  FrameLayout packed;
+  for (guint p = 0; p < n_planes; ++p) {
+    packed.offset[p] = uint32_t(layout.offset[p] - first);
+    packed.stride[p] = layout.stride[p];
+  }
+  bytes = end - first;
+  return packed;
 }
 
 bool frame_layout(GstBuffer* buf, const GstVideoInfo& info, vk::Buffer buffer, vk::DeviceSize base,

@@ -63,9 +63,23 @@ bool frame_layout(GstBuffer* buf, const GstVideoInfo& info, vk::Buffer buffer, v
 
 const char* input_path_name(InputPath path);
 
-// Records copying the planes from `first_plane` on (all by default) of a frame laid out as `info`
-// from `in` to `out` (strides may differ), ordered before the dispatches recorded after it.
+// A part of a frame: planes [first_plane, end_plane) and, counted in frame rows, rows [y0, y1); a
+// subsampled plane's part is every row of it that covers one of those. The whole frame by default.
+struct FramePart {
+  guint first_plane = 0;
+  guint end_plane = GST_VIDEO_MAX_PLANES;
+  guint y0 = 0;
+  guint y1 = G_MAXUINT;
+};
+
+// Records copying `part` of a frame laid out as `info` from `in` to `out` (strides may differ),
+// ordered before the dispatches recorded after it.
 void record_frame_copy(vk::CommandBuffer cmd, const GstVideoInfo& info, const FrameLayout& in,
-                       const FrameLayout& out, guint first_plane = 0);
+                       const FrameLayout& out, const FramePart& part = {});
+
+// `layout`'s planes [0, n_planes) with the same strides, moved so that the first byte they use is
+// byte 0 (the buffer is left for the caller to set); `bytes` is the size they span.
+FrameLayout packed_from_zero(const GstVideoInfo& info, const FrameLayout& layout, guint n_planes,
+                             vk::DeviceSize& bytes);
 
 }  // namespace vkc

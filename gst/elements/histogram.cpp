@@ -214,10 +214,13 @@ static gboolean gst_histogram_record(GstVkComputeFilter* filter, vkc::Frame* fra
   slot.pixels = guint64(x1 - x0) * (y1 - y0);
 
   const vkc::LumaCoefficients k = vkc::luma_coefficients(settings.matrix);
+  // draw: the whole frame goes to the output first, from the input as it came.
+  if (frame->outbuf) vkc::record_frame_copy(frame->cmd, state.info, frame->in, frame->out);
+  gst_vkcompute_filter_copy_input_to_device(filter, frame, GST_VIDEO_INFO_N_PLANES(&state.info), x0, y0, x1,
+                                            y1);
   for (const auto& [bpp, kernel] : state.kernels)
     kernel->update(frame->slot,
                    {{frame->in.buffer}, {slot.counts->work()}, {frame->in.buffer}, {slot.counts->host()}});
-  if (frame->outbuf) vkc::record_frame_copy(frame->cmd, state.info, frame->in, frame->out);  // draw
   slot.counts->record_zero_once(frame->cmd);  // the kernel leaves its counters zeroed after each frame
   // Workgroups across [from, to) of the frame at subsampling `sub`.
   auto groups = [](guint from, guint to, guint sub) {

@@ -101,7 +101,7 @@ static gboolean gst_morph_record(GstVkComputeFilter* filter, vkc::Frame* frame, 
   GST_OBJECT_UNLOCK(self);
   // YUV: chroma planes go through unchanged.
   if (GST_VIDEO_INFO_N_PLANES(&state.info) > 1)
-    vkc::record_frame_copy(frame->cmd, state.info, frame->in, frame->out, 1);
+    vkc::record_frame_copy(frame->cmd, state.info, frame->in, frame->out, {.first_plane = 1});
   return state.record(*frame, 0, settings, error);
 }
 

@@ -207,6 +207,11 @@ Device::Device(std::shared_ptr<Instance> instance, vk::raii::PhysicalDevice phys
     features_.subgroup_ops = subgroup.supportedOperations;
   }
 
+  const char* copy_input = g_getenv("GST_VKCOMPUTE_COPY_INPUT");
+  features_.copy_input_to_device = copy_input
+                                       ? g_strcmp0(copy_input, "0") != 0
+                                       : properties_.deviceType == vk::PhysicalDeviceType::eDiscreteGpu;
+
   std::vector<const char*> extensions;
   auto available = physical_.enumerateDeviceExtensionProperties();
   if (has_extension(available, VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME)) {
@@ -226,9 +231,12 @@ Device::Device(std::shared_ptr<Instance> instance, vk::raii::PhysicalDevice phys
   device_ = vk::raii::Device(physical_, info);
   queue_ = device_.getQueue(queue_family_, 0);
   set_name(*queue_, "vkcompute queue");
-  GST_INFO("opened Vulkan device %d: %s (queue family %u, subgroup size %u, host import %s)", index_,
-           name_.c_str(), queue_family_, features_.subgroup_size,
-           features_.host_pointer_import ? "yes" : "no");
+  GST_INFO(
+      "opened Vulkan device %d: %s (queue family %u, subgroup size %u, host import %s, analysis "
+      "input %s)",
+      index_, name_.c_str(), queue_family_, features_.subgroup_size,
+      features_.host_pointer_import ? "yes" : "no",
+      features_.copy_input_to_device ? "copied to device memory" : "read in place");
 }
 
 Device::~Device() {
