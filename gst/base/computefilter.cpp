@@ -30,6 +30,10 @@ constexpr auto kStreamIdle = std::chrono::milliseconds(2);
 // Frames retired together when the ring is full: one thread wake for all of them instead of one
 // per frame, while the frames left in flight keep the GPU busy.
 constexpr size_t kRetireBatch = 2;
+// Loads at least this wide read host memory about as fast as a transfer plus a kernel on the copy
+// (NVIDIA H200, 1080p: lumamax RGBA, 16-byte loads, 193 us in place against 205 us with the copy;
+// NV12's 4-byte loads 81 us in place against 64 us; docs/benchmarks.md).
+constexpr guint kWideLoadBytes = 16;
 static_assert(kRetireBatch < kVkComputeFramesInFlight);
 
 enum { PROP_0, PROP_DEVICE, PROP_DEVICE_NAME, PROP_GPU_TIME };
@@ -462,10 +466,11 @@ static gboolean record_and_submit(GstVkComputeFilter* self, vkc::Frame& frame, G
 }
 
 void gst_vkcompute_filter_copy_input_to_device(GstVkComputeFilter* self, vkc::Frame* frame, guint n_planes,
-                                               guint x0, guint y0, guint x1, guint y1) {
+                                               guint load_bytes, guint x0, guint y0, guint x1, guint y1) {
   auto* priv = get_priv(self);
   const GstVideoInfo& info = priv->in_info;
-  if (!priv->device->features().copy_input_to_device || 2 * (x1 - x0) < guint(GST_VIDEO_INFO_WIDTH(&info)))
+  if (!priv->device->features().copy_input_to_device || load_bytes >= kWideLoadBytes ||
+      2 * (x1 - x0) < guint(GST_VIDEO_INFO_WIDTH(&info)))
     return;
   vk::DeviceSize bytes = 0;
   vkc::FrameLayout copy = vkc::packed_from_zero(info, frame->in, n_planes, bytes);

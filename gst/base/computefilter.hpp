@@ -75,12 +75,13 @@ State& caps_state(GstVkComputeFilter* self) {
 }  // namespace vkc
 
 // For record() of kernels that read each byte of rows [y0, y1) of the input's planes
-// [0, n_planes) once, before they bind the input. Where the device reads host memory slower than
-// a transfer moves it (DeviceFeatures::copy_input_to_device: discrete GPUs), records a copy of
-// those rows into device memory of the frame's slot and points frame->in at it. The copy moves
-// whole rows: a region [x0, x1) narrower than half the frame is read in place instead.
+// [0, n_planes) once, `load_bytes` at a time, before they bind the input. Where the device reads
+// host memory slower than a transfer moves it (DeviceFeatures::copy_input_to_device: discrete
+// GPUs) and the loads are narrow, records a copy of those rows into device memory of the frame's
+// slot and points frame->in at it. The copy moves whole rows: a region [x0, x1) narrower than half
+// the frame is read in place instead.
 void gst_vkcompute_filter_copy_input_to_device(GstVkComputeFilter* self, vkc::Frame* frame, guint n_planes,
-                                               guint x0, guint y0, guint x1, guint y1);
+                                               guint load_bytes, guint x0, guint y0, guint x1, guint y1);
 
 // Makes `klass` an analysis element class: same caps on both pads (`caps`, templates added here),
 // frames passing through untouched.

@@ -158,8 +158,9 @@ static gboolean gst_lumamax_record(GstVkComputeFilter* filter, vkc::Frame* frame
                 why.c_str());
     return FALSE;
   }
-  gst_vkcompute_filter_copy_input_to_device(filter, frame, 1, scan.roi_x0, scan.roi_y0, scan.roi_x1,
-                                            scan.roi_y1);
+  // The scan reads 4 pixels per invocation.
+  gst_vkcompute_filter_copy_input_to_device(filter, frame, 1, 4 * state.bpp, scan.roi_x0, scan.roi_y0,
+                                            scan.roi_x1, scan.roi_y1);
   const vkc::LumaCoefficients k = vkc::luma_coefficients(settings.matrix);
   scan.width = state.width;
   scan.height = state.height;

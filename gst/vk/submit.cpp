@@ -10,13 +10,6 @@ CommandRing::CommandRing(std::shared_ptr<Device> device, uint32_t depth, const c
                          uint32_t timestamp_interval)
     : device_(std::move(device)), timestamp_interval_(std::max(timestamp_interval, 1u)) {
   const auto& dev = device_->device();
-  pool_ = vk::raii::CommandPool(
-      dev, vk::CommandPoolCreateInfo{.flags = vk::CommandPoolCreateFlagBits::eResetCommandBuffer,
-                                     .queueFamilyIndex = device_->queue_family()});
-  vk::raii::CommandBuffers buffers(
-      dev,
-      vk::CommandBufferAllocateInfo{
-          .commandPool = *pool_, .level = vk::CommandBufferLevel::ePrimary, .commandBufferCount = depth});
   auto families = device_->physical().getQueueFamilyProperties();
   if (families[device_->queue_family()].timestampValidBits > 0) {
     timestamps_ = vk::raii::QueryPool(
@@ -25,7 +18,14 @@ CommandRing::CommandRing(std::shared_ptr<Device> device, uint32_t depth, const c
   }
   slots_.resize(depth);
   for (uint32_t i = 0; i < depth; ++i) {
-    slots_[i].cmd = std::move(buffers[i]);
+    slots_[i].pool = vk::raii::CommandPool(
+        dev, vk::CommandPoolCreateInfo{.flags = vk::CommandPoolCreateFlagBits::eTransient,
+                                       .queueFamilyIndex = device_->queue_family()});
+    vk::raii::CommandBuffers buffers(dev,
+                                     vk::CommandBufferAllocateInfo{.commandPool = *slots_[i].pool,
+                                                                   .level = vk::CommandBufferLevel::ePrimary,
+                                                                   .commandBufferCount = 1});
+    slots_[i].cmd = std::move(buffers.front());
     slots_[i].fence = vk::raii::Fence(dev, vk::FenceCreateInfo{});
     device_->set_name(*slots_[i].cmd, name);
     device_->set_name(*slots_[i].fence, name);
@@ -45,7 +45,7 @@ vk::CommandBuffer CommandRing::begin(uint32_t slot) {
     device_->device().resetFences(*s.fence);
     s.submitted = false;
   }
-  s.cmd.reset();
+  s.pool.reset();
   s.cmd.begin(vk::CommandBufferBeginInfo{.flags = vk::CommandBufferUsageFlagBits::eOneTimeSubmit});
   s.timed = *timestamps_ && begun_++ % timestamp_interval_ == 0;
   if (s.timed) {

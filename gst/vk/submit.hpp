@@ -36,6 +36,9 @@ class CommandRing {
 
  private:
   struct Slot {
+    // A pool per slot, reset whole before each recording: cheaper in drivers than resetting one
+    // command buffer of a shared pool (NVIDIA's advice). Declared before cmd: destroyed after it.
+    vk::raii::CommandPool pool = nullptr;
     vk::raii::CommandBuffer cmd = nullptr;
     vk::raii::Fence fence = nullptr;
     bool submitted = false;
@@ -43,7 +46,6 @@ class CommandRing {
   };
 
   std::shared_ptr<Device> device_;
-  vk::raii::CommandPool pool_ = nullptr;      // declared before slots_: destroyed after them
   vk::raii::QueryPool timestamps_ = nullptr;  // two per slot; null without timestamp support
   double timestamp_period_ns_ = 0;
   std::vector<Slot> slots_;
