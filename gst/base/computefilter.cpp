@@ -30,11 +30,11 @@ constexpr auto kStreamIdle = std::chrono::milliseconds(2);
 // Frames retired together when the ring is full: one thread wake for all of them instead of one
 // per frame, while the frames left in flight keep the GPU busy.
 constexpr size_t kRetireBatch = 2;
+static_assert(kRetireBatch < kVkComputeFramesInFlight);
 // Loads at least this wide read host memory about as fast as a transfer plus a kernel on the copy
 // (NVIDIA H200, 1080p: lumamax RGBA, 16-byte loads, 193 us in place against 205 us with the copy;
 // NV12's 4-byte loads 81 us in place against 64 us; docs/benchmarks.md).
 constexpr guint kWideLoadBytes = 16;
-static_assert(kRetireBatch < kVkComputeFramesInFlight);
 
 enum { PROP_0, PROP_DEVICE, PROP_DEVICE_NAME, PROP_GPU_TIME };
 

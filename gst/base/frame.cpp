@@ -53,10 +53,6 @@ void plane_extent(const GstVideoInfo& info, guint c, guint& rows, gsize& row_byt
               GST_VIDEO_FORMAT_INFO_PSTRIDE(finfo, c);
 }
 
-}  // namespace
-
-namespace {
-
 // The plane's first component (its rows and bytes per row are the plane's).
 guint first_component(const GstVideoInfo& info, guint plane) {
   guint c = 0;
