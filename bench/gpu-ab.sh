@@ -20,13 +20,12 @@ for round in $(seq "$rounds"); do
   for spec in "${specs[@]}"; do
     IFS=: read -r -a parts <<<"$spec"
     label=${parts[0]}
-    (
-      source .gpu/env.sh
+    (  # a subshell per run: its settings end with it
       for part in "${parts[@]:1}"; do
         case "$part" in
           plugin=*)
             # The bundle's plugins with ours replaced, and a registry of its own.
-            name=${part#plugin=} dir=/tmp/vkcompute-plugins-${part#plugin=}
+            name=${part#plugin=} dir=/tmp/vkcompute-plugins-$name
             mkdir -p "$dir"
             ln -sf "$PWD"/.gpu/plugins/*.so "$dir/"
             ln -sf "$PWD/.gpu/$name/libgstvkcompute.so" "$dir/libgstvkcompute.so"
