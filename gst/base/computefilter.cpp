@@ -237,14 +237,17 @@ static void complete_frames(GstVkComputeFilter* self) {
   for (;;) {
     if (priv->stopping && (!priv->passthrough || priv->in_flight.empty())) return;
     // Frames of an element that draws into them are only retired by the streaming thread.
-    if (!priv->passthrough || priv->in_flight.empty() || priv->retiring) {
+    if (!priv->passthrough || priv->in_flight.empty()) {
       priv->completer_blocked = true;
       priv->wake_completer.wait(guard);
       priv->completer_blocked = false;
       continue;
     }
-    const auto idle_at = priv->stream_seen + kStreamIdle;
-    if (std::chrono::steady_clock::now() < idle_at) {
+    // A streaming thread that is retiring frames is still streaming: looking again a kStreamIdle
+    // later costs one wake, where being woken when it is done would cost one per retired frame.
+    const auto now = std::chrono::steady_clock::now();
+    const auto idle_at = (priv->retiring ? now : priv->stream_seen) + kStreamIdle;
+    if (now < idle_at) {
       priv->wake_completer.wait_until(guard, idle_at);
       continue;
     }
