@@ -220,14 +220,6 @@ Device::Device(std::shared_ptr<Instance> instance, vk::raii::PhysicalDevice phys
     features_.host_pointer_alignment =
         chain.get<vk::PhysicalDeviceExternalMemoryHostPropertiesEXT>().minImportedHostPointerAlignment;
   }
-  if (has_extension(available, VK_KHR_EXTERNAL_FENCE_FD_EXTENSION_NAME) &&
-      g_strcmp0(g_getenv("GST_VKCOMPUTE_SYNC_FILES"), "0") != 0) {
-    auto sync_file = physical_.getExternalFenceProperties(
-        vk::PhysicalDeviceExternalFenceInfo{.handleType = vk::ExternalFenceHandleTypeFlagBits::eSyncFd});
-    features_.fence_sync_files =
-        bool(sync_file.externalFenceFeatures & vk::ExternalFenceFeatureFlagBits::eExportable);
-    if (features_.fence_sync_files) extensions.push_back(VK_KHR_EXTERNAL_FENCE_FD_EXTENSION_NAME);
-  }
 
   float priority = 1.0f;
   vk::DeviceQueueCreateInfo queue_info{
@@ -240,11 +232,10 @@ Device::Device(std::shared_ptr<Instance> instance, vk::raii::PhysicalDevice phys
   queue_ = device_.getQueue(queue_family_, 0);
   set_name(*queue_, "vkcompute queue");
   GST_INFO(
-      "opened Vulkan device %d: %s (queue family %u, subgroup size %u, host import %s, fence waits "
-      "%s, analysis input %s)",
+      "opened Vulkan device %d: %s (queue family %u, subgroup size %u, host import %s, analysis "
+      "input %s)",
       index_, name_.c_str(), queue_family_, features_.subgroup_size,
       features_.host_pointer_import ? "yes" : "no",
-      features_.fence_sync_files ? "on sync files" : "by the driver",
       features_.copy_input_to_device ? "copied to device memory" : "read in place");
 }
 

@@ -24,9 +24,6 @@ struct DeviceFeatures {
   // rate, which narrow shader loads of host memory do not reach (see
   // gst_vkcompute_filter_copy_input_to_device()). GST_VKCOMPUTE_COPY_INPUT=1 or 0 forces it.
   bool copy_input_to_device = false;
-  // VK_KHR_external_fence_fd with fences exportable as sync files: CommandRing waits on those
-  // (see sync_file.hpp). GST_VKCOMPUTE_SYNC_FILES=0 leaves the waits to the driver.
-  bool fence_sync_files = false;
 };
 
 class Instance;

@@ -16,10 +16,7 @@ CommandRing::CommandRing(std::shared_ptr<Device> device, uint32_t depth, const c
         dev, vk::QueryPoolCreateInfo{.queryType = vk::QueryType::eTimestamp, .queryCount = 2 * depth});
     timestamp_period_ns_ = device_->properties().limits.timestampPeriod;
   }
-  slots_ = std::vector<Slot>(depth);
-  const vk::ExportFenceCreateInfo sync_file_export{.handleTypes =
-                                                       vk::ExternalFenceHandleTypeFlagBits::eSyncFd};
-  const bool sync_files = device_->features().fence_sync_files;
+  slots_.resize(depth);
   for (uint32_t i = 0; i < depth; ++i) {
     slots_[i].pool = vk::raii::CommandPool(
         dev, vk::CommandPoolCreateInfo{.flags = vk::CommandPoolCreateFlagBits::eTransient,
@@ -29,8 +26,7 @@ CommandRing::CommandRing(std::shared_ptr<Device> device, uint32_t depth, const c
                                                                    .level = vk::CommandBufferLevel::ePrimary,
                                                                    .commandBufferCount = 1});
     slots_[i].cmd = std::move(buffers.front());
-    slots_[i].fence =
-        vk::raii::Fence(dev, vk::FenceCreateInfo{.pNext = sync_files ? &sync_file_export : nullptr});
+    slots_[i].fence = vk::raii::Fence(dev, vk::FenceCreateInfo{});
     device_->set_name(*slots_[i].cmd, name);
     device_->set_name(*slots_[i].fence, name);
   }
@@ -48,9 +44,6 @@ vk::CommandBuffer CommandRing::begin(uint32_t slot) {
   if (s.submitted) {
     device_->device().resetFences(*s.fence);
     s.submitted = false;
-    std::lock_guard<std::mutex> guard(s.wait_lock);
-    s.sync_file.reset();
-    s.completed = false;
   }
   s.pool.reset();
   s.cmd.begin(vk::CommandBufferBeginInfo{.flags = vk::CommandBufferUsageFlagBits::eOneTimeSubmit});
@@ -71,59 +64,15 @@ void CommandRing::submit(uint32_t slot) {
   s.submitted = true;
 }
 
-bool CommandRing::done(uint32_t slot) {
-  Slot& s = slots_[slot];
-  if (!s.submitted) return true;
-  if (!device_->features().fence_sync_files) return s.fence.getStatus() == vk::Result::eSuccess;
-  std::lock_guard<std::mutex> guard(s.wait_lock);
-  if (!s.completed) {
-    if (s.sync_file)
-      s.completed = s.sync_file->wait(0);
-    else
-      s.completed = s.fence.getStatus() == vk::Result::eSuccess;
-  }
-  return s.completed;
+bool CommandRing::done(uint32_t slot) const {
+  const Slot& s = slots_[slot];
+  return !s.submitted || s.fence.getStatus() == vk::Result::eSuccess;
 }
 
-bool CommandRing::wait(uint32_t slot, uint64_t timeout_ns) {
-  Slot& s = slots_[slot];
+bool CommandRing::wait(uint32_t slot, uint64_t timeout_ns) const {
+  const Slot& s = slots_[slot];
   if (!s.submitted) return true;
-  if (!device_->features().fence_sync_files)
-    return device_->device().waitForFences(*s.fence, VK_TRUE, timeout_ns) == vk::Result::eSuccess;
-  std::shared_ptr<SyncFile> file;
-  {
-    std::lock_guard<std::mutex> guard(s.wait_lock);
-    if (s.completed) return true;
-    try {
-      file = sync_file_of(s);
-      if (!file) return true;
-    } catch (const vk::SystemError& e) {  // the fence is as it was: the driver can still wait
-      GST_WARNING("could not export a fence as a sync file: %s", e.what());
-    }
-  }
-  if (!file) return device_->device().waitForFences(*s.fence, VK_TRUE, timeout_ns) == vk::Result::eSuccess;
-  // Outside the lock: other waiters share the file, and done() stays non-blocking.
-  if (!file->wait(timeout_ns)) return false;
-  std::lock_guard<std::mutex> guard(s.wait_lock);
-  s.completed = true;
-  return true;
-}
-
-std::shared_ptr<SyncFile> CommandRing::sync_file_of(Slot& s) {
-  if (s.sync_file) return s.sync_file;
-  // A signalled fence needs no file (and may export as -1).
-  if (s.fence.getStatus() == vk::Result::eSuccess) {
-    s.completed = true;
-    return nullptr;
-  }
-  const int fd = device_->device().getFenceFdKHR(
-      vk::FenceGetFdInfoKHR{.fence = *s.fence, .handleType = vk::ExternalFenceHandleTypeFlagBits::eSyncFd});
-  if (fd < 0) {
-    s.completed = true;
-    return nullptr;
-  }
-  s.sync_file = std::make_shared<SyncFile>(fd);
-  return s.sync_file;
+  return device_->device().waitForFences(*s.fence, VK_TRUE, timeout_ns) == vk::Result::eSuccess;
 }
 
 double CommandRing::gpu_time_ns(uint32_t slot) const {

@@ -3,11 +3,9 @@
 #pragma once
 
 #include <memory>
-#include <mutex>
 #include <vector>
 
 #include "device.hpp"
-#include "sync_file.hpp"
 
 namespace vkc {
 
@@ -26,12 +24,10 @@ class CommandRing {
   vk::CommandBuffer begin(uint32_t slot);
   // Ends recording and submits the slot's work; its fence signals on completion.
   void submit(uint32_t slot);
-  // True once the slot's last submission has completed (or when nothing was submitted). Never
-  // blocks.
-  bool done(uint32_t slot);
-  // Waits for the slot's last submission; false if it did not complete within `timeout_ns`. Any
-  // thread may wait for a slot, several at once, until begin() reuses it.
-  bool wait(uint32_t slot, uint64_t timeout_ns);
+  // True once the slot's last submission has completed (or when nothing was submitted).
+  bool done(uint32_t slot) const;
+  // Waits for the slot's last submission; false if it did not complete within `timeout_ns`.
+  bool wait(uint32_t slot, uint64_t timeout_ns) const;
   // GPU time of the slot's completed submission, in nanoseconds, from timestamp queries around
   // its commands; negative when the submission was not timed or the queue has no timestamps.
   // By default one submission in kTimestampInterval is timed: a timestamp at the end of a command
@@ -47,16 +43,7 @@ class CommandRing {
     vk::raii::Fence fence = nullptr;
     bool submitted = false;
     bool timed = false;
-    // With fence_sync_files: the fence's sync file once a wait exported it. Exporting resets the
-    // fence, so from then on `completed` records what the fence no longer can.
-    std::mutex wait_lock;
-    std::shared_ptr<SyncFile> sync_file;  // wait_lock
-    bool completed = false;               // wait_lock
   };
-
-  // The slot's sync file, exported on first use; null (with `completed` set) when the fence has
-  // already signalled. wait_lock held.
-  std::shared_ptr<SyncFile> sync_file_of(Slot& s);
 
   std::shared_ptr<Device> device_;
   vk::raii::QueryPool timestamps_ = nullptr;  // two per slot; null without timestamp support
