@@ -45,10 +45,20 @@ Variant harness_posting(bool paced) {
           true,
           paced};
 }
+// The harness at our rate posting our messages and submitting an empty command buffer per frame.
+Variant harness_submitting() {
+  Variant v = harness_posting(true);
+  v.label = "harness posting and submitting, at our rate";
+  v.note =
+      "as the harness posting our messages at our rate, identity also submitting an empty command "
+      "buffer to the GPU per frame: the least a GPU element posting our messages costs";
+  v.submits = true;
+  return v;
+}
 // An analysis element with and without messages, its OpenCV peer and the harness references.
 std::vector<Variant> analysis_variants(const std::string& element, Variant peer) {
-  return {ours(element + " name=dut"), ours_silent(element), std::move(peer),      harness(false),
-          harness_posting(false),      harness(true),        harness_posting(true)};
+  return {ours(element + " name=dut"), ours_silent(element), std::move(peer),       harness(false),
+          harness_posting(false),      harness(true),        harness_posting(true), harness_submitting()};
 }
 Variant peer(const std::string& label, const std::string& fragment, const std::string& note = "") {
   return {label, fragment, OpenCvOp::kNone, false, note};

@@ -37,6 +37,10 @@ struct Variant {
   // With `reference`: upstream pushes at the frame rate our element reached in this case, not as
   // fast as it can. Threads then sleep and wake per frame as they do around our element.
   bool paced = false;
+  // With `repost`: the identity also submits an empty command buffer to the GPU per frame, waiting
+  // before each for the one a ring's depth earlier, as our elements do: what remains of our
+  // element's CPU time above this is what only it does (binding the frame, recording its kernels).
+  bool submits = false;
 };
 
 struct Case {

@@ -9,7 +9,9 @@
 #include <thread>
 #include <vector>
 
+#include "base/computefilter.hpp"
 #include "random_frames.hpp"
+#include "vk/submit.hpp"
 
 namespace bench {
 
@@ -116,6 +118,36 @@ void post_for_every_buffer(GstElement* pipeline, GstStructure* message) {
   gst_object_unref(poster);
 }
 
+// Makes the identity named "poster" submit an empty command buffer for every buffer it passes,
+// through a ring as deep as our elements', each slot's fence waited for before the slot is reused.
+// False, with `error` set, when there is no Vulkan device.
+bool submit_for_every_buffer(GstElement* pipeline, std::string& error) {
+  auto device = vkc::Device::acquire(-1, error);
+  if (!device) return false;
+  struct Submissions {
+    vkc::CommandRing ring;
+    guint64 count = 0;
+  };
+  auto* submissions =
+      new Submissions{vkc::CommandRing(device, kVkComputeFramesInFlight, "bench submissions")};
+  GstElement* poster = gst_bin_get_by_name(GST_BIN(pipeline), "poster");
+  GstPad* pad = gst_element_get_static_pad(poster, "sink");
+  gst_pad_add_probe(
+      pad, GST_PAD_PROBE_TYPE_BUFFER,
+      [](GstPad*, GstPadProbeInfo*, gpointer data) {
+        auto* s = static_cast<Submissions*>(data);
+        const uint32_t slot = uint32_t(s->count++ % s->ring.depth());
+        s->ring.wait(slot, 10'000'000'000ull);
+        s->ring.begin(slot);
+        s->ring.submit(slot);
+        return GST_PAD_PROBE_OK;
+      },
+      submissions, [](gpointer data) { delete static_cast<Submissions*>(data); });
+  gst_object_unref(pad);
+  gst_object_unref(poster);
+  return true;
+}
+
 }  // namespace
 
 Measurement run_pipeline_variant(const Case& c, const Variant& v, const Options& options) {
@@ -161,6 +193,15 @@ Measurement run_pipeline_variant(const Case& c, const Variant& v, const Options&
   gst_object_unref(sinkpad);
 
   if (repost) post_for_every_buffer(pipeline, repost);
+  std::string no_device;
+  if (v.submits && !submit_for_every_buffer(pipeline, no_device)) {
+    m.status = "unavailable: " + no_device;
+    gst_object_unref(src);
+    gst_object_unref(sink);
+    gst_object_unref(pipeline);
+    gst_caps_unref(caps);
+    return m;
+  }
   GstBus* bus = gst_element_get_bus(pipeline);
   gst_element_set_state(pipeline, GST_STATE_PLAYING);
   GstPad* srcpad = gst_element_get_static_pad(src, "src");
