@@ -55,10 +55,29 @@ Variant harness_submitting() {
   v.submits = true;
   return v;
 }
+// The harness posting our messages and copying each frame's bytes to the GPU, at the GPU's pace.
+Variant harness_copying() {
+  Variant v = harness_posting(false);
+  v.label = "harness posting and copying to the GPU";
+  v.note =
+      "as the harness posting our messages, identity also copying the frame's bytes from host memory "
+      "to the GPU per frame, as fast as the GPU takes them: the least a GPU element that reads each "
+      "frame and posts our messages costs";
+  v.submits = true;
+  v.copies_frame = true;
+  return v;
+}
 // An analysis element with and without messages, its OpenCV peer and the harness references.
 std::vector<Variant> analysis_variants(const std::string& element, Variant peer) {
-  return {ours(element + " name=dut"), ours_silent(element), std::move(peer),       harness(false),
-          harness_posting(false),      harness(true),        harness_posting(true), harness_submitting()};
+  return {ours(element + " name=dut"),
+          ours_silent(element),
+          std::move(peer),
+          harness(false),
+          harness_posting(false),
+          harness(true),
+          harness_posting(true),
+          harness_submitting(),
+          harness_copying()};
 }
 Variant peer(const std::string& label, const std::string& fragment, const std::string& note = "") {
   return {label, fragment, OpenCvOp::kNone, false, note};

@@ -41,6 +41,10 @@ struct Variant {
   // before each for the one a ring's depth earlier, as our elements do: what remains of our
   // element's CPU time above this is what only it does (binding the frame, recording its kernels).
   bool submits = false;
+  // With `submits`: each command buffer copies the frame's bytes (in_bytes) from host memory to
+  // device memory, the slots waited for two at a time as our elements do, and upstream pushes at
+  // full speed: the GPU sets the pace and the streaming thread sleeps on fences, as around ours.
+  bool copies_frame = false;
 };
 
 struct Case {

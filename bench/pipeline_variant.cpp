@@ -118,27 +118,38 @@ void post_for_every_buffer(GstElement* pipeline, GstStructure* message) {
   gst_object_unref(poster);
 }
 
-// Makes the identity named "poster" submit an empty command buffer for every buffer it passes,
-// through a ring as deep as our elements', each slot's fence waited for before the slot is reused.
-// False, with `error` set, when there is no Vulkan device.
-bool submit_for_every_buffer(GstElement* pipeline, std::string& error) {
+// Makes the identity named "poster" submit a command buffer for every buffer it passes, through a
+// ring as deep as our elements'. Each copies `copy_bytes` from host to device memory (none: an
+// empty one). When the ring is full it waits for the second-oldest submission, as our elements
+// do, which frees two slots. False, with `error` set, when there is no Vulkan device.
+bool submit_for_every_buffer(GstElement* pipeline, vk::DeviceSize copy_bytes, std::string& error) {
   auto device = vkc::Device::acquire(-1, error);
   if (!device) return false;
   struct Submissions {
     vkc::CommandRing ring;
+    std::unique_ptr<vkc::Buffer> host, local;  // copy_bytes each; null for empty submissions
     guint64 count = 0;
   };
   auto* submissions =
       new Submissions{vkc::CommandRing(device, kVkComputeFramesInFlight, "bench submissions")};
+  if (copy_bytes > 0) {
+    submissions->host = vkc::Buffer::create_host(device, copy_bytes, "bench frame");
+    submissions->local = vkc::Buffer::create_device(device, copy_bytes, "bench frame copy");
+  }
   GstElement* poster = gst_bin_get_by_name(GST_BIN(pipeline), "poster");
   GstPad* pad = gst_element_get_static_pad(poster, "sink");
   gst_pad_add_probe(
       pad, GST_PAD_PROBE_TYPE_BUFFER,
       [](GstPad*, GstPadProbeInfo*, gpointer data) {
         auto* s = static_cast<Submissions*>(data);
-        const uint32_t slot = uint32_t(s->count++ % s->ring.depth());
-        s->ring.wait(slot, 10'000'000'000ull);
-        s->ring.begin(slot);
+        const uint32_t depth = s->ring.depth(), slot = uint32_t(s->count % depth);
+        if (s->count >= depth && (s->count - depth) % 2 == 0)
+          s->ring.wait((slot + 1) % depth, 10'000'000'000ull);  // the second-oldest: frees two
+        s->ring.wait(slot, 10'000'000'000ull);                  // done by then
+        ++s->count;
+        vk::CommandBuffer cmd = s->ring.begin(slot);
+        if (s->host)
+          cmd.copyBuffer(s->host->handle(), s->local->handle(), vk::BufferCopy{.size = s->host->size()});
         s->ring.submit(slot);
         return GST_PAD_PROBE_OK;
       },
@@ -194,7 +205,8 @@ Measurement run_pipeline_variant(const Case& c, const Variant& v, const Options&
 
   if (repost) post_for_every_buffer(pipeline, repost);
   std::string no_device;
-  if (v.submits && !submit_for_every_buffer(pipeline, no_device)) {
+  const auto copy_bytes = v.copies_frame ? vk::DeviceSize(c.in_bytes) : 0;
+  if (v.submits && !submit_for_every_buffer(pipeline, copy_bytes, no_device)) {
     m.status = "unavailable: " + no_device;
     gst_object_unref(src);
     gst_object_unref(sink);
