@@ -37,13 +37,14 @@ struct Variant {
   // With `reference`: upstream pushes at the frame rate our element reached in this case, not as
   // fast as it can. Threads then sleep and wake per frame as they do around our element.
   bool paced = false;
-  // With `repost`: the identity also submits an empty command buffer to the GPU per frame, waiting
-  // before each for the one a ring's depth earlier, as our elements do: what remains of our
-  // element's CPU time above this is what only it does (binding the frame, recording its kernels).
+  // With `repost`: the identity also submits an empty command buffer to the GPU per frame through
+  // a ring as deep as our elements', waiting when it is full for the second-oldest submission as
+  // they do: what remains of our element's CPU time above this is what only it does (binding the
+  // frame, recording its kernels).
   bool submits = false;
   // With `submits`: each command buffer copies the frame's bytes (in_bytes) from host memory to
-  // device memory, the slots waited for two at a time as our elements do, and upstream pushes at
-  // full speed: the GPU sets the pace and the streaming thread sleeps on fences, as around ours.
+  // device memory, and upstream pushes at full speed: the GPU sets the pace and the streaming
+  // thread sleeps on fences, as around ours.
   bool copies_frame = false;
 };
 
