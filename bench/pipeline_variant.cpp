@@ -100,12 +100,20 @@ std::string wait_on_bus(GstBus* bus, double seconds, std::string* message) {
   return "";
 }
 
-// Makes the identity named "poster" post a copy of `message` for every buffer it passes (takes it).
-void post_for_every_buffer(GstElement* pipeline, GstStructure* message) {
+// Calls `probe` for every buffer the identity named "poster" passes; `destroy` frees `data` with
+// the pipeline.
+void probe_poster(GstElement* pipeline, GstPadProbeCallback probe, gpointer data, GDestroyNotify destroy) {
   GstElement* poster = gst_bin_get_by_name(GST_BIN(pipeline), "poster");
   GstPad* pad = gst_element_get_static_pad(poster, "sink");
-  gst_pad_add_probe(
-      pad, GST_PAD_PROBE_TYPE_BUFFER,
+  gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, probe, data, destroy);
+  gst_object_unref(pad);
+  gst_object_unref(poster);
+}
+
+// Makes the poster post a copy of `message` for every buffer it passes (takes it).
+void post_for_every_buffer(GstElement* pipeline, GstStructure* message) {
+  probe_poster(
+      pipeline,
       [](GstPad* pad, GstPadProbeInfo*, gpointer message) {
         GstObject* element = GST_OBJECT_PARENT(pad);
         gst_element_post_message(
@@ -114,17 +122,14 @@ void post_for_every_buffer(GstElement* pipeline, GstStructure* message) {
         return GST_PAD_PROBE_OK;
       },
       message, reinterpret_cast<GDestroyNotify>(gst_structure_free));
-  gst_object_unref(pad);
-  gst_object_unref(poster);
 }
 
-// Makes the identity named "poster" submit a command buffer for every buffer it passes, through a
-// ring as deep as our elements'. Each copies `copy_bytes` from host to device memory (none: an
-// empty one). When the ring is full it waits for the second-oldest submission, as our elements
-// do, which frees two slots. False, with `error` set, when there is no Vulkan device.
-bool submit_for_every_buffer(GstElement* pipeline, vk::DeviceSize copy_bytes, std::string& error) {
-  auto device = vkc::Device::acquire(-1, error);
-  if (!device) return false;
+// Makes the poster submit a command buffer to `device` for every buffer it passes, through a ring
+// as deep as our elements'. Each copies `copy_bytes` from host to device memory (none: an empty
+// one). When the ring is full it waits for the second-oldest submission, as our elements do,
+// which frees two slots.
+void submit_for_every_buffer(GstElement* pipeline, const std::shared_ptr<vkc::Device>& device,
+                             vk::DeviceSize copy_bytes) {
   struct Submissions {
     vkc::CommandRing ring;
     std::unique_ptr<vkc::Buffer> host, local;  // copy_bytes each; null for empty submissions
@@ -136,10 +141,8 @@ bool submit_for_every_buffer(GstElement* pipeline, vk::DeviceSize copy_bytes, st
     submissions->host = vkc::Buffer::create_host(device, copy_bytes, "bench frame");
     submissions->local = vkc::Buffer::create_device(device, copy_bytes, "bench frame copy");
   }
-  GstElement* poster = gst_bin_get_by_name(GST_BIN(pipeline), "poster");
-  GstPad* pad = gst_element_get_static_pad(poster, "sink");
-  gst_pad_add_probe(
-      pad, GST_PAD_PROBE_TYPE_BUFFER,
+  probe_poster(
+      pipeline,
       [](GstPad*, GstPadProbeInfo*, gpointer data) {
         auto* s = static_cast<Submissions*>(data);
         const uint32_t depth = s->ring.depth(), slot = uint32_t(s->count % depth);
@@ -154,9 +157,6 @@ bool submit_for_every_buffer(GstElement* pipeline, vk::DeviceSize copy_bytes, st
         return GST_PAD_PROBE_OK;
       },
       submissions, [](gpointer data) { delete static_cast<Submissions*>(data); });
-  gst_object_unref(pad);
-  gst_object_unref(poster);
-  return true;
 }
 
 }  // namespace
@@ -170,6 +170,13 @@ Measurement run_pipeline_variant(const Case& c, const Variant& v, const Options&
   GstStructure* repost = nullptr;
   if (v.repost && !(repost = gst_structure_from_string(options.repost_message.c_str(), nullptr))) {
     m.status = "unavailable: our element posted no message in this case";
+    return m;
+  }
+  std::shared_ptr<vkc::Device> device;
+  std::string no_device;
+  if (v.submits && !(device = vkc::Device::acquire(-1, no_device))) {
+    m.status = "unavailable: " + no_device;
+    if (repost) gst_structure_free(repost);
     return m;
   }
   GError* error = nullptr;
@@ -204,16 +211,7 @@ Measurement run_pipeline_variant(const Case& c, const Variant& v, const Options&
   gst_object_unref(sinkpad);
 
   if (repost) post_for_every_buffer(pipeline, repost);
-  std::string no_device;
-  const auto copy_bytes = v.copies_frame ? vk::DeviceSize(c.in_bytes) : 0;
-  if (v.submits && !submit_for_every_buffer(pipeline, copy_bytes, no_device)) {
-    m.status = "unavailable: " + no_device;
-    gst_object_unref(src);
-    gst_object_unref(sink);
-    gst_object_unref(pipeline);
-    gst_caps_unref(caps);
-    return m;
-  }
+  if (device) submit_for_every_buffer(pipeline, device, v.copies_frame ? vk::DeviceSize(c.in_bytes) : 0);
   GstBus* bus = gst_element_get_bus(pipeline);
   gst_element_set_state(pipeline, GST_STATE_PLAYING);
   GstPad* srcpad = gst_element_get_static_pad(src, "src");

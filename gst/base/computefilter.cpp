@@ -32,8 +32,9 @@ constexpr auto kStreamIdle = std::chrono::milliseconds(2);
 constexpr size_t kRetireBatch = 2;
 static_assert(kRetireBatch < kVkComputeFramesInFlight);
 // Loads at least this wide read host memory about as fast as a transfer plus a kernel on the copy
-// (NVIDIA H200, 1080p: lumamax RGBA, 16-byte loads, 193 us in place against 205 us with the copy;
-// NV12's 4-byte loads 81 us in place against 64 us; docs/benchmarks.md).
+// (NVIDIA H200, 1080p, lumamax with 64x16 tiles: RGBA's 16-byte loads 193 us in place against
+// 205 us with the copy, NV12's 4-byte loads 81 us in place against 64 us; docs/benchmarks.md).
+// Its 256x4 tiles since took RGBA in place to 181 us.
 constexpr guint kWideLoadBytes = 16;
 
 enum { PROP_0, PROP_DEVICE, PROP_DEVICE_NAME, PROP_GPU_TIME };
