@@ -149,44 +149,59 @@ std::shared_ptr<Device> Device::acquire(int index, std::string& error) {
   if (!instance) return nullptr;
 
   std::lock_guard<std::mutex> guard(lock);
+  std::vector<vk::raii::PhysicalDevice> physicals;
   try {
-    vk::raii::PhysicalDevices physicals(instance->instance);
-    if (physicals.empty()) {
-      error =
-          "no Vulkan device found (the Vulkan loader lists none; is a driver such as Mesa's lavapipe "
-          "installed?)";
-      return nullptr;
-    }
-    if (index < 0) index = default_index();
-    if (index >= int(physicals.size())) {
-      error = "Vulkan device " + std::to_string(index) + " does not exist: this system has " +
-              std::to_string(physicals.size()) + " (indices 0.." + std::to_string(physicals.size() - 1) + ")";
-      return nullptr;
-    }
-    if (index < 0) {
-      int best_rank = 1 << 30;
-      for (size_t i = 0; i < physicals.size(); ++i) {
-        if (!unusable_reason(physicals[i], int(i)).empty()) continue;
-        int rank = type_rank(physicals[i].getProperties().deviceType);
-        if (rank < best_rank) best_rank = rank, index = int(i);
-      }
-      if (index < 0) {
-        error = "none of the " + std::to_string(physicals.size()) +
-                " Vulkan devices supports Vulkan 1.1 with a compute queue";
-        return nullptr;
-      }
-    }
-    if (auto existing = devices[index].lock()) return existing;
-
-    error = unusable_reason(physicals[index], index);
-    if (!error.empty()) return nullptr;
-    std::shared_ptr<Device> device(new Device(instance, std::move(physicals[index]), index));
-    devices[index] = device;
-    return device;
+    physicals = vk::raii::PhysicalDevices(instance->instance);
   } catch (const vk::SystemError& e) {
-    error = std::string("could not open Vulkan device ") + std::to_string(index) + ": " + e.what();
+    error = std::string("the Vulkan loader could not list the devices (") + e.what() +
+            "); a driver failed to start";
     return nullptr;
   }
+  if (physicals.empty()) {
+    error =
+        "no Vulkan device found (the Vulkan loader lists none; is a driver such as Mesa's lavapipe "
+        "installed?)";
+    return nullptr;
+  }
+  // The shared device for a usable `i`, opened on first use; null with `why` set otherwise.
+  auto open = [&](int i, std::string& why) -> std::shared_ptr<Device> {
+    why = unusable_reason(physicals[i], i);
+    if (!why.empty()) return nullptr;
+    if (auto existing = devices[i].lock()) return existing;
+    const std::string name = physicals[i].getProperties().deviceName.data();
+    try {
+      std::shared_ptr<Device> device(new Device(instance, std::move(physicals[i]), i));
+      devices[i] = device;
+      return device;
+    } catch (const vk::SystemError& e) {
+      why = "Vulkan device " + std::to_string(i) + " (" + name + ") could not be opened: " + e.what();
+      return nullptr;
+    }
+  };
+  if (index < 0) index = default_index();
+  if (index >= int(physicals.size())) {
+    error = "Vulkan device " + std::to_string(index) + " does not exist: this system has " +
+            std::to_string(physicals.size()) + " (indices 0.." + std::to_string(physicals.size() - 1) + ")";
+    return nullptr;
+  }
+  if (index >= 0) return open(index, error);
+
+  // Automatic: the best kind first; a device that cannot run the kernels or fails to open gives
+  // way to the next, and when none is left the error says why each one was passed over.
+  std::vector<int> order(physicals.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = int(i);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+    return type_rank(physicals[a].getProperties().deviceType) < type_rank(physicals[b].getProperties().deviceType);
+  });
+  std::string reasons;
+  for (int i : order) {
+    std::string why;
+    if (auto device = open(i, why)) return device;
+    GST_INFO("automatic device choice passes over %s", why.c_str());
+    reasons += (reasons.empty() ? "" : "; ") + why;
+  }
+  error = "none of the " + std::to_string(physicals.size()) + " Vulkan devices found can run the kernels: " + reasons;
+  return nullptr;
 }
 
 Device::Device(std::shared_ptr<Instance> instance, vk::raii::PhysicalDevice physical, int index)
