@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "vk/reaper.hpp"
 #include "vk/submit.hpp"
 #include "vkmemory.hpp"
 
@@ -20,9 +21,10 @@ GST_DEBUG_CATEGORY_STATIC(gst_vkcompute_filter_debug);
 
 namespace {
 
-// A fence that has not signalled after this long means a lost device; we error out rather than
-// wait forever.
-constexpr uint64_t kGpuTimeoutNs = 10'000'000'000ull;
+// A frame still running after this long stops the stream with an error rather than hold it
+// forever (a device lost outright reports VK_ERROR_DEVICE_LOST at once instead).
+// GST_VKCOMPUTE_FRAME_TIMEOUT_MS sets another limit, read at start.
+constexpr uint64_t kFrameTimeoutNs = 10'000'000'000ull;
 constexpr guint kGpuTimeWindow = 16;  // timed frames (one in CommandRing::kTimestampInterval)
 // How long the streaming thread may stay away before the completion thread retires its frames:
 // the most a result waits when the stream pauses, and rare enough a wake not to cost when it runs.
@@ -43,6 +45,37 @@ struct InFlight {
   vkc::Frame frame;
   vkc::InputBinding input;
 };
+
+// Releases what a frame holds without pushing anything (errors, flush, lost device).
+void drop_frame(InFlight& entry) {
+  entry.input.release();
+  gst_clear_buffer(&entry.frame.outbuf);
+  gst_clear_buffer(&entry.frame.inbuf);
+}
+
+// What frames still running on the GPU may touch, once the element lets go of them (stop, or a
+// frame that outlived the timeout): handed to vkc::release_after_gpu() with the ring.
+struct GpuLeftovers {
+  std::unique_ptr<vkc::CapsState> caps_state;
+  std::vector<std::unique_ptr<vkc::Buffer>> staging;
+  std::vector<std::unique_ptr<vkc::Buffer>> input_copies;
+  std::deque<InFlight> frames;
+  ~GpuLeftovers() {
+    for (InFlight& entry : frames) drop_frame(entry);
+  }
+};
+
+uint64_t frame_timeout_ns() {
+  const char* env = g_getenv("GST_VKCOMPUTE_FRAME_TIMEOUT_MS");
+  if (!env || !*env) return kFrameTimeoutNs;
+  char* end = nullptr;
+  const guint64 ms = g_ascii_strtoull(env, &end, 10);
+  if (*end != '\0' || ms == 0 || ms > G_MAXUINT64 / 1'000'000) {
+    GST_WARNING("ignoring GST_VKCOMPUTE_FRAME_TIMEOUT_MS=\"%s\": not a number of milliseconds", env);
+    return kFrameTimeoutNs;
+  }
+  return ms * 1'000'000;
+}
 
 }  // namespace
 
@@ -79,6 +112,12 @@ struct GstVkComputeFilterPrivate {
   bool passthrough = false;  // lock (written with no frame in flight): see passes_through()
   bool stopping = false;     // lock: the completer exits once in_flight is empty
   bool dropping = false;     // lock: complete nothing (flush, stop)
+  // A frame did not complete: the device was lost, or the oldest frame outlived the timeout
+  // (`stalled`: it stays in flight, still the GPU's, until discard() hands it over). No frame is
+  // submitted or retired after it until stop.
+  bool gpu_failed = false;                      // lock
+  bool stalled = false;                         // lock
+  uint64_t frame_timeout_ns = kFrameTimeoutNs;  // from start()
   // GPU time of completed timed frames, from timestamp queries, logged every kGpuTimeWindow of them.
   double gpu_ns = 0;
   guint gpu_frames = 0;
@@ -113,13 +152,6 @@ static void post_exception(GstVkComputeFilter* self, const std::exception& e) {
   GST_ELEMENT_ERROR(self, RESOURCE, FAILED, ("Vulkan operation failed: %s", e.what()), (nullptr));
 }
 
-// Releases what a frame holds without pushing anything (errors, flush, lost device).
-static void drop_frame(InFlight& entry) {
-  entry.input.release();
-  gst_clear_buffer(&entry.frame.outbuf);
-  gst_clear_buffer(&entry.frame.inbuf);
-}
-
 // Logs the mean GPU time per frame every kGpuTimeWindow timed frames (GST_DEBUG=vkcomputefilter:4).
 static void note_gpu_time(GstVkComputeFilter* self, double ns) {
   auto* priv = get_priv(self);
@@ -146,41 +178,64 @@ static gboolean passes_through(GstVkComputeFilter* self) {
   return get_priv(self)->passthrough;
 }
 
-// Waits for a claimed frame's fence, completes it (unless `drop`) and releases what it holds; a
-// filter's output joins the ready queue. False on timeout (a lost device; the error is posted).
-static bool finish_frame(GstVkComputeFilter* self, InFlight& entry, bool drop) {
+// Completes a claimed frame whose GPU work is over (unless `drop`) and releases what it holds; a
+// filter's output joins the ready queue.
+static void finish_frame(GstVkComputeFilter* self, InFlight& entry, bool drop) {
   auto* priv = get_priv(self);
-  const bool finished = priv->ring->wait(entry.frame.slot, kGpuTimeoutNs);
-  if (!finished)
-    GST_ELEMENT_ERROR(
-        self, RESOURCE, FAILED,
-        ("The Vulkan device did not finish a frame within %u s.", guint(kGpuTimeoutNs / 1000000000ull)),
-        ("device %s may be lost", priv->device->name().c_str()));
-  if (finished && !drop) {
+  if (!drop) {
     if (auto* complete = GST_VKCOMPUTE_FILTER_GET_CLASS(self)->complete) complete(self, &entry.frame);
     note_gpu_time(self, priv->ring->gpu_time_ns(entry.frame.slot));
     if (entry.frame.outbuf) priv->ready.push_back(std::exchange(entry.frame.outbuf, nullptr));
   }
   drop_frame(entry);
-  return finished;
 }
 
-// Retires the oldest in-flight frame, with the lock held and no frame claimed: claims it, finishes
-// it outside the lock (complete() may post, and bus handlers may query the element), then removes
-// it and wakes whichever thread waits for the claim.
+// The one error of a frame that did not complete. A slow frame is not a lost device: the driver
+// says when the device is lost, and a frame that is merely slow keeps its memory until it ends.
+static void post_gpu_failure(GstVkComputeFilter* self, vkc::Completion status) {
+  auto* priv = get_priv(self);
+  const std::string& device = priv->device->name();
+  if (status == vkc::Completion::kLost)
+    GST_ELEMENT_ERROR(self, RESOURCE, FAILED, ("The Vulkan device %s was lost.", device.c_str()),
+                      ("VK_ERROR_DEVICE_LOST while waiting for a frame: the driver reset or removed the "
+                       "device; the frames in flight are dropped"));
+  else
+    GST_ELEMENT_ERROR(self, RESOURCE, FAILED,
+                      ("A frame took longer than %.1f s on the Vulkan device %s; the stream stops.",
+                       priv->frame_timeout_ns / 1e9, device.c_str()),
+                      ("the device is not lost, only slow for these settings; the frame's memory is "
+                       "kept until it completes. GST_VKCOMPUTE_FRAME_TIMEOUT_MS sets the limit"));
+}
+
+// Retires the oldest in-flight frame, with the lock held and no frame claimed: claims it, waits for
+// it and finishes it outside the lock (complete() may post, and bus handlers may query the
+// element), then removes it and wakes whichever thread waits for the claim. A frame still running
+// after the timeout stays in flight, and the element stalls. False unless the frame completed.
 static bool retire_oldest(GstVkComputeFilter* self, std::unique_lock<std::mutex>& guard) {
   auto* priv = get_priv(self);
   InFlight& oldest = priv->in_flight.front();  // deque references survive push_back
-  const bool drop = priv->dropping;
+  const bool drop = priv->dropping || priv->gpu_failed;
   priv->retiring = true;
   guard.unlock();
-  const bool finished = finish_frame(self, oldest, drop);
+  const vkc::Completion status = priv->ring->wait(oldest.frame.slot, priv->frame_timeout_ns);
+  if (status != vkc::Completion::kPending)
+    finish_frame(self, oldest, drop || status == vkc::Completion::kLost);
   guard.lock();
-  priv->in_flight.pop_front();
+  const bool first_failure = status != vkc::Completion::kDone && !priv->gpu_failed;
+  if (status == vkc::Completion::kPending)
+    priv->stalled = true;
+  else
+    priv->in_flight.pop_front();
+  priv->gpu_failed = priv->gpu_failed || status != vkc::Completion::kDone;
   priv->retiring = false;
   priv->changed.notify_all();
   if (priv->completer_blocked) priv->wake_completer.notify_one();
-  return finished;
+  if (first_failure) {
+    guard.unlock();
+    post_gpu_failure(self, status);
+    guard.lock();
+  }
+  return status == vkc::Completion::kDone;
 }
 
 // The streaming thread retires its own frames: until fewer than `keep` are in flight, waiting for
@@ -195,12 +250,14 @@ static GstFlowReturn retire_frames(GstVkComputeFilter* self, size_t keep, gboole
       priv->changed.wait(guard);
       continue;
     }
-    if (priv->in_flight.empty() || priv->in_flight.size() < keep) break;
-    if (!block && !priv->ring->done(priv->in_flight.front().frame.slot)) break;
-    if (!retire_oldest(self, guard)) {
+    if (priv->stalled) {  // the GPU still owns the oldest frame: nothing retires after it
       flow = GST_FLOW_ERROR;
       break;
     }
+    if (priv->in_flight.empty() || priv->in_flight.size() < keep) break;
+    if (!block && !priv->ring->done(priv->in_flight.front().frame.slot)) break;
+    // Frames after a lost device are dropped as they come: none will complete.
+    if (!retire_oldest(self, guard)) flow = GST_FLOW_ERROR;
   }
   priv->stream_seen = std::chrono::steady_clock::now();
   return flow;
@@ -218,7 +275,7 @@ static GstFlowReturn make_room(GstVkComputeFilter* self) {
   }
   // Outside the lock, as the completion thread may retire frames meanwhile: only this thread
   // reuses slots, so the fence stays that frame's. A timeout is reported when the frame retires.
-  if (batch_end) priv->ring->wait(*batch_end, kGpuTimeoutNs);
+  if (batch_end) priv->ring->wait(*batch_end, priv->frame_timeout_ns);
   return retire_frames(self, kVkComputeFramesInFlight - kRetireBatch + 1, TRUE);
 }
 
@@ -236,9 +293,10 @@ static void complete_frames(GstVkComputeFilter* self) {
   pthread_setname_np(pthread_self(), name.c_str());
   std::unique_lock<std::mutex> guard(priv->lock);
   for (;;) {
-    if (priv->stopping && (!priv->passthrough || priv->in_flight.empty())) return;
-    // Frames of an element that draws into them are only retired by the streaming thread.
-    if (!priv->passthrough || priv->in_flight.empty()) {
+    if (priv->stopping && (!priv->passthrough || priv->in_flight.empty() || priv->stalled)) return;
+    // Frames of an element that draws into them are only retired by the streaming thread; a
+    // stalled frame stays until stop.
+    if (!priv->passthrough || priv->in_flight.empty() || priv->stalled) {
       priv->completer_blocked = true;
       priv->wake_completer.wait(guard);
       priv->completer_blocked = false;
@@ -252,7 +310,7 @@ static void complete_frames(GstVkComputeFilter* self) {
       priv->wake_completer.wait_until(guard, idle_at);
       continue;
     }
-    retire_oldest(self, guard);  // a timeout has posted its error; the frame is dropped
+    retire_oldest(self, guard);  // a failure has posted its error
   }
 }
 
@@ -271,20 +329,32 @@ static GstFlowReturn drain(GstVkComputeFilter* self) {
   return flow;
 }
 
-// Drops every in-flight frame without completing it (flush, stop). Waits for the GPU first:
-// their memory is in use. A lost device drops them unfinished: freeing memory the GPU might still
-// touch is the lesser evil compared to hanging the pipeline.
-static void discard(GstVkComputeFilter* self) {
+// Drops every in-flight frame without completing it: a flush (`wait`: up to the frame timeout
+// for each, as the ring is used again after it) or stop (no wait). Frames the GPU still runs then
+// are handed over with the ring and everything else they may touch, to be freed once they end:
+// memory the GPU may still write is never freed, and a state change never waits for a slow frame.
+static void discard(GstVkComputeFilter* self, gboolean wait) {
   auto* priv = get_priv(self);
   {
     std::lock_guard<std::mutex> guard(priv->lock);
     priv->dropping = true;
   }
-  while (retire_frames(self, 1, TRUE) != GST_FLOW_OK) {
-  }
+  retire_frames(self, 1, wait);
   {
-    std::lock_guard<std::mutex> guard(priv->lock);
+    std::unique_lock<std::mutex> guard(priv->lock);
+    priv->changed.wait(guard, [&] { return !priv->retiring; });  // the completer may have claimed one since
     priv->dropping = false;
+    if (!priv->in_flight.empty()) {
+      auto leftovers = std::make_shared<GpuLeftovers>();
+      leftovers->caps_state = std::move(priv->caps_state);
+      leftovers->staging = std::exchange(priv->staging, {});
+      leftovers->input_copies = std::exchange(priv->input_copies, {});
+      leftovers->frames = std::exchange(priv->in_flight, {});
+      vkc::release_after_gpu(std::move(priv->ring), std::move(leftovers));
+      // The ring is gone: nothing more is submitted until stop (a flush of a stalled element).
+      priv->gpu_failed = true;
+    }
+    priv->stalled = false;
   }
   for (GstBuffer* out : priv->ready) gst_buffer_unref(out);
   priv->ready.clear();
@@ -313,6 +383,8 @@ static gboolean gst_vkcompute_filter_start(GstBaseTransform* trans) {
   }
   priv->staging.resize(kVkComputeFramesInFlight);
   priv->input_copies.resize(kVkComputeFramesInFlight);
+  priv->frame_timeout_ns = frame_timeout_ns();
+  priv->gpu_failed = false;
   priv->allocator = gst_vkcompute_allocator_new(device);
   priv->device = std::move(device);
   GST_OBJECT_LOCK(self);
@@ -327,10 +399,10 @@ static gboolean gst_vkcompute_filter_start(GstBaseTransform* trans) {
   return TRUE;
 }
 
-static gboolean gst_vkcompute_filter_stop(GstBaseTransform* trans) {
-  auto* self = GST_VKCOMPUTE_FILTER(trans);
+// Everything start() set up, released: stop(), or finalize() of an element dropped while running.
+static void release_streaming(GstVkComputeFilter* self) {
   auto* priv = get_priv(self);
-  discard(self);
+  discard(self, FALSE);
   if (priv->completer.joinable()) {
     {
       std::lock_guard<std::mutex> guard(priv->lock);
@@ -346,6 +418,10 @@ static gboolean gst_vkcompute_filter_stop(GstBaseTransform* trans) {
   gst_clear_object(&priv->upstream_pool);
   gst_clear_object(&priv->allocator);
   priv->device.reset();
+}
+
+static gboolean gst_vkcompute_filter_stop(GstBaseTransform* trans) {
+  release_streaming(GST_VKCOMPUTE_FILTER(trans));
   return TRUE;
 }
 
@@ -568,6 +644,13 @@ static GstFlowReturn gst_vkcompute_filter_generate_output(GstBaseTransform* tran
   auto* priv = get_priv(self);
   GstFlowReturn flow = GST_FLOW_OK;
   *outbuf = nullptr;
+  {
+    std::lock_guard<std::mutex> guard(priv->lock);
+    if (priv->gpu_failed) {  // its error is posted
+      gst_clear_buffer(&trans->queued_buf);
+      return GST_FLOW_ERROR;
+    }
+  }
   try {
     if (GstBuffer* inbuf = trans->queued_buf) {
       trans->queued_buf = nullptr;
@@ -606,7 +689,7 @@ static gboolean gst_vkcompute_filter_sink_event(GstBaseTransform* trans, GstEven
   auto* self = GST_VKCOMPUTE_FILTER(trans);
   try {
     if (GST_EVENT_TYPE(event) == GST_EVENT_FLUSH_STOP)
-      discard(self);
+      discard(self, TRUE);
     else if (GST_EVENT_IS_SERIALIZED(event))
       drain(self);
   } catch (const std::exception& e) {
@@ -644,11 +727,19 @@ static void gst_vkcompute_filter_set_property(GObject* object, guint prop_id, co
                                               GParamSpec* pspec) {
   auto* priv = get_priv(GST_VKCOMPUTE_FILTER(object));
   switch (prop_id) {
-    case PROP_DEVICE:
+    case PROP_DEVICE: {
+      // The device is opened at start; a running element cannot move its frames to another one.
       GST_OBJECT_LOCK(object);
-      priv->device_index = g_value_get_int(value);
+      const gint kept = priv->device_index;
+      const bool running = GST_STATE(object) > GST_STATE_READY;
+      if (!running) priv->device_index = g_value_get_int(value);
       GST_OBJECT_UNLOCK(object);
+      // Warned like GObject warns of out-of-range values, outside the lock.
+      if (running)
+        g_warning("%s: device %d ignored: the device can only change in the NULL or READY state, keeping %d",
+                  GST_OBJECT_NAME(object), g_value_get_int(value), kept);
       break;
+    }
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec);
   }
 }
@@ -669,7 +760,11 @@ static void gst_vkcompute_filter_get_property(GObject* object, guint prop_id, GV
 }
 
 static void gst_vkcompute_filter_finalize(GObject* object) {
-  get_priv(GST_VKCOMPUTE_FILTER(object))->~GstVkComputeFilterPrivate();
+  auto* self = GST_VKCOMPUTE_FILTER(object);
+  // An element dropped without being set to NULL first (GStreamer has warned) still stops its
+  // completion thread and hands its frames over before its members go.
+  if (get_priv(self)->device) release_streaming(self);
+  get_priv(self)->~GstVkComputeFilterPrivate();
   G_OBJECT_CLASS(gst_vkcompute_filter_parent_class)->finalize(object);
 }
 
@@ -704,7 +799,7 @@ static void gst_vkcompute_filter_class_init(GstVkComputeFilterClass* klass) {
                        "Vulkan physical device index to run on; -1 chooses automatically (a discrete GPU, "
                        "then an integrated one, then a CPU implementation such as lavapipe), or the index "
                        "in the environment variable GST_VKCOMPUTE_DEVICE when it is set. Read when the "
-                       "element starts.",
+                       "element starts; refused with a warning in PAUSED and PLAYING.",
                        -1, G_MAXINT, -1,
                        GParamFlags(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY)));
   g_object_class_install_property(

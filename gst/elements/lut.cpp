@@ -49,7 +49,7 @@ enum Mode : uint32_t {
   kMode1DLinear = 4
 };
 
-constexpr uint32_t kPixelsPerInvocation = 4;  // see the shader
+constexpr uint32_t kPixelsPerInvocation = 4;   // see the shader
 constexpr uint32_t kGroupX = 64, kGroupY = 4;  // at most the shader's kMaxGroupX, kMaxGroupY
 
 enum { PROP_0, PROP_LOCATION, PROP_INTERPOLATION, PROP_INTENSITY };
@@ -70,10 +70,12 @@ Mode mode_of(const vkc::LutData& data, Interpolation interpolation) {
 
 }  // namespace
 
-// Everything derived from the negotiated caps.
+// Everything derived from the negotiated caps, and what frames use on the GPU: the base class
+// keeps it until they are done.
 struct LutState : vkc::CapsState {
   std::unique_ptr<vkc::Kernel> kernel;
   Params params;  // plane layout, table and settings filled per frame
+  vkc::LutTables gpu_tables{kVkComputeFramesInFlight};
 };
 
 struct LutPrivate {
@@ -83,8 +85,6 @@ struct LutPrivate {
   double intensity = 1.0;
   std::shared_ptr<const vkc::LutData> table;  // what the next frame uses
   bool started = false;                       // location changes are read at once, not at start
-  // Streaming thread (and stop, after it).
-  std::unique_ptr<vkc::LutTables> gpu_tables;
 };
 
 struct GstLut {
@@ -152,15 +152,12 @@ static gboolean gst_lut_start(GstBaseTransform* trans) {
     GST_OBJECT_UNLOCK(self);
     return FALSE;
   }
-  self->priv->gpu_tables = std::make_unique<vkc::LutTables>(kVkComputeFramesInFlight);
   return TRUE;
 }
 
 static gboolean gst_lut_stop(GstBaseTransform* trans) {
   auto* self = GST_LUT(trans);
-  // The base class waits for the frames in flight, which use the tables.
   gboolean ok = GST_BASE_TRANSFORM_CLASS(gst_lut_parent_class)->stop(trans);
-  self->priv->gpu_tables.reset();
   GST_OBJECT_LOCK(self);
   self->priv->started = false;
   self->priv->table.reset();
@@ -220,7 +217,7 @@ static gboolean gst_lut_record(GstVkComputeFilter* filter, vkc::Frame* frame, GE
   }
 
   vk::Buffer table_buffer =
-      priv->gpu_tables->prepare(gst_vkcompute_filter_get_device(filter), frame->cmd, frame->slot, table);
+      state.gpu_tables.prepare(gst_vkcompute_filter_get_device(filter), frame->cmd, frame->slot, table);
   state.kernel->update(frame->slot, {{frame->in.buffer}, {frame->out.buffer}, {table_buffer}});
   const uint32_t invocations_x = (params.width + kPixelsPerInvocation - 1) / kPixelsPerInvocation;
   state.kernel->dispatch(frame->cmd, frame->slot, &params, (invocations_x + kGroupX - 1) / kGroupX,

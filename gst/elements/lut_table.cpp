@@ -46,10 +46,4 @@ vk::Buffer LutTables::prepare(const std::shared_ptr<Device>& device, vk::Command
   return current_->buffer->handle();
 }
 
-void LutTables::release() {
-  current_.reset();
-  for (auto& table : slot_tables_) table.reset();
-  for (auto& staging : slot_staging_) staging.reset();
-}
-
 }  // namespace vkc

@@ -40,9 +40,6 @@ class LutTables {
   vk::Buffer prepare(const std::shared_ptr<Device>& device, vk::CommandBuffer cmd, uint32_t slot,
                      const std::shared_ptr<const LutData>& data);
 
-  // Frees every table; no frame may be in flight.
-  void release();
-
  private:
   struct GpuTable {
     std::shared_ptr<const LutData> data;

@@ -191,7 +191,8 @@ std::shared_ptr<Device> Device::acquire(int index, std::string& error) {
   std::vector<int> order(physicals.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = int(i);
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
-    return type_rank(physicals[a].getProperties().deviceType) < type_rank(physicals[b].getProperties().deviceType);
+    return type_rank(physicals[a].getProperties().deviceType) <
+           type_rank(physicals[b].getProperties().deviceType);
   });
   std::string reasons;
   for (int i : order) {
@@ -200,7 +201,8 @@ std::shared_ptr<Device> Device::acquire(int index, std::string& error) {
     GST_INFO("automatic device choice passes over %s", why.c_str());
     reasons += (reasons.empty() ? "" : "; ") + why;
   }
-  error = "none of the " + std::to_string(physicals.size()) + " Vulkan devices found can run the kernels: " + reasons;
+  error = "none of the " + std::to_string(physicals.size()) +
+          " Vulkan devices found can run the kernels: " + reasons;
   return nullptr;
 }
 

@@ -1,5 +1,7 @@
 #include "memory.hpp"
 
+#include <cstring>
+
 #define GST_CAT_DEFAULT gst_vkcompute_runtime_debug
 
 namespace vkc {
@@ -40,6 +42,10 @@ std::unique_ptr<Buffer> Buffer::create_host(std::shared_ptr<Device> device, vk::
   using M = vk::MemoryPropertyFlagBits;
   auto buffer = allocate(std::move(device), size, M::eHostVisible | M::eHostCoherent, M::eHostCached, name);
   buffer->mapped_ = static_cast<uint8_t*>(buffer->memory_.mapMemory(0, VK_WHOLE_SIZE));
+  // Vulkan leaves new memory undefined. Zeroed once here, the bytes no kernel writes (row
+  // padding, gaps between planes) read the same in every run, and nothing of what the memory
+  // held before leaks into a frame.
+  std::memset(buffer->mapped_, 0, buffer->size_);
   return buffer;
 }
 

@@ -11,9 +11,9 @@ namespace vkc {
 
 class Buffer {
  public:
-  // A host-visible, host-coherent buffer, persistently mapped. Prefers host-cached memory so that
-  // CPU reads of GPU results are fast. The size is rounded up to whole 32-bit words because the
-  // kernels address buffers as uint arrays.
+  // A host-visible, host-coherent buffer, persistently mapped and zeroed. Prefers host-cached
+  // memory so that CPU reads of GPU results are fast. The size is rounded up to whole 32-bit words because
+  // the kernels address buffers as uint arrays.
   static std::unique_ptr<Buffer> create_host(std::shared_ptr<Device> device, vk::DeviceSize size,
                                              const char* name);
 

@@ -33,10 +33,9 @@ CommandRing::CommandRing(std::shared_ptr<Device> device, uint32_t depth, const c
 }
 
 CommandRing::~CommandRing() {
-  // Command buffers and fences must not be destroyed while the GPU still uses them. Callers
-  // drain before this point; a device that never completes is lost and waiting would hang.
-  for (uint32_t i = 0; i < depth(); ++i)
-    if (!wait(i, 5'000'000'000ull)) GST_ERROR("command slot %u still pending at teardown", i);
+  // Command buffers and fences must not be destroyed while the GPU still uses them: owners that
+  // cannot wait hand the ring to release_after_gpu() (reaper.hpp), so nothing is pending here.
+  if (wait_all(0) == Completion::kPending) GST_ERROR("command ring destroyed with work still pending");
 }
 
 vk::CommandBuffer CommandRing::begin(uint32_t slot) {
@@ -66,13 +65,34 @@ void CommandRing::submit(uint32_t slot) {
 
 bool CommandRing::done(uint32_t slot) const {
   const Slot& s = slots_[slot];
-  return !s.submitted || s.fence.getStatus() == vk::Result::eSuccess;
+  try {
+    return !s.submitted || s.fence.getStatus() == vk::Result::eSuccess;
+  } catch (const vk::DeviceLostError&) {
+    return true;
+  }
 }
 
-bool CommandRing::wait(uint32_t slot, uint64_t timeout_ns) const {
+Completion CommandRing::wait(uint32_t slot, uint64_t timeout_ns) const {
   const Slot& s = slots_[slot];
-  if (!s.submitted) return true;
-  return device_->device().waitForFences(*s.fence, VK_TRUE, timeout_ns) == vk::Result::eSuccess;
+  if (!s.submitted) return Completion::kDone;
+  return wait_fences({*s.fence}, timeout_ns);
+}
+
+Completion CommandRing::wait_all(uint64_t timeout_ns) const {
+  std::vector<vk::Fence> fences;
+  for (const Slot& s : slots_)
+    if (s.submitted) fences.push_back(*s.fence);
+  return fences.empty() ? Completion::kDone : wait_fences(fences, timeout_ns);
+}
+
+Completion CommandRing::wait_fences(const std::vector<vk::Fence>& fences, uint64_t timeout_ns) const {
+  try {
+    return device_->device().waitForFences(fences, VK_TRUE, timeout_ns) == vk::Result::eSuccess
+               ? Completion::kDone
+               : Completion::kPending;
+  } catch (const vk::DeviceLostError&) {
+    return Completion::kLost;
+  }
 }
 
 double CommandRing::gpu_time_ns(uint32_t slot) const {

@@ -9,6 +9,14 @@
 
 namespace vkc {
 
+// Where a submission stands after a wait.
+enum class Completion {
+  kDone,     // completed (or nothing was submitted)
+  kPending,  // still running when the wait timed out: what it uses must stay alive
+  kLost,     // the device was lost (VK_ERROR_DEVICE_LOST): it will never complete, and the
+             // driver no longer touches what it used
+};
+
 class CommandRing {
  public:
   static constexpr uint32_t kTimestampInterval = 8;
@@ -24,10 +32,13 @@ class CommandRing {
   vk::CommandBuffer begin(uint32_t slot);
   // Ends recording and submits the slot's work; its fence signals on completion.
   void submit(uint32_t slot);
-  // True once the slot's last submission has completed (or when nothing was submitted).
+  // True once the slot's last submission has completed, when nothing was submitted, or when the
+  // device is lost (nothing is pending then either).
   bool done(uint32_t slot) const;
-  // Waits for the slot's last submission; false if it did not complete within `timeout_ns`.
-  bool wait(uint32_t slot, uint64_t timeout_ns) const;
+  // Waits up to `timeout_ns` for the slot's last submission.
+  Completion wait(uint32_t slot, uint64_t timeout_ns) const;
+  // Waits up to `timeout_ns` for every slot's last submission.
+  Completion wait_all(uint64_t timeout_ns) const;
   // GPU time of the slot's completed submission, in nanoseconds, from timestamp queries around
   // its commands; negative when the submission was not timed or the queue has no timestamps.
   // By default one submission in kTimestampInterval is timed: a timestamp at the end of a command
@@ -35,6 +46,8 @@ class CommandRing {
   double gpu_time_ns(uint32_t slot) const;
 
  private:
+  Completion wait_fences(const std::vector<vk::Fence>& fences, uint64_t timeout_ns) const;
+
   struct Slot {
     // A pool per slot, reset whole before each recording: cheaper in drivers than resetting one
     // command buffer of a shared pool (NVIDIA's advice). Declared before cmd: destroyed after it.

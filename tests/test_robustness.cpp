@@ -1,0 +1,262 @@
+// What the shared base class guarantees for every element, whatever the element does: a frame that
+// outlives the frame timeout stops the stream with one error and the pipeline still reaches NULL
+// (and starts again); an element dropped while PLAYING goes quietly; `device` cannot change under
+// a running element; output buffers hold the same bytes in every run, row padding included.
+#include <gst/app/gstappsink.h>
+#include <gst/check/gstcheck.h>
+#include <gst/video/video.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "common/bus_wait.h"
+#include "common/vktest.h"
+
+namespace {
+
+constexpr GstClockTime kTimeout = 120 * GST_SECOND;
+const char* const kElements[] = {"rgb2yuv", "lumamax", "histogram", "morph", "lut"};
+
+// The element named dut, with settings that run several of its kernels, and the output caps it
+// needs (lut needs a table: a lookup image from tests/data). A 1080p frame takes milliseconds on
+// lavapipe; not much longer, as the frames left running after a stop delay the next stream.
+std::string HeavyElement(const std::string& name) {
+  if (name == "morph") return "morph name=dut operation=gradient shape=ellipse width=5 height=5";
+  if (name == "lut")
+    return "lut name=dut interpolation=tetrahedral location=" LUT_TEST_DATA_DIR "/lookup_amatorka.png";
+  if (name == "rgb2yuv") return "rgb2yuv name=dut ! video/x-raw,format=I420";
+  if (name == "histogram") return "histogram name=dut draw=true";
+  return name + " name=dut count=4 min-distance=8";
+}
+
+// Every ERROR message on the bus now, as text.
+std::vector<std::string> PendingErrors(GstElement* pipeline) {
+  std::vector<std::string> errors;
+  GstBus* bus = gst_element_get_bus(pipeline);
+  while (GstMessage* message = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR)) {
+    errors.push_back(vktest::Describe(message));
+    gst_message_unref(message);
+  }
+  gst_object_unref(bus);
+  return errors;
+}
+
+// Runs `description` to EOS; fails on an error.
+void RunToEos(const std::string& description) {
+  GstElement* pipeline = vktest::ParsePipeline(description.c_str());
+  gst_element_set_state(pipeline, GST_STATE_PLAYING);
+  GstMessage* message = vktest::WaitForErrorOrEos(pipeline, kTimeout);
+  fail_unless(message != nullptr && GST_MESSAGE_TYPE(message) == GST_MESSAGE_EOS, "'%s': %s",
+              description.c_str(), message ? vktest::Describe(message).c_str() : "no EOS");
+  gst_message_unref(message);
+  fail_unless(gst_element_set_state(pipeline, GST_STATE_NULL) == GST_STATE_CHANGE_SUCCESS);
+  gst_object_unref(pipeline);
+}
+
+}  // namespace
+
+// With the frame timeout lowered to 1 ms, large frames outlive it: each element posts exactly one
+// error saying so (not a lost device), NULL is reached with frames still running on the GPU (whose
+// memory must outlive them: the validation layer reports freeing memory in use), and the same
+// element instance then runs a stream normally with the default timeout.
+GST_START_TEST(test_slow_frame_stops_cleanly) {
+  for (const char* name : kElements) {
+    // morph takes seconds per 1080p frame on lavapipe: the frames it leaves running would hold up
+    // the second stream past the default timeout.
+    const std::string size = name == std::string("morph") ? "width=320,height=240" : "width=1920,height=1080";
+    const std::string description = "videotestsrc name=src num-buffers=12 ! video/x-raw,format=RGBx," + size +
+                                    " ! " + HeavyElement(name) + " ! fakesink";
+    g_setenv("GST_VKCOMPUTE_FRAME_TIMEOUT_MS", "1", TRUE);
+    GstElement* pipeline = vktest::ParsePipeline(description.c_str());
+    gst_element_set_state(pipeline, GST_STATE_PLAYING);
+    GstMessage* message = vktest::WaitForErrorOrEos(pipeline, kTimeout);
+    fail_unless(message != nullptr, "%s: neither an error nor EOS", name);
+    const std::string first = vktest::Describe(message);
+    fail_unless(GST_MESSAGE_TYPE(message) == GST_MESSAGE_ERROR,
+                "%s: frames outlived a 1 ms timeout without an error", name);
+    fail_unless(first.find("took longer than 0.0 s") != std::string::npos &&
+                    first.find("not lost") != std::string::npos,
+                "%s: the error does not say the frame was slow: %s", name, first.c_str());
+    gst_message_unref(message);
+    fail_unless(gst_element_set_state(pipeline, GST_STATE_NULL) == GST_STATE_CHANGE_SUCCESS,
+                "%s: the pipeline did not reach NULL", name);
+    const std::vector<std::string> more = PendingErrors(pipeline);
+    fail_unless(more.empty(), "%s: %zu more error(s) after the first, e.g. %s", name, more.size(),
+                more.empty() ? "" : more[0].c_str());
+
+    // The same element starts again, now with the default timeout.
+    g_unsetenv("GST_VKCOMPUTE_FRAME_TIMEOUT_MS");
+    GstElement* source = gst_bin_get_by_name(GST_BIN(pipeline), "src");
+    g_object_set(source, "num-buffers", 2, nullptr);
+    gst_element_set_state(pipeline, GST_STATE_PLAYING);
+    message = vktest::WaitForErrorOrEos(pipeline, kTimeout);
+    fail_unless(message != nullptr && GST_MESSAGE_TYPE(message) == GST_MESSAGE_EOS,
+                "%s after the timeout: %s", name, message ? vktest::Describe(message).c_str() : "no EOS");
+    gst_message_unref(message);
+    fail_unless(gst_element_set_state(pipeline, GST_STATE_NULL) == GST_STATE_CHANGE_SUCCESS);
+    gst_object_unref(source);
+    gst_object_unref(pipeline);
+    vktest::AssertNoValidationErrors(name);
+  }
+}
+GST_END_TEST;
+
+// GStreamer warns (a critical) when an element is dropped outside NULL; ours must not abort then
+// (the analysis elements' completion thread), nor free what frames in flight use.
+GST_START_TEST(test_dispose_while_playing) {
+  for (const char* name : kElements) {
+    GstElement* pipeline = vktest::ParsePipeline(
+        ("videotestsrc name=src is-live=true ! video/x-raw,format=RGBx,width=64,height=48 ! " +
+         HeavyElement(name) + " ! fakesink")
+            .c_str());
+    fail_unless(gst_element_set_state(pipeline, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE);
+    fail_unless(gst_element_get_state(pipeline, nullptr, nullptr, kTimeout) == GST_STATE_CHANGE_SUCCESS);
+    // The source stops pushing first (alone, to NULL); then our element leaves the pipeline still
+    // PLAYING, and our reference is its last one.
+    GstElement* source = gst_bin_get_by_name(GST_BIN(pipeline), "src");
+    gst_element_set_state(source, GST_STATE_NULL);
+    GstElement* element = gst_bin_get_by_name(GST_BIN(pipeline), "dut");
+    fail_unless(element != nullptr && GST_STATE(element) == GST_STATE_PLAYING, "%s is not PLAYING", name);
+    gst_bin_remove(GST_BIN(pipeline), element);
+    GstBus* bus = gst_element_get_bus(pipeline);
+    gst_bus_set_flushing(bus, TRUE);  // its messages hold references to the element
+    gst_object_unref(bus);
+    fail_unless_equals_int(GST_OBJECT_REFCOUNT_VALUE(element), 1);
+    ASSERT_CRITICAL(gst_object_unref(element));
+    gst_element_set_state(pipeline, GST_STATE_NULL);
+    gst_object_unref(source);
+    gst_object_unref(pipeline);
+  }
+}
+GST_END_TEST;
+
+// `device` is read at start: a running element refuses a new value with a warning and keeps its
+// own; in READY it is accepted again.
+GST_START_TEST(test_device_refused_while_playing) {
+  for (const char* name : kElements) {
+    GstElement* pipeline =
+        vktest::ParsePipeline(("videotestsrc is-live=true ! video/x-raw,format=RGBx,width=64,height=48 ! " +
+                               HeavyElement(name) + " ! fakesink")
+                                  .c_str());
+    GstElement* dut = gst_bin_get_by_name(GST_BIN(pipeline), "dut");
+    g_object_set(dut, "device", 0, nullptr);
+    gst_element_set_state(pipeline, GST_STATE_PLAYING);
+    fail_unless(gst_element_get_state(pipeline, nullptr, nullptr, kTimeout) == GST_STATE_CHANGE_SUCCESS);
+    ASSERT_WARNING(g_object_set(dut, "device", 5, nullptr));
+    gint device = -2;
+    g_object_get(dut, "device", &device, nullptr);
+    fail_unless_equals_int(device, 0);
+    gst_element_set_state(pipeline, GST_STATE_READY);
+    g_object_set(dut, "device", -1, nullptr);
+    g_object_get(dut, "device", &device, nullptr);
+    fail_unless_equals_int(device, -1);
+    gst_element_set_state(pipeline, GST_STATE_NULL);
+    gst_object_unref(dut);
+    gst_object_unref(pipeline);
+  }
+}
+GST_END_TEST;
+
+namespace {
+
+struct Output {
+  GstVideoInfo info;
+  std::vector<std::vector<guint8>> buffers;  // every byte of each buffer
+};
+
+// Every output buffer of `description` (ending in "appsink name=sink"), whole.
+Output Collect(const std::string& description) {
+  GstElement* pipeline = vktest::ParsePipeline(description.c_str());
+  GstElement* sink = gst_bin_get_by_name(GST_BIN(pipeline), "sink");
+  gst_element_set_state(pipeline, GST_STATE_PLAYING);
+  Output output;
+  while (GstSample* sample = gst_app_sink_pull_sample(GST_APP_SINK(sink))) {
+    fail_unless(gst_video_info_from_caps(&output.info, gst_sample_get_caps(sample)));
+    GstMapInfo map;
+    fail_unless(gst_buffer_map(gst_sample_get_buffer(sample), &map, GST_MAP_READ));
+    output.buffers.emplace_back(map.data, map.data + map.size);
+    gst_buffer_unmap(gst_sample_get_buffer(sample), &map);
+    gst_sample_unref(sample);
+  }
+  GstMessage* message = vktest::WaitForErrorOrEos(pipeline, kTimeout);
+  fail_unless(message != nullptr && GST_MESSAGE_TYPE(message) == GST_MESSAGE_EOS, "'%s': %s",
+              description.c_str(), message ? vktest::Describe(message).c_str() : "no EOS");
+  gst_message_unref(message);
+  gst_element_set_state(pipeline, GST_STATE_NULL);
+  gst_object_unref(sink);
+  gst_object_unref(pipeline);
+  return output;
+}
+
+// Which bytes of a frame laid out as `info` hold samples (every component of every pixel).
+std::vector<bool> SampleBytes(const GstVideoInfo& info) {
+  std::vector<bool> used(info.size, false);
+  const GstVideoFormatInfo* finfo = info.finfo;
+  for (guint c = 0; c < GST_VIDEO_INFO_N_COMPONENTS(&info); ++c) {
+    const guint plane = GST_VIDEO_FORMAT_INFO_PLANE(finfo, c);
+    const gint pstride = GST_VIDEO_FORMAT_INFO_PSTRIDE(finfo, c);
+    const guint bytes = (GST_VIDEO_FORMAT_INFO_DEPTH(finfo, c) + 7) / 8;
+    for (gint y = 0; y < GST_VIDEO_INFO_COMP_HEIGHT(&info, c); ++y)
+      for (gint x = 0; x < GST_VIDEO_INFO_COMP_WIDTH(&info, c); ++x)
+        for (guint b = 0; b < bytes; ++b)
+          used[GST_VIDEO_INFO_PLANE_OFFSET(&info, plane) + y * GST_VIDEO_INFO_PLANE_STRIDE(&info, plane) +
+               x * pstride + GST_VIDEO_FORMAT_INFO_POFFSET(finfo, c) + b] = true;
+  }
+  return used;
+}
+
+}  // namespace
+
+// Whole output buffers, compared between two runs of the same input, and the bytes that hold no
+// sample (row padding at width 97, gaps between planes) between the frames of a run: files and
+// checksums of identical streams are identical.
+GST_START_TEST(test_output_bytes_are_deterministic) {
+  const char* const filters[] = {
+      "video/x-raw,format=RGB ! rgb2yuv ! video/x-raw,format=I420",
+      "video/x-raw,format=BGRx ! rgb2yuv ! video/x-raw,format=NV12",
+      "video/x-raw,format=RGB ! lut location=" LUT_TEST_DATA_DIR "/lookup_amatorka.png",
+      "video/x-raw,format=GRAY8 ! morph operation=dilate width=3 height=3",
+      "video/x-raw,format=I420 ! morph operation=erode shape=cross width=5 height=5",
+      "video/x-raw,format=RGB ! histogram draw=true",
+  };
+  for (const char* filter : filters) {
+    const std::string description =
+        "videotestsrc num-buffers=3 pattern=ball ! video/x-raw,width=97,height=61 ! "
+        "videoconvert ! " +
+        std::string(filter) + " ! appsink name=sink sync=false";
+    const Output first = Collect(description);
+    // A second run after memory that held other frames was freed and may come back.
+    RunToEos("videotestsrc num-buffers=3 pattern=snow ! video/x-raw,width=97,height=61 ! videoconvert ! " +
+             std::string(filter) + " ! fakesink");
+    const Output second = Collect(description);
+    fail_unless(first.buffers.size() == 3, "%s: %zu frames out of 3", filter, first.buffers.size());
+    fail_unless(first.buffers == second.buffers, "%s: two runs of the same frames differ", filter);
+    // Each output buffer of a run came from a different allocation: bytes outside the samples
+    // that no kernel writes would show what each allocation held before.
+    const std::vector<bool> used = SampleBytes(first.info);
+    const std::vector<guint8>& reference = first.buffers[0];
+    for (const std::vector<guint8>& bytes : first.buffers)
+      for (size_t i = 0; i < std::min(bytes.size(), used.size()); ++i)
+        fail_unless(used[i] || bytes[i] == reference[i],
+                    "%s: byte %zu holds no sample and differs between frames: %u, %u", filter, i,
+                    reference[i], bytes[i]);
+  }
+}
+GST_END_TEST;
+
+static Suite* robustness_suite() {
+  Suite* suite = suite_create("robustness");
+  TCase* tcase = vktest::NewTCase("robustness", 600);
+  tcase_add_test(tcase, test_slow_frame_stops_cleanly);
+  tcase_add_test(tcase, test_dispose_while_playing);
+  tcase_add_test(tcase, test_device_refused_while_playing);
+  tcase_add_test(tcase, test_output_bytes_are_deterministic);
+  suite_add_tcase(suite, tcase);
+  return suite;
+}
+
+int main(int argc, char** argv) {
+  vktest::Init(&argc, &argv);
+  return gst_check_run_suite(robustness_suite(), "robustness", __FILE__);
+}
