@@ -1,7 +1,11 @@
 // The lookup-table readers of gst/lut on their own: every feature of the formats, and every kind
 // of bad input with the exact message (file and, for .cube, line).
+#include <fcntl.h>
 #include <glib/gstdio.h>
 #include <gst/check/gstcheck.h>
+
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <string>
@@ -13,6 +17,13 @@
 
 namespace lut_test {
 namespace {
+
+void ExpectFileError(const std::string& path, const std::string& message) {
+  lut::Table table;
+  std::string error;
+  fail_if(lut::read_table(path, table, error), "accepted %s", path.c_str());
+  fail_unless(error == message, "error '%s', expected '%s'", error.c_str(), message.c_str());
+}
 
 lut::Table Parse(const std::string& text) {
   lut::Table table;
@@ -42,9 +53,10 @@ GST_START_TEST(test_cube_3d) {
       "0 0 0\n1 0 0 # red\n0 1 0\n1 1 0\n\t0 0 1\n1 0 1\n0 1 1\n1e0 +1 1.0\n\n");
   fail_unless(t.dimensions == lut::Dimensions::k3D && t.size == 2 && t.source == lut::Source::kCube);
   fail_unless(t.title == "Warm # look", "title '%s'", t.title.c_str());
-  fail_unless(t.rgb.size() == 24);
+  fail_unless(t.rgbx.size() == 32);
   // Red fastest: entry 1 is (r=1, g=0, b=0), entry 2 (0, 1, 0), entry 4 (0, 0, 1).
-  fail_unless(t.rgb[3] == 1 && t.rgb[4] == 0 && t.rgb[7] == 1 && t.rgb[14] == 1 && t.rgb[21] == 1);
+  fail_unless(t.rgbx[4] == 1 && t.rgbx[5] == 0 && t.rgbx[9] == 1 && t.rgbx[18] == 1 && t.rgbx[28] == 1);
+  for (size_t i = 0; i < 8; ++i) fail_unless(t.rgbx[i * 4 + 3] == 0);
   fail_unless(t.domain_min == (std::array<float, 3>{0, 0, 0}) &&
               t.domain_max == (std::array<float, 3>{1, 1, 1}));
 }
@@ -54,11 +66,11 @@ GST_START_TEST(test_cube_1d_domain_and_line_endings) {
   const lut::Table t = Parse(
       "TITLE plain words\r\nLUT_1D_SIZE 3\r\nDOMAIN_MIN -0.5 0 0.25\r\nDOMAIN_MAX 1.5 2 0.75\r\n"
       "0 0 0\r\n-0.25 0.5 1.25\r\n1 1 1");
-  fail_unless(t.dimensions == lut::Dimensions::k1D && t.size == 3 && t.rgb.size() == 9);
+  fail_unless(t.dimensions == lut::Dimensions::k1D && t.size == 3 && t.rgbx.size() == 12);
   fail_unless(t.title == "plain words", "title '%s'", t.title.c_str());
   fail_unless(t.domain_min == (std::array<float, 3>{-0.5f, 0, 0.25f}));
   fail_unless(t.domain_max == (std::array<float, 3>{1.5f, 2, 0.75f}));
-  fail_unless(t.rgb[3] == -0.25f && t.rgb[5] == 1.25f);
+  fail_unless(t.rgbx[4] == -0.25f && t.rgbx[6] == 1.25f);
   const lut::Table r = Parse("LUT_3D_INPUT_RANGE 0 4\r" + Rows(0) +
                              "LUT_3D_SIZE 2\r0 0 0\r0 0 0\r0 0 0\r0 0 0\r"
                              "0 0 0\r0 0 0\r0 0 0\r0 0 0\r");
@@ -68,7 +80,7 @@ GST_END_TEST;
 
 GST_START_TEST(test_cube_sizes) {
   fail_unless(Parse("LUT_1D_SIZE 65536\n" + Rows(65536)).size == 65536);
-  fail_unless(Parse("LUT_3D_SIZE 65\n" + Rows(65 * 65 * 65)).rgb.size() == 65u * 65 * 65 * 3);
+  fail_unless(Parse("LUT_3D_SIZE 65\n" + Rows(65 * 65 * 65)).rgbx.size() == 65u * 65 * 65 * 4);
   ExpectCubeError("LUT_3D_SIZE 1\n", "LUT_3D_SIZE 1 at line 1 of t.cube: must be 2..256");
   ExpectCubeError("TITLE \"x\"\n\nLUT_3D_SIZE 300\n", "LUT_3D_SIZE 300 at line 3 of t.cube: must be 2..256");
   ExpectCubeError("LUT_3D_SIZE 99999999999999999999999\n",
@@ -160,12 +172,100 @@ GST_START_TEST(test_files) {
   fail_if(lut::read_table(not_png, table, error));
   fail_unless(error == not_png + " is not a PNG file (no PNG signature)", "%s", error.c_str());
 
-  // A directory cannot be read.
+  // Only regular files are read: not a directory, a device, a FIFO (whose open would wait for a
+  // writer), nor a symlink to one; a symlink to a regular file is.
   const std::string directory = dir.Path("dir.cube");
   g_mkdir(directory.c_str(), 0700);
-  fail_if(lut::read_table(directory, table, error));
-  fail_unless(error.rfind("cannot read " + directory + ": ", 0) == 0, "%s", error.c_str());
+  ExpectFileError(directory, directory + " is not a regular file (a directory)");
   g_rmdir(directory.c_str());
+  const std::string zero = dir.Path("zero.cube");
+  fail_unless(symlink("/dev/zero", zero.c_str()) == 0);
+  ExpectFileError(zero, zero + " is not a regular file (a character device)");
+  const std::string fifo = dir.Path("fifo.png");
+  fail_unless(mkfifo(fifo.c_str(), 0600) == 0);
+  ExpectFileError(fifo, fifo + " is not a regular file (a FIFO)");
+  const std::string link = dir.Path("link.cube");
+  fail_unless(symlink(cube.c_str(), link.c_str()) == 0);
+  fail_unless(lut::read_table(link, table, error), "%s", error.c_str());
+}
+GST_END_TEST;
+
+// Read from a file line by line, a .cube gives what its text gives, whatever its line ends.
+GST_START_TEST(test_cube_file_lines) {
+  TempDir dir;
+  const std::string body = "TITLE \"t\"\n\nLUT_1D_SIZE 3\n# c\n0 0 0\n0.5 0.25 1\n1 1 1";
+  for (const char* end : {"\n", "\r\n", "\r"}) {
+    std::string text;
+    for (char c : body) text += c == '\n' ? std::string(end) : std::string(1, c);
+    for (const std::string& last : {std::string(), std::string(end)}) {
+      const lut::Table want = Parse(text + last);
+      lut::Table got;
+      std::string error;
+      fail_unless(lut::read_table(dir.Write("t.cube", text + last), got, error), "%s", error.c_str());
+      fail_unless(got.rgbx == want.rgbx && got.size == 3 && got.title == "t", "line end %x", end[0]);
+    }
+  }
+  const std::string mixed = "LUT_1D_SIZE 2\r0 0 0\r\r\n1 1\r";
+  ExpectFileError(dir.Write("mixed.cube", mixed),
+                  "line 4 of " + dir.Path("mixed.cube") + ": 2 values, a table row needs 3");
+  ExpectCubeError(mixed, "line 4 of t.cube: 2 values, a table row needs 3");
+}
+GST_END_TEST;
+
+// What a .cube may hold bounds what is read: the largest table's rows, then the declared table's,
+// and the length of a line.
+GST_START_TEST(test_cube_limits) {
+  TempDir dir;
+  const std::string sparse = dir.Path("sparse.cube");
+  const int fd = open(sparse.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  fail_unless(fd >= 0 && ftruncate(fd, off_t(lut::max_cube_bytes(256 * 256 * 256)) + 1) == 0);
+  close(fd);
+  ExpectFileError(sparse, sparse +
+                              " is 1611661313 bytes, more than a .cube file can hold (at most 1611661312: "
+                              "16777216 rows of at most 96 bytes and 1048576 of keywords and comments)");
+  const std::string big =
+      dir.Write("big.cube", "LUT_1D_SIZE 4\n" + std::string(lut::max_cube_bytes(4), '\n'));
+  ExpectFileError(
+      big, big +
+               " is 1048974 bytes, more than LUT_1D_SIZE 4 at line 1 can hold (at most 1048960: 4 rows "
+               "of at most 96 bytes and 1048576 of keywords and comments)");
+  // At the limit: read (and refused only for what it holds).
+  const std::string full = dir.Write(
+      "full.cube", "LUT_1D_SIZE 2\n0 0 0\n1 1 1\n" + std::string(lut::max_cube_bytes(2) - 26, '\n'));
+  lut::Table table;
+  std::string error;
+  fail_unless(lut::read_table(full, table, error), "%s", error.c_str());
+  const std::string line = "# " + std::string(lut::kMaxCubeLineBytes - 2, 'x');
+  ExpectFileError(dir.Write("line.cube", "LUT_1D_SIZE 2\n" + line + "x\n"),
+                  "line 2 of " + dir.Path("line.cube") + ": longer than 4096 bytes");
+  ExpectCubeError("LUT_1D_SIZE 2\n" + line + "x\n", "line 2 of t.cube: longer than 4096 bytes");
+  fail_unless(Parse("LUT_1D_SIZE 2\n" + line + "\n0 0 0\n1 1 1\n").size == 2);
+  fail_unless(
+      lut::read_table(dir.Write("ok.cube", "LUT_1D_SIZE 2\n" + line + "\r\n0 0 0\n1 1 1"), table, error),
+      "%s", error.c_str());
+}
+GST_END_TEST;
+
+// PNG headers are checked against the kinds accepted and the file's size before decoding.
+GST_START_TEST(test_png_headers) {
+  TempDir dir;
+  const std::string huge = dir.Write("huge.png", PngWithHeader(8192, 8192, 55));
+  ExpectFileError(huge,
+                  huge +
+                      " is 8192x8192: a HALD CLUT of level L must be L³xL³ pixels (8x8, 27x27, 64x64, ... "
+                      "4096x4096 for L = 2..16)");
+  const std::string lie = dir.Write("lie.png", PngWithHeader(4096, 4096, 55));
+  ExpectFileError(
+      lie, lie + " is 100 bytes: too short for the 4096x4096 image its header declares (at least 48774)");
+  const std::string look = dir.Write("look.png", PngWithHeader(512, 512, 55));
+  ExpectFileError(look,
+                  look + " is 100 bytes: too short for the 512x512 image its header declares (at least 762)");
+  // A header that fits, and data that is no zlib stream.
+  const std::string zeros = dir.Write("zeros.png", PngWithHeader(8, 8, 100));
+  lut::Table table;
+  std::string error;
+  fail_if(lut::read_table(zeros, table, error));
+  fail_unless(error.rfind(zeros + " is not a readable PNG: ", 0) == 0, "%s", error.c_str());
 }
 GST_END_TEST;
 
@@ -189,9 +289,15 @@ GST_START_TEST(test_png_lookup_image) {
   fail_unless(t.source == lut::Source::kLookupImage && t.size == 64 && t.dimensions == lut::Dimensions::k3D);
   // Entry (r=5, g=7, b=19): tile 19 is grid column 3, row 2: pixel (3*64+5, 2*64+7).
   const size_t e = 5 + 7 * 64 + 19 * 64 * 64;
-  fail_unless(std::fabs(t.rgb[e * 3] - (197 % 256) / 255.f) < 1e-6f, "r %f", t.rgb[e * 3]);
-  fail_unless(std::fabs(t.rgb[e * 3 + 1] - 135 / 255.f) < 1e-6f, "g %f", t.rgb[e * 3 + 1]);
-  fail_unless(std::fabs(t.rgb[e * 3 + 2] - 19 / 255.f) < 1e-6f, "b %f", t.rgb[e * 3 + 2]);
+  fail_unless(std::fabs(t.rgbx[e * 4] - (197 % 256) / 255.f) < 1e-6f, "r %f", t.rgbx[e * 4]);
+  fail_unless(std::fabs(t.rgbx[e * 4 + 1] - 135 / 255.f) < 1e-6f, "g %f", t.rgbx[e * 4 + 1]);
+  fail_unless(std::fabs(t.rgbx[e * 4 + 2] - 19 / 255.f) < 1e-6f, "b %f", t.rgbx[e * 4 + 2]);
+  // Interlaced: the same table.
+  const std::string interlaced = dir.Path("interlaced.png");
+  WritePng(interlaced, 512, 512, 8, rgb, true);
+  lut::Table i;
+  fail_unless(lut::read_table(interlaced, i, error), "%s", error.c_str());
+  fail_unless(i.source == lut::Source::kLookupImage && i.rgbx == t.rgbx);
 }
 GST_END_TEST;
 
@@ -204,10 +310,20 @@ GST_START_TEST(test_png_hald) {
   const std::string path = dir.Path("grade.png");
   const lut_ref::Cube cube = WriteRandomHald(path, 3, rng);
   fail_unless(lut::read_table(path, t, error), "%s", error.c_str());
-  fail_unless(t.source == lut::Source::kHald && t.size == 9 && t.rgb.size() == 729 * 3);
+  fail_unless(t.source == lut::Source::kHald && t.size == 9 && t.rgbx.size() == 729 * 4);
   for (size_t i = 0; i < 729; ++i)
     for (int c = 0; c < 3; ++c)
-      fail_unless(std::fabs(t.rgb[i * 3 + c] - cube.entries[i][c]) < 1e-6, "entry %zu channel %d", i, c);
+      fail_unless(std::fabs(t.rgbx[i * 4 + c] - cube.entries[i][c]) < 1e-6, "entry %zu channel %d", i, c);
+  // Interlaced, 8-bit: the same table as the same pixels not interlaced.
+  const std::string plain8 = dir.Path("plain8.png"), interlaced8 = dir.Path("interlaced8.png");
+  WriteRandomHald(plain8, 3, rng, 8);
+  const std::vector<uint8_t> pixels = ReadPngRgb8(plain8);
+  WritePng(interlaced8, 27, 27, 8, std::vector<uint16_t>(pixels.begin(), pixels.end()), true);
+  lut::Table plain, interlaced;
+  fail_unless(lut::read_table(plain8, plain, error) && lut::read_table(interlaced8, interlaced, error), "%s",
+              error.c_str());
+  fail_unless(interlaced.source == lut::Source::kHald && interlaced.size == 9 &&
+              interlaced.rgbx == plain.rgbx);
   // Level 8 is 512x512, like a lookup image: "hald" in the name makes it a HALD.
   const std::string hald8 = dir.Path("My_HALD_8.png");
   WriteRandomHald(hald8, 8, rng);
@@ -260,6 +376,9 @@ static Suite* lut_readers_suite() {
   tcase_add_test(tc, lut_test::test_cube_values);
   tcase_add_test(tc, lut_test::test_cube_domain);
   tcase_add_test(tc, lut_test::test_files);
+  tcase_add_test(tc, lut_test::test_cube_file_lines);
+  tcase_add_test(tc, lut_test::test_cube_limits);
+  tcase_add_test(tc, lut_test::test_png_headers);
   tcase_add_test(tc, lut_test::test_png_lookup_image);
   tcase_add_test(tc, lut_test::test_png_hald);
   tcase_add_test(tc, lut_test::test_png_truncated);

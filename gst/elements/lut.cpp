@@ -11,6 +11,7 @@
 
 #include <memory>
 #include <mutex>
+#include <new>
 #include <string>
 
 #include "base/computefilter.hpp"
@@ -118,10 +119,18 @@ static GType gst_lut_interpolation_get_type() {
 static gboolean load_table(GstLut* self, const std::string& location, gboolean at_start) {
   std::string error;
   std::shared_ptr<const vkc::LutData> table;
-  if (location.empty())
+  if (location.empty()) {
     error = "no lookup table: set the location property to a .cube or .png file";
-  else
-    table = vkc::load_lut(location, error);
+  } else {
+    // Nothing thrown may reach GStreamer: a table too large for memory is a bad file too.
+    try {
+      table = vkc::load_lut(location, error);
+    } catch (const std::bad_alloc&) {
+      error = "out of memory reading " + location;
+    } catch (const std::exception& e) {
+      error = "cannot read " + location + ": " + e.what();
+    }
+  }
   if (!table) {
     if (at_start)
       GST_ELEMENT_ERROR(self, RESOURCE, READ, ("%s", error.c_str()), ("location=%s", location.c_str()));

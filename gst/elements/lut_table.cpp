@@ -17,11 +17,9 @@ std::shared_ptr<const LutData> load_lut(const std::string& path, std::string& er
   data->size = table.size;
   data->domain_min = table.domain_min;
   data->domain_max = table.domain_max;
-  data->rgba.resize(table.entries() * 4);
-  for (size_t i = 0; i < table.entries(); ++i) {
-    for (int c = 0; c < 3; ++c) data->rgba[i * 4 + c] = table.rgb[i * 3 + c];
-    data->rgba[i * 4 + 3] = 0.f;
-  }
+  // The readers' layout is the kernel's: the table is moved, not copied.
+  static_assert(lut::kEntryFloats == 4, "the kernel reads one vec4 per entry");
+  data->rgba = std::move(table.rgbx);
   return data;
 }
 

@@ -24,7 +24,8 @@ struct LutData {
 };
 
 // Reads and converts `path` (any thread: this is the file I/O and parsing). Null with `error` set
-// (naming the file and, for .cube, the line) when the file cannot be used.
+// (naming the file and, for .cube, the line) when the file cannot be used. Allocation failures
+// throw std::bad_alloc: callers catch it.
 std::shared_ptr<const LutData> load_lut(const std::string& path, std::string& error);
 
 // The device-local copies of the tables frames use. A new table is copied from a staging buffer

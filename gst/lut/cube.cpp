@@ -1,10 +1,12 @@
 #include "cube.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
+#include <cstring>
 #include <vector>
 
 namespace lut {
@@ -68,18 +70,48 @@ class CubeParser {
   CubeParser(const std::string& name, Table& table, std::string& error)
       : name_(name), table_(table), error_(error) {}
 
+  // The whole text at once.
   bool parse(std::string_view text) {
-    table_ = Table{};
+    if (!begin(text.size())) return false;
     size_t pos = 0;
     while (pos < text.size()) {
       size_t end = text.find_first_of("\r\n", pos);
       if (end == std::string_view::npos) end = text.size();
-      ++line_;
-      if (!parse_line(text.substr(pos, end - pos))) return false;
+      if (!line(text.substr(pos, end - pos), end - pos)) return false;
       // \r\n, \n and \r all end a line.
       pos = end;
       if (pos < text.size() && text[pos] == '\r') ++pos;
       if (pos < text.size() && text[pos] == '\n') ++pos;
+    }
+    return finish();
+  }
+
+  // Line by line from `file`: never more than one line of text in memory.
+  bool read(FILE* file, uint64_t file_bytes) {
+    if (!begin(file_bytes)) return false;
+    std::string text;
+    text.reserve(kMaxCubeLineBytes + 1);
+    for (;;) {
+      text.clear();
+      size_t length = 0;  // of the whole line; only its first kMaxCubeLineBytes + 1 are kept
+      int c;
+      while ((c = getc_unlocked(file)) != EOF && c != '\n' && c != '\r') {
+        if (++length > kMaxCubeLineBytes) break;  // line() refuses it
+        text += char(c);
+      }
+      if (c == EOF && ferror(file)) return fail(format("cannot read %s: %s", name_.c_str(), strerror(errno)));
+      if (c == EOF && length == 0) break;
+      consumed_ += length + (c == '\n' || c == '\r');
+      // \r\n, \n and \r all end a line.
+      if (c == '\r') {
+        const int next = getc_unlocked(file);
+        if (next == '\n')
+          ++consumed_;
+        else if (next != EOF)
+          ungetc(next, file);
+      }
+      if (!line(text, length)) return false;
+      if (c == EOF) break;
     }
     return finish();
   }
@@ -102,6 +134,40 @@ class CubeParser {
         return fail_at(format("%s '%s' is not a number", what, shown(token).c_str()));
     }
     return false;
+  }
+
+  // Before the first line: a file larger than the largest table is not read at all.
+  bool begin(uint64_t file_bytes) {
+    table_ = Table{};
+    file_bytes_ = file_bytes;
+    return check_bytes();
+  }
+
+  // What the file may hold: for the largest table until its size keyword, then for its table.
+  bool check_bytes() {
+    const uint64_t bytes = std::max(file_bytes_, consumed_);
+    const uint64_t rows = size_line_ ? expected_rows() : uint64_t(kMax3DSize) * kMax3DSize * kMax3DSize;
+    const uint64_t limit = max_cube_bytes(rows);
+    if (bytes <= limit) return true;
+    const std::string holder =
+        size_line_ ? format("%s %u at line %d", size_key(), table_.size, size_line_) : "a .cube file";
+    return fail(format(
+        "%s is %llu bytes, more than %s can hold (at most %llu: %llu rows of at most %llu "
+        "bytes and %llu of keywords and comments)",
+        name_.c_str(), (unsigned long long)bytes, holder.c_str(), (unsigned long long)limit,
+        (unsigned long long)rows, (unsigned long long)kCubeRowBytes, (unsigned long long)kCubeHeaderBytes));
+  }
+
+  // One line without its end; `length` is the whole line's, of which `text` may hold only the start.
+  bool line(std::string_view text, size_t length) {
+    ++line_;
+    if (length > kMaxCubeLineBytes) return fail_at(format("longer than %zu bytes", kMaxCubeLineBytes));
+    // A file that grew since it was opened stops as soon as it holds more than its table can.
+    return parse_line(text) && check_bytes();
+  }
+
+  const char* size_key() const {
+    return table_.dimensions == Dimensions::k3D ? "LUT_3D_SIZE" : "LUT_1D_SIZE";
   }
 
   bool parse_line(std::string_view line) {
@@ -151,7 +217,7 @@ class CubeParser {
       return fail_at(
           format("%s after %s at line %d: one table per file (combined 1D and 3D tables are not "
                  "supported)",
-                 key, table_.dimensions == Dimensions::k3D ? "LUT_3D_SIZE" : "LUT_1D_SIZE", size_line_));
+                 key, size_key(), size_line_));
     }
     if (tokens.size() != 2) return fail_at(format("%s takes one value, found %zu", key, tokens.size() - 1));
     const uint32_t lo = dimensions == Dimensions::k3D ? kMin3DSize : kMin1DSize;
@@ -168,6 +234,10 @@ class CubeParser {
     table_.dimensions = dimensions;
     table_.size = uint32_t(value);
     size_line_ = line_;
+    if (!check_bytes()) return false;
+    // The whole table at once when the file is long enough to hold it (rows of at least "0 0 0\n"):
+    // a short file with a large size must fail fast without allocating it.
+    if (file_bytes_ >= expected_rows() * 6) table_.rgbx.reserve(expected_rows() * kEntryFloats);
     return true;
   }
 
@@ -223,17 +293,14 @@ class CubeParser {
       first_row_line_ = line_;
     }
     if (rows_ == expected_rows()) {
-      return fail_at(format("table row %zu, but %s %u has %zu rows", rows_ + 1,
-                            table_.dimensions == Dimensions::k3D ? "LUT_3D_SIZE" : "LUT_1D_SIZE", table_.size,
+      return fail_at(format("table row %zu, but %s %u has %zu rows", rows_ + 1, size_key(), table_.size,
                             expected_rows()));
     }
     if (tokens.size() != 3) return fail_at(format("%zu values, a table row needs 3", tokens.size()));
     float rgb[3];
     for (int c = 0; c < 3; ++c)
       if (!number(tokens[c], "value", rgb[c])) return false;
-    // Grown as rows arrive, not reserved from the size keyword: a short file with a large size
-    // must fail fast without allocating the whole table.
-    table_.rgb.insert(table_.rgb.end(), rgb, rgb + 3);
+    table_.rgbx.insert(table_.rgbx.end(), {rgb[0], rgb[1], rgb[2], 0.f});
     ++rows_;
     return true;
   }
@@ -244,9 +311,7 @@ class CubeParser {
           format("%s has no LUT_3D_SIZE or LUT_1D_SIZE (end of file at line %d)", name_.c_str(), line_));
     if (rows_ < expected_rows()) {
       return fail(format("%s is truncated: %zu of the %zu table rows of %s %u at its end (line %d)",
-                         name_.c_str(), rows_, expected_rows(),
-                         table_.dimensions == Dimensions::k3D ? "LUT_3D_SIZE" : "LUT_1D_SIZE", table_.size,
-                         line_));
+                         name_.c_str(), rows_, expected_rows(), size_key(), table_.size, line_));
     }
     return true;
   }
@@ -257,6 +322,8 @@ class CubeParser {
   int line_ = 0;
   int size_line_ = 0, title_line_ = 0, domain_min_line_ = 0, domain_max_line_ = 0, first_row_line_ = 0;
   size_t rows_ = 0;
+  uint64_t file_bytes_ = 0;  // as opened (or the text's length)
+  uint64_t consumed_ = 0;    // read so far, line ends included
 };
 
 }  // namespace
@@ -264,6 +331,13 @@ class CubeParser {
 bool parse_cube(std::string_view text, const std::string& name, Table& table, std::string& error) {
   Table parsed;
   if (!CubeParser(name, parsed, error).parse(text)) return false;
+  table = std::move(parsed);
+  return true;
+}
+
+bool read_cube(FILE* file, uint64_t file_bytes, const std::string& name, Table& table, std::string& error) {
+  Table parsed;
+  if (!CubeParser(name, parsed, error).read(file, file_bytes)) return false;
   table = std::move(parsed);
   return true;
 }

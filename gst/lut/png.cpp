@@ -2,149 +2,170 @@
 
 #include <png.h>
 
-#include <cerrno>
 #include <csetjmp>
 #include <cstdio>
-#include <cstring>
-#include <memory>
+#include <vector>
 
 namespace lut {
 namespace {
 
-// State libpng's error handler reaches through the png struct; only touched through a pointer
-// so that its contents are well defined after longjmp.
-struct PngRead {
-  std::string message;
-  uint32_t width = 0, height = 0;
-  std::vector<uint16_t>* rgb = nullptr;
-  std::vector<png_bytep> rows;
+// libpng reports errors by longjmp to the setjmp of the function that called it. Those
+// functions (read_header, read_rows) hold no C++ object of their own: the libpng structs and
+// the message live here, destroyed on every way out (return, longjmp, exception).
+struct PngReader {
+  png_structp png = nullptr;
+  png_infop info = nullptr;
+  char message[256] = "";
+  ~PngReader() {
+    if (png) png_destroy_read_struct(&png, info ? &info : nullptr, nullptr);
+  }
 };
 
 void on_error(png_structp png, png_const_charp message) {
-  static_cast<PngRead*>(png_get_error_ptr(png))->message = message;
+  auto* reader = static_cast<PngReader*>(png_get_error_ptr(png));
+  snprintf(reader->message, sizeof reader->message, "%s", message);
   png_longjmp(png, 1);
 }
 void on_warning(png_structp, png_const_charp) {}
 
-// Decodes with libpng's classic API; every allocation that must survive longjmp lives in `state`.
-bool decode(FILE* file, PngRead* state) {
-  png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, state, on_error, on_warning);
-  if (!png) {
-    state->message = "out of memory";
-    return false;
-  }
-  png_infop info = png_create_info_struct(png);
-  if (!info || setjmp(png_jmpbuf(png))) {
-    png_destroy_read_struct(&png, info ? &info : nullptr, nullptr);
-    if (state->message.empty()) state->message = "out of memory";
-    return false;
-  }
+// Ancillary chunks that nothing here uses: skipped rather than stored (text chunks, for one, may
+// inflate to megabytes each).
+constexpr png_byte kIgnoredChunks[] =
+    "bKGD\0cHRM\0eXIf\0gAMA\0hIST\0iCCP\0iTXt\0oFFs\0pCAL\0pHYs\0sBIT\0"
+    "sCAL\0sPLT\0sRGB\0tEXt\0tIME\0zTXt";
+
+struct Header {
+  uint32_t width = 0, height = 0;
+  uint64_t raw_bytes = 0;  // the decompressed pixel data, filter bytes included
+  bool interlaced = false;
+};
+
+// The header, and the decoding set up to give RGB, 16 bits per sample, big-endian.
+bool read_header(PngReader* reader, FILE* file, Header* header) {
+  if (setjmp(png_jmpbuf(reader->png))) return false;
+  png_structp png = reader->png;
+  png_infop info = reader->info;
   png_init_io(png, file);
-  // Lookup tables are large images; libpng's default 1,000,000-pixel limit on width or height
-  // is fine, but keep a bound so a forged header cannot ask for gigabytes.
-  png_set_user_limits(png, 8192, 8192);
+  png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, nullptr, 0);
+  png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, kIgnoredChunks, sizeof kIgnoredChunks / 5);
   png_read_info(png, info);
-  state->width = png_get_image_width(png, info);
-  state->height = png_get_image_height(png, info);
+  header->width = png_get_image_width(png, info);
+  header->height = png_get_image_height(png, info);
+  header->raw_bytes = uint64_t(header->height) * (png_get_rowbytes(png, info) + 1);
+  header->interlaced = png_get_interlace_type(png, info) != PNG_INTERLACE_NONE;
   png_set_expand(png);  // palette and low-bit grey to 8 bits, tRNS to alpha
   png_set_expand_16(png);
   png_set_strip_alpha(png);
   png_set_gray_to_rgb(png);
-  png_set_interlace_handling(png);
   png_read_update_info(png, info);
-  if (png_get_rowbytes(png, info) != size_t(state->width) * 6)
+  if (png_get_rowbytes(png, info) != size_t(header->width) * 6)
     png_error(png, "unexpected row layout after decoding");
-  state->rgb->assign(size_t(state->width) * state->height * 3, 0);
-  state->rows.resize(state->height);
-  for (uint32_t y = 0; y < state->height; ++y)
-    state->rows[y] = reinterpret_cast<png_bytep>(state->rgb->data() + size_t(y) * state->width * 3);
-  png_read_image(png, state->rows.data());
-  png_read_end(png, nullptr);
-  png_destroy_read_struct(&png, &info, nullptr);
-  // PNG samples are big-endian.
-  for (uint16_t& v : *state->rgb) {
-    const auto* b = reinterpret_cast<const uint8_t*>(&v);
-    v = uint16_t((b[0] << 8) | b[1]);
-  }
   return true;
 }
 
-std::string dims(const RgbImage& image) {
-  return std::to_string(image.width) + "x" + std::to_string(image.height);
+// Where image pixel (x, y) goes in the table.
+using EntryOf = size_t (*)(uint32_t x, uint32_t y, uint32_t width);
+size_t lookup_entry(uint32_t x, uint32_t y, uint32_t) {
+  // Tile (x / 64, y / 64) holds blue level b; inside it x is red, y green.
+  const uint32_t b = (y / 64) * 8 + x / 64;
+  return (x % 64) + (y % 64) * 64 + size_t(b) * 64 * 64;
+}
+size_t hald_entry(uint32_t x, uint32_t y, uint32_t width) {
+  // Pixels in reading order are the entries in order, red fastest.
+  return size_t(y) * width + x;
 }
 
-float sample(const RgbImage& image, size_t pixel, int c) {
-  return image.rgb[pixel * 3 + c] / 65535.f;
+// Decodes every row into `row` and spreads its pixels over `rgbx`. An interlaced image comes as
+// the seven reduced images of Adam7, one pass after the other, each pixel placed where its pass
+// puts it; no whole image is ever held.
+bool read_rows(PngReader* reader, const Header* header, EntryOf entry_of, png_bytep row, float* rgbx) {
+  if (setjmp(png_jmpbuf(reader->png))) return false;
+  const int passes = header->interlaced ? PNG_INTERLACE_ADAM7_PASSES : 1;
+  for (int pass = 0; pass < passes; ++pass) {
+    const uint32_t rows = header->interlaced ? PNG_PASS_ROWS(header->height, pass) : header->height;
+    const uint32_t cols = header->interlaced ? PNG_PASS_COLS(header->width, pass) : header->width;
+    if (rows == 0 || cols == 0) continue;  // libpng skips empty passes
+    for (uint32_t j = 0; j < rows; ++j) {
+      png_read_row(reader->png, row, nullptr);
+      const uint32_t y = header->interlaced ? PNG_ROW_FROM_PASS_ROW(j, pass) : j;
+      for (uint32_t i = 0; i < cols; ++i) {
+        const uint32_t x = header->interlaced ? PNG_COL_FROM_PASS_COL(i, pass) : i;
+        float* out = rgbx + entry_of(x, y, header->width) * kEntryFloats;
+        for (int c = 0; c < 3; ++c)
+          out[c] = float((row[i * 6 + c * 2] << 8) | row[i * 6 + c * 2 + 1]) / 65535.f;
+        out[3] = 0.f;
+      }
+    }
+  }
+  png_read_end(reader->png, nullptr);
+  return true;
+}
+
+std::string dims(const Header& header) {
+  return std::to_string(header.width) + "x" + std::to_string(header.height);
+}
+
+// The table `header` describes: its kind, source and size, or false with `error`.
+bool table_kind(const Header& header, const std::string& name, bool hald_name, Table& table,
+                std::string& error) {
+  table.dimensions = Dimensions::k3D;
+  if (!hald_name && header.width == 512 && header.height == 512) {
+    table.source = Source::kLookupImage;
+    table.size = 64;
+    return true;
+  }
+  uint32_t level = 2;
+  while (level < 16 && level * level * level < header.width) ++level;
+  const uint32_t side = level * level * level;
+  if (header.width != header.height || header.width != side) {
+    error = name + " is " + dims(header) +
+            ": a HALD CLUT of level L must be L³xL³ pixels (8x8, 27x27, 64x64, ... 4096x4096 for L = 2..16)";
+    return false;
+  }
+  table.source = Source::kHald;
+  table.size = level * level;
+  return true;
 }
 
 }  // namespace
 
-bool read_png(const std::string& path, RgbImage& image, std::string& error) {
-  std::unique_ptr<FILE, int (*)(FILE*)> file(fopen(path.c_str(), "rb"), fclose);
-  if (!file) {
-    error = "cannot open " + path + ": " + strerror(errno);
-    return false;
-  }
+bool read_png_table(FILE* file, uint64_t file_bytes, const std::string& name, bool hald_name, Table& table,
+                    std::string& error) {
   png_byte signature[8];
-  if (fread(signature, 1, 8, file.get()) != 8 || png_sig_cmp(signature, 0, 8)) {
-    error = path + " is not a PNG file (no PNG signature)";
+  if (fread(signature, 1, 8, file) != 8 || png_sig_cmp(signature, 0, 8)) {
+    error = name + " is not a PNG file (no PNG signature)";
     return false;
   }
-  rewind(file.get());
-  RgbImage decoded;
-  PngRead state;
-  state.rgb = &decoded.rgb;
-  if (!decode(file.get(), &state)) {
-    error = path + " is not a readable PNG: " + state.message;
+  PngReader reader;
+  reader.png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &reader, on_error, on_warning);
+  if (reader.png) reader.info = png_create_info_struct(reader.png);
+  if (!reader.info) {
+    error = "out of memory reading " + name;
     return false;
   }
-  decoded.width = state.width;
-  decoded.height = state.height;
-  image = std::move(decoded);
-  return true;
-}
-
-bool lookup_image_table(const RgbImage& image, const std::string& name, Table& table, std::string& error) {
-  if (image.width != 512 || image.height != 512) {
-    error = name + " is " + dims(image) + ": a lookup image must be 512x512 (8x8 tiles of 64x64)";
+  png_set_sig_bytes(reader.png, 8);
+  Header header;
+  if (!read_header(&reader, file, &header)) {
+    error = name + " is not a readable PNG: " + reader.message;
     return false;
   }
   Table t;
-  t.source = Source::kLookupImage;
-  t.dimensions = Dimensions::k3D;
-  t.size = 64;
-  t.rgb.resize(size_t(64) * 64 * 64 * 3);
-  for (uint32_t b = 0; b < 64; ++b) {
-    const uint32_t tile_x = (b % 8) * 64, tile_y = (b / 8) * 64;
-    for (uint32_t g = 0; g < 64; ++g) {
-      for (uint32_t r = 0; r < 64; ++r) {
-        const size_t pixel = size_t(tile_y + g) * 512 + tile_x + r;
-        const size_t entry = r + g * 64 + size_t(b) * 64 * 64;
-        for (int c = 0; c < 3; ++c) t.rgb[entry * 3 + c] = sample(image, pixel, c);
-      }
-    }
-  }
-  table = std::move(t);
-  return true;
-}
-
-bool hald_table(const RgbImage& image, const std::string& name, Table& table, std::string& error) {
-  uint32_t level = 2;
-  while (level < 16 && level * level * level < image.width) ++level;
-  const uint32_t side = level * level * level;
-  if (image.width != image.height || image.width != side) {
-    error = name + " is " + dims(image) +
-            ": a HALD CLUT of level L must be L³xL³ pixels (8x8, 27x27, 64x64, ... 4096x4096 for L = 2..16)";
+  if (!table_kind(header, name, hald_name, t, error)) return false;
+  // Deflate compresses at most 1032:1: a file shorter than that cannot hold its pixels (a header
+  // claiming a large image in a few bytes).
+  const uint64_t least = header.raw_bytes / 1032;
+  if (file_bytes < least) {
+    error = name + " is " + std::to_string(file_bytes) + " bytes: too short for the " + dims(header) +
+            " image its header declares (at least " + std::to_string(least) + ")";
     return false;
   }
-  Table t;
-  t.source = Source::kHald;
-  t.dimensions = Dimensions::k3D;
-  t.size = level * level;
-  t.rgb.resize(t.entries() * 3);
-  // Pixels in reading order are the entries in order, red fastest.
-  for (size_t i = 0; i < t.entries(); ++i)
-    for (int c = 0; c < 3; ++c) t.rgb[i * 3 + c] = sample(image, i, c);
+  t.rgbx.resize(t.entries() * kEntryFloats);
+  std::vector<png_byte> row(size_t(header.width) * 6);
+  if (!read_rows(&reader, &header, t.source == Source::kHald ? hald_entry : lookup_entry, row.data(),
+                 t.rgbx.data())) {
+    error = name + " is not a readable PNG: " + reader.message;
+    return false;
+  }
   table = std::move(t);
   return true;
 }

@@ -1,30 +1,28 @@
-// Readers of PNG lookup images: GPUImage-style lookup images and HALD CLUTs.
+// Reader of PNG lookup images: GPUImage-style lookup images and HALD CLUTs.
 #pragma once
 
 #include <cstdint>
+#include <cstdio>
 #include <string>
-#include <vector>
 
 #include "table.hpp"
 
 namespace lut {
 
-// A decoded PNG: RGB, 16 bits per sample (8-bit files are expanded exactly: v * 257).
-struct RgbImage {
-  uint32_t width = 0, height = 0;
-  std::vector<uint16_t> rgb;  // width * height * 3, rows top to bottom
-};
-
-// Decodes any PNG (grey, palette, alpha are converted to RGB; alpha is dropped) through libpng.
-bool read_png(const std::string& path, RgbImage& image, std::string& error);
-
-// GPUImage lookup image: 512x512, an 8x8 grid of 64x64 tiles. Tile t = b (0..63, row-major in
-// the grid) holds blue level b; inside a tile, x is red and y is green (0..63). Gives the 64³
-// cube that GPUImage's formula interpolates.
-bool lookup_image_table(const RgbImage& image, const std::string& name, Table& table, std::string& error);
-
-// HALD CLUT of level L (2..16): an L³ x L³ image holding an L² cube, entry i = r + g*L² + b*L⁴
-// at pixel (i mod L³, i div L³).
-bool hald_table(const RgbImage& image, const std::string& name, Table& table, std::string& error);
+// Reads a PNG table from `file`, whose size was `file_bytes` when it was opened; `name` is used in
+// error messages. The image is a HALD CLUT when `hald_name` (the file name says "hald") or when it
+// is not 512x512, else a GPUImage lookup image (a 512x512 HALD of level 8 would be ambiguous
+// otherwise):
+// - GPUImage lookup image: 512x512, an 8x8 grid of 64x64 tiles. Tile t = b (0..63, row-major in
+//   the grid) holds blue level b; inside a tile, x is red and y is green (0..63). Gives the 64³
+//   cube that GPUImage's formula interpolates.
+// - HALD CLUT of level L (2..16): an L³ x L³ image holding an L² cube, entry i = r + g*L² + b*L⁴
+//   at pixel (i mod L³, i div L³).
+// Any PNG colour type and depth is read (grey and palette become RGB, alpha is dropped; 8-bit
+// samples v are v / 255 exactly). The header's dimensions are checked against these kinds, and
+// the file's size against what the image needs compressed, before anything is allocated; rows
+// are decoded one at a time straight into the table.
+bool read_png_table(FILE* file, uint64_t file_bytes, const std::string& name, bool hald_name, Table& table,
+                    std::string& error);
 
 }  // namespace lut

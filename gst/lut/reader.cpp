@@ -1,12 +1,9 @@
 #include "reader.hpp"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <memory>
 
 #include "cube.hpp"
+#include "file.hpp"
 #include "png.hpp"
 
 namespace lut {
@@ -26,44 +23,24 @@ std::string base_name(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-bool read_text(const std::string& path, std::string& text, std::string& error) {
-  std::unique_ptr<FILE, int (*)(FILE*)> file(fopen(path.c_str(), "rb"), fclose);
-  if (!file) {
-    error = "cannot open " + path + ": " + strerror(errno);
-    return false;
-  }
-  std::string content;
-  char chunk[65536];
-  size_t got;
-  while ((got = fread(chunk, 1, sizeof chunk, file.get())) > 0) content.append(chunk, got);
-  if (ferror(file.get())) {
-    error = "cannot read " + path + ": " + strerror(errno);
-    return false;
-  }
-  text = std::move(content);
-  return true;
-}
-
 }  // namespace
 
 bool read_table(const std::string& path, Table& table, std::string& error) {
   const std::string name = lower(base_name(path));
-  if (ends_with(name, ".cube")) {
-    std::string text;
-    return read_text(path, text, error) && parse_cube(text, path, table, error);
+  const bool cube = ends_with(name, ".cube"), png = ends_with(name, ".png");
+  if (!cube && !png) {
+    const size_t dot = name.find_last_of('.');
+    error =
+        path + ": unknown lookup table format " +
+        (dot == std::string::npos ? std::string("(no extension)") : "'" + base_name(path).substr(dot) + "'") +
+        ": need .cube or .png";
+    return false;
   }
-  if (ends_with(name, ".png")) {
-    RgbImage image;
-    if (!read_png(path, image, error)) return false;
-    const bool hald = name.find("hald") != std::string::npos || image.width != 512 || image.height != 512;
-    return hald ? hald_table(image, path, table, error) : lookup_image_table(image, path, table, error);
-  }
-  const size_t dot = name.find_last_of('.');
-  error =
-      path + ": unknown lookup table format " +
-      (dot == std::string::npos ? std::string("(no extension)") : "'" + base_name(path).substr(dot) + "'") +
-      ": need .cube or .png";
-  return false;
+  TableFile file;
+  if (!file.open(path, error)) return false;
+  if (cube) return read_cube(file.stream(), file.size(), path, table, error);
+  return read_png_table(file.stream(), file.size(), path, name.find("hald") != std::string::npos, table,
+                        error);
 }
 
 }  // namespace lut

@@ -7,9 +7,9 @@
 
 namespace lut {
 
-// .cube: parse_cube(). .png: a HALD CLUT when the file name contains "hald" (any case) or the
-// image is not 512x512, else a GPUImage lookup image (a 512x512 HALD of level 8 would be
-// ambiguous otherwise). Errors name the file (and, for .cube, the line).
+// .cube: read_cube(). .png: read_png_table(), a HALD CLUT when the file name contains "hald" (any
+// case). Only regular files (or symlinks to them) are read: a directory, device or FIFO is
+// refused before any read. Errors name the file (and, for .cube, the line).
 bool read_table(const std::string& path, Table& table, std::string& error);
 
 }  // namespace lut

@@ -18,6 +18,8 @@ enum class Source {
   kHald,         // HALD CLUT PNG
 };
 
+inline constexpr size_t kEntryFloats = 4;
+
 struct Table {
   Dimensions dimensions = Dimensions::k3D;
   Source source = Source::kCube;
@@ -25,9 +27,10 @@ struct Table {
   // Input values map from [domain_min, domain_max] onto the table's first..last entry.
   std::array<float, 3> domain_min = {0.f, 0.f, 0.f};
   std::array<float, 3> domain_max = {1.f, 1.f, 1.f};
-  // r, g, b of each entry. 1D: `size` entries, one per input level of each channel. 3D: size³
-  // entries, red fastest: entry (r, g, b) is at index r + g * size + b * size².
-  std::vector<float> rgb;
+  // r, g, b and an unused 0 of each entry (kEntryFloats floats: the element uploads this as the
+  // kernel's vec4 array, without a copy). 1D: `size` entries, one per input level of each
+  // channel. 3D: size³ entries, red fastest: entry (r, g, b) is at index r + g * size + b * size².
+  std::vector<float> rgbx;
   std::string title;
 
   size_t entries() const { return dimensions == Dimensions::k1D ? size : size_t(size) * size * size; }

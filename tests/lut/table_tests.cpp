@@ -5,7 +5,6 @@
 #include "common/test_seed.h"
 #include "common/vktest.h"
 #include "frames.h"
-#include "lut/png.hpp"
 #include "lut_stream.h"
 #include "reference/lut_ref.h"
 #include "tables.h"
@@ -118,11 +117,7 @@ GST_START_TEST(test_gpuimage_lookup) {
   const Frame input = RandomFrame(GST_VIDEO_FORMAT_RGBA, 64, 48, rng);
   for (const char* name : {"lookup_amatorka.png", "lookup_miss_etikate.png", "lookup_soft_elegance_1.png"}) {
     const std::string path = DataDir() + "/" + name;
-    lut::RgbImage image;
-    std::string error;
-    fail_unless(lut::read_png(path, image, error), "%s", error.c_str());
-    std::vector<uint8_t> rgb8(image.rgb.size());
-    for (size_t i = 0; i < rgb8.size(); ++i) rgb8[i] = uint8_t(image.rgb[i] >> 8);
+    const std::vector<uint8_t> rgb8 = ReadPngRgb8(path);
     for (double intensity : {1.0, 0.6}) {
       // The interpolation property does not apply: GPUImage's formula is the lookup.
       const Frame output = Grade({path, "nearest", intensity}, {input})[0];

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <memory>
 
 namespace lut_test {
@@ -34,6 +35,37 @@ double Grade(const std::vector<Wave>& waves, double gain, double x, double y, do
   for (const Wave& w : waves)
     v += w.amplitude * std::sin(w.frequency[0] * x + w.frequency[1] * y + w.frequency[2] * z + w.phase);
   return v;
+}
+
+// Writes a PNG whose row y (of each pass, when interlaced) `row_of(y)` gives.
+void WriteRows(const std::string& path, int width, int height, int bit_depth, int color_type, bool interlaced,
+               const std::function<const uint8_t*(int)>& row_of) {
+  std::unique_ptr<FILE, int (*)(FILE*)> file(fopen(path.c_str(), "wb"), fclose);
+  fail_unless(file != nullptr, "cannot write %s", path.c_str());
+  png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, nullptr);
+  png_infop info = png_create_info_struct(png);
+  if (setjmp(png_jmpbuf(png))) ck_abort_msg("libpng failed writing %s", path.c_str());
+  png_init_io(png, file.get());
+  png_set_IHDR(png, info, width, height, bit_depth, color_type,
+               interlaced ? PNG_INTERLACE_ADAM7 : PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
+               PNG_FILTER_TYPE_DEFAULT);
+  png_set_compression_level(png, 1);
+  png_write_info(png, info);
+  const int passes = interlaced ? png_set_interlace_handling(png) : 1;
+  for (int pass = 0; pass < passes; ++pass)
+    for (int y = 0; y < height; ++y) png_write_row(png, row_of(y));
+  png_write_end(png, nullptr);
+  png_destroy_write_struct(&png, &info);
+}
+
+// CRC-32 of PNG chunks (ISO 3309), bit by bit.
+uint32_t Crc32(const std::string& bytes) {
+  uint32_t crc = 0xffffffffu;
+  for (unsigned char b : bytes) {
+    crc ^= b;
+    for (int k = 0; k < 8; ++k) crc = (crc >> 1) ^ (0xedb88320u & (0u - (crc & 1u)));
+  }
+  return ~crc;
 }
 
 }  // namespace
@@ -101,21 +133,11 @@ std::string CubeText(const lut_ref::Cube& cube, const std::string& header) {
   return text;
 }
 
-void WritePng(const std::string& path, int width, int height, int bit_depth,
-              const std::vector<uint16_t>& rgb) {
-  std::unique_ptr<FILE, int (*)(FILE*)> file(fopen(path.c_str(), "wb"), fclose);
-  fail_unless(file != nullptr, "cannot write %s", path.c_str());
-  png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, nullptr);
-  png_infop info = png_create_info_struct(png);
-  if (setjmp(png_jmpbuf(png))) ck_abort_msg("libpng failed writing %s", path.c_str());
-  png_init_io(png, file.get());
-  png_set_IHDR(png, info, width, height, bit_depth, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
-               PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-  png_set_compression_level(png, 1);
-  png_write_info(png, info);
+void WritePng(const std::string& path, int width, int height, int bit_depth, const std::vector<uint16_t>& rgb,
+              bool interlaced) {
   const int bytes = bit_depth / 8;
   std::vector<uint8_t> row(size_t(width) * 3 * bytes);
-  for (int y = 0; y < height; ++y) {
+  WriteRows(path, width, height, bit_depth, PNG_COLOR_TYPE_RGB, interlaced, [&](int y) {
     for (int i = 0; i < width * 3; ++i) {
       const uint16_t v = rgb[size_t(y) * width * 3 + i];
       if (bytes == 1) {
@@ -125,10 +147,37 @@ void WritePng(const std::string& path, int width, int height, int bit_depth,
         row[2 * i + 1] = uint8_t(v);
       }
     }
-    png_write_row(png, row.data());
-  }
-  png_write_end(png, nullptr);
-  png_destroy_write_struct(&png, &info);
+    return row.data();
+  });
+}
+
+void WriteBlackPng(const std::string& path, int width, int height) {
+  std::vector<uint8_t> row((size_t(width) + 7) / 8, 0);
+  WriteRows(path, width, height, 1, PNG_COLOR_TYPE_GRAY, false, [&](int) { return row.data(); });
+}
+
+std::string PngWithHeader(uint32_t width, uint32_t height, size_t idat_bytes) {
+  auto be32 = [](uint32_t v) { return std::string{char(v >> 24), char(v >> 16), char(v >> 8), char(v)}; };
+  auto chunk = [&](const std::string& type, const std::string& data) {
+    const std::string body = type + data;
+    return be32(uint32_t(data.size())) + body + be32(Crc32(body));
+  };
+  // Bit depth 8, colour type 2 (RGB), deflate, adaptive filtering, not interlaced.
+  const std::string ihdr = be32(width) + be32(height) + std::string{8, 2, 0, 0, 0};
+  return std::string("\x89PNG\r\n\x1a\n", 8) + chunk("IHDR", ihdr) +
+         chunk("IDAT", std::string(idat_bytes, '\0'));
+}
+
+std::vector<uint8_t> ReadPngRgb8(const std::string& path) {
+  png_image image{};
+  image.version = PNG_IMAGE_VERSION;
+  fail_unless(png_image_begin_read_from_file(&image, path.c_str()), "cannot read %s: %s", path.c_str(),
+              image.message);
+  image.format = PNG_FORMAT_RGB;
+  std::vector<uint8_t> rgb(PNG_IMAGE_SIZE(image));
+  fail_unless(png_image_finish_read(&image, nullptr, rgb.data(), 0, nullptr), "cannot decode %s: %s",
+              path.c_str(), image.message);
+  return rgb;
 }
 
 lut_ref::Cube WriteRandomHald(const std::string& path, int level, std::mt19937& rng, int bit_depth) {

@@ -23,9 +23,20 @@ lut_ref::Cube RandomSmoothCube(int size, std::mt19937& rng, bool one_d = false);
 // `header` lines (e.g. a TITLE or comments).
 std::string CubeText(const lut_ref::Cube& cube, const std::string& header = "");
 
-// Writes an RGB PNG (8 or 16 bits per sample; samples in 0..255 or 0..65535, rows top to bottom).
-void WritePng(const std::string& path, int width, int height, int bit_depth,
-              const std::vector<uint16_t>& rgb);
+// Writes an RGB PNG (8 or 16 bits per sample; samples in 0..255 or 0..65535, rows top to bottom),
+// Adam7-interlaced when `interlaced`.
+void WritePng(const std::string& path, int width, int height, int bit_depth, const std::vector<uint16_t>& rgb,
+              bool interlaced = false);
+
+// Writes a black 1-bit greyscale PNG of any size, a row at a time (a large image in little memory).
+void WriteBlackPng(const std::string& path, int width, int height);
+
+// The bytes of a PNG whose header says `width` x `height` (8-bit RGB) followed by an IDAT chunk
+// of `idat_bytes` zeros: a header that lies about what the file holds.
+std::string PngWithHeader(uint32_t width, uint32_t height, size_t idat_bytes);
+
+// The 8-bit RGB samples of any PNG, rows top to bottom.
+std::vector<uint8_t> ReadPngRgb8(const std::string& path);
 
 // A HALD CLUT of `level` (image level³ x level³, cube level²) of a smooth random grade, written
 // as an 8- or 16-bit PNG; returns the cube of the values written.

@@ -8,6 +8,7 @@ namespace lut_test {
 TCase* ElementTCase();  // pad templates, properties, bad files and no file at start
 TCase* FfmpegTCase();  // .cube and HALD tables against ffmpeg's lut3d/lut1d/haldclut, every format and layout
 TCase* TableTCase();   // identity tables, domains, intensity, GPUImage lookup PNGs, HALD CLUTs
+TCase* FileTCase();    // what is not a regular file, oversized .cube files, lying PNG headers
 TCase* LiveTCase();    // location, intensity and interpolation changes while playing; bad file then
 
 }  // namespace lut_test
