@@ -90,8 +90,8 @@ std::string JoinErrors(const std::vector<std::string>& errors) {
 void FailAtExitOnValidationErrors() {
   std::vector<std::string> errors = TakeValidationErrors();
   if (errors.empty()) return;
-  std::fprintf(stderr, "%zu Vulkan validation error(s) logged after the last check:%s\n",
-               errors.size(), JoinErrors(errors).c_str());
+  std::fprintf(stderr, "%zu Vulkan validation error(s) logged after the last check:%s\n", errors.size(),
+               JoinErrors(errors).c_str());
   std::fflush(stderr);
   _exit(EXIT_FAILURE);
 }
@@ -154,7 +154,9 @@ std::vector<std::string> PhysicalDeviceNames() {
   VkApplicationInfo app_info = {};
   app_info.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO;
   app_info.pApplicationName = "gst-vkcompute tests";
-  app_info.apiVersion = VK_API_VERSION_1_0;
+  // The plugin's instance asks for Vulkan 1.1, and the loader sorts the devices (by kind) only for
+  // an instance of 1.1 or newer: with 1.0 the order, and so the indices, could differ.
+  app_info.apiVersion = VK_API_VERSION_1_1;
   VkInstanceCreateInfo create_info = {};
   create_info.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO;
   create_info.pApplicationInfo = &app_info;
@@ -184,10 +186,9 @@ void RequirePhysicalDevice() {
   static bool found = false;
   if (found) return;
   found = !PhysicalDeviceNames().empty();
-  fail_unless(
-      found,
-      "No Vulkan physical device: install a driver (e.g. mesa-vulkan-drivers for lavapipe); "
-      "the element cannot be tested without one.");
+  fail_unless(found,
+              "No Vulkan physical device: install a driver (e.g. mesa-vulkan-drivers for lavapipe); "
+              "the element cannot be tested without one.");
 }
 
 }  // namespace vktest
