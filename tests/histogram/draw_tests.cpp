@@ -306,12 +306,71 @@ GST_START_TEST(test_draw_graph_at_odd_sizes) {
 }
 GST_END_TEST;
 
+// draw switched on and off while PLAYING, between pushes on the pushing thread, so that the next
+// frame is the first after each change: it applies from that frame. Drawn frames are new buffers
+// from the element's pool with exactly their graph; the others are the pushed buffers themselves,
+// bytes unchanged. Every frame gets its message.
+GST_START_TEST(test_draw_switched_while_playing) {
+  const DrawCase c{GST_VIDEO_FORMAT_RGBA, 97, 61, 64};
+  const std::string what = "draw switched while playing";
+  std::mt19937 rng = vktest::RngFor(what);
+  GstHarness* h = gst_harness_new("histogram");
+  g_object_set(h->element, "bins", c.bins, nullptr);
+  GstBus* bus = gst_bus_new();
+  gst_element_set_bus(h->element, bus);
+  GstVideoInfo info;
+  gst_video_info_set_format(&info, c.format, c.width, c.height);
+  GstCaps* caps = gst_video_info_to_caps(&info);
+  gst_harness_set_caps(h, gst_caps_ref(caps), caps);
+
+  const bool draw[] = {false, false, true, true, false, true, false, false, true, true};
+  constexpr size_t kFrames = G_N_ELEMENTS(draw);
+  std::vector<TestFrame> frames;
+  std::vector<GstBuffer*> pushed;
+  bool drawing = false;
+  for (size_t n = 0; n < kFrames; ++n) {
+    if (draw[n] != drawing) g_object_set(h->element, "draw", gboolean(draw[n]), nullptr);
+    drawing = draw[n];
+    frames.push_back(RandomFrame(c.format, c.width, c.height, rng));
+    pushed.push_back(NewFrame(info, frames.back().bytes));
+    GST_BUFFER_PTS(pushed.back()) = n * GST_SECOND / 30;
+    fail_unless_equals_int(gst_harness_push(h, gst_buffer_ref(pushed.back())), GST_FLOW_OK);
+  }
+  gst_harness_push_event(h, gst_event_new_eos());
+  for (size_t n = 0; n < kFrames; ++n) {
+    const std::string where =
+        vktest::WithSeed(what) + " frame " + std::to_string(n) + (draw[n] ? " (draw)" : " (no draw)");
+    GstBuffer* outbuf = gst_harness_pull(h);
+    fail_unless(outbuf != nullptr, "%s: missing", where.c_str());
+    fail_unless_equals_uint64(GST_BUFFER_PTS(outbuf), GST_BUFFER_PTS(pushed[n]));
+    GstBuffer* original = NewFrame(info, frames[n].bytes);
+    if (draw[n]) {
+      fail_unless(outbuf != pushed[n] && outbuf->pool != nullptr, "%s: not a new frame from a pool",
+                  where.c_str());
+      ExpectDrawnFrame(frames[n], original, outbuf, c.bins, where);
+    } else {
+      fail_unless(outbuf == pushed[n], "%s: not passed through", where.c_str());
+      fail_unless(gst_buffer_memcmp(outbuf, 0, frames[n].bytes.data(), frames[n].bytes.size()) == 0,
+                  "%s: bytes changed", where.c_str());
+    }
+    gst_buffer_unref(original);
+    gst_buffer_unref(outbuf);
+  }
+  fail_unless_equals_int(CountHistogramMessages(bus), kFrames);
+  for (GstBuffer* b : pushed) gst_buffer_unref(b);
+  gst_element_set_bus(h->element, nullptr);
+  gst_object_unref(bus);
+  gst_harness_teardown(h);
+}
+GST_END_TEST;
+
 TCase* DrawTCase() {
   TCase* tcase = vktest::NewTCase("draw", 120);
   tcase_add_loop_test(tcase, test_draw_solid_frame, 0, G_N_ELEMENTS(kSolidCases));
   tcase_add_test(tcase, test_draw_changes_only_the_corner);
   tcase_add_loop_test(tcase, test_draw_graph_at_odd_sizes, 0,
                       G_N_ELEMENTS(kOddSizeFormats) * G_N_ELEMENTS(kOddSizes));
+  tcase_add_test(tcase, test_draw_switched_while_playing);
   return tcase;
 }
 
