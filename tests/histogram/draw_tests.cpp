@@ -31,9 +31,10 @@ struct DrawCase {
   guint bins;
 };
 
-GstHarness* NewDrawHarness(const DrawCase& c, GstBus** bus) {
-  const std::string launch = "histogram draw=true bins=" + std::to_string(c.bins);
-  GstHarness* h = gst_harness_new_parse(launch.c_str());
+// A harness around histogram with `draw` and c.bins set, for c's caps, posting to a bus of its own.
+GstHarness* NewDrawHarness(const DrawCase& c, GstBus** bus, bool draw = true) {
+  GstHarness* h = gst_harness_new("histogram");
+  g_object_set(h->element, "draw", gboolean(draw), "bins", c.bins, nullptr);
   *bus = gst_bus_new();
   gst_element_set_bus(h->element, *bus);
   GstVideoInfo info;
@@ -41,6 +42,12 @@ GstHarness* NewDrawHarness(const DrawCase& c, GstBus** bus) {
   GstCaps* caps = gst_video_info_to_caps(&info);
   gst_harness_set_caps(h, gst_caps_ref(caps), caps);
   return h;
+}
+
+void TeardownDrawHarness(GstHarness* h, GstBus* bus) {
+  gst_element_set_bus(h->element, nullptr);
+  gst_object_unref(bus);
+  gst_harness_teardown(h);
 }
 
 GstBuffer* NewFrame(const GstVideoInfo& info, const std::vector<uint8_t>& bytes) {
@@ -221,9 +228,7 @@ GST_START_TEST(test_draw_solid_frame) {
   fail_unless_equals_int(CountHistogramMessages(bus), 1);
   gst_buffer_unref(outbuf);
   gst_buffer_unref(inbuf);
-  gst_element_set_bus(h->element, nullptr);
-  gst_object_unref(bus);
-  gst_harness_teardown(h);
+  TeardownDrawHarness(h, bus);
 }
 GST_END_TEST;
 
@@ -260,9 +265,7 @@ GST_START_TEST(test_draw_changes_only_the_corner) {
     }
     fail_unless_equals_int(CountHistogramMessages(bus), kFrames);
     for (GstBuffer* b : inputs) gst_buffer_unref(b);
-    gst_element_set_bus(h->element, nullptr);
-    gst_object_unref(bus);
-    gst_harness_teardown(h);
+    TeardownDrawHarness(h, bus);
   }
 }
 GST_END_TEST;
@@ -300,9 +303,7 @@ GST_START_TEST(test_draw_graph_at_odd_sizes) {
     gst_buffer_unref(outbuf);
   }
   fail_unless_equals_int(CountHistogramMessages(bus), kFrames);
-  gst_element_set_bus(h->element, nullptr);
-  gst_object_unref(bus);
-  gst_harness_teardown(h);
+  TeardownDrawHarness(h, bus);
 }
 GST_END_TEST;
 
@@ -314,14 +315,10 @@ GST_START_TEST(test_draw_switched_while_playing) {
   const DrawCase c{GST_VIDEO_FORMAT_RGBA, 97, 61, 64};
   const std::string what = "draw switched while playing";
   std::mt19937 rng = vktest::RngFor(what);
-  GstHarness* h = gst_harness_new("histogram");
-  g_object_set(h->element, "bins", c.bins, nullptr);
-  GstBus* bus = gst_bus_new();
-  gst_element_set_bus(h->element, bus);
+  GstBus* bus;
+  GstHarness* h = NewDrawHarness(c, &bus, false);
   GstVideoInfo info;
   gst_video_info_set_format(&info, c.format, c.width, c.height);
-  GstCaps* caps = gst_video_info_to_caps(&info);
-  gst_harness_set_caps(h, gst_caps_ref(caps), caps);
 
   const bool draw[] = {false, false, true, true, false, true, false, false, true, true};
   constexpr size_t kFrames = G_N_ELEMENTS(draw);
@@ -358,9 +355,7 @@ GST_START_TEST(test_draw_switched_while_playing) {
   }
   fail_unless_equals_int(CountHistogramMessages(bus), kFrames);
   for (GstBuffer* b : pushed) gst_buffer_unref(b);
-  gst_element_set_bus(h->element, nullptr);
-  gst_object_unref(bus);
-  gst_harness_teardown(h);
+  TeardownDrawHarness(h, bus);
 }
 GST_END_TEST;
 
