@@ -5,8 +5,12 @@
 // red, green and blue bars that mix where they overlap; YUV and GRAY8 frames a white luma graph
 // on the Y plane. Bars are scaled to each channel's largest bin.
 //
-// One invocation owns four horizontally adjacent pixels (whole 32-bit words: the graph starts at
-// column 0 and output rows start on word boundaries), so no word has two writers.
+// One invocation owns up to four horizontally adjacent pixels and reads and writes only the
+// 32-bit words that hold their bytes: the graph starts at column 0 and output rows start on word
+// boundaries, so these words start with its first pixel and end with its last one, unless the
+// graph spans the whole row (frames narrower than 256 pixels) and the row ends inside a word
+// (3- and 1-byte pixels): the rest of that word is the row's padding (strides are multiples of
+// 4), which nothing else touches. So no word has two writers, and none is outside the frame.
 
 layout(local_size_x = 16, local_size_y = 4) in;
 layout(constant_id = 0) const uint BPP = 1;  // 1 (Y plane, GRAY8), 3 or 4 (RGB)
@@ -41,12 +45,12 @@ void main() {
   uint level = p.height - row;  // 1 at the bottom row
   uint at = (p.offset + (p.top + row) * p.stride + x0 * BPP) >> 2;
 
-  uint w[4];
-  for (uint k = 0u; k < BPP; ++k) w[k] = dst[at + k];
-  for (uint k = 0u; k < 4u; ++k) {
-    uint x = x0 + k;
-    if (x >= p.width) break;
-    uint bin = x * p.bins / p.width;
+  uint pixels = min(4u, p.width - x0);
+  uint words = (pixels * BPP + 3u) / 4u;
+  uint w[4] = uint[4](0u, 0u, 0u, 0u);
+  for (uint k = 0u; k < words; ++k) w[k] = dst[at + k];
+  for (uint k = 0u; k < pixels; ++k) {
+    uint bin = (x0 + k) * p.bins / p.width;
     for (uint b = 0u; b < BPP; ++b) {
       // Byte b of pixel k is byte (k * BPP + b) of the invocation's words.
       uint index = k * BPP + b;
@@ -61,5 +65,5 @@ void main() {
       }
     }
   }
-  for (uint k = 0u; k < BPP; ++k) dst[at + k] = w[k];
+  for (uint k = 0u; k < words; ++k) dst[at + k] = w[k];
 }

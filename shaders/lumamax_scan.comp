@@ -26,7 +26,8 @@ layout(constant_id = 3) const bool RESCAN = false;
 layout(set = 0, binding = 0) readonly buffer Src { uint src[]; };
 layout(set = 0, binding = 1) coherent buffer Scratch { uint scratch[]; };
 layout(set = 0, binding = 2) readonly buffer Src4 { uvec4 src4[]; };  // src again, for 16-byte loads
-layout(set = 0, binding = 3) writeonly buffer Result { uint result[]; };  // host-visible scratch[0..kTiles)
+// Host-visible scratch[0..kTiles) when `finish` is set; otherwise the scratch buffer, never written here.
+layout(set = 0, binding = 3) writeonly buffer Result { uint result[]; };
 
 #define SRC_VEC4
 #include "include/words.glsl"

@@ -181,13 +181,16 @@ static gboolean gst_lumamax_record(GstVkComputeFilter* filter, vkc::Frame* frame
   slot.count = settings.count;
   slot.pixels = guint64(scan.roi_x1 - scan.roi_x0) * (scan.roi_y1 - scan.roi_y0);
   const vkc::Binding scratch{slot.scratch->work()};
-  auto bind_scan = [&](vkc::Kernel& kernel) {
-    kernel.update(frame->slot, {{frame->in.buffer}, scratch, {frame->in.buffer}, {slot.scratch->host()}});
+  // Binding 3, the host-visible results, is written only by a scan that finishes the frame
+  // (count = 1). The other scans and the rescans get the scratch buffer there, which they never
+  // write through it: the host buffer then has one writer in a frame, that scan or the copy.
+  auto bind_scan = [&](vkc::Kernel& kernel, vk::Buffer results) {
+    kernel.update(frame->slot, {{frame->in.buffer}, scratch, {frame->in.buffer}, {results}});
   };
   vk::CommandBuffer cmd = frame->cmd;
   slot.scratch->record_zero_once(cmd);  // the kernel leaves its counters zeroed after each frame
-  bind_scan(*state.scan);
   if (settings.count == 1) {
+    bind_scan(*state.scan, slot.scratch->host());
     // One dispatch: its last workgroup reduces the tiles and writes the results for the CPU.
     scan.finish = 1;
     state.scan->dispatch(cmd, frame->slot, &scan, scan.tiles_x, scan.tiles / scan.tiles_x);
@@ -195,8 +198,9 @@ static gboolean gst_lumamax_record(GstVkComputeFilter* filter, vkc::Frame* frame
   }
   // The peak chain: scan, reduce, then per further peak a rescan of the tiles near the previous
   // one and a reduce, and the results copied for the CPU.
+  bind_scan(*state.scan, slot.scratch->work());
   state.reduce_full->update(frame->slot, {{frame->in.buffer}, scratch});
-  bind_scan(*state.rescan);
+  bind_scan(*state.rescan, slot.scratch->work());
   state.reduce_peak->update(frame->slot, {{frame->in.buffer}, scratch});
   state.scan->dispatch(cmd, frame->slot, &scan, scan.tiles_x, scan.tiles / scan.tiles_x);
   vkc::compute_barrier(cmd);

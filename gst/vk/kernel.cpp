@@ -106,8 +106,9 @@ void transfer_to_compute_barrier(vk::CommandBuffer cmd) {
 }
 
 void compute_to_transfer_barrier(vk::CommandBuffer cmd) {
-  vk::MemoryBarrier barrier{.srcAccessMask = vk::AccessFlagBits::eShaderWrite,
-                            .dstAccessMask = vk::AccessFlagBits::eTransferRead};
+  vk::MemoryBarrier barrier{
+      .srcAccessMask = vk::AccessFlagBits::eShaderWrite,
+      .dstAccessMask = vk::AccessFlagBits::eTransferRead | vk::AccessFlagBits::eTransferWrite};
   cmd.pipelineBarrier(vk::PipelineStageFlagBits::eComputeShader, vk::PipelineStageFlagBits::eTransfer, {},
                       barrier, nullptr, nullptr);
 }

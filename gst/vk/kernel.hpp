@@ -59,7 +59,9 @@ void compute_barrier(vk::CommandBuffer cmd);
 // Orders the transfers (copies, fills) recorded so far before the dispatches recorded after them.
 void transfer_to_compute_barrier(vk::CommandBuffer cmd);
 
-// Orders the dispatches recorded so far before the transfers that read what they wrote.
+// Orders the dispatches recorded so far before the transfers recorded after them: a transfer
+// reads what they wrote, or writes where they wrote (or may have written, as far as the
+// validation layer can tell from their bindings) without overtaking them.
 void compute_to_transfer_barrier(vk::CommandBuffer cmd);
 
 // Records zeroing `buffer`, ordered before the dispatches recorded after it.

@@ -4,15 +4,20 @@
 //
 // On a solid frame the graph is known exactly: every drawn byte of the corner becomes
 // value * 3 / 4 (background), except the column of the one full bin, which becomes
-// (value + 255) / 2 from the bottom to the top of the graph.
+// (value + 255) / 2 from the bottom to the top of the graph. On any other frame ExpectedGraph
+// computes it from the reference histograms.
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
 
+#include <algorithm>
+#include <array>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "common/test_seed.h"
 #include "common/vktest.h"
+#include "frames.h"
 #include "tcases.h"
 
 namespace histogram_test {
@@ -26,9 +31,10 @@ struct DrawCase {
   guint bins;
 };
 
-GstHarness* NewDrawHarness(const DrawCase& c, GstBus** bus) {
-  const std::string launch = "histogram draw=true bins=" + std::to_string(c.bins);
-  GstHarness* h = gst_harness_new_parse(launch.c_str());
+// A harness around histogram with `draw` and c.bins set, for c's caps, posting to a bus of its own.
+GstHarness* NewDrawHarness(const DrawCase& c, GstBus** bus, bool draw = true) {
+  GstHarness* h = gst_harness_new("histogram");
+  g_object_set(h->element, "draw", gboolean(draw), "bins", c.bins, nullptr);
   *bus = gst_bus_new();
   gst_element_set_bus(h->element, *bus);
   GstVideoInfo info;
@@ -36,6 +42,12 @@ GstHarness* NewDrawHarness(const DrawCase& c, GstBus** bus) {
   GstCaps* caps = gst_video_info_to_caps(&info);
   gst_harness_set_caps(h, gst_caps_ref(caps), caps);
   return h;
+}
+
+void TeardownDrawHarness(GstHarness* h, GstBus* bus) {
+  gst_element_set_bus(h->element, nullptr);
+  gst_object_unref(bus);
+  gst_harness_teardown(h);
 }
 
 GstBuffer* NewFrame(const GstVideoInfo& info, const std::vector<uint8_t>& bytes) {
@@ -54,7 +66,8 @@ bool DrawnByte(const GstVideoFormatInfo* finfo, guint b) {
 }
 
 // Compares every visible byte of `out` with `in`; inside the graph corner, drawn bytes must
-// equal `expect(in_value, x)` when `expect` is given and are otherwise only counted.
+// equal `expect(in_value, x, row of the graph, byte of the pixel)` unless that is negative, and
+// are counted when they changed.
 template <typename Expect>
 void CompareFrames(const GstVideoInfo& info, GstBuffer* inbuf, GstBuffer* outbuf, Expect expect,
                    const std::string& what, size_t* changed_in_corner) {
@@ -85,7 +98,7 @@ void CompareFrames(const GstVideoInfo& info, GstBuffer* inbuf, GstBuffer* outbuf
           continue;
         }
         if (a[i] != b[i]) ++*changed_in_corner;
-        int want = expect(a[i], x, y - top);
+        int want = expect(a[i], x, y - top, i % pstride);
         fail_unless(want < 0 || b[i] == want, "%s: graph pixel (%u, %u) byte %u is %u, expected %d",
                     what.c_str(), x, y, i % pstride, b[i], want);
       }
@@ -104,12 +117,84 @@ guint CountHistogramMessages(GstBus* bus) {
   return n;
 }
 
+// The graph the element must draw over a frame whose histograms are `result`, from the
+// specification (docs/elements/histogram.md), for any frame size: in a graph of gw x gh pixels,
+// column x shows bin x * bins / gw; a channel's bar there is ceil(count * gh / largest count)
+// pixels high (the largest count taken as at least 1); a drawn byte holding v becomes
+// (v + 255) / 2 inside the bar and v * 3 / 4 above it. Red, green and blue are drawn into their
+// own bytes of RGB pixels, luma into the Y plane.
+class ExpectedGraph {
+ public:
+  ExpectedGraph(const GstVideoInfo& info, const histogram_ref::Result& result)
+      : width_(MIN(guint(GST_VIDEO_INFO_WIDTH(&info)), kGraphWidth)),
+        height_(MIN(guint(GST_VIDEO_INFO_HEIGHT(&info)), kGraphHeight)),
+        bins_(result.bins) {
+    using histogram_ref::Channel;
+    histogram_of_byte_.fill(nullptr);
+    if (GST_VIDEO_FORMAT_INFO_IS_RGB(info.finfo)) {
+      const Channel rgb[] = {Channel::kRed, Channel::kGreen, Channel::kBlue};
+      for (guint c = 0; c < 3; ++c)
+        histogram_of_byte_[GST_VIDEO_FORMAT_INFO_POFFSET(info.finfo, c)] = result.Find(rgb[c]);
+    } else {
+      histogram_of_byte_[0] = result.Find(Channel::kLuma);
+    }
+  }
+
+  // Byte `byte` of the pixel in column x, row `row` of the graph (0 = its top), which held `value`.
+  int operator()(uint8_t value, guint x, guint row, guint byte) const {
+    const histogram_ref::ChannelHistogram* histogram = histogram_of_byte_[byte];
+    fail_unless(histogram != nullptr, "byte %u of a pixel is not drawn into", byte);
+    const std::vector<guint64>& counts = histogram->counts;
+    const guint64 largest = std::max<guint64>(1, *std::max_element(counts.begin(), counts.end()));
+    const guint64 bar = (counts[x * bins_ / width_] * height_ + largest - 1) / largest;
+    return height_ - row <= bar ? (value + 255) / 2 : value * 3 / 4;
+  }
+
+ private:
+  guint width_, height_, bins_;
+  std::array<const histogram_ref::ChannelHistogram*, 4> histogram_of_byte_;
+};
+
+// Fails unless `outbuf` is `frame` (whose bytes `original` holds) with exactly its graph drawn,
+// counted in `bins` bins over the whole frame, and nothing else changed.
+void ExpectDrawnFrame(const TestFrame& frame, GstBuffer* original, GstBuffer* outbuf, guint bins,
+                      const std::string& what) {
+  histogram_ref::Params params;
+  params.bins = bins;
+  const std::optional<histogram_ref::Result> result = histogram_ref::Analyze(ViewOf(frame), params);
+  fail_unless(result.has_value(), "%s: no reference histograms", what.c_str());
+  size_t changed;
+  CompareFrames(frame.info, original, outbuf, ExpectedGraph(frame.info, *result), what, &changed);
+}
+
+// GPU-assisted validation checks every access of a kernel against the range of the buffer it
+// goes through: a kernel that rewrites words outside its pixels (with the values it read there)
+// leaves every byte as it was on a CPU device, so only the layer can tell. The layer reads
+// VK_LAYER_ENABLES when the Vulkan instance is created; check runs each test in a process of its
+// own, where the element creates it, so this covers the calling test only (and nothing with
+// CK_FORK=no once an earlier test has created the instance).
+void EnableGpuAssistedValidation() {
+  if (!vktest::ValidationEnabled()) return;
+  constexpr char kGpuAssisted[] = "VK_VALIDATION_FEATURE_ENABLE_GPU_ASSISTED_EXT";
+  const char* enables = g_getenv("VK_LAYER_ENABLES");
+  std::string value = kGpuAssisted;
+  if (enables != nullptr && enables[0] != '\0') value = std::string(enables) + ":" + kGpuAssisted;
+  g_setenv("VK_LAYER_ENABLES", value.c_str(), TRUE);
+}
+
 const DrawCase kSolidCases[] = {
     {GST_VIDEO_FORMAT_RGBA, 300, 130, 256}, {GST_VIDEO_FORMAT_RGB, 301, 131, 256},
     {GST_VIDEO_FORMAT_xBGR, 260, 101, 256}, {GST_VIDEO_FORMAT_GRAY8, 257, 103, 256},
     {GST_VIDEO_FORMAT_NV12, 298, 120, 256}, {GST_VIDEO_FORMAT_I420, 333, 111, 256},
     {GST_VIDEO_FORMAT_Y444, 64, 40, 64},  // graph smaller than 256 x 100: the whole frame
 };
+
+// Sizes where rows end inside a word of the graph, with every pixel size the graph kernel draws
+// into: 3- and 4-byte RGB (xBGR: the padding byte first), the 1-byte Y plane of GRAY8 and NV12.
+constexpr GstVideoFormat kOddSizeFormats[] = {GST_VIDEO_FORMAT_RGB, GST_VIDEO_FORMAT_RGBA,
+                                              GST_VIDEO_FORMAT_xBGR, GST_VIDEO_FORMAT_GRAY8,
+                                              GST_VIDEO_FORMAT_NV12};
+constexpr struct { int width, height; } kOddSizes[] = {{1, 1}, {2, 3}, {97, 61}};
 
 }  // namespace
 
@@ -135,7 +220,7 @@ GST_START_TEST(test_draw_solid_frame) {
   size_t changed;
   CompareFrames(
       info, inbuf, outbuf,
-      [&](uint8_t v, guint x, guint) {
+      [&](uint8_t v, guint x, guint, guint) {
         return int(x * c.bins / graph_w == full_bin ? (v + 255) / 2 : v * 3 / 4);
       },
       what, &changed);
@@ -143,9 +228,7 @@ GST_START_TEST(test_draw_solid_frame) {
   fail_unless_equals_int(CountHistogramMessages(bus), 1);
   gst_buffer_unref(outbuf);
   gst_buffer_unref(inbuf);
-  gst_element_set_bus(h->element, nullptr);
-  gst_object_unref(bus);
-  gst_harness_teardown(h);
+  TeardownDrawHarness(h, bus);
 }
 GST_END_TEST;
 
@@ -175,17 +258,104 @@ GST_START_TEST(test_draw_changes_only_the_corner) {
       fail_unless_equals_uint64(GST_BUFFER_PTS(outbuf), GST_BUFFER_PTS(inputs[n]));
       size_t changed;
       CompareFrames(
-          info, inputs[n], outbuf, [](uint8_t, guint, guint) { return -1; },
+          info, inputs[n], outbuf, [](uint8_t, guint, guint, guint) { return -1; },
           vktest::WithSeed(what) + " frame " + std::to_string(n), &changed);
       fail_unless(changed > 0, "%s: nothing drawn", vktest::WithSeed(what).c_str());
       gst_buffer_unref(outbuf);
     }
     fail_unless_equals_int(CountHistogramMessages(bus), kFrames);
     for (GstBuffer* b : inputs) gst_buffer_unref(b);
-    gst_element_set_bus(h->element, nullptr);
-    gst_object_unref(bus);
-    gst_harness_teardown(h);
+    TeardownDrawHarness(h, bus);
   }
+}
+GST_END_TEST;
+
+// Random frames at odd sizes: the graph is exactly the one the reference histograms give, every
+// other byte is unchanged, and (under GPU-assisted validation) the kernel touches no word outside
+// the output frame.
+GST_START_TEST(test_draw_graph_at_odd_sizes) {
+  const GstVideoFormat format = kOddSizeFormats[__i__ / G_N_ELEMENTS(kOddSizes)];
+  const auto& size = kOddSizes[__i__ % G_N_ELEMENTS(kOddSizes)];
+  const DrawCase c{format, size.width, size.height, __i__ % 2 == 0 ? 256u : 37u};
+  EnableGpuAssistedValidation();
+  const std::string what = std::string("draw graph ") + gst_video_format_to_string(format) + " " +
+                           std::to_string(c.width) + "x" + std::to_string(c.height) +
+                           " bins=" + std::to_string(c.bins);
+  std::mt19937 rng = vktest::RngFor(what);
+  GstBus* bus;
+  GstHarness* h = NewDrawHarness(c, &bus);
+  constexpr int kFrames = 2;
+  std::vector<TestFrame> frames;
+  for (int n = 0; n < kFrames; ++n) {
+    frames.push_back(RandomFrame(format, c.width, c.height, rng));
+    GstBuffer* inbuf = NewFrame(frames.back().info, frames.back().bytes);
+    GST_BUFFER_PTS(inbuf) = n * GST_SECOND / 30;
+    fail_unless_equals_int(gst_harness_push(h, inbuf), GST_FLOW_OK);
+  }
+  gst_harness_push_event(h, gst_event_new_eos());
+  for (int n = 0; n < kFrames; ++n) {
+    const std::string where = vktest::WithSeed(what) + " frame " + std::to_string(n);
+    GstBuffer* outbuf = gst_harness_pull(h);
+    fail_unless(outbuf != nullptr, "%s: missing", where.c_str());
+    GstBuffer* original = NewFrame(frames[n].info, frames[n].bytes);
+    ExpectDrawnFrame(frames[n], original, outbuf, c.bins, where);
+    gst_buffer_unref(original);
+    gst_buffer_unref(outbuf);
+  }
+  fail_unless_equals_int(CountHistogramMessages(bus), kFrames);
+  TeardownDrawHarness(h, bus);
+}
+GST_END_TEST;
+
+// draw switched on and off while PLAYING, between pushes on the pushing thread, so that the next
+// frame is the first after each change: it applies from that frame. Drawn frames are new buffers
+// from the element's pool with exactly their graph; the others are the pushed buffers themselves,
+// bytes unchanged. Every frame gets its message.
+GST_START_TEST(test_draw_switched_while_playing) {
+  const DrawCase c{GST_VIDEO_FORMAT_RGBA, 97, 61, 64};
+  const std::string what = "draw switched while playing";
+  std::mt19937 rng = vktest::RngFor(what);
+  GstBus* bus;
+  GstHarness* h = NewDrawHarness(c, &bus, false);
+  GstVideoInfo info;
+  gst_video_info_set_format(&info, c.format, c.width, c.height);
+
+  const bool draw[] = {false, false, true, true, false, true, false, false, true, true};
+  constexpr size_t kFrames = G_N_ELEMENTS(draw);
+  std::vector<TestFrame> frames;
+  std::vector<GstBuffer*> pushed;
+  bool drawing = false;
+  for (size_t n = 0; n < kFrames; ++n) {
+    if (draw[n] != drawing) g_object_set(h->element, "draw", gboolean(draw[n]), nullptr);
+    drawing = draw[n];
+    frames.push_back(RandomFrame(c.format, c.width, c.height, rng));
+    pushed.push_back(NewFrame(info, frames.back().bytes));
+    GST_BUFFER_PTS(pushed.back()) = n * GST_SECOND / 30;
+    fail_unless_equals_int(gst_harness_push(h, gst_buffer_ref(pushed.back())), GST_FLOW_OK);
+  }
+  gst_harness_push_event(h, gst_event_new_eos());
+  for (size_t n = 0; n < kFrames; ++n) {
+    const std::string where =
+        vktest::WithSeed(what) + " frame " + std::to_string(n) + (draw[n] ? " (draw)" : " (no draw)");
+    GstBuffer* outbuf = gst_harness_pull(h);
+    fail_unless(outbuf != nullptr, "%s: missing", where.c_str());
+    fail_unless_equals_uint64(GST_BUFFER_PTS(outbuf), GST_BUFFER_PTS(pushed[n]));
+    GstBuffer* original = NewFrame(info, frames[n].bytes);
+    if (draw[n]) {
+      fail_unless(outbuf != pushed[n] && outbuf->pool != nullptr, "%s: not a new frame from a pool",
+                  where.c_str());
+      ExpectDrawnFrame(frames[n], original, outbuf, c.bins, where);
+    } else {
+      fail_unless(outbuf == pushed[n], "%s: not passed through", where.c_str());
+      fail_unless(gst_buffer_memcmp(outbuf, 0, frames[n].bytes.data(), frames[n].bytes.size()) == 0,
+                  "%s: bytes changed", where.c_str());
+    }
+    gst_buffer_unref(original);
+    gst_buffer_unref(outbuf);
+  }
+  fail_unless_equals_int(CountHistogramMessages(bus), kFrames);
+  for (GstBuffer* b : pushed) gst_buffer_unref(b);
+  TeardownDrawHarness(h, bus);
 }
 GST_END_TEST;
 
@@ -193,6 +363,9 @@ TCase* DrawTCase() {
   TCase* tcase = vktest::NewTCase("draw", 120);
   tcase_add_loop_test(tcase, test_draw_solid_frame, 0, G_N_ELEMENTS(kSolidCases));
   tcase_add_test(tcase, test_draw_changes_only_the_corner);
+  tcase_add_loop_test(tcase, test_draw_graph_at_odd_sizes, 0,
+                      G_N_ELEMENTS(kOddSizeFormats) * G_N_ELEMENTS(kOddSizes));
+  tcase_add_test(tcase, test_draw_switched_while_playing);
   return tcase;
 }
 

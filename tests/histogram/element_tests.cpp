@@ -4,6 +4,7 @@
 
 #include "common/analysis/element_checks.h"
 #include "common/bus_wait.h"
+#include "common/property_checks.h"
 #include "common/vktest.h"
 #include "message_log.h"
 #include "tcases.h"
@@ -35,6 +36,11 @@ GST_START_TEST(test_property_specs) {
 
   ExpectUint(element, "bins", 1, 256, 256);
   ExpectRoiSpecs(element);
+  // draw switches between passing frames through and drawing into new ones while PLAYING too.
+  GParamSpec* draw = vktest::FindProperty(element, "draw", G_TYPE_BOOLEAN);
+  vktest::ExpectReadWrite(draw);
+  fail_unless(!G_PARAM_SPEC_BOOLEAN(draw)->default_value, "\"draw\" is on by default");
+  fail_unless(draw->flags & GST_PARAM_MUTABLE_PLAYING, "\"draw\" cannot change while PLAYING");
 
   ExpectMatrixAndDeviceSpecs(element);
   gst_object_unref(element);

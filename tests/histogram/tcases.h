@@ -13,6 +13,6 @@ TCase* RoiTCase();        // offset, clamped, one-pixel and odd regions (chroma 
 TCase* SolidTCase();      // one colour everywhere: every histogram is one full bin (up to 1080p)
 TCase* MatrixTCase();     // the matrix property and round-half-up of RGB luma
 TCase* StreamTCase();     // timestamps, message order vs EOS, flushing, property changes
-TCase* DrawTCase();       // draw=true: only the graph's corner changes; the exact graph of a solid frame
+TCase* DrawTCase();       // draw: only the corner changes; the exact graph at odd sizes; while PLAYING
 
 }  // namespace histogram_test
