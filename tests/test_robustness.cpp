@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common/bus_wait.h"
+#include "common/test_data.h"
 #include "common/vktest.h"
 
 namespace {
@@ -24,7 +25,8 @@ const char* const kElements[] = {"rgb2yuv", "lumamax", "histogram", "morph", "lu
 std::string HeavyElement(const std::string& name) {
   if (name == "morph") return "morph name=dut operation=gradient shape=ellipse width=5 height=5";
   if (name == "lut")
-    return "lut name=dut interpolation=tetrahedral location=" LUT_TEST_DATA_DIR "/lookup_amatorka.png";
+    return "lut name=dut interpolation=tetrahedral location=" + vktest::TestDataDir() +
+           "/lookup_amatorka.png";
   if (name == "rgb2yuv") return "rgb2yuv name=dut ! video/x-raw,format=I420";
   if (name == "histogram") return "histogram name=dut draw=true";
   return name + " name=dut count=4 min-distance=8";
@@ -212,26 +214,26 @@ std::vector<bool> SampleBytes(const GstVideoInfo& info) {
 // sample (row padding at width 97, gaps between planes) between the frames of a run: files and
 // checksums of identical streams are identical.
 GST_START_TEST(test_output_bytes_are_deterministic) {
-  const char* const filters[] = {
+  const std::string filters[] = {
       "video/x-raw,format=RGB ! rgb2yuv ! video/x-raw,format=I420",
       "video/x-raw,format=BGRx ! rgb2yuv ! video/x-raw,format=NV12",
-      "video/x-raw,format=RGB ! lut location=" LUT_TEST_DATA_DIR "/lookup_amatorka.png",
+      "video/x-raw,format=RGB ! lut location=" + vktest::TestDataDir() + "/lookup_amatorka.png",
       "video/x-raw,format=GRAY8 ! morph operation=dilate width=3 height=3",
       "video/x-raw,format=I420 ! morph operation=erode shape=cross width=5 height=5",
       "video/x-raw,format=RGB ! histogram draw=true",
   };
-  for (const char* filter : filters) {
+  for (const std::string& filter : filters) {
     const std::string description =
         "videotestsrc num-buffers=3 pattern=ball ! video/x-raw,width=97,height=61 ! "
         "videoconvert ! " +
-        std::string(filter) + " ! appsink name=sink sync=false";
+        filter + " ! appsink name=sink sync=false";
     const Output first = Collect(description);
     // A second run after memory that held other frames was freed and may come back.
     RunToEos("videotestsrc num-buffers=3 pattern=snow ! video/x-raw,width=97,height=61 ! videoconvert ! " +
-             std::string(filter) + " ! fakesink");
+             filter + " ! fakesink");
     const Output second = Collect(description);
-    fail_unless(first.buffers.size() == 3, "%s: %zu frames out of 3", filter, first.buffers.size());
-    fail_unless(first.buffers == second.buffers, "%s: two runs of the same frames differ", filter);
+    fail_unless(first.buffers.size() == 3, "%s: %zu frames out of 3", filter.c_str(), first.buffers.size());
+    fail_unless(first.buffers == second.buffers, "%s: two runs of the same frames differ", filter.c_str());
     // Each output buffer of a run came from a different allocation: bytes outside the samples
     // that no kernel writes would show what each allocation held before.
     const std::vector<bool> used = SampleBytes(first.info);
@@ -239,7 +241,7 @@ GST_START_TEST(test_output_bytes_are_deterministic) {
     for (const std::vector<guint8>& bytes : first.buffers)
       for (size_t i = 0; i < std::min(bytes.size(), used.size()); ++i)
         fail_unless(used[i] || bytes[i] == reference[i],
-                    "%s: byte %zu holds no sample and differs between frames: %u, %u", filter, i,
+                    "%s: byte %zu holds no sample and differs between frames: %u, %u", filter.c_str(), i,
                     reference[i], bytes[i]);
   }
 }

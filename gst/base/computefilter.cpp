@@ -678,6 +678,42 @@ static GstFlowReturn gst_vkcompute_filter_generate_output(GstBaseTransform* tran
   return flow;
 }
 
+// Configures the current caps again (set_caps drains the frames in flight and chooses passthrough
+// from modifies_frames()) and marks the source pad for reconfiguration, so that the allocation
+// query that follows gives frames drawn into a pool, or drops it when they pass through.
+static gboolean configure_again(GstBaseTransform* trans) {
+  GstCaps* incaps = gst_pad_get_current_caps(trans->sinkpad);
+  GstCaps* outcaps = gst_pad_get_current_caps(trans->srcpad);
+  gboolean configured = TRUE;
+  if (incaps && outcaps) {  // before the first caps there is nothing to switch: set_caps will ask
+    GST_DEBUG_OBJECT(trans, "modifies_frames() changed: configuring the caps again");
+    configured = gst_vkcompute_filter_set_caps(trans, incaps, outcaps);
+    gst_pad_mark_reconfigure(trans->srcpad);
+  }
+  if (incaps) gst_caps_unref(incaps);
+  if (outcaps) gst_caps_unref(outcaps);
+  return configured;
+}
+
+// An analysis element's modifies_frames() may change while PLAYING (histogram's draw), but
+// GstBaseTransform calls set_caps again only for caps that differ (a reconfigure with the same
+// caps only queries allocation). So each frame checks that passthrough still matches it, and
+// configures the caps again when it does not: a change applies from the next frame.
+static GstFlowReturn gst_vkcompute_filter_submit_input_buffer(GstBaseTransform* trans, gboolean discont,
+                                                              GstBuffer* input) {
+  auto* self = GST_VKCOMPUTE_FILTER(trans);
+  auto* klass = GST_VKCOMPUTE_FILTER_GET_CLASS(self);
+  if (klass->analysis && klass->modifies_frames) {
+    const gboolean passthrough = !klass->modifies_frames(self);
+    if (passthrough != passes_through(self) && !configure_again(trans)) {
+      gst_buffer_unref(input);
+      return GST_FLOW_NOT_NEGOTIATED;
+    }
+  }
+  return GST_BASE_TRANSFORM_CLASS(gst_vkcompute_filter_parent_class)
+      ->submit_input_buffer(trans, discont, input);
+}
+
 // GstBaseTransform treats a class without transform() as always in place and never allocates its
 // output. Our frames go through generate_output(), which never calls this.
 static GstFlowReturn gst_vkcompute_filter_transform(GstBaseTransform* trans, GstBuffer*, GstBuffer*) {
@@ -821,6 +857,7 @@ static void gst_vkcompute_filter_class_init(GstVkComputeFilterClass* klass) {
   trans_class->set_caps = gst_vkcompute_filter_set_caps;
   trans_class->propose_allocation = gst_vkcompute_filter_propose_allocation;
   trans_class->decide_allocation = gst_vkcompute_filter_decide_allocation;
+  trans_class->submit_input_buffer = gst_vkcompute_filter_submit_input_buffer;
   trans_class->generate_output = gst_vkcompute_filter_generate_output;
   trans_class->transform = gst_vkcompute_filter_transform;
   trans_class->sink_event = gst_vkcompute_filter_sink_event;

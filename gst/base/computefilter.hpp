@@ -54,7 +54,8 @@ struct _GstVkComputeFilterClass {
 
   // Analysis elements: TRUE when the current settings make the element write into the frames
   // (histogram's draw). It then gets output buffers like a filter, and complete() is called when
-  // each frame is pushed. Asked when caps are set.
+  // each frame is pushed. Asked when caps are set and before each frame (streaming thread): a
+  // changed answer applies from the next frame.
   gboolean (*modifies_frames)(GstVkComputeFilter* self);
 };
 

@@ -287,38 +287,6 @@ static gboolean gst_histogram_modifies_frames(GstVkComputeFilter* filter) {
   return draw;
 }
 
-// Configures the current caps again: the base class's set_caps drains the frames in flight and
-// chooses passthrough from modifies_frames(). The source pad is then marked for reconfiguration,
-// so that the default submit_input_buffer runs the allocation query when frames are drawn
-// (decide_allocation gives them a pool) and drops the pool when they pass through.
-static gboolean configure_again(GstBaseTransform* trans) {
-  GstCaps* incaps = gst_pad_get_current_caps(trans->sinkpad);
-  GstCaps* outcaps = gst_pad_get_current_caps(trans->srcpad);
-  gboolean configured = TRUE;
-  if (incaps && outcaps) {  // before the first caps there is nothing to switch: set_caps will ask
-    GST_DEBUG_OBJECT(trans, "draw changed: configuring the caps again");
-    configured = GST_BASE_TRANSFORM_CLASS(gst_histogram_parent_class)->set_caps(trans, incaps, outcaps);
-    gst_pad_mark_reconfigure(trans->srcpad);
-  }
-  if (incaps) gst_caps_unref(incaps);
-  if (outcaps) gst_caps_unref(outcaps);
-  return configured;
-}
-
-// `draw` may change while PLAYING, switching between passing frames through and outputting new
-// ones. GstBaseTransform calls set_caps again only for caps that differ (a reconfigure with the
-// same caps only queries allocation), so each frame checks that passthrough still matches `draw`
-// and configures the caps again when it does not: a change applies from the next frame.
-static GstFlowReturn gst_histogram_submit_input_buffer(GstBaseTransform* trans, gboolean discont,
-                                                       GstBuffer* input) {
-  const gboolean draw = gst_histogram_modifies_frames(reinterpret_cast<GstVkComputeFilter*>(trans));
-  if (draw == gst_base_transform_is_passthrough(trans) && !configure_again(trans)) {
-    gst_buffer_unref(input);
-    return GST_FLOW_NOT_NEGOTIATED;
-  }
-  return GST_BASE_TRANSFORM_CLASS(gst_histogram_parent_class)->submit_input_buffer(trans, discont, input);
-}
-
 static void gst_histogram_set_property(GObject* object, guint prop_id, const GValue* value,
                                        GParamSpec* pspec) {
   auto* self = reinterpret_cast<GstHistogram*>(object);
@@ -386,7 +354,6 @@ static void gst_histogram_class_init(GstHistogramClass* klass) {
                                         "gst-vkcompute developers");
   gst_vkcompute_filter_class_init_analysis(filter_class, GST_VIDEO_CAPS_MAKE(FORMATS));
 
-  GST_BASE_TRANSFORM_CLASS(klass)->submit_input_buffer = gst_histogram_submit_input_buffer;
   filter_class->configure = gst_histogram_configure;
   filter_class->record = gst_histogram_record;
   filter_class->complete = gst_histogram_complete;

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <cstdlib>
 #include <mutex>
 #include <thread>
 #include <utility>
@@ -17,36 +18,44 @@ struct Abandoned {
   std::shared_ptr<void> resources;
 };
 
-// How long the thread waits on one ring before it looks at the others again.
-constexpr uint64_t kPollNs = 20'000'000;
+// How often the thread looks at the rings again while some are still running.
+constexpr auto kPoll = std::chrono::milliseconds(20);
 
-// The jobs and their thread. Leaked on purpose: the thread is detached and may still run while
-// the process exits, after static destructors.
+// The jobs and their thread. Leaked on purpose: the thread is detached, and the process may exit
+// while it has jobs.
 struct Reaper {
   std::mutex lock;
-  std::condition_variable added;
+  std::condition_variable changed;
   std::vector<Abandoned> jobs;  // lock
+  bool exiting = false;         // lock: the process is exiting; leave everything as it is
 
   void run() {
     std::unique_lock<std::mutex> guard(lock);
     for (;;) {
-      added.wait(guard, [&] { return !jobs.empty(); });
-      std::vector<Abandoned> pending = std::move(jobs);
-      jobs.clear();
-      guard.unlock();
-      std::vector<Abandoned> still;
-      for (Abandoned& job : pending) {
-        if (job.ring->wait_all(kPollNs) == Completion::kPending) {
-          still.push_back(std::move(job));
+      changed.wait(guard, [&] { return exiting || !jobs.empty(); });
+      if (exiting) return;
+      // Freed with the lock held, so that an exiting process waits for a release under way
+      // instead of tearing the driver down under it.
+      for (auto job = jobs.begin(); job != jobs.end();) {
+        if (job->ring->wait_all(0) == Completion::kPending) {
+          ++job;
           continue;
         }
-        job.resources.reset();  // before the ring, whose fences guard them
-        job.ring.reset();
+        job->resources.reset();  // before the ring, whose fences guard them
+        job->ring.reset();
+        job = jobs.erase(job);
         GST_INFO("released the resources of GPU work that finished after its element let go");
       }
-      guard.lock();
-      for (Abandoned& job : still) jobs.push_back(std::move(job));
+      if (!jobs.empty()) changed.wait_for(guard, kPoll);
     }
+  }
+
+  // At exit the driver and the validation layer tear down their state, which a release running
+  // then would use: whatever is left stays (the process is ending anyway).
+  void stop_at_exit() {
+    std::lock_guard<std::mutex> guard(lock);
+    exiting = true;
+    changed.notify_one();
   }
 };
 
@@ -54,6 +63,8 @@ Reaper& reaper() {
   static Reaper* instance = [] {
     auto* created = new Reaper();
     std::thread(&Reaper::run, created).detach();
+    // Registered after the driver was loaded (a ring exists), so this runs before its teardown.
+    std::atexit([] { reaper().stop_at_exit(); });
     return created;
   }();
   return *instance;
@@ -72,7 +83,7 @@ void release_after_gpu(std::unique_ptr<CommandRing> ring, std::shared_ptr<void> 
     std::lock_guard<std::mutex> guard(r.lock);
     r.jobs.push_back(Abandoned{std::move(ring), std::move(resources)});
   }
-  r.added.notify_one();
+  r.changed.notify_one();
 }
 
 }  // namespace vkc

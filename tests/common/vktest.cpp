@@ -54,6 +54,12 @@ void EnableValidationLayer() {
   g_setenv("VK_INSTANCE_LAYERS", layers.c_str(), TRUE);
 }
 
+// Synchronization validation (hazards between commands, and between the GPU and the host) in
+// every test, unless the run asks for other features of the layer (the GPU-assisted pass).
+void EnableSynchronizationValidation() {
+  g_setenv("VK_LAYER_ENABLES", "VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT", FALSE);
+}
+
 void CountValidationErrors(GstDebugCategory* category, GstDebugLevel level, const gchar* /*file*/,
                            const gchar* /*function*/, gint /*line*/, GObject* /*object*/,
                            GstDebugMessage* message, gpointer /*user_data*/) {
@@ -109,6 +115,7 @@ void Init(int* argc, char*** argv) {
       std::exit(EXIT_FAILURE);
     }
     EnableValidationLayer();
+    EnableSynchronizationValidation();
   }
 
   gst_check_init(argc, argv);

@@ -2,6 +2,7 @@
 // reference (tests/reference/lut_ref).
 #include <string>
 
+#include "common/test_data.h"
 #include "common/test_seed.h"
 #include "common/vktest.h"
 #include "frames.h"
@@ -11,10 +12,6 @@
 #include "tcases.h"
 #include "temp_dir.h"
 
-#ifndef LUT_TEST_DATA_DIR
-#error "LUT_TEST_DATA_DIR must name tests/data"
-#endif
-
 namespace lut_test {
 namespace {
 
@@ -23,13 +20,6 @@ const std::pair<const char*, lut_ref::Interp> kInterpolations[] = {
     {"trilinear", lut_ref::Interp::kTrilinear},
     {"tetrahedral", lut_ref::Interp::kTetrahedral},
 };
-
-// tests/data of the source tree, or LUT_TEST_DATA_DIR from the environment (where the tests run
-// from a copy, as on the lent GPU).
-std::string DataDir() {
-  const char* dir = g_getenv("LUT_TEST_DATA_DIR");
-  return dir && *dir ? dir : LUT_TEST_DATA_DIR;
-}
 
 void CheckAgainstReference(const Settings& settings, const lut_ref::Cube& cube, lut_ref::Interp interp,
                            const Frame& input, int tolerance, const std::string& context) {
@@ -116,7 +106,7 @@ GST_START_TEST(test_gpuimage_lookup) {
   std::mt19937 rng = vktest::RngFor("gpuimage");
   const Frame input = RandomFrame(GST_VIDEO_FORMAT_RGBA, 64, 48, rng);
   for (const char* name : {"lookup_amatorka.png", "lookup_miss_etikate.png", "lookup_soft_elegance_1.png"}) {
-    const std::string path = DataDir() + "/" + name;
+    const std::string path = vktest::TestDataDir() + "/" + name;
     const std::vector<uint8_t> rgb8 = ReadPngRgb8(path);
     for (double intensity : {1.0, 0.6}) {
       // The interpolation property does not apply: GPUImage's formula is the lookup.

@@ -1,0 +1,150 @@
+// Every element at odd frame sizes (widths 1, 2, 3, 5 and 97) in every format family its pads
+// take, with the settings that run its other kernels, through whole pipelines. meson runs it with
+// the validation layer's GPU-assisted checks on (test_gpu_assisted): a kernel that reads or writes
+// outside a bound buffer, which the element's own suites cannot see when the bytes happen to come
+// out right, fails the test as a validation error.
+#include <glib/gstdio.h>
+#include <gst/check/gstcheck.h>
+
+#include <unistd.h>
+
+#include <string>
+
+#include "common/bus_wait.h"
+#include "common/test_data.h"
+#include "common/vktest.h"
+
+namespace {
+
+constexpr GstClockTime kTimeout = 120 * GST_SECOND;
+
+struct Size {
+  int width, height;
+};
+// Widths around the kernels' 4-pixel words, the 2x2 chroma blocks and a size with no round factor.
+const Size kSizes[] = {{1, 1}, {2, 3}, {3, 5}, {5, 2}, {97, 61}};
+
+// One element configuration: input format, the element with its properties, output format (empty:
+// the same caps as the input).
+struct Case {
+  const char* in;
+  std::string element;
+  const char* out;
+};
+
+// Runs two frames of each size through `c`; any error, or any validation message, fails.
+void RunCase(const Case& c) {
+  for (const Size& size : kSizes) {
+    const std::string caps = "video/x-raw,width=" + std::to_string(size.width) +
+                             ",height=" + std::to_string(size.height) + ",framerate=30/1";
+    std::string description =
+        "videotestsrc num-buffers=2 pattern=ball ! " + caps + ",format=" + c.in + " ! " + c.element + " ! ";
+    if (*c.out) description += std::string("video/x-raw,format=") + c.out + " ! ";
+    description += "fakesink";
+    GstElement* pipeline = vktest::ParsePipeline(description.c_str());
+    gst_element_set_state(pipeline, GST_STATE_PLAYING);
+    GstMessage* message = vktest::WaitForErrorOrEos(pipeline, kTimeout);
+    fail_unless(message != nullptr, "'%s': no EOS within %" GST_TIME_FORMAT, description.c_str(),
+                GST_TIME_ARGS(kTimeout));
+    fail_unless(GST_MESSAGE_TYPE(message) == GST_MESSAGE_EOS, "'%s': %s", description.c_str(),
+                vktest::Describe(message).c_str());
+    gst_message_unref(message);
+    fail_unless(gst_element_set_state(pipeline, GST_STATE_NULL) == GST_STATE_CHANGE_SUCCESS);
+    gst_object_unref(pipeline);
+    vktest::AssertNoValidationErrors(description);
+  }
+}
+
+// One format of each family the analysis elements and morph take: packed RGB of 3 and 4 bytes,
+// grey, and planar, semi-planar and unsubsampled YUV. (Byte orders within a family differ only in
+// a push constant.)
+const char* const kFamilies[] = {"RGB", "xBGR", "GRAY8", "I420", "NV12", "Y444"};
+
+// A 3x3x3 identity .cube in a temporary file, removed at exit of the test process.
+std::string CubeFile() {
+  gchar* path = nullptr;
+  const int fd = g_file_open_tmp("vkcompute-XXXXXX.cube", &path, nullptr);
+  fail_unless(fd >= 0, "cannot create a temporary .cube file");
+  std::string text = "LUT_3D_SIZE 3\n";
+  for (int b = 0; b < 3; ++b)
+    for (int g = 0; g < 3; ++g)
+      for (int r = 0; r < 3; ++r)
+        text +=
+            std::to_string(r / 2.0) + " " + std::to_string(g / 2.0) + " " + std::to_string(b / 2.0) + "\n";
+  fail_unless(write(fd, text.data(), text.size()) == ssize_t(text.size()));
+  close(fd);
+  std::string result = path;
+  g_free(path);
+  return result;
+}
+
+}  // namespace
+
+GST_START_TEST(test_rgb2yuv_odd_sizes) {
+  // Every output format once, from 3- and 4-byte inputs of several byte orders.
+  const Case cases[] = {
+      {"RGB", "rgb2yuv", "I420"},  {"BGRx", "rgb2yuv", "YV12"}, {"RGBA", "rgb2yuv", "NV12"},
+      {"xBGR", "rgb2yuv", "NV21"}, {"BGR", "rgb2yuv", "Y42B"},  {"ARGB", "rgb2yuv", "Y444"},
+      {"RGB", "rgb2yuv", "YUY2"},  {"BGRA", "rgb2yuv", "UYVY"}, {"xRGB", "rgb2yuv", "AYUV"},
+  };
+  for (const Case& c : cases) RunCase(c);
+}
+GST_END_TEST;
+
+// Every family with the default settings and with the other kernels' settings.
+GST_START_TEST(test_lumamax_odd_sizes) {
+  for (const char* format : kFamilies) {
+    RunCase({format, "lumamax", ""});
+    RunCase({format, "lumamax count=3 min-distance=2", ""});  // the peak chain's kernels
+  }
+}
+GST_END_TEST;
+
+GST_START_TEST(test_histogram_odd_sizes) {
+  for (const char* format : kFamilies) {
+    RunCase({format, "histogram bins=64", ""});
+    RunCase({format, "histogram draw=true", ""});
+  }
+}
+GST_END_TEST;
+
+// The formats differ in how frames are unpacked and packed, the shapes in the filtering kernels:
+// every format with a rectangle, every shape with one and with four bytes per pixel.
+GST_START_TEST(test_morph_odd_sizes) {
+  for (const char* format : {"GRAY8", "GRAY16_LE", "RGB", "xBGR", "I420", "NV12", "Y444"})
+    RunCase({format, "morph operation=gradient shape=rect width=3 height=5", ""});
+  for (const char* format : {"GRAY8", "RGBA"}) {
+    RunCase({format, "morph operation=open shape=ellipse width=5 height=3", ""});
+    RunCase({format, "morph operation=tophat shape=cross width=3 height=3", ""});
+  }
+}
+GST_END_TEST;
+
+GST_START_TEST(test_lut_odd_sizes) {
+  const std::string cube = CubeFile();
+  const std::string png = vktest::TestDataDir() + "/lookup_amatorka.png";
+  for (const char* format : {"RGB", "BGRA"}) {
+    RunCase({format, "lut interpolation=tetrahedral location=" + cube, ""});
+    RunCase({format, "lut interpolation=nearest location=" + cube, ""});
+    RunCase({format, "lut location=" + png, ""});  // GPUImage's formula
+  }
+  g_unlink(cube.c_str());
+}
+GST_END_TEST;
+
+static Suite* odd_sizes_suite() {
+  Suite* suite = suite_create("odd_sizes");
+  TCase* tcase = vktest::NewTCase("odd_sizes", 600);
+  tcase_add_test(tcase, test_rgb2yuv_odd_sizes);
+  tcase_add_test(tcase, test_lumamax_odd_sizes);
+  tcase_add_test(tcase, test_histogram_odd_sizes);
+  tcase_add_test(tcase, test_morph_odd_sizes);
+  tcase_add_test(tcase, test_lut_odd_sizes);
+  suite_add_tcase(suite, tcase);
+  return suite;
+}
+
+int main(int argc, char** argv) {
+  vktest::Init(&argc, &argv);
+  return gst_check_run_suite(odd_sizes_suite(), "odd_sizes", __FILE__);
+}
