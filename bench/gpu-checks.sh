@@ -16,7 +16,8 @@ GST_VKCOMPUTE_NO_SUBGROUPS=1 test_lumamax > "$OUT/test_lumamax_shared.log" 2>&1;
 # A discrete GPU copies the analysis input to device memory first; the in-place reads as well.
 for t in test_lumamax test_histogram; do
   GST_VKCOMPUTE_COPY_INPUT=0 "$t" > "$OUT/${t}_in_place.log" 2>&1; echo "$t (input read in place) rc=$? $(grep '%:' "$OUT/${t}_in_place.log")"
-done# Every element at odd sizes, and the base class's guarantees (not the 1 ms frame timeout: frames
+done
+# Every element at odd sizes, and the base class's guarantees (not the 1 ms frame timeout: frames
 # on a GPU may finish within it).
 LUT_TEST_DATA_DIR=$PWD/tests/data test_odd_sizes > "$OUT/test_odd_sizes.log" 2>&1; echo "test_odd_sizes rc=$? $(grep '%:' "$OUT/test_odd_sizes.log")"
 LUT_TEST_DATA_DIR=$PWD/tests/data GST_CHECKS='test_dispose_while_playing,test_device_refused_while_playing,test_output_bytes_are_deterministic' \
