@@ -115,8 +115,11 @@ struct GstVkComputeFilterPrivate {
   // A frame did not complete: the device was lost, or the oldest frame outlived the timeout
   // (`stalled`: it stays in flight, still the GPU's, until discard() hands it over). No frame is
   // submitted or retired after it until stop.
-  bool gpu_failed = false;                      // lock
-  bool stalled = false;                         // lock
+  bool gpu_failed = false;  // lock
+  bool stalled = false;     // lock
+  // lock: the failure's error is on the bus. The streaming thread returns no flow error before it,
+  // or the source's "Internal data stream error" could come first.
+  bool failure_posted = false;
   uint64_t frame_timeout_ns = kFrameTimeoutNs;  // from start()
   // GPU time of completed timed frames, from timestamp queries, logged every kGpuTimeWindow of them.
   double gpu_ns = 0;
@@ -234,6 +237,8 @@ static bool retire_oldest(GstVkComputeFilter* self, std::unique_lock<std::mutex>
     guard.unlock();
     post_gpu_failure(self, status);
     guard.lock();
+    priv->failure_posted = true;
+    priv->changed.notify_all();
   }
   return status == vkc::Completion::kDone;
 }
@@ -259,6 +264,8 @@ static GstFlowReturn retire_frames(GstVkComputeFilter* self, size_t keep, gboole
     // Frames after a lost device are dropped as they come: none will complete.
     if (!retire_oldest(self, guard)) flow = GST_FLOW_ERROR;
   }
+  // The other thread may still be posting the failure.
+  if (flow != GST_FLOW_OK) priv->changed.wait(guard, [&] { return priv->failure_posted; });
   priv->stream_seen = std::chrono::steady_clock::now();
   return flow;
 }
@@ -385,6 +392,7 @@ static gboolean gst_vkcompute_filter_start(GstBaseTransform* trans) {
   priv->input_copies.resize(kVkComputeFramesInFlight);
   priv->frame_timeout_ns = frame_timeout_ns();
   priv->gpu_failed = false;
+  priv->failure_posted = false;
   priv->allocator = gst_vkcompute_allocator_new(device);
   priv->device = std::move(device);
   GST_OBJECT_LOCK(self);
@@ -645,8 +653,9 @@ static GstFlowReturn gst_vkcompute_filter_generate_output(GstBaseTransform* tran
   GstFlowReturn flow = GST_FLOW_OK;
   *outbuf = nullptr;
   {
-    std::lock_guard<std::mutex> guard(priv->lock);
-    if (priv->gpu_failed) {  // its error is posted
+    std::unique_lock<std::mutex> guard(priv->lock);
+    if (priv->gpu_failed) {
+      priv->changed.wait(guard, [&] { return priv->failure_posted; });
       gst_clear_buffer(&trans->queued_buf);
       return GST_FLOW_ERROR;
     }
