@@ -41,16 +41,7 @@ void RunCase(const Case& c) {
         "videotestsrc num-buffers=2 pattern=ball ! " + caps + ",format=" + c.in + " ! " + c.element + " ! ";
     if (*c.out) description += std::string("video/x-raw,format=") + c.out + " ! ";
     description += "fakesink";
-    GstElement* pipeline = vktest::ParsePipeline(description.c_str());
-    gst_element_set_state(pipeline, GST_STATE_PLAYING);
-    GstMessage* message = vktest::WaitForErrorOrEos(pipeline, kTimeout);
-    fail_unless(message != nullptr, "'%s': no EOS within %" GST_TIME_FORMAT, description.c_str(),
-                GST_TIME_ARGS(kTimeout));
-    fail_unless(GST_MESSAGE_TYPE(message) == GST_MESSAGE_EOS, "'%s': %s", description.c_str(),
-                vktest::Describe(message).c_str());
-    gst_message_unref(message);
-    fail_unless(gst_element_set_state(pipeline, GST_STATE_NULL) == GST_STATE_CHANGE_SUCCESS);
-    gst_object_unref(pipeline);
+    vktest::RunToEos(description, kTimeout);
     vktest::AssertNoValidationErrors(description);
   }
 }

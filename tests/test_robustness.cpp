@@ -44,18 +44,6 @@ std::vector<std::string> PendingErrors(GstElement* pipeline) {
   return errors;
 }
 
-// Runs `description` to EOS; fails on an error.
-void RunToEos(const std::string& description) {
-  GstElement* pipeline = vktest::ParsePipeline(description.c_str());
-  gst_element_set_state(pipeline, GST_STATE_PLAYING);
-  GstMessage* message = vktest::WaitForErrorOrEos(pipeline, kTimeout);
-  fail_unless(message != nullptr && GST_MESSAGE_TYPE(message) == GST_MESSAGE_EOS, "'%s': %s",
-              description.c_str(), message ? vktest::Describe(message).c_str() : "no EOS");
-  gst_message_unref(message);
-  fail_unless(gst_element_set_state(pipeline, GST_STATE_NULL) == GST_STATE_CHANGE_SUCCESS);
-  gst_object_unref(pipeline);
-}
-
 }  // namespace
 
 // With the frame timeout lowered to 1 ms, large frames outlive it: each element posts exactly one
@@ -92,10 +80,7 @@ GST_START_TEST(test_slow_frame_stops_cleanly) {
     GstElement* source = gst_bin_get_by_name(GST_BIN(pipeline), "src");
     g_object_set(source, "num-buffers", 2, nullptr);
     gst_element_set_state(pipeline, GST_STATE_PLAYING);
-    message = vktest::WaitForErrorOrEos(pipeline, kTimeout);
-    fail_unless(message != nullptr && GST_MESSAGE_TYPE(message) == GST_MESSAGE_EOS,
-                "%s after the timeout: %s", name, message ? vktest::Describe(message).c_str() : "no EOS");
-    gst_message_unref(message);
+    vktest::ExpectEos(pipeline, kTimeout, std::string(name) + " after the timeout");
     fail_unless(gst_element_set_state(pipeline, GST_STATE_NULL) == GST_STATE_CHANGE_SUCCESS);
     gst_object_unref(source);
     gst_object_unref(pipeline);
@@ -181,10 +166,7 @@ Output Collect(const std::string& description) {
     gst_buffer_unmap(gst_sample_get_buffer(sample), &map);
     gst_sample_unref(sample);
   }
-  GstMessage* message = vktest::WaitForErrorOrEos(pipeline, kTimeout);
-  fail_unless(message != nullptr && GST_MESSAGE_TYPE(message) == GST_MESSAGE_EOS, "'%s': %s",
-              description.c_str(), message ? vktest::Describe(message).c_str() : "no EOS");
-  gst_message_unref(message);
+  vktest::ExpectEos(pipeline, kTimeout, "'" + description + "'");
   gst_element_set_state(pipeline, GST_STATE_NULL);
   gst_object_unref(sink);
   gst_object_unref(pipeline);
@@ -229,8 +211,10 @@ GST_START_TEST(test_output_bytes_are_deterministic) {
         filter + " ! appsink name=sink sync=false";
     const Output first = Collect(description);
     // A second run after memory that held other frames was freed and may come back.
-    RunToEos("videotestsrc num-buffers=3 pattern=snow ! video/x-raw,width=97,height=61 ! videoconvert ! " +
-             filter + " ! fakesink");
+    vktest::RunToEos(
+        "videotestsrc num-buffers=3 pattern=snow ! video/x-raw,width=97,height=61 ! videoconvert ! " +
+            filter + " ! fakesink",
+        kTimeout);
     const Output second = Collect(description);
     fail_unless(first.buffers.size() == 3, "%s: %zu frames out of 3", filter.c_str(), first.buffers.size());
     fail_unless(first.buffers == second.buffers, "%s: two runs of the same frames differ", filter.c_str());

@@ -25,12 +25,29 @@ std::string Describe(GstMessage* message) {
   GError* error = nullptr;
   gchar* debug = nullptr;
   gst_message_parse_error(message, &error, &debug);
-  std::string text = std::string(g_quark_to_string(error->domain)) + " code " +
-                     std::to_string(error->code) + ": " + error->message +
-                     " (debug: " + (debug != nullptr ? debug : "none") + ")";
+  std::string text = std::string(g_quark_to_string(error->domain)) + " code " + std::to_string(error->code) +
+                     ": " + error->message + " (debug: " + (debug != nullptr ? debug : "none") + ")";
   g_error_free(error);
   g_free(debug);
   return text;
+}
+
+void ExpectEos(GstElement* pipeline, GstClockTime timeout, const std::string& context) {
+  GstMessage* message = WaitForErrorOrEos(pipeline, timeout);
+  fail_unless(message != nullptr, "%s: no EOS within %" GST_TIME_FORMAT, context.c_str(),
+              GST_TIME_ARGS(timeout));
+  const bool eos = GST_MESSAGE_TYPE(message) == GST_MESSAGE_EOS;
+  const std::string what = Describe(message);
+  gst_message_unref(message);
+  fail_unless(eos, "%s: %s", context.c_str(), what.c_str());
+}
+
+void RunToEos(const std::string& description, GstClockTime timeout) {
+  GstElement* pipeline = ParsePipeline(description.c_str());
+  gst_element_set_state(pipeline, GST_STATE_PLAYING);
+  ExpectEos(pipeline, timeout, "'" + description + "'");
+  fail_unless(gst_element_set_state(pipeline, GST_STATE_NULL) == GST_STATE_CHANGE_SUCCESS);
+  gst_object_unref(pipeline);
 }
 
 }  // namespace vktest
