@@ -1,17 +1,11 @@
 #include "computefilter.hpp"
 
-#include <pthread.h>
-
-#include <chrono>
-#include <condition_variable>
-#include <deque>
-#include <mutex>
-#include <optional>
+#include <atomic>
 #include <string>
-#include <thread>
 #include <utility>
 #include <vector>
 
+#include "scheduler.hpp"
 #include "vk/reaper.hpp"
 #include "vk/submit.hpp"
 #include "vkmemory.hpp"
@@ -26,13 +20,6 @@ namespace {
 // GST_VKCOMPUTE_FRAME_TIMEOUT_MS sets another limit, read at start.
 constexpr uint64_t kFrameTimeoutNs = 10'000'000'000ull;
 constexpr guint kGpuTimeWindow = 16;  // timed frames (one in CommandRing::kTimestampInterval)
-// How long the streaming thread may stay away before the completion thread retires its frames:
-// the most a result waits when the stream pauses, and rare enough a wake not to cost when it runs.
-constexpr auto kStreamIdle = std::chrono::milliseconds(2);
-// Frames retired together when the ring is full: one thread wake for all of them instead of one
-// per frame, while the frames left in flight keep the GPU busy.
-constexpr size_t kRetireBatch = 2;
-static_assert(kRetireBatch < kVkComputeFramesInFlight);
 // Loads at least this wide read host memory about as fast as a transfer plus a kernel on the copy
 // (NVIDIA H200, 1080p, lumamax with 64x16 tiles: RGBA's 16-byte loads 193 us in place against
 // 205 us with the copy, NV12's 4-byte loads 81 us in place against 64 us; docs/benchmarks.md).
@@ -41,28 +28,13 @@ constexpr guint kWideLoadBytes = 16;
 
 enum { PROP_0, PROP_DEVICE, PROP_DEVICE_NAME, PROP_GPU_TIME };
 
-struct InFlight {
-  vkc::Frame frame;
-  vkc::InputBinding input;
-};
-
-// Releases what a frame holds without pushing anything (errors, flush, lost device).
-void drop_frame(InFlight& entry) {
-  entry.input.release();
-  gst_clear_buffer(&entry.frame.outbuf);
-  gst_clear_buffer(&entry.frame.inbuf);
-}
-
 // What frames still running on the GPU may touch, once the element lets go of them (stop, or a
-// frame that outlived the timeout): handed to vkc::release_after_gpu() with the ring.
+// flush after a frame outlived the timeout): handed to vkc::release_after_gpu() with the ring.
 struct GpuLeftovers {
   std::unique_ptr<vkc::CapsState> caps_state;
   std::vector<std::unique_ptr<vkc::Buffer>> staging;
   std::vector<std::unique_ptr<vkc::Buffer>> input_copies;
-  std::deque<InFlight> frames;
-  ~GpuLeftovers() {
-    for (InFlight& entry : frames) drop_frame(entry);
-  }
+  vkc::FrameScheduler::Frames frames;
 };
 
 uint64_t frame_timeout_ns() {
@@ -93,35 +65,19 @@ struct GstVkComputeFilterPrivate {
   // Device-memory copies of the input, one per ring slot, grown on demand (see
   // gst_vkcompute_filter_copy_input_to_device()).
   std::vector<std::unique_ptr<vkc::Buffer>> input_copies;
-  std::deque<InFlight> in_flight;  // submitted, oldest first (lock)
-  std::deque<GstBuffer*> ready;    // completed outputs not yet pushed
+  // Frames from their submission until they leave, finished by its completion thread.
+  std::unique_ptr<vkc::FrameScheduler> scheduler;
   guint64 submitted = 0;
   GstVideoInfo in_info;
   GstVideoInfo out_info;
   std::unique_ptr<vkc::CapsState> caps_state;  // from configure(); the ring's frames use it
   vkc::InputPath last_path = vkc::InputPath::kOwnMemory;
-  // Frames retire in order, each claimed by one thread: the streaming thread, or for analysis
-  // elements `completer` when the stream has gone idle (see complete_frames()).
-  std::mutex lock;
-  std::condition_variable changed;         // a claim was released
-  std::condition_variable wake_completer;  // a frame or a claim for a blocked completer, or stop
-  std::thread completer;
-  bool retiring = false;                              // lock: a thread has claimed the oldest frame
-  bool completer_blocked = false;                     // lock: the completer waits with no deadline
-  std::chrono::steady_clock::time_point stream_seen;  // lock: the streaming thread last retired
-  bool passthrough = false;  // lock (written with no frame in flight): see passes_through()
-  bool stopping = false;     // lock: the completer exits once in_flight is empty
-  bool dropping = false;     // lock: complete nothing (flush, stop)
-  // A frame did not complete: the device was lost, or the oldest frame outlived the timeout
-  // (`stalled`: it stays in flight, still the GPU's, until discard() hands it over). No frame is
-  // submitted or retired after it until stop.
-  bool gpu_failed = false;  // lock
-  bool stalled = false;     // lock
-  // lock: the failure's error is on the bus. The streaming thread returns no flow error before it,
-  // or the source's "Internal data stream error" could come first.
-  bool failure_posted = false;
+  // Written by the streaming thread with no frame in flight, read by allocation queries too: see
+  // passes_through().
+  std::atomic<bool> passthrough{false};
   uint64_t frame_timeout_ns = kFrameTimeoutNs;  // from start()
-  // GPU time of completed timed frames, from timestamp queries, logged every kGpuTimeWindow of them.
+  // Completion thread: GPU time of completed timed frames, from timestamp queries, logged every
+  // kGpuTimeWindow of them.
   double gpu_ns = 0;
   guint gpu_frames = 0;
   double gpu_time_us = 0;  // object lock: the mean of the last complete window, for `gpu-time`
@@ -170,10 +126,6 @@ static void note_gpu_time(GstVkComputeFilter* self, double ns) {
   priv->gpu_frames = 0;
 }
 
-static gboolean is_analysis(GstVkComputeFilter* self) {
-  return GST_VKCOMPUTE_FILTER_GET_CLASS(self)->analysis;
-}
-
 // Whether frames pass through untouched with the current caps (analysis elements, unless their
 // settings make them draw into the frame): the input is pushed at once and completed later.
 // Otherwise the element writes an output buffer per frame.
@@ -181,17 +133,34 @@ static gboolean passes_through(GstVkComputeFilter* self) {
   return get_priv(self)->passthrough;
 }
 
-// Completes a claimed frame whose GPU work is over (unless `drop`) and releases what it holds; a
-// filter's output joins the ready queue.
-static void finish_frame(GstVkComputeFilter* self, InFlight& entry, bool drop) {
-  auto* priv = get_priv(self);
-  if (!drop) {
-    if (auto* complete = GST_VKCOMPUTE_FILTER_GET_CLASS(self)->complete) complete(self, &entry.frame);
-    note_gpu_time(self, priv->ring->gpu_time_ns(entry.frame.slot));
-    if (entry.frame.outbuf) priv->ready.push_back(std::exchange(entry.frame.outbuf, nullptr));
+// One submitted frame, finished on the scheduler's completion thread: an analysis element
+// completes it (posts its result) and a filter's output leaves, the moment the GPU is done.
+class FrameWork : public vkc::FrameScheduler::Work {
+ public:
+  explicit FrameWork(GstVkComputeFilter* self) : self_(self) {}
+  ~FrameWork() override { release(); }
+
+  GstFlowReturn finish() override {
+    auto* priv = get_priv(self_);
+    if (auto* complete = GST_VKCOMPUTE_FILTER_GET_CLASS(self_)->complete) complete(self_, &frame);
+    note_gpu_time(self_, priv->ring->gpu_time_ns(frame.slot));
+    GstBuffer* out = std::exchange(frame.outbuf, nullptr);
+    release();  // the input goes back upstream before the output goes on
+    return out ? gst_pad_push(GST_BASE_TRANSFORM_SRC_PAD(self_), out) : GST_FLOW_OK;
   }
-  drop_frame(entry);
-}
+
+  vkc::Frame frame;
+  vkc::InputBinding input;
+
+ private:
+  void release() {
+    input.release();
+    gst_clear_buffer(&frame.outbuf);
+    gst_clear_buffer(&frame.inbuf);
+  }
+  // Not used by the destructor: frames handed over at stop may outlive the element.
+  GstVkComputeFilter* self_;
+};
 
 // The one error of a frame that did not complete. A slow frame is not a lost device: the driver
 // says when the device is lost, and a frame that is merely slow keeps its memory until it ends.
@@ -210,161 +179,27 @@ static void post_gpu_failure(GstVkComputeFilter* self, vkc::Completion status) {
                        "kept until it completes. GST_VKCOMPUTE_FRAME_TIMEOUT_MS sets the limit"));
 }
 
-// Retires the oldest in-flight frame, with the lock held and no frame claimed: claims it, waits for
-// it and finishes it outside the lock (complete() may post, and bus handlers may query the
-// element), then removes it and wakes whichever thread waits for the claim. A frame still running
-// after the timeout stays in flight, and the element stalls. False unless the frame completed.
-static bool retire_oldest(GstVkComputeFilter* self, std::unique_lock<std::mutex>& guard) {
-  auto* priv = get_priv(self);
-  InFlight& oldest = priv->in_flight.front();  // deque references survive push_back
-  const bool drop = priv->dropping || priv->gpu_failed;
-  priv->retiring = true;
-  guard.unlock();
-  const vkc::Completion status = priv->ring->wait(oldest.frame.slot, priv->frame_timeout_ns);
-  if (status != vkc::Completion::kPending)
-    finish_frame(self, oldest, drop || status == vkc::Completion::kLost);
-  guard.lock();
-  const bool first_failure = status != vkc::Completion::kDone && !priv->gpu_failed;
-  if (status == vkc::Completion::kPending)
-    priv->stalled = true;
-  else
-    priv->in_flight.pop_front();
-  priv->gpu_failed = priv->gpu_failed || status != vkc::Completion::kDone;
-  priv->retiring = false;
-  priv->changed.notify_all();
-  if (priv->completer_blocked) priv->wake_completer.notify_one();
-  if (first_failure) {
-    guard.unlock();
-    post_gpu_failure(self, status);
-    guard.lock();
-    priv->failure_posted = true;
-    priv->changed.notify_all();
-  }
-  return status == vkc::Completion::kDone;
-}
-
-// The streaming thread retires its own frames: until fewer than `keep` are in flight, waiting for
-// the GPU when `block`, else only those already complete. Frames leave in order, one at a time,
-// whichever thread claims the oldest. Notes the time for the completion thread.
-static GstFlowReturn retire_frames(GstVkComputeFilter* self, size_t keep, gboolean block) {
-  auto* priv = get_priv(self);
-  GstFlowReturn flow = GST_FLOW_OK;
-  std::unique_lock<std::mutex> guard(priv->lock);
-  for (;;) {
-    if (priv->retiring) {  // the completion thread holds the oldest frame
-      priv->changed.wait(guard);
-      continue;
-    }
-    if (priv->stalled) {  // the GPU still owns the oldest frame: nothing retires after it
-      flow = GST_FLOW_ERROR;
-      break;
-    }
-    if (priv->in_flight.empty() || priv->in_flight.size() < keep) break;
-    if (!block && !priv->ring->done(priv->in_flight.front().frame.slot)) break;
-    // Frames after a lost device are dropped as they come: none will complete.
-    if (!retire_oldest(self, guard)) flow = GST_FLOW_ERROR;
-  }
-  // The other thread may still be posting the failure.
-  if (flow != GST_FLOW_OK) priv->changed.wait(guard, [&] { return priv->failure_posted; });
-  priv->stream_seen = std::chrono::steady_clock::now();
-  return flow;
-}
-
-// Before a frame goes into a full ring: waits once, for the newest of the oldest kRetireBatch
-// frames, then retires those (by then the older ones are normally complete too).
-static GstFlowReturn make_room(GstVkComputeFilter* self) {
-  auto* priv = get_priv(self);
-  std::optional<guint> batch_end;
-  {
-    std::lock_guard<std::mutex> guard(priv->lock);
-    if (priv->in_flight.size() >= kVkComputeFramesInFlight)
-      batch_end = priv->in_flight[kRetireBatch - 1].frame.slot;
-  }
-  // Outside the lock, as the completion thread may retire frames meanwhile: only this thread
-  // reuses slots, so the fence stays that frame's. A timeout is reported when the frame retires.
-  if (batch_end) priv->ring->wait(*batch_end, priv->frame_timeout_ns);
-  return retire_frames(self, kVkComputeFramesInFlight - kRetireBatch + 1, TRUE);
-}
-
-// The analysis elements' completion thread. While the stream keeps coming back, its streaming
-// thread retires the frames itself (one thread wake per frame fewer); when it has not been seen
-// for kStreamIdle (a live source between frames, a sink waiting for the clock, the end of a burst),
-// this thread retires what is in flight, so results are posted without waiting for the next frame.
-// Exits when stop() sets `stopping` with nothing in flight.
-static void complete_frames(GstVkComputeFilter* self) {
-  auto* priv = get_priv(self);
-  // "<element>:done" (at most 15 bytes) in top, perf and debuggers.
-  gchar* element = gst_object_get_name(GST_OBJECT(self));
-  const std::string name = std::string(element ? element : "vkcompute").substr(0, 10) + ":done";
-  g_free(element);
-  pthread_setname_np(pthread_self(), name.c_str());
-  std::unique_lock<std::mutex> guard(priv->lock);
-  for (;;) {
-    if (priv->stopping && (!priv->passthrough || priv->in_flight.empty() || priv->stalled)) return;
-    // Frames of an element that draws into them are only retired by the streaming thread; a
-    // stalled frame stays until stop.
-    if (!priv->passthrough || priv->in_flight.empty() || priv->stalled) {
-      priv->completer_blocked = true;
-      priv->wake_completer.wait(guard);
-      priv->completer_blocked = false;
-      continue;
-    }
-    // A streaming thread that is retiring frames is still streaming: looking again a kStreamIdle
-    // later costs one wake, where being woken when it is done would cost one per retired frame.
-    const auto now = std::chrono::steady_clock::now();
-    const auto idle_at = (priv->retiring ? now : priv->stream_seen) + kStreamIdle;
-    if (now < idle_at) {
-      priv->wake_completer.wait_until(guard, idle_at);
-      continue;
-    }
-    retire_oldest(self, guard);  // a failure has posted its error
-  }
-}
-
-// Waits for every in-flight frame and pushes all outputs, in order (for analysis elements: posts
-// all their results). Used before any serialized event so that buffers, messages and events
-// leave in the order they came.
+// Waits until every frame in flight has left (filters' outputs pushed, analysis results posted).
+// Used before any serialized event so that buffers, messages and events leave in the order they
+// came.
 static GstFlowReturn drain(GstVkComputeFilter* self) {
   auto* priv = get_priv(self);
-  GstFlowReturn flow = retire_frames(self, 1, TRUE);
-  while (!priv->ready.empty()) {
-    GstBuffer* out = priv->ready.front();
-    priv->ready.pop_front();
-    GstFlowReturn pushed = gst_pad_push(GST_BASE_TRANSFORM_SRC_PAD(self), out);
-    if (flow == GST_FLOW_OK) flow = pushed;
-  }
-  return flow;
+  return priv->scheduler ? priv->scheduler->drain() : GST_FLOW_OK;
 }
 
-// Drops every in-flight frame without completing it: a flush (`wait`: up to the frame timeout
-// for each, as the ring is used again after it) or stop (no wait). Frames the GPU still runs then
-// are handed over with the ring and everything else they may touch, to be freed once they end:
-// memory the GPU may still write is never freed, and a state change never waits for a slow frame.
-static void discard(GstVkComputeFilter* self, gboolean wait) {
+// Hands frames that the GPU may still run over with the ring and everything else they may touch,
+// to be freed once they end: memory the GPU may still write is never freed, and a state change
+// never waits for a slow frame. Nothing is submitted after it until stop.
+static void release_after_gpu(GstVkComputeFilter* self, vkc::FrameScheduler::Frames frames) {
   auto* priv = get_priv(self);
-  {
-    std::lock_guard<std::mutex> guard(priv->lock);
-    priv->dropping = true;
-  }
-  retire_frames(self, 1, wait);
-  {
-    std::unique_lock<std::mutex> guard(priv->lock);
-    priv->changed.wait(guard, [&] { return !priv->retiring; });  // the completer may have claimed one since
-    priv->dropping = false;
-    if (!priv->in_flight.empty()) {
-      auto leftovers = std::make_shared<GpuLeftovers>();
-      leftovers->caps_state = std::move(priv->caps_state);
-      leftovers->staging = std::exchange(priv->staging, {});
-      leftovers->input_copies = std::exchange(priv->input_copies, {});
-      leftovers->frames = std::exchange(priv->in_flight, {});
-      vkc::release_after_gpu(std::move(priv->ring), std::move(leftovers));
-      // The ring is gone: nothing more is submitted until stop (a flush of a stalled element).
-      priv->gpu_failed = true;
-    }
-    priv->stalled = false;
-  }
-  for (GstBuffer* out : priv->ready) gst_buffer_unref(out);
-  priv->ready.clear();
+  if (frames.empty()) return;
+  auto leftovers = std::make_shared<GpuLeftovers>();
+  leftovers->caps_state = std::move(priv->caps_state);
+  leftovers->staging = std::exchange(priv->staging, {});
+  leftovers->input_copies = std::exchange(priv->input_copies, {});
+  leftovers->frames = std::move(frames);
+  priv->scheduler->stop();  // its fence waits use the ring
+  vkc::release_after_gpu(std::move(priv->ring), std::move(leftovers));
 }
 
 static gboolean gst_vkcompute_filter_start(GstBaseTransform* trans) {
@@ -391,18 +226,18 @@ static gboolean gst_vkcompute_filter_start(GstBaseTransform* trans) {
   priv->staging.resize(kVkComputeFramesInFlight);
   priv->input_copies.resize(kVkComputeFramesInFlight);
   priv->frame_timeout_ns = frame_timeout_ns();
-  priv->gpu_failed = false;
-  priv->failure_posted = false;
+  // "<element>:done" (at most 15 bytes) in top, perf and debuggers.
+  const std::string thread_name = std::string(GST_OBJECT_NAME(self)).substr(0, 10) + ":done";
+  priv->scheduler = std::make_unique<vkc::FrameScheduler>(
+      kVkComputeFramesInFlight, priv->frame_timeout_ns,
+      [ring = priv->ring.get()](uint32_t slot, uint64_t timeout_ns) { return ring->wait(slot, timeout_ns); },
+      [self](vkc::Completion status) { post_gpu_failure(self, status); }, thread_name);
   priv->allocator = gst_vkcompute_allocator_new(device);
   priv->device = std::move(device);
   GST_OBJECT_LOCK(self);
   priv->device_name = priv->device->name();
   GST_OBJECT_UNLOCK(self);
   g_object_notify(G_OBJECT(self), "device-name");
-  if (is_analysis(self)) {
-    priv->stopping = false;
-    priv->completer = std::thread(complete_frames, self);
-  }
   GST_INFO_OBJECT(self, "using Vulkan device %d: %s", priv->device->index(), priv->device->name().c_str());
   return TRUE;
 }
@@ -410,15 +245,8 @@ static gboolean gst_vkcompute_filter_start(GstBaseTransform* trans) {
 // Everything start() set up, released: stop(), or finalize() of an element dropped while running.
 static void release_streaming(GstVkComputeFilter* self) {
   auto* priv = get_priv(self);
-  discard(self, FALSE);
-  if (priv->completer.joinable()) {
-    {
-      std::lock_guard<std::mutex> guard(priv->lock);
-      priv->stopping = true;
-    }
-    priv->wake_completer.notify_one();
-    priv->completer.join();
-  }
+  if (priv->scheduler) release_after_gpu(self, priv->scheduler->stop());
+  priv->scheduler.reset();
   priv->caps_state.reset();  // after the frames that used it
   priv->ring.reset();
   priv->staging.clear();
@@ -460,10 +288,7 @@ static gboolean gst_vkcompute_filter_set_caps(GstBaseTransform* trans, GstCaps* 
   // GstBaseTransform has just chosen passthrough for equal caps; an analysis element that draws
   // into its frames needs output buffers instead.
   const bool passthrough = klass->analysis && !(klass->modifies_frames && klass->modifies_frames(self));
-  {
-    std::lock_guard<std::mutex> guard(priv->lock);
-    priv->passthrough = passthrough;
-  }
+  priv->passthrough = passthrough;
   gst_base_transform_set_passthrough(trans, passthrough);
   GST_DEBUG_OBJECT(self, "configured %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT "%s", incaps, outcaps,
                    priv->passthrough ? ", passing frames through" : "");
@@ -600,90 +425,68 @@ static GstFlowReturn acquire_output(GstVkComputeFilter* self, vkc::Frame& frame)
   return GST_FLOW_OK;
 }
 
-// Binds the input, takes an output buffer, records and submits one frame. Takes `inbuf`.
-static GstFlowReturn submit_frame(GstVkComputeFilter* self, GstBuffer* inbuf) {
+// Binds the input, takes an output buffer, records and submits one frame into `slot`, and hands it
+// to the scheduler. Takes `inbuf`.
+static GstFlowReturn submit_frame(GstVkComputeFilter* self, GstBuffer* inbuf, guint slot) {
   auto* priv = get_priv(self);
-  InFlight entry;
-  vkc::Frame& frame = entry.frame;
-  frame.slot = guint(priv->submitted % kVkComputeFramesInFlight);
+  auto work = std::make_unique<FrameWork>(self);
+  vkc::Frame& frame = work->frame;
+  frame.slot = slot;
   frame.inbuf = inbuf;
   gst_segment_copy_into(&GST_BASE_TRANSFORM(self)->segment, &frame.segment);
 
   std::string error;
-  if (!entry.input.bind(priv->device, inbuf, priv->in_info, priv->staging[frame.slot], frame.in, error)) {
-    drop_frame(entry);
+  if (!work->input.bind(priv->device, inbuf, priv->in_info, priv->staging[slot], frame.in, error)) {
     GST_ELEMENT_ERROR(self, STREAM, FORMAT, ("Input buffer does not match its caps: %s.", error.c_str()),
                       (nullptr));
     return GST_FLOW_ERROR;
   }
-  if (entry.input.path() != priv->last_path || priv->submitted == 0)
-    GST_INFO_OBJECT(self, "input reaches the GPU through %s", vkc::input_path_name(entry.input.path()));
-  priv->last_path = entry.input.path();
+  if (work->input.path() != priv->last_path || priv->submitted == 0)
+    GST_INFO_OBJECT(self, "input reaches the GPU through %s", vkc::input_path_name(work->input.path()));
+  priv->last_path = work->input.path();
 
   if (!passes_through(self)) {
     GstFlowReturn flow = acquire_output(self, frame);
-    if (flow != GST_FLOW_OK) {
-      drop_frame(entry);
-      return flow;
-    }
+    if (flow != GST_FLOW_OK) return flow;
   }
   GError* gerror = nullptr;
-  gboolean submitted;
-  try {
-    submitted = record_and_submit(self, frame, &gerror);
-  } catch (...) {
-    drop_frame(entry);
-    throw;
-  }
-  if (!submitted) {
-    drop_frame(entry);
+  if (!record_and_submit(self, frame, &gerror)) {
     post_gerror(self, gerror, nullptr);
     return GST_FLOW_ERROR;
   }
   priv->submitted++;
-  std::lock_guard<std::mutex> guard(priv->lock);
-  priv->in_flight.push_back(std::move(entry));
-  if (priv->completer_blocked) priv->wake_completer.notify_one();
+  priv->scheduler->push(std::move(work));
   return GST_FLOW_OK;
 }
 
+// One input frame: waits for a free slot, then submits it. A filter's output leaves from the
+// scheduler's completion thread when the GPU is done; an analysis element passes the input on
+// now, and the completion thread posts its result.
 static GstFlowReturn gst_vkcompute_filter_generate_output(GstBaseTransform* trans, GstBuffer** outbuf) {
   auto* self = GST_VKCOMPUTE_FILTER(trans);
   auto* priv = get_priv(self);
-  GstFlowReturn flow = GST_FLOW_OK;
   *outbuf = nullptr;
-  {
-    std::unique_lock<std::mutex> guard(priv->lock);
-    if (priv->gpu_failed) {
-      priv->changed.wait(guard, [&] { return priv->failure_posted; });
-      gst_clear_buffer(&trans->queued_buf);
-      return GST_FLOW_ERROR;
-    }
+  GstBuffer* inbuf = std::exchange(trans->queued_buf, nullptr);
+  if (!inbuf) return GST_FLOW_OK;
+  guint slot = 0;
+  GstFlowReturn flow = priv->scheduler->reserve(slot);
+  if (flow != GST_FLOW_OK) {
+    gst_buffer_unref(inbuf);
+    return flow;
   }
+  // Our reference keeps a passed-through frame readable until the GPU is done with it (and makes
+  // it read-only downstream meanwhile); taken before the completion thread may release the frame.
+  GstBuffer* pass = passes_through(self) ? gst_buffer_ref(inbuf) : nullptr;
   try {
-    if (GstBuffer* inbuf = trans->queued_buf) {
-      trans->queued_buf = nullptr;
-      // A full ring: the oldest frame must finish before its slot is reused.
-      flow = make_room(self);
-      if (flow != GST_FLOW_OK) {
-        gst_buffer_unref(inbuf);
-        return flow;
-      }
-      // Analysis elements pass the frame on now; our reference keeps it readable until the GPU
-      // is done with it (and makes it read-only downstream meanwhile).
-      if (passes_through(self)) priv->ready.push_back(gst_buffer_ref(inbuf));
-      flow = submit_frame(self, inbuf);
-      if (flow != GST_FLOW_OK) return flow;
-    }
-    flow = retire_frames(self, 1, FALSE);
+    flow = submit_frame(self, inbuf, slot);
   } catch (const std::exception& e) {
     post_exception(self, e);
-    return GST_FLOW_ERROR;
+    flow = GST_FLOW_ERROR;
   }
-  if (!priv->ready.empty()) {
-    *outbuf = priv->ready.front();
-    priv->ready.pop_front();
-  }
+  if (flow == GST_FLOW_OK)
+    *outbuf = pass;
+  else if (pass)
+    gst_buffer_unref(pass);
   return flow;
 }
 
@@ -733,39 +536,16 @@ static GstFlowReturn gst_vkcompute_filter_transform(GstBaseTransform* trans, Gst
 static gboolean gst_vkcompute_filter_sink_event(GstBaseTransform* trans, GstEvent* event) {
   auto* self = GST_VKCOMPUTE_FILTER(trans);
   try {
-    if (GST_EVENT_TYPE(event) == GST_EVENT_FLUSH_STOP)
-      discard(self, TRUE);
-    else if (GST_EVENT_IS_SERIALIZED(event))
+    // A flush drops the frames in flight; any other serialized event follows them downstream.
+    if (GST_EVENT_TYPE(event) == GST_EVENT_FLUSH_STOP) {
+      if (auto* scheduler = get_priv(self)->scheduler.get()) release_after_gpu(self, scheduler->discard());
+    } else if (GST_EVENT_IS_SERIALIZED(event)) {
       drain(self);
+    }
   } catch (const std::exception& e) {
     post_exception(self, e);
   }
   return GST_BASE_TRANSFORM_CLASS(gst_vkcompute_filter_parent_class)->sink_event(trans, event);
-}
-
-static gboolean gst_vkcompute_filter_query(GstBaseTransform* trans, GstPadDirection direction,
-                                           GstQuery* query) {
-  auto* self = GST_VKCOMPUTE_FILTER(trans);
-  auto* priv = get_priv(self);
-  gboolean ok = GST_BASE_TRANSFORM_CLASS(gst_vkcompute_filter_parent_class)->query(trans, direction, query);
-  if (ok && direction == GST_PAD_SRC && GST_QUERY_TYPE(query) == GST_QUERY_LATENCY && !passes_through(self)) {
-    // A frame leaves when a later one arrives or the ring is full: up to depth-1 frames held.
-    gboolean live;
-    GstClockTime min, max;
-    gst_query_parse_latency(query, &live, &min, &max);
-    GstClockTime frame = GST_CLOCK_TIME_NONE;
-    if (GST_VIDEO_INFO_FPS_N(&priv->in_info) > 0)
-      frame = gst_util_uint64_scale_int(GST_SECOND, GST_VIDEO_INFO_FPS_D(&priv->in_info),
-                                        GST_VIDEO_INFO_FPS_N(&priv->in_info));
-    if (GST_CLOCK_TIME_IS_VALID(frame)) {
-      GstClockTime held = frame * (kVkComputeFramesInFlight - 1);
-      min += held;
-      if (GST_CLOCK_TIME_IS_VALID(max)) max += held;
-      GST_DEBUG_OBJECT(self, "adding %" GST_TIME_FORMAT " latency", GST_TIME_ARGS(held));
-    }
-    gst_query_set_latency(query, live, min, max);
-  }
-  return ok;
 }
 
 static void gst_vkcompute_filter_set_property(GObject* object, guint prop_id, const GValue* value,
@@ -870,7 +650,6 @@ static void gst_vkcompute_filter_class_init(GstVkComputeFilterClass* klass) {
   trans_class->generate_output = gst_vkcompute_filter_generate_output;
   trans_class->transform = gst_vkcompute_filter_transform;
   trans_class->sink_event = gst_vkcompute_filter_sink_event;
-  trans_class->query = gst_vkcompute_filter_query;
   trans_class->passthrough_on_same_caps = FALSE;
 
   gst_type_mark_as_plugin_api(GST_TYPE_VKCOMPUTE_FILTER, GstPluginAPIFlags(0));

@@ -1,0 +1,132 @@
+#include "scheduler.hpp"
+
+#include <pthread.h>
+
+#include <algorithm>
+#include <utility>
+
+namespace vkc {
+
+namespace {
+// The completion thread waits for a fence in slices this long, so that stop() never waits for a
+// slow frame longer than this.
+constexpr uint64_t kStopCheckNs = 1'000'000;
+}  // namespace
+
+FrameScheduler::FrameScheduler(uint32_t depth, uint64_t timeout_ns, FenceWait wait, FailureReport report,
+                               const std::string& thread_name)
+    : depth_(depth), timeout_ns_(timeout_ns), wait_(std::move(wait)), report_(std::move(report)) {
+  thread_ = std::thread(&FrameScheduler::run, this, thread_name);
+}
+
+FrameScheduler::~FrameScheduler() {
+  stop();
+}
+
+GstFlowReturn FrameScheduler::reserve(uint32_t& slot) {
+  std::unique_lock<std::mutex> guard(lock_);
+  changed_.wait(guard,
+                [&] { return in_flight_.size() < depth_ || failed_ || stopping_ || flow_ != GST_FLOW_OK; });
+  const GstFlowReturn flow = take_flow(guard);
+  slot = uint32_t(submitted_ % depth_);
+  return flow;
+}
+
+void FrameScheduler::push(std::unique_ptr<Work> work) {
+  std::lock_guard<std::mutex> guard(lock_);
+  in_flight_.push_back(std::move(work));
+  submitted_++;
+  wake_.notify_one();
+}
+
+GstFlowReturn FrameScheduler::drain() {
+  std::unique_lock<std::mutex> guard(lock_);
+  changed_.wait(guard, [&] { return in_flight_.empty() || stalled_ || stopping_; });
+  return take_flow(guard);
+}
+
+FrameScheduler::Frames FrameScheduler::discard() {
+  std::unique_lock<std::mutex> guard(lock_);
+  dropping_ = true;
+  wake_.notify_one();
+  changed_.wait(guard, [&] { return in_flight_.empty() || stalled_ || stopping_; });
+  dropping_ = false;
+  flow_ = GST_FLOW_OK;  // what the flush interrupted
+  // A stalled frame keeps the completion thread away from every frame: they are the caller's now.
+  return stalled_ ? std::exchange(in_flight_, {}) : Frames{};
+}
+
+FrameScheduler::Frames FrameScheduler::stop() {
+  {
+    std::lock_guard<std::mutex> guard(lock_);
+    if (!thread_.joinable()) return {};
+    stopping_ = true;
+  }
+  wake_.notify_one();
+  changed_.notify_all();
+  thread_.join();
+  std::lock_guard<std::mutex> guard(lock_);
+  return std::exchange(in_flight_, {});
+}
+
+GstFlowReturn FrameScheduler::take_flow(std::unique_lock<std::mutex>& guard) {
+  if (failed_) {
+    changed_.wait(guard, [&] { return reported_; });
+    return GST_FLOW_ERROR;
+  }
+  if (stopping_) return GST_FLOW_FLUSHING;
+  return std::exchange(flow_, GST_FLOW_OK);
+}
+
+Completion FrameScheduler::wait_oldest(uint32_t slot, std::unique_lock<std::mutex>& guard) {
+  uint64_t waited = 0;
+  for (;;) {
+    const uint64_t slice = std::min(kStopCheckNs, timeout_ns_ - waited);
+    guard.unlock();
+    const Completion status = wait_(slot, slice);
+    guard.lock();
+    waited += slice;
+    if (status != Completion::kPending || stopping_ || waited >= timeout_ns_) return status;
+  }
+}
+
+void FrameScheduler::run(const std::string& thread_name) {
+  pthread_setname_np(pthread_self(), thread_name.substr(0, 15).c_str());
+  uint64_t retired = 0;  // frames that left, for the oldest one's slot
+  std::unique_lock<std::mutex> guard(lock_);
+  for (;;) {
+    wake_.wait(guard, [&] { return stopping_ || (!in_flight_.empty() && !stalled_); });
+    if (stopping_) break;
+    const Completion status = wait_oldest(uint32_t(retired % depth_), guard);
+    if (stopping_) break;  // what is left goes to stop()'s caller, finished or not
+    const bool first_failure = status != Completion::kDone && !failed_;
+    failed_ = failed_ || status != Completion::kDone;
+    std::unique_ptr<Work> frame;
+    if (status == Completion::kPending) {
+      stalled_ = true;  // the frame stays in flight: the GPU may still write what it holds
+    } else {
+      if (!dropping_ && !failed_) {
+        Work* oldest = in_flight_.front().get();  // stays first: only this thread removes frames
+        guard.unlock();
+        const GstFlowReturn flow = oldest->finish();
+        guard.lock();
+        if (flow_ == GST_FLOW_OK) flow_ = flow;
+      }
+      frame = std::move(in_flight_.front());
+      in_flight_.pop_front();
+      retired++;
+    }
+    changed_.notify_all();
+    if (frame || first_failure) {
+      guard.unlock();
+      frame.reset();  // releases buffers outside the lock: their pools may call back
+      if (first_failure) report_(status);
+      guard.lock();
+      reported_ = reported_ || first_failure;
+      if (first_failure) changed_.notify_all();
+    }
+  }
+  changed_.notify_all();
+}
+
+}  // namespace vkc

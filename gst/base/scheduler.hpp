@@ -1,0 +1,105 @@
+// vkc::FrameScheduler: an element's frames on the GPU, from submission to the moment they leave.
+//
+// The streaming thread reserves a ring slot (waiting while every slot holds a frame), records and
+// submits into it, and hands the frame over with push(). One completion thread waits for the
+// oldest frame's fence and finishes the frame as soon as the GPU is done with it: a filter's
+// output is pushed downstream, an analysis result is posted. No frame waits for a later one to
+// arrive, whatever the frame rate, and frames finish in the order they were submitted.
+//
+// A frame that does not complete stops the scheduler for good: either the device was lost (that
+// frame and every later one are dropped), or the oldest frame outlived the timeout (it stays, still
+// the GPU's, until discard() or stop() hands it over). The failure is reported once, on the
+// completion thread; the streaming thread's calls return GST_FLOW_ERROR only after that report, so
+// the element's own error reaches the bus before upstream's "Internal data stream error".
+//
+// No GObject in here: the element glue supplies the fence wait and the per-frame work, and
+// tests/test_scheduler.cpp supplies fakes of both.
+#pragma once
+
+#include <gst/gst.h>
+
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "vk/submit.hpp"
+
+namespace vkc {
+
+class FrameScheduler {
+ public:
+  // One submitted frame. Destroying it releases what it holds without pushing or posting
+  // anything; that may happen on another thread, after the element has gone (see stop()).
+  class Work {
+   public:
+    virtual ~Work() = default;
+    // On the completion thread, in submission order, once the GPU is done with the frame. Returns
+    // the flow of what it pushed downstream: the first that is not GST_FLOW_OK is returned once to
+    // the streaming thread, by its next reserve() or drain().
+    virtual GstFlowReturn finish() = 0;
+  };
+  using Frames = std::deque<std::unique_ptr<Work>>;
+  // Waits up to `timeout_ns` for the frame submitted into `slot` (CommandRing::wait()).
+  using FenceWait = std::function<Completion(uint32_t slot, uint64_t timeout_ns)>;
+  // The frame that did not complete (kPending: still running after the timeout; kLost), once, on
+  // the completion thread.
+  using FailureReport = std::function<void(Completion status)>;
+
+  // `depth` frames at most in flight; `thread_name` (at most 15 bytes) shows in top and debuggers.
+  FrameScheduler(uint32_t depth, uint64_t timeout_ns, FenceWait wait, FailureReport report,
+                 const std::string& thread_name);
+  // Joins the completion thread (stop()); frames still held are destroyed, so the owner must hand
+  // them over with stop() first when the GPU may still use them.
+  ~FrameScheduler();
+  FrameScheduler(const FrameScheduler&) = delete;
+  FrameScheduler& operator=(const FrameScheduler&) = delete;
+
+  // Streaming thread: waits until a slot is free and returns it in `slot` with GST_FLOW_OK;
+  // GST_FLOW_ERROR after a failure, or the first flow of a finished frame that was not OK.
+  GstFlowReturn reserve(uint32_t& slot);
+  // Streaming thread: the frame just submitted into the slot that the last reserve() gave.
+  void push(std::unique_ptr<Work> work);
+  // Waits until every frame has finished (a serialized event follows them); a flow as reserve().
+  GstFlowReturn drain();
+  // A flush: drops every frame without finishing it, waiting up to the timeout for each one (its
+  // slot is reused after). Returns the frames still running then, for the owner to release once
+  // the GPU is done (the scheduler has failed by then, so nothing more is submitted).
+  Frames discard();
+  // Stops the completion thread without waiting for the GPU and returns the frames not finished,
+  // which the GPU may still be running. Every later call returns GST_FLOW_FLUSHING or nothing.
+  Frames stop();
+
+  uint32_t depth() const { return depth_; }
+
+ private:
+  void run(const std::string& thread_name);
+  // Waits for the oldest frame in slices, so that stop() is seen within one slice.
+  Completion wait_oldest(uint32_t slot, std::unique_lock<std::mutex>& guard);
+  // The first flow to return to the streaming thread: a failure's error once it is reported, a
+  // stop, or a finished frame's flow (once). With the lock held.
+  GstFlowReturn take_flow(std::unique_lock<std::mutex>& guard);
+
+  const uint32_t depth_;
+  const uint64_t timeout_ns_;
+  const FenceWait wait_;
+  const FailureReport report_;
+  uint64_t submitted_ = 0;  // streaming thread: frames pushed, for slot numbers
+
+  std::mutex lock_;
+  std::condition_variable changed_;   // a frame left, a failure, its report
+  std::condition_variable wake_;      // for the completion thread: a frame, a discard or stop
+  Frames in_flight_;                  // lock: submitted, oldest first; the oldest may be finishing
+  bool dropping_ = false;             // lock: discard() in progress: drop frames as they complete
+  bool stopping_ = false;             // lock
+  bool failed_ = false;               // lock: a frame did not complete; nothing more is finished
+  bool stalled_ = false;              // lock: the oldest frame is still the GPU's after the timeout
+  bool reported_ = false;             // lock: the failure's report has returned
+  GstFlowReturn flow_ = GST_FLOW_OK;  // lock: see take_flow()
+  std::thread thread_;
+};
+
+}  // namespace vkc

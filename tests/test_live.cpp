@@ -1,0 +1,210 @@
+// Frames leave every element, and a chain of them, as soon as the GPU is done with them: an
+// application that pushes one frame gets its output (and an analysis element's message) without
+// pushing another; a live 2 frames/s source sees each element add far less than a frame period;
+// and the LATENCY query answers what the element adds (nothing beyond its processing).
+#include <gst/app/gstappsink.h>
+#include <gst/app/gstappsrc.h>
+#include <gst/video/video.h>
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "common/bus_wait.h"
+#include "common/test_data.h"
+#include "common/vktest.h"
+
+// After the C++ headers: its macros (fail, ...) would break <ios>.
+#include <gst/check/gstcheck.h>
+
+namespace {
+
+constexpr GstClockTime kTimeout = 60 * GST_SECOND;
+// The most an element may add to a live frame's journey on lavapipe (a frame period at 2 frames/s
+// is 500 ms: an element holding a frame until the next one arrives adds that much).
+constexpr gint64 kMostAddedUs = 100'000;
+
+struct Case {
+  std::string name;
+  std::string elements;              // between the source and the sink
+  std::vector<std::string> posting;  // the analysis messages each frame brings
+};
+
+std::vector<Case> Cases() {
+  const std::string lut = "lut location=" + vktest::TestDataDir() + "/lookup_amatorka.png";
+  return {
+      {"rgb2yuv", "rgb2yuv ! video/x-raw,format=NV12", {}},
+      {"lumamax", "lumamax count=2", {"lumamax"}},
+      {"histogram", "histogram", {"histogram"}},
+      {"histogram draw", "histogram draw=true", {"histogram"}},
+      {"morph", "morph operation=open width=3 height=3", {}},
+      {"lut", lut, {}},
+      {"chain",
+       lut + " ! morph operation=close width=3 height=3 ! lumamax ! histogram draw=true ! rgb2yuv",
+       {"lumamax", "histogram"}},
+  };
+}
+
+const char* const kCaps = "video/x-raw,format=RGBA,width=64,height=48,framerate=30/1";
+
+GstBuffer* Frame(guint n) {
+  const gsize size = 64 * 48 * 4;
+  GstBuffer* buffer = gst_buffer_new_allocate(nullptr, size, nullptr);
+  gst_buffer_memset(buffer, 0, guint8(40 + 10 * n), size);
+  GST_BUFFER_PTS(buffer) = n * GST_SECOND / 30;
+  GST_BUFFER_DURATION(buffer) = GST_SECOND / 30;
+  return buffer;
+}
+
+// Notes when each buffer passed a pad, by PTS (probes on the source's and the sink's pads).
+GstPadProbeReturn NoteArrival(GstPad*, GstPadProbeInfo* info, gpointer data) {
+  auto* times = static_cast<std::map<GstClockTime, gint64>*>(data);
+  static std::mutex lock;
+  std::lock_guard<std::mutex> guard(lock);
+  (*times)[GST_BUFFER_PTS(GST_PAD_PROBE_INFO_BUFFER(info))] = g_get_monotonic_time();
+  return GST_PAD_PROBE_OK;
+}
+
+}  // namespace
+
+// Request and response: each frame pushed alone comes out (with its message) before the next one
+// is pushed.
+GST_START_TEST(test_one_frame_in_one_out) {
+  for (const Case& c : Cases()) {
+    const std::string description = std::string("appsrc name=src format=time caps=") + kCaps + " ! " +
+                                    c.elements + " ! appsink name=sink sync=false";
+    GstElement* pipeline = vktest::ParsePipeline(description.c_str());
+    GstElement* src = gst_bin_get_by_name(GST_BIN(pipeline), "src");
+    GstElement* sink = gst_bin_get_by_name(GST_BIN(pipeline), "sink");
+    fail_unless(gst_element_set_state(pipeline, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE, "%s",
+                c.name.c_str());
+    for (guint n = 0; n < 3; ++n) {
+      const GstClockTime pts = n * GST_SECOND / 30;
+      fail_unless(gst_app_src_push_buffer(GST_APP_SRC(src), Frame(n)) == GST_FLOW_OK, "%s", c.name.c_str());
+      GstSample* sample = gst_app_sink_try_pull_sample(GST_APP_SINK(sink), kTimeout);
+      fail_unless(sample != nullptr, "%s: frame %u did not come out without a next frame", c.name.c_str(), n);
+      fail_unless(GST_BUFFER_PTS(gst_sample_get_buffer(sample)) == pts, "%s: frame %u has another PTS",
+                  c.name.c_str(), n);
+      gst_sample_unref(sample);
+      // A chain's messages come in either order.
+      std::vector<std::string> names = c.posting;
+      std::sort(names.begin(), names.end());
+      GstBus* bus = gst_element_get_bus(pipeline);
+      std::vector<std::string> seen;
+      while (seen.size() < names.size()) {
+        GstMessage* message = gst_bus_timed_pop_filtered(bus, kTimeout, GST_MESSAGE_ELEMENT);
+        fail_unless(message != nullptr, "%s: frame %u: %zu of %zu messages without a next frame",
+                    c.name.c_str(), n, seen.size(), names.size());
+        const GstStructure* s = gst_message_get_structure(message);
+        GstClockTime timestamp = GST_CLOCK_TIME_NONE;
+        gst_structure_get_uint64(s, "timestamp", &timestamp);
+        fail_unless(timestamp == pts, "%s: %s message at %" GST_TIME_FORMAT " for frame %u", c.name.c_str(),
+                    gst_structure_get_name(s), GST_TIME_ARGS(timestamp), n);
+        seen.push_back(gst_structure_get_name(s));
+        gst_message_unref(message);
+      }
+      gst_object_unref(bus);
+      std::sort(seen.begin(), seen.end());
+      fail_unless(seen == names, "%s: frame %u posted other messages", c.name.c_str(), n);
+    }
+    gst_app_src_end_of_stream(GST_APP_SRC(src));
+    vktest::ExpectEos(pipeline, kTimeout, c.name);
+    gst_element_set_state(pipeline, GST_STATE_NULL);
+    gst_object_unref(sink);
+    gst_object_unref(src);
+    gst_object_unref(pipeline);
+  }
+}
+GST_END_TEST;
+
+// A live source at 2 frames/s: from leaving the source to reaching the sink, each frame takes less
+// than kMostAddedUs per case, whatever the element (a held frame would take a period, 500 ms). The
+// sink does not sync: a sink waiting for a frame's time would hold the thread that pushes the next
+// one, and its processing deadline (20 ms) would show in the journey.
+GST_START_TEST(test_live_source_sees_no_held_frame) {
+  for (const Case& c : Cases()) {
+    const std::string description =
+        "videotestsrc name=src is-live=true num-buffers=4 pattern=ball ! "
+        "video/x-raw,format=RGBA,width=160,height=120,framerate=2/1 ! " +
+        c.elements + " ! fakesink name=sink sync=false";
+    GstElement* pipeline = vktest::ParsePipeline(description.c_str());
+    std::map<GstClockTime, gint64> left, reached;
+    GstElement* src = gst_bin_get_by_name(GST_BIN(pipeline), "src");
+    GstElement* sink = gst_bin_get_by_name(GST_BIN(pipeline), "sink");
+    GstPad* src_pad = gst_element_get_static_pad(src, "src");
+    GstPad* sink_pad = gst_element_get_static_pad(sink, "sink");
+    gst_pad_add_probe(src_pad, GST_PAD_PROBE_TYPE_BUFFER, NoteArrival, &left, nullptr);
+    gst_pad_add_probe(sink_pad, GST_PAD_PROBE_TYPE_BUFFER, NoteArrival, &reached, nullptr);
+    fail_unless(gst_element_set_state(pipeline, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE, "%s",
+                c.name.c_str());
+    vktest::ExpectEos(pipeline, kTimeout, c.name);
+    gst_element_set_state(pipeline, GST_STATE_NULL);
+    fail_unless(left.size() == 4 && reached.size() == 4, "%s: %zu frames left the source, %zu arrived",
+                c.name.c_str(), left.size(), reached.size());
+    for (const auto& [pts, at] : left) {
+      const gint64 journey = reached.at(pts) - at;
+      GST_INFO("%s: frame at %" GST_TIME_FORMAT " took %" G_GINT64_FORMAT " us", c.name.c_str(),
+               GST_TIME_ARGS(pts), journey);
+      fail_unless(journey < kMostAddedUs,
+                  "%s: frame at %" GST_TIME_FORMAT " took %" G_GINT64_FORMAT " us from source to sink",
+                  c.name.c_str(), GST_TIME_ARGS(pts), journey);
+    }
+    gst_object_unref(sink_pad);
+    gst_object_unref(src_pad);
+    gst_object_unref(sink);
+    gst_object_unref(src);
+    gst_object_unref(pipeline);
+  }
+}
+GST_END_TEST;
+
+// The LATENCY query: each element, and the chain, adds nothing to the live source's answer (frames
+// leave when the GPU is done; the sink's processing deadline covers that time), as identity does.
+GST_START_TEST(test_latency_answer) {
+  auto latency = [](const std::string& elements, GstClockTime& min, GstClockTime& max) {
+    const std::string description =
+        std::string("videotestsrc is-live=true ! ") + kCaps + " ! " + elements + " ! fakesink sync=true";
+    GstElement* pipeline = vktest::ParsePipeline(description.c_str());
+    fail_unless(gst_element_set_state(pipeline, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE, "%s",
+                elements.c_str());
+    fail_unless(gst_element_get_state(pipeline, nullptr, nullptr, kTimeout) == GST_STATE_CHANGE_SUCCESS, "%s",
+                elements.c_str());
+    GstQuery* query = gst_query_new_latency();
+    fail_unless(gst_element_query(pipeline, query), "%s: no answer to LATENCY", elements.c_str());
+    gboolean live = FALSE;
+    gst_query_parse_latency(query, &live, &min, &max);
+    fail_unless(live, "%s: not live", elements.c_str());
+    gst_query_unref(query);
+    gst_element_set_state(pipeline, GST_STATE_NULL);
+    gst_object_unref(pipeline);
+  };
+  GstClockTime source_min, source_max;
+  latency("identity", source_min, source_max);
+  for (const Case& c : Cases()) {
+    GstClockTime min, max;
+    latency(c.elements, min, max);
+    fail_unless(min == source_min && max == source_max,
+                "%s: latency %" GST_TIME_FORMAT "..%" GST_TIME_FORMAT ", the source alone %" GST_TIME_FORMAT
+                "..%" GST_TIME_FORMAT,
+                c.name.c_str(), GST_TIME_ARGS(min), GST_TIME_ARGS(max), GST_TIME_ARGS(source_min),
+                GST_TIME_ARGS(source_max));
+  }
+}
+GST_END_TEST;
+
+static Suite* live_suite() {
+  Suite* suite = suite_create("live");
+  TCase* tcase = vktest::NewTCase("live", 300);
+  tcase_add_test(tcase, test_one_frame_in_one_out);
+  tcase_add_test(tcase, test_live_source_sees_no_held_frame);
+  tcase_add_test(tcase, test_latency_answer);
+  suite_add_tcase(suite, tcase);
+  return suite;
+}
+
+int main(int argc, char** argv) {
+  vktest::Init(&argc, &argv);
+  return gst_check_run_suite(live_suite(), "live", __FILE__);
+}

@@ -1,0 +1,273 @@
+// vkc::FrameScheduler alone, with a fake GPU whose frames complete when a test says so: each frame
+// leaves the moment its GPU work is done, without a later frame pushed; frames leave in order; the
+// ring never holds more than its depth; flows, drains, flushes, a slow frame, a lost device and a
+// stop with frames still on the GPU behave as the element relies on.
+#include <chrono>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <thread>
+#include <vector>
+
+#include "base/scheduler.hpp"
+
+// After the C++ headers: its macros (fail, ...) would break <ios>.
+#include <gst/check/gstcheck.h>
+
+namespace {
+
+using vkc::Completion;
+using vkc::FrameScheduler;
+using namespace std::chrono_literals;
+
+constexpr uint32_t kDepth = 4;
+constexpr uint64_t kLongTimeoutNs = 60'000'000'000ull;
+constexpr auto kPatience = 30s;  // how long a test waits for something that must happen
+
+// A GPU whose frames complete when the test calls complete(n), or never (lose() ends them all).
+class FakeGpu {
+ public:
+  Completion wait(uint32_t slot, uint64_t timeout_ns) {
+    std::unique_lock<std::mutex> guard(lock_);
+    const bool done = changed_.wait_for(guard, std::chrono::nanoseconds(timeout_ns),
+                                        [&] { return lost_ || completed_.count(in_slot_[slot]) > 0; });
+    if (lost_) return Completion::kLost;
+    return done ? Completion::kDone : Completion::kPending;
+  }
+  void submit(uint32_t slot, int frame) {
+    std::lock_guard<std::mutex> guard(lock_);
+    in_slot_[slot] = frame;
+  }
+  void complete(int frame) {
+    std::lock_guard<std::mutex> guard(lock_);
+    completed_.insert(frame);
+    changed_.notify_all();
+  }
+  void lose() {
+    std::lock_guard<std::mutex> guard(lock_);
+    lost_ = true;
+    changed_.notify_all();
+  }
+
+ private:
+  std::mutex lock_;
+  std::condition_variable changed_;
+  int in_slot_[kDepth] = {-1, -1, -1, -1};
+  std::set<int> completed_;
+  bool lost_ = false;
+};
+
+// What happened to the frames, as the scheduler's threads report it.
+class Log {
+ public:
+  void add(std::vector<int>& list, int frame) {
+    std::lock_guard<std::mutex> guard(lock_);
+    list.push_back(frame);
+    changed_.notify_all();
+  }
+  std::vector<int> get(const std::vector<int>& list) {
+    std::lock_guard<std::mutex> guard(lock_);
+    return list;
+  }
+  // Waits until `list` holds `n` entries; false after kPatience.
+  bool wait_for(const std::vector<int>& list, size_t n) {
+    std::unique_lock<std::mutex> guard(lock_);
+    return changed_.wait_for(guard, kPatience, [&] { return list.size() >= n; });
+  }
+  std::vector<int> finished;
+  std::vector<int> released;
+  std::vector<int> failures;  // the Completion reported, as int
+
+ private:
+  std::mutex lock_;
+  std::condition_variable changed_;
+};
+
+class FakeFrame : public FrameScheduler::Work {
+ public:
+  FakeFrame(int n, Log& log, GstFlowReturn flow) : n_(n), log_(log), flow_(flow) {}
+  ~FakeFrame() override { log_.add(log_.released, n_); }
+  GstFlowReturn finish() override {
+    log_.add(log_.finished, n_);
+    return flow_;
+  }
+
+ private:
+  int n_;
+  Log& log_;
+  GstFlowReturn flow_;
+};
+
+// A scheduler over a fake GPU, and the streaming thread's side of it.
+struct Rig {
+  explicit Rig(uint64_t timeout_ns = kLongTimeoutNs)
+      : scheduler(
+            kDepth, timeout_ns, [this](uint32_t slot, uint64_t ns) { return gpu.wait(slot, ns); },
+            [this](Completion status) { log.add(log.failures, int(status)); }, "test:done") {}
+  // reserve() and push() of frame `n`, as the element does; returns reserve()'s flow.
+  GstFlowReturn submit(int n, GstFlowReturn finish_flow = GST_FLOW_OK) {
+    uint32_t slot = 0;
+    const GstFlowReturn flow = scheduler.reserve(slot);
+    if (flow != GST_FLOW_OK) return flow;
+    fail_unless(slot == uint32_t(n) % kDepth, "frame %d got slot %u", n, slot);
+    gpu.submit(slot, n);
+    scheduler.push(std::make_unique<FakeFrame>(n, log, finish_flow));
+    return GST_FLOW_OK;
+  }
+  FakeGpu gpu;
+  Log log;
+  FrameScheduler scheduler;
+};
+
+}  // namespace
+
+// Request and response: one frame in, and it leaves when the GPU is done, with nothing after it.
+GST_START_TEST(test_frame_leaves_when_done) {
+  Rig rig;
+  for (int n = 0; n < 10; ++n) {
+    fail_unless(rig.submit(n) == GST_FLOW_OK, "rig.submit(n) == GST_FLOW_OK");
+    rig.gpu.complete(n);
+    fail_unless(rig.log.wait_for(rig.log.finished, size_t(n) + 1), "frame %d did not leave on its own", n);
+  }
+  fail_unless(rig.log.get(rig.log.finished) == std::vector<int>({0, 1, 2, 3, 4, 5, 6, 7, 8, 9}),
+              "rig.log.get(rig.log.finished) == std::vector<int>({0, 1, 2, 3, 4, 5, 6, 7, 8, 9})");
+}
+GST_END_TEST;
+
+// Frames completing out of order on the GPU still leave in submission order.
+GST_START_TEST(test_frames_leave_in_order) {
+  Rig rig;
+  for (int n = 0; n < 3; ++n) fail_unless(rig.submit(n) == GST_FLOW_OK);
+  rig.gpu.complete(2);
+  rig.gpu.complete(1);
+  std::this_thread::sleep_for(50ms);  // a scheduler that finished out of order would do it now
+  fail_unless(rig.log.get(rig.log.finished).empty(), "a frame left before frame 0");
+  rig.gpu.complete(0);
+  fail_unless(rig.log.wait_for(rig.log.finished, 3), "rig.log.wait_for(rig.log.finished, 3)");
+  fail_unless(rig.log.get(rig.log.finished) == std::vector<int>({0, 1, 2}),
+              "rig.log.get(rig.log.finished) == std::vector<int>({0, 1, 2})");
+}
+GST_END_TEST;
+
+// reserve() waits while `depth` frames are in flight, and goes on when the oldest leaves.
+GST_START_TEST(test_full_ring_waits_for_the_oldest) {
+  Rig rig;
+  for (int n = 0; n < int(kDepth); ++n) fail_unless(rig.submit(n) == GST_FLOW_OK);
+  std::thread producer([&] { rig.submit(int(kDepth)); });
+  std::this_thread::sleep_for(50ms);
+  fail_unless(rig.log.get(rig.log.finished).empty(), "rig.log.get(rig.log.finished).empty()");
+  rig.gpu.complete(0);
+  producer.join();  // returns only once frame 0 has left
+  fail_unless(rig.log.get(rig.log.finished) == std::vector<int>({0}),
+              "rig.log.get(rig.log.finished) == std::vector<int>({0})");
+  for (int n = 1; n <= int(kDepth); ++n) rig.gpu.complete(n);
+  fail_unless(rig.scheduler.drain() == GST_FLOW_OK, "rig.scheduler.drain() == GST_FLOW_OK");
+  fail_unless(rig.log.get(rig.log.finished).size() == kDepth + 1,
+              "rig.log.get(rig.log.finished).size() == kDepth + 1");
+}
+GST_END_TEST;
+
+// A finished frame's flow reaches the streaming thread once, at its next call.
+GST_START_TEST(test_downstream_flow_returns_once) {
+  Rig rig;
+  fail_unless(rig.submit(0, GST_FLOW_NOT_LINKED) == GST_FLOW_OK,
+              "rig.submit(0, GST_FLOW_NOT_LINKED) == GST_FLOW_OK");
+  rig.gpu.complete(0);
+  fail_unless(rig.scheduler.drain() == GST_FLOW_NOT_LINKED, "rig.scheduler.drain() == GST_FLOW_NOT_LINKED");
+  fail_unless(rig.submit(1) == GST_FLOW_OK, "the flow was returned twice");
+  rig.gpu.complete(1);
+  fail_unless(rig.scheduler.drain() == GST_FLOW_OK, "rig.scheduler.drain() == GST_FLOW_OK");
+}
+GST_END_TEST;
+
+// A flush drops the frames in flight once the GPU is done with them, finishing none.
+GST_START_TEST(test_discard_drops_after_the_gpu) {
+  Rig rig;
+  for (int n = 0; n < 3; ++n) fail_unless(rig.submit(n) == GST_FLOW_OK);
+  std::thread gpu([&] {
+    std::this_thread::sleep_for(50ms);
+    for (int n = 0; n < 3; ++n) rig.gpu.complete(n);
+  });
+  fail_unless(rig.scheduler.discard().empty(), "rig.scheduler.discard().empty()");
+  gpu.join();
+  fail_unless(rig.log.get(rig.log.finished).empty(), "a discarded frame was finished");
+  fail_unless(rig.log.get(rig.log.released) == std::vector<int>({0, 1, 2}),
+              "rig.log.get(rig.log.released) == std::vector<int>({0, 1, 2})");
+  fail_unless(rig.submit(3) == GST_FLOW_OK, "the scheduler does not go on after a flush");
+  rig.gpu.complete(3);
+  fail_unless(rig.scheduler.drain() == GST_FLOW_OK, "rig.scheduler.drain() == GST_FLOW_OK");
+  fail_unless(rig.log.get(rig.log.finished) == std::vector<int>({3}),
+              "rig.log.get(rig.log.finished) == std::vector<int>({3})");
+}
+GST_END_TEST;
+
+// A frame that outlives the timeout is reported once, stays the GPU's (never released), and
+// every later call returns an error only after the report.
+GST_START_TEST(test_slow_frame_stalls) {
+  Rig rig(20'000'000);
+  fail_unless(rig.submit(0) == GST_FLOW_OK, "rig.submit(0) == GST_FLOW_OK");
+  fail_unless(rig.submit(1) == GST_FLOW_OK, "rig.submit(1) == GST_FLOW_OK");
+  fail_unless(rig.scheduler.drain() == GST_FLOW_ERROR, "rig.scheduler.drain() == GST_FLOW_ERROR");
+  fail_unless(rig.log.get(rig.log.failures) == std::vector<int>({int(Completion::kPending)}),
+              "rig.log.get(rig.log.failures) == std::vector<int>({int(Completion::kPending)})");
+  fail_unless(rig.submit(2) == GST_FLOW_ERROR, "rig.submit(2) == GST_FLOW_ERROR");
+  fail_unless(rig.log.get(rig.log.released).empty(), "a frame the GPU still runs was released");
+  FrameScheduler::Frames left = rig.scheduler.discard();
+  fail_unless(left.size() == 2, "%zu frames handed over by the flush, expected 2", left.size());
+  fail_unless(rig.submit(3) == GST_FLOW_ERROR, "a stalled scheduler took a frame after a flush");
+  fail_unless(rig.log.get(rig.log.failures).size() == 1, "the failure was reported twice");
+}
+GST_END_TEST;
+
+// A lost device: one report, every frame dropped without being finished.
+GST_START_TEST(test_lost_device_drops_everything) {
+  Rig rig;
+  for (int n = 0; n < 3; ++n) fail_unless(rig.submit(n) == GST_FLOW_OK);
+  rig.gpu.lose();
+  fail_unless(rig.scheduler.drain() == GST_FLOW_ERROR, "rig.scheduler.drain() == GST_FLOW_ERROR");
+  fail_unless(rig.log.get(rig.log.failures) == std::vector<int>({int(Completion::kLost)}),
+              "rig.log.get(rig.log.failures) == std::vector<int>({int(Completion::kLost)})");
+  fail_unless(rig.log.get(rig.log.finished).empty(), "rig.log.get(rig.log.finished).empty()");
+  fail_unless(rig.log.get(rig.log.released) == std::vector<int>({0, 1, 2}),
+              "rig.log.get(rig.log.released) == std::vector<int>({0, 1, 2})");
+}
+GST_END_TEST;
+
+// stop() does not wait for the GPU: the frames it runs are handed back, unreleased, and stop()
+// returns within a slice of the fence wait.
+GST_START_TEST(test_stop_hands_running_frames_back) {
+  Rig rig;
+  for (int n = 0; n < 3; ++n) fail_unless(rig.submit(n) == GST_FLOW_OK);
+  rig.gpu.complete(0);
+  fail_unless(rig.log.wait_for(rig.log.finished, 1), "rig.log.wait_for(rig.log.finished, 1)");
+  FrameScheduler::Frames left = rig.scheduler.stop();
+  fail_unless(left.size() == 2, "%zu frames handed back, expected 2", left.size());
+  fail_unless(rig.log.get(rig.log.released) == std::vector<int>({0}),
+              "rig.log.get(rig.log.released) == std::vector<int>({0})");
+  uint32_t slot = 0;
+  fail_unless(rig.scheduler.reserve(slot) == GST_FLOW_FLUSHING,
+              "rig.scheduler.reserve(slot) == GST_FLOW_FLUSHING");
+  left.clear();
+  fail_unless(rig.log.get(rig.log.released) == std::vector<int>({0, 1, 2}),
+              "rig.log.get(rig.log.released) == std::vector<int>({0, 1, 2})");
+}
+GST_END_TEST;
+
+static Suite* scheduler_suite() {
+  Suite* suite = suite_create("scheduler");
+  TCase* tc = tcase_create("scheduler");
+  tcase_set_timeout(tc, 120);
+  tcase_add_test(tc, test_frame_leaves_when_done);
+  tcase_add_test(tc, test_frames_leave_in_order);
+  tcase_add_test(tc, test_full_ring_waits_for_the_oldest);
+  tcase_add_test(tc, test_downstream_flow_returns_once);
+  tcase_add_test(tc, test_discard_drops_after_the_gpu);
+  tcase_add_test(tc, test_slow_frame_stalls);
+  tcase_add_test(tc, test_lost_device_drops_everything);
+  tcase_add_test(tc, test_stop_hands_running_frames_back);
+  suite_add_tcase(suite, tc);
+  return suite;
+}
+
+GST_CHECK_MAIN(scheduler);
