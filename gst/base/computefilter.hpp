@@ -3,13 +3,15 @@
 // It owns the Vulkan side of an element: device choice (`device`, `device-name`), the buffer pools
 // of host-visible Vulkan memory offered upstream and used for output, binding each input buffer
 // for the GPU (own memory, host import or staging copy), a ring of command buffers so several
-// frames are in flight, and draining or dropping them on events and state changes. A subclass
-// negotiates caps, builds its kernels in configure() and records one frame's work in record().
+// frames are in flight (vkc::FrameScheduler in scheduler.hpp: each frame leaves from its
+// completion thread the moment the GPU is done with it), and draining or dropping them on events
+// and state changes. A subclass negotiates caps, builds its kernels in configure() and records one
+// frame's work in record().
 //
-// Two kinds of element share it. Filters (rgb2yuv, ...) write a new output buffer per frame and
-// push it once the GPU is done. Analysis elements (`analysis` set in class_init: lumamax, ...)
-// push each input buffer on at once, unchanged, and get complete() for each frame, in order, when
-// its GPU results are ready (to post a message).
+// Two kinds of element share it. Filters (rgb2yuv, ...) write a new output buffer per frame, pushed
+// from the completion thread once the GPU is done. Analysis elements (`analysis` set in
+// class_init: lumamax, ...) push each input buffer on at once, unchanged, and get complete() for
+// each frame, in order, when its GPU results are ready (to post a message).
 #pragma once
 
 #include <gst/base/gstbasetransform.h>
@@ -45,8 +47,8 @@ struct _GstVkComputeFilterClass {
   gboolean (*record)(GstVkComputeFilter* self, vkc::Frame* frame, GError** error);
 
   // Analysis elements: called in frame order once a frame's GPU work has completed, with
-  // frame->inbuf still valid: on the streaming thread, or on the element's completion thread when
-  // the stream has paused. Never on both at once. Not called for frames dropped by a flush.
+  // frame->inbuf still valid, on the element's completion thread (never two frames at once). Not
+  // called for frames dropped by a flush.
   void (*complete)(GstVkComputeFilter* self, vkc::Frame* frame);
 
   // TRUE for analysis elements: same caps in and out, input buffers pass through untouched.
