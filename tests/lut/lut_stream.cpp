@@ -16,6 +16,8 @@ LutStream::LutStream(const Settings& settings) {
   g_object_set(element, "location", settings.location.c_str(), "intensity", settings.intensity, nullptr);
   if (!settings.interpolation.empty())
     gst_util_set_object_arg(G_OBJECT(element), "interpolation", settings.interpolation.c_str());
+  if (!settings.png_kind.empty())
+    gst_util_set_object_arg(G_OBJECT(element), "png-kind", settings.png_kind.c_str());
   bus_ = gst_bus_new();
   gst_element_set_bus(element, bus_);
   harness_ = gst_harness_new_with_element(element, "sink", "src");

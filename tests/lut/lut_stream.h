@@ -17,6 +17,7 @@ struct Settings {
   std::string location;
   std::string interpolation;  // empty: the default (tetrahedral)
   double intensity = 1.0;
+  std::string png_kind;  // empty: the default (auto)
 };
 
 class LutStream {
