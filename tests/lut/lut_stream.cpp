@@ -3,6 +3,7 @@
 #include <gst/check/gstcheck.h>
 #include <gst/video/video.h>
 
+#include "common/bus_wait.h"
 #include "common/packed_buffer.h"
 #include "common/vktest.h"
 
@@ -81,7 +82,7 @@ std::vector<Frame> LutStream::Finish() {
 }
 
 GstMessage* LutStream::PopMessage(GstMessageType type) {
-  return gst_bus_pop_filtered(bus_, type);
+  return vktest::PopMessage(bus_, type);
 }
 
 std::vector<Frame> Grade(const Settings& settings, const std::vector<Frame>& inputs, int stride_padding,
