@@ -4,6 +4,9 @@
 // FULL (after the scan): the frame's maximum, minimum and sum, and peak 0 = the maximum.
 // Otherwise (after the rescan for peak k - 1): peak k = the largest key among tiles, or the zero
 // key when every remaining pixel is suppressed.
+// A peak darker than `peak_floor` is the zero key too: peaks come in non-increasing L, so every
+// later one would be as well (their rescans then skip every tile, and their reductions find the
+// same key below the floor).
 #extension GL_GOOGLE_include_directive : require
 
 layout(local_size_x = 256) in;
@@ -17,15 +20,17 @@ layout(set = 0, binding = 1) buffer Scratch { uint scratch[]; };
 
 layout(push_constant) uniform Params {
   uint tiles;
-  uint peak;  // index of the peak this pass chooses
+  uint peak;        // index of the peak this pass chooses
+  uint peak_floor;  // the least L a peak may have (peak-threshold)
 } p;
 
 void main() {
   uvec2 best, least, total;
   reduce_tiles(p.tiles, FULL, best, least, total);
   if (gl_LocalInvocationIndex == 0u) {
-    scratch[kPeaks + 2u * p.peak] = best.x;
-    scratch[kPeaks + 2u * p.peak + 1u] = best.y;
+    uvec2 peak = best.x >= p.peak_floor ? best : uvec2(0u);
+    scratch[kPeaks + 2u * p.peak] = peak.x;
+    scratch[kPeaks + 2u * p.peak + 1u] = peak.y;
     if (FULL) {
       scratch[0] = best.x;
       scratch[1] = best.y;

@@ -9,7 +9,8 @@
 //
 // Finish (push constant `finish`, count = 1): the last workgroup to finish (counted by an atomic)
 // also does the reduce pass's work and writes the frame's results to the host-visible result
-// buffer, so a frame is one dispatch with no barrier or transfer between frames.
+// buffer, so a frame is one dispatch with no barrier or transfer between frames. Peak 0 is the
+// maximum, or "no pixel" (the zero key) when the maximum is below `peak_floor`.
 //
 // Rescan (RESCAN): after peak k was chosen, only the tiles within min-distance of it can change.
 // The dispatch covers those tiles; each recomputes its maximum over the pixels that no chosen peak
@@ -48,6 +49,7 @@ layout(push_constant) uniform Params {
   uint min_dist2;  // rescan: max(min-distance, 1)^2
   uint reach;      // rescan: largest |dx| or |dy| a suppressed pixel can have
   uint finish;     // 1: the last workgroup reduces the tiles into `result`
+  uint peak_floor; // finish: the least L peak 0 may have (peak-threshold)
 } p;
 
 const uint kInvocations = 256u;
@@ -192,8 +194,9 @@ void main() {
         result[3] = least.y;
         result[4] = total.x;
         result[5] = total.y;
-        result[kPeaks] = best.x;
-        result[kPeaks + 1u] = best.y;
+        uvec2 peak = best.x >= p.peak_floor ? best : uvec2(0u);
+        result[kPeaks] = peak.x;
+        result[kPeaks + 1u] = peak.y;
         scratch[kFinished] = 0u;
       }
     }

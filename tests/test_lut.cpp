@@ -13,6 +13,7 @@ static Suite* lut_suite() {
   suite_add_tcase(suite, lut_test::LiveTCase());
   suite_add_tcase(suite, lut_test::TableTCase());
   suite_add_tcase(suite, lut_test::FileTCase());
+  suite_add_tcase(suite, lut_test::PngKindTCase());
   suite_add_tcase(suite, lut_test::FfmpegTCase());
   return suite;
 }

@@ -344,6 +344,66 @@ GST_START_TEST(test_png_hald) {
 }
 GST_END_TEST;
 
+// png-kind: auto decides a 512x512 image by its name, an explicit kind decides it whatever the
+// name, and an explicit kind the size does not fit is refused naming the file and its size.
+GST_START_TEST(test_png_kind) {
+  TempDir dir;
+  std::mt19937 rng(11);
+  std::string error;
+  // A HALD of level 8 under a name without "hald".
+  const std::string plain = dir.Path("grade8.png");
+  const lut_ref::Cube cube = WriteRandomHald(plain, 8, rng);
+  lut::Table t;
+  fail_unless(lut::read_table(plain, t, error), "%s", error.c_str());
+  fail_unless(t.source == lut::Source::kLookupImage && t.size == 64, "auto: not read as a lookup image");
+  const std::vector<float> as_lookup = t.rgbx;
+  fail_unless(lut::read_table(plain, t, error, lut::PngKind::kLookupImage), "%s", error.c_str());
+  fail_unless(t.source == lut::Source::kLookupImage && t.rgbx == as_lookup, "lookup: not the auto reading");
+  fail_unless(lut::read_table(plain, t, error, lut::PngKind::kHald), "%s", error.c_str());
+  fail_unless(t.source == lut::Source::kHald && t.size == 64 && t.rgbx.size() == cube.entries.size() * 4,
+              "hald: source %d size %u", int(t.source), t.size);
+  for (size_t i = 0; i < cube.entries.size(); ++i)
+    for (int c = 0; c < 3; ++c)
+      fail_unless(std::fabs(t.rgbx[i * 4 + c] - cube.entries[i][c]) < 1e-6, "entry %zu channel %d", i, c);
+  fail_if(t.rgbx == as_lookup, "the two readings of a random HALD are the same table");
+  // The same pixels under a name with "hald": auto reads a HALD, lookup a lookup image.
+  const std::string named = dir.Path("grade_Hald8.png");
+  WriteRandomHald(named, 8, rng);
+  fail_unless(lut::read_table(named, t, error), "%s", error.c_str());
+  fail_unless(t.source == lut::Source::kHald && t.size == 64, "auto on a 'hald' name: not a HALD");
+  fail_unless(lut::read_table(named, t, error, lut::PngKind::kLookupImage), "%s", error.c_str());
+  fail_unless(t.source == lut::Source::kLookupImage && t.size == 64, "lookup on a 'hald' name: not a lookup");
+  // Other HALD sizes: auto and hald read them, lookup refuses them.
+  const std::string level4 = dir.Path("grade4.png");
+  WriteRandomHald(level4, 4, rng);
+  for (lut::PngKind kind : {lut::PngKind::kAuto, lut::PngKind::kHald}) {
+    fail_unless(lut::read_table(level4, t, error, kind), "%s", error.c_str());
+    fail_unless(t.source == lut::Source::kHald && t.size == 16);
+  }
+  fail_if(lut::read_table(level4, t, error, lut::PngKind::kLookupImage), "lookup accepted a 64x64 image");
+  fail_unless(error == level4 + " is 64x64: a GPUImage lookup image must be 512x512 pixels", "%s",
+              error.c_str());
+  // Sizes no kind fits.
+  const std::string wide = dir.Path("wide.png");
+  WritePng(wide, 512, 256, 8, std::vector<uint16_t>(512 * 256 * 3));
+  fail_if(lut::read_table(wide, t, error, lut::PngKind::kLookupImage));
+  fail_unless(error == wide + " is 512x256: a GPUImage lookup image must be 512x512 pixels", "%s",
+              error.c_str());
+  fail_if(lut::read_table(wide, t, error, lut::PngKind::kHald));
+  fail_unless(error.find(wide + " is 512x256: a HALD CLUT of level L must be L³xL³ pixels") == 0, "%s",
+              error.c_str());
+  // A .cube ignores the kind.
+  const std::string cube_path = dir.Write("t.cube", CubeText(IdentityCube(2)));
+  fail_unless(lut::read_table(cube_path, t, error, lut::PngKind::kLookupImage), "%s", error.c_str());
+  fail_unless(t.source == lut::Source::kCube && t.size == 2);
+  // Which paths the kind matters for.
+  fail_unless(lut::is_png_path("/luts/look.png") && lut::is_png_path("LOOK.PNG") &&
+              lut::is_png_path("a.b.Png"));
+  fail_if(lut::is_png_path("/luts/look.cube") || lut::is_png_path("/luts.png/look") ||
+          lut::is_png_path("png") || lut::is_png_path(""));
+}
+GST_END_TEST;
+
 GST_START_TEST(test_png_truncated) {
   TempDir dir;
   const std::string path = dir.Path("cut.png");
@@ -381,6 +441,7 @@ static Suite* lut_readers_suite() {
   tcase_add_test(tc, lut_test::test_png_headers);
   tcase_add_test(tc, lut_test::test_png_lookup_image);
   tcase_add_test(tc, lut_test::test_png_hald);
+  tcase_add_test(tc, lut_test::test_png_kind);
   tcase_add_test(tc, lut_test::test_png_truncated);
   suite_add_tcase(suite, tc);
   return suite;

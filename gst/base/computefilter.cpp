@@ -202,6 +202,35 @@ static void release_after_gpu(GstVkComputeFilter* self, vkc::FrameScheduler::Fra
   vkc::release_after_gpu(std::move(priv->ring), std::move(leftovers));
 }
 
+// A CPU implementation of Vulkan (Mesa's lavapipe) runs the kernels on the host's cores, far
+// slower than a GPU and than the CPU elements ours replace. When the automatic choice lands on
+// one (no GPU listed, or none usable) the user may not know: an element warning, which
+// gst-launch-1.0 prints, at every start. A device the user named (`device`, GST_VKCOMPUTE_DEVICE)
+// was chosen knowingly: it is only logged.
+static void report_cpu_device(GstVkComputeFilter* self, const vkc::Device& device,
+                              const vkc::DeviceChoiceInfo& info) {
+  if (!device.is_cpu()) return;
+  if (info.choice != vkc::DeviceChoice::kAutomatic) {
+    GST_INFO_OBJECT(
+        self, "Vulkan device %d (%s) is a CPU implementation, chosen by %s", device.index(),
+        device.name().c_str(),
+        info.choice == vkc::DeviceChoice::kIndex ? "the device property" : "GST_VKCOMPUTE_DEVICE");
+    return;
+  }
+  const std::string why = info.passed_over.empty()
+                              ? "The Vulkan loader lists " + std::to_string(info.listed) +
+                                    " device(s), none of them a GPU; a GPU needs its vendor's Vulkan driver."
+                              : "The automatic choice passed over: " + info.passed_over + ".";
+  GST_ELEMENT_WARNING(self, RESOURCE, NOT_FOUND,
+                      ("The Vulkan device chosen automatically, %s, is a CPU implementation of Vulkan, not a "
+                       "GPU: frames are processed on the CPU and will be slow. No usable GPU was found; to "
+                       "run on one, pick it with the device property (device=N) or GST_VKCOMPUTE_DEVICE=N.",
+                       device.name().c_str()),
+                      ("Vulkan device %d. %s vulkaninfo --summary lists the devices in the order of their "
+                       "indices.",
+                       device.index(), why.c_str()));
+}
+
 static gboolean gst_vkcompute_filter_start(GstBaseTransform* trans) {
   auto* self = GST_VKCOMPUTE_FILTER(trans);
   auto* priv = get_priv(self);
@@ -210,7 +239,8 @@ static gboolean gst_vkcompute_filter_start(GstBaseTransform* trans) {
   GST_OBJECT_UNLOCK(self);
 
   std::string error;
-  auto device = vkc::Device::acquire(index, error);
+  vkc::DeviceChoiceInfo choice;
+  auto device = vkc::Device::acquire(index, error, &choice);
   if (!device) {
     GST_ELEMENT_ERROR(self, RESOURCE, NOT_FOUND, ("No usable Vulkan device: %s.", error.c_str()),
                       ("device property %d, GST_VKCOMPUTE_DEVICE=%s", index,
@@ -239,6 +269,7 @@ static gboolean gst_vkcompute_filter_start(GstBaseTransform* trans) {
   GST_OBJECT_UNLOCK(self);
   g_object_notify(G_OBJECT(self), "device-name");
   GST_INFO_OBJECT(self, "using Vulkan device %d: %s", priv->device->index(), priv->device->name().c_str());
+  report_cpu_device(self, *priv->device, choice);
   return TRUE;
 }
 
@@ -620,13 +651,15 @@ static void gst_vkcompute_filter_class_init(GstVkComputeFilterClass* klass) {
 
   g_object_class_install_property(
       gobject_class, PROP_DEVICE,
-      g_param_spec_int("device", "Device",
-                       "Vulkan physical device index to run on; -1 chooses automatically (a discrete GPU, "
-                       "then an integrated one, then a CPU implementation such as lavapipe), or the index "
-                       "in the environment variable GST_VKCOMPUTE_DEVICE when it is set. Read when the "
-                       "element starts; refused with a warning in PAUSED and PLAYING.",
-                       -1, G_MAXINT, -1,
-                       GParamFlags(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY)));
+      g_param_spec_int(
+          "device", "Device",
+          "Vulkan physical device index to run on; -1 chooses automatically (a discrete GPU, "
+          "then an integrated one, a virtual one, a CPU implementation such as lavapipe), or the index "
+          "in the environment variable GST_VKCOMPUTE_DEVICE when it is set. Read when the "
+          "element starts; refused with a warning in PAUSED and PLAYING. An automatic choice "
+          "that lands on a CPU implementation posts a warning at each start.",
+          -1, G_MAXINT, -1,
+          GParamFlags(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY)));
   g_object_class_install_property(
       gobject_class, PROP_DEVICE_NAME,
       g_param_spec_string("device-name", "Device name",

@@ -1,10 +1,13 @@
 // lumamax: the brightest and darkest pixel of every frame, its position, the mean luma and the
-// top-N peaks at least min-distance apart, posted as an element message when the GPU is done.
+// top-N peaks at least min-distance apart and at least peak-threshold bright, posted as an element
+// message when the GPU is done.
 // Frames pass through untouched and without waiting.
 #include <gst/gst.h>
 #include <gst/video/video.h>
 
 #include <array>
+#include <cmath>
+#include <cstddef>
 #include <memory>
 
 #include "base/analysis.hpp"
@@ -27,6 +30,7 @@ enum {
   PROP_0,
   PROP_COUNT,
   PROP_MIN_DISTANCE,
+  PROP_PEAK_THRESHOLD,
   PROP_ANALYSIS_FIRST,  // post-messages, matrix, roi-*: see base/analysis.hpp
 };
 
@@ -44,17 +48,34 @@ struct ScanParams {
   uint32_t order, kr, kg, kb;
   uint32_t peak, min_dist2, reach;
   uint32_t finish;
+  uint32_t peak_floor;
 };
+static_assert(sizeof(ScanParams) == 19 * 4 && offsetof(ScanParams, peak_floor) == 18 * 4,
+              "the push constants of shaders/lumamax_scan.comp");
 
 // Must match shaders/lumamax_reduce.comp.
 struct ReduceParams {
   uint32_t tiles, peak;
+  uint32_t peak_floor;
 };
+static_assert(sizeof(ReduceParams) == 3 * 4 && offsetof(ReduceParams, peak_floor) == 2 * 4,
+              "the push constants of shaders/lumamax_reduce.comp");
 
 struct Settings : vkc::AnalysisSettings {
   guint count = 1;
   guint min_distance = 0;
+  gdouble peak_threshold = 0.0;
 };
+
+// The smallest L whose luma, L / (255 * 65536) as the message reports it, is at least
+// `threshold`: a peak is reported exactly when its reported luma is >= peak-threshold.
+uint32_t peak_floor(gdouble threshold) {
+  if (!(threshold > 0.0)) return 0;
+  double l = std::ceil(threshold * kLumaScale);
+  while (l > 0.0 && (l - 1.0) / kLumaScale >= threshold) l -= 1.0;
+  while (l / kLumaScale < threshold) l += 1.0;
+  return uint32_t(l);
+}
 
 // One frame slot: its scratch buffer and what its message needs once the GPU is done.
 struct Slot {
@@ -175,6 +196,8 @@ static gboolean gst_lumamax_record(GstVkComputeFilter* filter, vkc::Frame* frame
   const guint distance = MAX(settings.min_distance, 1u);
   scan.min_dist2 = distance * distance;
   scan.reach = distance - 1;  // |dx| <= reach for every pixel with dx^2 + dy^2 < distance^2
+  // Peaks darker than this are not chosen: the reduction that would choose one writes "no pixel".
+  scan.peak_floor = peak_floor(settings.peak_threshold);
 
   Slot& slot = state.slots[frame->slot];
   slot.post = settings.post_messages;
@@ -204,7 +227,7 @@ static gboolean gst_lumamax_record(GstVkComputeFilter* filter, vkc::Frame* frame
   state.reduce_peak->update(frame->slot, {{frame->in.buffer}, scratch});
   state.scan->dispatch(cmd, frame->slot, &scan, scan.tiles_x, scan.tiles / scan.tiles_x);
   vkc::compute_barrier(cmd);
-  ReduceParams reduce{scan.tiles, 0};
+  ReduceParams reduce{scan.tiles, 0, scan.peak_floor};
   state.reduce_full->dispatch(cmd, frame->slot, &reduce, 1, 1);
   const uint32_t rescan_x = 2 * scan.reach / kTileWidth + 2, rescan_y = 2 * scan.reach / kTileHeight + 2;
   for (guint n = 1; n < settings.count; ++n) {
@@ -248,7 +271,7 @@ static void gst_lumamax_complete(GstVkComputeFilter* filter, vkc::Frame* frame) 
   gst_value_array_init(&peaks, slot.count);
   for (guint n = 0; n < slot.count; ++n) {
     const uint32_t* key = result + 8 + 2 * n;
-    if (key[0] == 0 && key[1] == 0) break;  // every other pixel is suppressed
+    if (key[0] == 0 && key[1] == 0) break;  // every other pixel is suppressed or below peak-threshold
     GValue peak = peak_value(x_of(key[1]), y_of(key[1]), key[0] / kLumaScale);
     gst_value_array_append_and_take_value(&peaks, &peak);
   }
@@ -263,6 +286,7 @@ static void gst_lumamax_set_property(GObject* object, guint prop_id, const GValu
   switch (prop_id) {
     case PROP_COUNT: s.count = g_value_get_uint(value); break;
     case PROP_MIN_DISTANCE: s.min_distance = g_value_get_uint(value); break;
+    case PROP_PEAK_THRESHOLD: s.peak_threshold = g_value_get_double(value); break;
     default:
       if (!vkc::set_analysis_property(s, PROP_ANALYSIS_FIRST, prop_id, value))
         G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec);
@@ -277,6 +301,7 @@ static void gst_lumamax_get_property(GObject* object, guint prop_id, GValue* val
   switch (prop_id) {
     case PROP_COUNT: g_value_set_uint(value, s.count); break;
     case PROP_MIN_DISTANCE: g_value_set_uint(value, s.min_distance); break;
+    case PROP_PEAK_THRESHOLD: g_value_set_double(value, s.peak_threshold); break;
     default:
       if (!vkc::get_analysis_property(s, PROP_ANALYSIS_FIRST, prop_id, value))
         G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec);
@@ -314,6 +339,14 @@ static void gst_lumamax_class_init(GstLumamaxClass* klass) {
                         "Reported peaks are at least this many pixels apart (Euclidean); 0 or 1 = any two "
                         "distinct pixels",
                         0, G_MAXINT, 0, flags));
+  g_object_class_install_property(
+      gobject_class, PROP_PEAK_THRESHOLD,
+      g_param_spec_double(
+          "peak-threshold", "Peak threshold",
+          "Peaks whose luma (0..1, as the messages report it) is below this are not reported, "
+          "so \"peaks\" may hold fewer than count entries, or none; 0 = report every peak. "
+          "The brightest and darkest pixel are reported whatever it is",
+          0.0, 1.0, 0.0, flags));
   vkc::install_analysis_properties(gobject_class, PROP_ANALYSIS_FIRST);
 
   gst_element_class_set_static_metadata(

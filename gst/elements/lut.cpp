@@ -2,7 +2,8 @@
 // interpolated like ffmpeg's lut3d/lut1d filters, on packed RGB.
 //
 // The table is read when the element starts (a bad file is an element error) and again whenever
-// `location` changes; a change while running is read on the thread that sets the property, and
+// `location` changes, or `png-kind` while `location` is a PNG; a change while running is read on
+// the thread that sets the property, and
 // the next frame uses the new table as a whole (a bad file then posts a warning and the previous
 // table stays). Tables live in device-local memory and are uploaded inside a frame's command
 // buffer, so the stream never waits for one.
@@ -17,6 +18,7 @@
 #include "base/computefilter.hpp"
 #include "elements.hpp"
 #include "lut.spv.h"
+#include "lut/reader.hpp"
 #include "lut_table.hpp"
 #include "vk/kernel.hpp"
 
@@ -53,7 +55,7 @@ enum Mode : uint32_t {
 constexpr uint32_t kPixelsPerInvocation = 4;   // see the shader
 constexpr uint32_t kGroupX = 64, kGroupY = 4;  // at most the shader's kMaxGroupX, kMaxGroupY
 
-enum { PROP_0, PROP_LOCATION, PROP_INTERPOLATION, PROP_INTENSITY };
+enum { PROP_0, PROP_LOCATION, PROP_INTERPOLATION, PROP_INTENSITY, PROP_PNG_KIND };
 
 // How the kernel looks the table up with the chosen interpolation.
 Mode mode_of(const vkc::LutData& data, Interpolation interpolation) {
@@ -82,6 +84,7 @@ struct LutState : vkc::CapsState {
 struct LutPrivate {
   // Properties and the table they select (object lock).
   std::string location;
+  lut::PngKind png_kind = lut::PngKind::kAuto;
   Interpolation interpolation = kTetrahedral;
   double intensity = 1.0;
   std::shared_ptr<const vkc::LutData> table;  // what the next frame uses
@@ -114,9 +117,57 @@ static GType gst_lut_interpolation_get_type() {
   return type;
 }
 
-// Reads `location` for the element. At start a bad file is an error and the element does not
-// start; while running it is a warning and the previous table stays.
-static gboolean load_table(GstLut* self, const std::string& location, gboolean at_start) {
+static GType gst_lut_png_kind_get_type() {
+  static GType type = 0;
+  static const GEnumValue values[] = {
+      {gint(lut::PngKind::kAuto),
+       "By size and name: 512x512 is a GPUImage lookup image unless the file name contains \"hald\"; "
+       "other L³xL³ sizes are HALD CLUTs",
+       "auto"},
+      {gint(lut::PngKind::kLookupImage), "GPUImage lookup image (512x512)", "lookup"},
+      {gint(lut::PngKind::kHald), "HALD CLUT (L³xL³ for level L = 2..16; level 8 is 512x512)", "hald"},
+      {0, nullptr, nullptr}};
+  if (g_once_init_enter(&type)) g_once_init_leave(&type, g_enum_register_static("GstLutPngKind", values));
+  return type;
+}
+
+// Logs what `table` was read as and, for a PNG, why: png-kind said so, or auto's rule.
+static void log_table(GstLut* self, const vkc::LutData& table, lut::PngKind png_kind) {
+  const char* path = table.path.c_str();
+  GST_INFO_OBJECT(self, "%s: %s table of size %u", path,
+                  table.dimensions == lut::Dimensions::k3D ? "3D" : "1D", table.size);
+  const bool chosen = png_kind != lut::PngKind::kAuto;
+  if (table.source == lut::Source::kLookupImage) {
+    if (chosen)
+      GST_INFO_OBJECT(self, "%s: read as a GPUImage lookup image, as png-kind=lookup says", path);
+    else
+      GST_INFO_OBJECT(self,
+                      "%s: 512x512 PNG without 'hald' in its name: read as a GPUImage lookup image; set "
+                      "png-kind=hald for a HALD CLUT",
+                      path);
+  } else if (table.source == lut::Source::kHald) {
+    guint level = 2;
+    while (level * level < table.size) ++level;
+    const guint side = level * level * level;
+    if (chosen)
+      GST_INFO_OBJECT(self, "%s: %ux%u PNG read as a HALD CLUT of level %u, as png-kind=hald says", path,
+                      side, side, level);
+    else if (side == 512)
+      GST_INFO_OBJECT(self,
+                      "%s: 512x512 PNG with 'hald' in its name: read as a HALD CLUT of level 8; set "
+                      "png-kind=lookup for a GPUImage lookup image",
+                      path);
+    else
+      GST_INFO_OBJECT(self,
+                      "%s: %ux%u PNG: read as a HALD CLUT of level %u (only 512x512 can be a lookup image)",
+                      path, side, side, level);
+  }
+}
+
+// Reads `location` (a PNG as `png_kind` says) for the element. At start a bad file is an error
+// and the element does not start; while running it is a warning and the previous table stays.
+static gboolean load_table(GstLut* self, const std::string& location, lut::PngKind png_kind,
+                           gboolean at_start) {
   std::string error;
   std::shared_ptr<const vkc::LutData> table;
   if (location.empty()) {
@@ -124,7 +175,7 @@ static gboolean load_table(GstLut* self, const std::string& location, gboolean a
   } else {
     // Nothing thrown may reach GStreamer: a table too large for memory is a bad file too.
     try {
-      table = vkc::load_lut(location, error);
+      table = vkc::load_lut(location, png_kind, error);
     } catch (const std::bad_alloc&) {
       error = "out of memory reading " + location;
     } catch (const std::exception& e) {
@@ -132,15 +183,17 @@ static gboolean load_table(GstLut* self, const std::string& location, gboolean a
     }
   }
   if (!table) {
+    GEnumValue* kind =
+        g_enum_get_value(G_ENUM_CLASS(g_type_class_peek(gst_lut_png_kind_get_type())), gint(png_kind));
     if (at_start)
-      GST_ELEMENT_ERROR(self, RESOURCE, READ, ("%s", error.c_str()), ("location=%s", location.c_str()));
+      GST_ELEMENT_ERROR(self, RESOURCE, READ, ("%s", error.c_str()),
+                        ("location=%s png-kind=%s", location.c_str(), kind->value_nick));
     else
       GST_ELEMENT_WARNING(self, RESOURCE, READ, ("%s; the previous table stays in use", error.c_str()),
-                          ("location=%s", location.c_str()));
+                          ("location=%s png-kind=%s", location.c_str(), kind->value_nick));
     return FALSE;
   }
-  GST_INFO_OBJECT(self, "%s: %s table of size %u", location.c_str(),
-                  table->dimensions == lut::Dimensions::k3D ? "3D" : "1D", table->size);
+  log_table(self, *table, png_kind);
   GST_OBJECT_LOCK(self);
   self->priv->table = std::move(table);
   GST_OBJECT_UNLOCK(self);
@@ -152,9 +205,11 @@ static gboolean gst_lut_start(GstBaseTransform* trans) {
   GST_OBJECT_LOCK(self);
   self->priv->started = true;
   const std::string location = self->priv->location;
+  const lut::PngKind png_kind = self->priv->png_kind;
   GST_OBJECT_UNLOCK(self);
   // The table first: a bad file fails the start before any device is opened.
-  if (!load_table(self, location, TRUE) || !GST_BASE_TRANSFORM_CLASS(gst_lut_parent_class)->start(trans)) {
+  if (!load_table(self, location, png_kind, TRUE) ||
+      !GST_BASE_TRANSFORM_CLASS(gst_lut_parent_class)->start(trans)) {
     GST_OBJECT_LOCK(self);
     self->priv->started = false;
     self->priv->table.reset();
@@ -244,9 +299,24 @@ static void gst_lut_set_property(GObject* object, guint prop_id, const GValue* v
       priv->location = location ? location : "";
       const bool started = priv->started;
       const std::string path = priv->location;
+      const lut::PngKind png_kind = priv->png_kind;
       GST_OBJECT_UNLOCK(self);
       // While running, read here, on the caller's thread, not on the streaming thread.
-      if (started) load_table(self, path, FALSE);
+      if (started) load_table(self, path, png_kind, FALSE);
+      break;
+    }
+    case PROP_PNG_KIND: {
+      const auto png_kind = lut::PngKind(g_value_get_enum(value));
+      GST_OBJECT_LOCK(self);
+      const bool changed = priv->png_kind != png_kind;
+      priv->png_kind = png_kind;
+      const bool started = priv->started;
+      const std::string path = priv->location;
+      GST_OBJECT_UNLOCK(self);
+      // While running, a PNG location is read again at once with the new kind, as if `location`
+      // had been set: the next frame uses the table read the new way (or, for a bad reading, the
+      // previous table stays with a warning). A .cube location does not depend on the kind.
+      if (started && changed && lut::is_png_path(path)) load_table(self, path, png_kind, FALSE);
       break;
     }
     case PROP_INTERPOLATION:
@@ -281,6 +351,11 @@ static void gst_lut_get_property(GObject* object, guint prop_id, GValue* value, 
       g_value_set_double(value, priv->intensity);
       GST_OBJECT_UNLOCK(object);
       break;
+    case PROP_PNG_KIND:
+      GST_OBJECT_LOCK(object);
+      g_value_set_enum(value, gint(priv->png_kind));
+      GST_OBJECT_UNLOCK(object);
+      break;
     default: G_OBJECT_CLASS(gst_lut_parent_class)->get_property(object, prop_id, value, pspec);
   }
 }
@@ -309,11 +384,21 @@ static void gst_lut_class_init(GstLutClass* klass) {
       gobject_class, PROP_LOCATION,
       g_param_spec_string(
           "location", "Location",
-          "Lookup table file: .cube (3D or 1D), a GPUImage lookup PNG (512x512) or a HALD CLUT PNG (name "
-          "containing \"hald\", or any L³xL³ size). Read at start (a bad file is an error); a change while "
+          "Lookup table file: .cube (3D or 1D), a GPUImage lookup PNG (512x512) or a HALD CLUT PNG (L³xL³; "
+          "which a 512x512 PNG is: see png-kind). Read at start (a bad file is an error); a change while "
           "playing is read at once and used from the next frame (a bad file is a warning and the previous "
           "table stays)",
           nullptr, flags));
+  g_object_class_install_property(
+      gobject_class, PROP_PNG_KIND,
+      g_param_spec_enum(
+          "png-kind", "PNG kind",
+          "What a .png location is: auto decides by size and name (a 512x512 PNG is a GPUImage lookup "
+          "image unless its file name contains \"hald\"; a level-8 HALD CLUT is 512x512 too), lookup and "
+          "hald say which, and an image whose size does not fit the kind is an error naming the file and "
+          "its size. .cube files ignore it. A change while playing reads a .png location again at once, "
+          "like a location change",
+          gst_lut_png_kind_get_type(), gint(lut::PngKind::kAuto), flags));
   g_object_class_install_property(
       gobject_class, PROP_INTERPOLATION,
       g_param_spec_enum(
@@ -341,6 +426,7 @@ static void gst_lut_class_init(GstLutClass* klass) {
                                      gst_pad_template_new("src", GST_PAD_SRC, GST_PAD_ALWAYS, caps));
   gst_caps_unref(caps);
   gst_type_mark_as_plugin_api(gst_lut_interpolation_get_type(), GstPluginAPIFlags(0));
+  gst_type_mark_as_plugin_api(gst_lut_png_kind_get_type(), GstPluginAPIFlags(0));
 
   trans_class->start = gst_lut_start;
   trans_class->stop = gst_lut_stop;

@@ -7,9 +7,9 @@
 
 namespace vkc {
 
-std::shared_ptr<const LutData> load_lut(const std::string& path, std::string& error) {
+std::shared_ptr<const LutData> load_lut(const std::string& path, lut::PngKind png_kind, std::string& error) {
   lut::Table table;
-  if (!lut::read_table(path, table, error)) return nullptr;
+  if (!lut::read_table(path, table, error, png_kind)) return nullptr;
   auto data = std::make_shared<LutData>();
   data->path = path;
   data->dimensions = table.dimensions;

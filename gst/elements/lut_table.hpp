@@ -23,10 +23,10 @@ struct LutData {
   std::vector<float> rgba;
 };
 
-// Reads and converts `path` (any thread: this is the file I/O and parsing). Null with `error` set
-// (naming the file and, for .cube, the line) when the file cannot be used. Allocation failures
-// throw std::bad_alloc: callers catch it.
-std::shared_ptr<const LutData> load_lut(const std::string& path, std::string& error);
+// Reads and converts `path` (any thread: this is the file I/O and parsing), a PNG as `png_kind`
+// says. Null with `error` set (naming the file and, for .cube, the line) when the file cannot be
+// used. Allocation failures throw std::bad_alloc: callers catch it.
+std::shared_ptr<const LutData> load_lut(const std::string& path, lut::PngKind png_kind, std::string& error);
 
 // The device-local copies of the tables frames use. A new table is copied from a staging buffer
 // by the command buffer of the first frame that uses it, so the stream never waits for an upload;

@@ -105,11 +105,16 @@ std::string dims(const Header& header) {
   return std::to_string(header.width) + "x" + std::to_string(header.height);
 }
 
-// The table `header` describes: its kind, source and size, or false with `error`.
-bool table_kind(const Header& header, const std::string& name, bool hald_name, Table& table,
+// The table `header` describes when read as `kind`: its source and size, or false with `error`.
+bool table_kind(const Header& header, const std::string& name, PngKind kind, bool hald_name, Table& table,
                 std::string& error) {
   table.dimensions = Dimensions::k3D;
-  if (!hald_name && header.width == 512 && header.height == 512) {
+  const bool lookup_size = header.width == 512 && header.height == 512;
+  if (kind == PngKind::kLookupImage || (kind == PngKind::kAuto && lookup_size && !hald_name)) {
+    if (!lookup_size) {
+      error = name + " is " + dims(header) + ": a GPUImage lookup image must be 512x512 pixels";
+      return false;
+    }
     table.source = Source::kLookupImage;
     table.size = 64;
     return true;
@@ -129,8 +134,8 @@ bool table_kind(const Header& header, const std::string& name, bool hald_name, T
 
 }  // namespace
 
-bool read_png_table(FILE* file, uint64_t file_bytes, const std::string& name, bool hald_name, Table& table,
-                    std::string& error) {
+bool read_png_table(FILE* file, uint64_t file_bytes, const std::string& name, PngKind kind, bool hald_name,
+                    Table& table, std::string& error) {
   png_byte signature[8];
   if (fread(signature, 1, 8, file) != 8 || png_sig_cmp(signature, 0, 8)) {
     error = name + " is not a PNG file (no PNG signature)";
@@ -150,7 +155,7 @@ bool read_png_table(FILE* file, uint64_t file_bytes, const std::string& name, bo
     return false;
   }
   Table t;
-  if (!table_kind(header, name, hald_name, t, error)) return false;
+  if (!table_kind(header, name, kind, hald_name, t, error)) return false;
   // Deflate compresses at most 1032:1: a file shorter than that cannot hold its pixels (a header
   // claiming a large image in a few bytes).
   const uint64_t least = header.raw_bytes / 1032;

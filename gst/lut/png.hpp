@@ -10,9 +10,10 @@
 namespace lut {
 
 // Reads a PNG table from `file`, whose size was `file_bytes` when it was opened; `name` is used in
-// error messages. The image is a HALD CLUT when `hald_name` (the file name says "hald") or when it
-// is not 512x512, else a GPUImage lookup image (a 512x512 HALD of level 8 would be ambiguous
-// otherwise):
+// error messages. `kind` says what the image is; with PngKind::kAuto it is a HALD CLUT when
+// `hald_name` (the file name says "hald") or when it is not 512x512, else a GPUImage lookup image
+// (a 512x512 image is ambiguous: a HALD of level 8 has that size too). An explicit kind that the
+// image's size does not fit is an error naming the file, its size and what the kind needs:
 // - GPUImage lookup image: 512x512, an 8x8 grid of 64x64 tiles. Tile t = b (0..63, row-major in
 //   the grid) holds blue level b; inside a tile, x is red and y is green (0..63). Gives the 64³
 //   cube that GPUImage's formula interpolates.
@@ -22,7 +23,7 @@ namespace lut {
 // samples v are v / 255 exactly). The header's dimensions are checked against these kinds, and
 // the file's size against what the image needs compressed, before anything is allocated; rows
 // are decoded one at a time straight into the table.
-bool read_png_table(FILE* file, uint64_t file_bytes, const std::string& name, bool hald_name, Table& table,
-                    std::string& error);
+bool read_png_table(FILE* file, uint64_t file_bytes, const std::string& name, PngKind kind, bool hald_name,
+                    Table& table, std::string& error);
 
 }  // namespace lut

@@ -25,7 +25,11 @@ std::string base_name(const std::string& path) {
 
 }  // namespace
 
-bool read_table(const std::string& path, Table& table, std::string& error) {
+bool is_png_path(const std::string& path) {
+  return ends_with(lower(base_name(path)), ".png");
+}
+
+bool read_table(const std::string& path, Table& table, std::string& error, PngKind png_kind) {
   const std::string name = lower(base_name(path));
   const bool cube = ends_with(name, ".cube"), png = ends_with(name, ".png");
   if (!cube && !png) {
@@ -39,8 +43,8 @@ bool read_table(const std::string& path, Table& table, std::string& error) {
   TableFile file;
   if (!file.open(path, error)) return false;
   if (cube) return read_cube(file.stream(), file.size(), path, table, error);
-  return read_png_table(file.stream(), file.size(), path, name.find("hald") != std::string::npos, table,
-                        error);
+  return read_png_table(file.stream(), file.size(), path, png_kind, name.find("hald") != std::string::npos,
+                        table, error);
 }
 
 }  // namespace lut

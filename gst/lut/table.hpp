@@ -18,6 +18,14 @@ enum class Source {
   kHald,         // HALD CLUT PNG
 };
 
+// What a PNG table is read as (the lut element's png-kind). kAuto decides by the image's size and
+// the file's name (png.hpp); the others are what the caller knows the image to be.
+enum class PngKind {
+  kAuto,
+  kLookupImage,  // a GPUImage lookup image: 512x512
+  kHald,         // a HALD CLUT: L³xL³ for L = 2..16 (level 8 is 512x512 too)
+};
+
 inline constexpr size_t kEntryFloats = 4;
 
 struct Table {

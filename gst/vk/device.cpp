@@ -141,9 +141,12 @@ int Device::default_index() {
   return int(value);
 }
 
-std::shared_ptr<Device> Device::acquire(int index, std::string& error) {
+std::shared_ptr<Device> Device::acquire(int index, std::string& error, DeviceChoiceInfo* info) {
   static std::mutex lock;
   static std::map<int, std::weak_ptr<Device>> devices;
+  DeviceChoiceInfo unused;
+  if (!info) info = &unused;
+  *info = {};
 
   auto instance = Instance::get(error);
   if (!instance) return nullptr;
@@ -178,7 +181,11 @@ std::shared_ptr<Device> Device::acquire(int index, std::string& error) {
       return nullptr;
     }
   };
-  if (index < 0) index = default_index();
+  info->listed = physicals.size();
+  if (index >= 0)
+    info->choice = DeviceChoice::kIndex;
+  else if ((index = default_index()) >= 0)
+    info->choice = DeviceChoice::kEnvironment;
   if (index >= int(physicals.size())) {
     error = "Vulkan device " + std::to_string(index) + " does not exist: this system has " +
             std::to_string(physicals.size()) + " (indices 0.." + std::to_string(physicals.size() - 1) + ")";
@@ -197,7 +204,10 @@ std::shared_ptr<Device> Device::acquire(int index, std::string& error) {
   std::string reasons;
   for (int i : order) {
     std::string why;
-    if (auto device = open(i, why)) return device;
+    if (auto device = open(i, why)) {
+      info->passed_over = std::move(reasons);
+      return device;
+    }
     GST_INFO("automatic device choice passes over %s", why.c_str());
     reasons += (reasons.empty() ? "" : "; ") + why;
   }

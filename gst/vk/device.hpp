@@ -28,13 +28,28 @@ struct DeviceFeatures {
 
 class Instance;
 
+// How acquire() came to the device it returns.
+enum class DeviceChoice {
+  kAutomatic,    // index -1, GST_VKCOMPUTE_DEVICE unset: the best kind of device that opens
+  kIndex,        // the index asked for (the element's `device` property)
+  kEnvironment,  // index -1 and GST_VKCOMPUTE_DEVICE=N
+};
+
+// What acquire() found on its way to the device, for the element's messages.
+struct DeviceChoiceInfo {
+  DeviceChoice choice = DeviceChoice::kAutomatic;
+  size_t listed = 0;        // the devices the loader lists
+  std::string passed_over;  // kAutomatic: each device passed over and why, "; " between them
+};
+
 // One VkDevice per physical device per process, shared by every element using it (acquire()).
 // Queue submission is serialized with a mutex, so any streaming thread may submit.
 class Device {
  public:
   // Returns the shared device for `index` (-1 = automatic choice), creating it on first use.
   // On failure returns nullptr and sets `error` to a sentence saying what was needed and found.
-  static std::shared_ptr<Device> acquire(int index, std::string& error);
+  // `info`, when given, says how the device was chosen.
+  static std::shared_ptr<Device> acquire(int index, std::string& error, DeviceChoiceInfo* info = nullptr);
 
   // The index the automatic choice resolves to when `index` is -1: GST_VKCOMPUTE_DEVICE when set,
   // otherwise -1.
@@ -52,6 +67,9 @@ class Device {
   uint32_t queue_family() const { return queue_family_; }
   int index() const { return index_; }
   const std::string& name() const { return name_; }
+  // A CPU implementation of Vulkan (VK_PHYSICAL_DEVICE_TYPE_CPU: Mesa's lavapipe, SwiftShader):
+  // its "GPU" work runs on the host's cores.
+  bool is_cpu() const { return properties_.deviceType == vk::PhysicalDeviceType::eCpu; }
 
   // Thread-safe vkQueueSubmit.
   void submit(const vk::SubmitInfo& info, vk::Fence fence) const;

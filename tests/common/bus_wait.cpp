@@ -2,6 +2,8 @@
 
 #include <gst/check/gstcheck.h>
 
+#include <cstring>
+
 namespace vktest {
 
 GstElement* ParsePipeline(const char* description) {
@@ -48,6 +50,25 @@ void RunToEos(const std::string& description, GstClockTime timeout) {
   ExpectEos(pipeline, timeout, "'" + description + "'");
   fail_unless(gst_element_set_state(pipeline, GST_STATE_NULL) == GST_STATE_CHANGE_SUCCESS);
   gst_object_unref(pipeline);
+}
+
+bool IsCpuDeviceWarning(GstMessage* message) {
+  if (GST_MESSAGE_TYPE(message) != GST_MESSAGE_WARNING) return false;
+  GError* error = nullptr;
+  gst_message_parse_warning(message, &error, nullptr);
+  const bool cpu = error->domain == GST_RESOURCE_ERROR && error->code == GST_RESOURCE_ERROR_NOT_FOUND &&
+                   g_str_has_prefix(error->message, "The Vulkan device chosen automatically, ") &&
+                   std::strstr(error->message, "is a CPU implementation of Vulkan") != nullptr;
+  g_error_free(error);
+  return cpu;
+}
+
+GstMessage* PopMessage(GstBus* bus, GstMessageType types) {
+  while (GstMessage* message = gst_bus_pop_filtered(bus, types)) {
+    if (!IsCpuDeviceWarning(message)) return message;
+    gst_message_unref(message);
+  }
+  return nullptr;
 }
 
 }  // namespace vktest

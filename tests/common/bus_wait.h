@@ -23,4 +23,13 @@ void ExpectEos(GstElement* pipeline, GstClockTime timeout, const std::string& co
 // Runs the pipeline `description` from PLAYING to EOS (ExpectEos) and back to NULL.
 void RunToEos(const std::string& description, GstClockTime timeout);
 
+// The element warning every vkcompute element posts at start when the automatic device choice
+// lands on a CPU implementation of Vulkan (lavapipe, where the suite runs): RESOURCE NOT_FOUND,
+// "The Vulkan device chosen automatically, NAME, is a CPU implementation of Vulkan, ...".
+bool IsCpuDeviceWarning(GstMessage* message);
+
+// The oldest message of `types` on `bus` (caller unrefs), or null; CPU device warnings
+// (IsCpuDeviceWarning) are passed over and dropped, so tests of an element's own warnings see those.
+GstMessage* PopMessage(GstBus* bus, GstMessageType types);
+
 }  // namespace vktest

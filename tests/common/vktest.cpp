@@ -187,6 +187,22 @@ std::vector<std::string> PhysicalDeviceNames() {
   return names;
 }
 
+std::string LavapipeManifest() {
+  for (const gchar* const* dir = g_get_system_data_dirs(); *dir != nullptr; ++dir) {
+    gchar* icd_dir = g_build_filename(*dir, "vulkan", "icd.d", nullptr);
+    GDir* listing = g_dir_open(icd_dir, 0, nullptr);
+    std::string found;
+    for (const gchar* name;
+         listing != nullptr && found.empty() && (name = g_dir_read_name(listing)) != nullptr;)
+      if (g_str_has_prefix(name, "lvp_icd") && g_str_has_suffix(name, ".json"))
+        found = std::string(icd_dir) + G_DIR_SEPARATOR_S + name;
+    if (listing != nullptr) g_dir_close(listing);
+    g_free(icd_dir);
+    if (!found.empty()) return found;
+  }
+  return "";
+}
+
 void RequirePhysicalDevice() {
   // Once per process is enough (check forks a process per test), and creating an instance
   // under validation costs a noticeable fraction of a second on lavapipe.

@@ -44,6 +44,11 @@ TCase* NewTCase(const char* name, double timeout_seconds);
 // element's "device" index refers to). Empty when there is no driver.
 std::vector<std::string> PhysicalDeviceNames();
 
+// The manifest of Mesa's lavapipe in the system's data directories (vulkan/icd.d/lvp_icd*.json),
+// or "" when it is not installed. Tests that need lavapipe, alone or beside another driver, name
+// it in VK_DRIVER_FILES.
+std::string LavapipeManifest();
+
 // Fails (not skips) the running test when no Vulkan physical device exists: the suite must not
 // pass vacuously on a machine where the element cannot run.
 void RequirePhysicalDevice();

@@ -15,7 +15,7 @@
 
 namespace lumamax_test {
 
-// "count=3 min-distance=2 matrix=bt709 roi=0,0,0x0", for failure messages.
+// "count=3 min-distance=2 [peak-threshold=0.5] matrix=bt709 roi=0,0,0x0", for failure messages.
 std::string DescribeParams(const lumamax_ref::Params& params);
 
 // Sets the element's properties from `params`.

@@ -4,6 +4,7 @@
 
 #include "common/analysis/element_checks.h"
 #include "common/bus_wait.h"
+#include "common/property_checks.h"
 #include "common/vktest.h"
 #include "message_log.h"
 #include "tcases.h"
@@ -35,6 +36,14 @@ GST_START_TEST(test_property_specs) {
 
   ExpectUint(element, "count", 1, 64, 1);
   ExpectUint(element, "min-distance", 0, 0, 0);
+  // peak-threshold: luma as the messages report it, 0..1; 0 (every peak) by default.
+  GParamSpec* threshold = vktest::FindProperty(element, "peak-threshold", G_TYPE_DOUBLE);
+  vktest::ExpectReadWrite(threshold);
+  const GParamSpecDouble* range = G_PARAM_SPEC_DOUBLE(threshold);
+  fail_unless(range->minimum == 0.0 && range->maximum == 1.0 && range->default_value == 0.0,
+              "peak-threshold: range %g..%g, default %g", range->minimum, range->maximum,
+              range->default_value);
+  fail_unless(threshold->flags & GST_PARAM_MUTABLE_PLAYING, "peak-threshold cannot change while playing");
   ExpectRoiSpecs(element);
 
   ExpectMatrixAndDeviceSpecs(element);

@@ -179,6 +179,39 @@ GST_START_TEST(test_greedy_peaks) {
 }
 GST_END_TEST;
 
+// peak-threshold drops the chosen peaks whose luma is below it (equal luma stays), and only them:
+// the selection is the same, the maximum and minimum are reported whatever it is.
+GST_START_TEST(test_peak_threshold) {
+  // One row; sorted: x=1 (90), x=3 (90), x=6 (85), x=2 (80), x=5 (70), x=0, x=7, x=4.
+  const std::vector<uint8_t> row = {50, 90, 80, 90, 10, 70, 85, 20};
+  Params params;
+  params.count = 8;
+  params.min_distance = 1;
+  params.peak_threshold = 85.0 / 255.0;
+  auto result = lumamax_ref::Analyze(GrayView(row, 8), params);
+  ExpectPeaks(result->peaks, {{1, 0}, {3, 0}, {6, 0}}, "threshold 85/255");
+  params.peak_threshold = std::nextafter(85.0 / 255.0, 1.0);
+  ExpectPeaks(lumamax_ref::Analyze(GrayView(row, 8), params)->peaks, {{1, 0}, {3, 0}},
+              "threshold above 85/255");
+  params.peak_threshold = 10.0 / 255.0;
+  ExpectPeaks(lumamax_ref::Analyze(GrayView(row, 8), params)->peaks,
+              {{1, 0}, {3, 0}, {6, 0}, {2, 0}, {5, 0}, {0, 0}, {7, 0}, {4, 0}}, "threshold 10/255");
+  // min-distance 3 chooses x=1 and x=6; a threshold between them leaves x=1 alone (x=3, brighter
+  // than x=6, does not come back).
+  params.min_distance = 3;
+  params.peak_threshold = 0.34;
+  ExpectPeaks(lumamax_ref::Analyze(GrayView(row, 8), params)->peaks, {{1, 0}},
+              "min-distance 3 threshold 0.34");
+  params.peak_threshold = 1.0;
+  result = lumamax_ref::Analyze(GrayView(row, 8), params);
+  ExpectPeaks(result->peaks, {}, "threshold 1");
+  fail_unless(result->max.x == 1 && result->min.x == 4, "max and min must not depend on the threshold");
+  // White passes 1.0.
+  const std::vector<uint8_t> white = {255, 3};
+  ExpectPeaks(lumamax_ref::Analyze(GrayView(white, 2), params)->peaks, {{0, 0}}, "white at threshold 1");
+}
+GST_END_TEST;
+
 TCase* ReferenceTCase() {
   TCase* tcase = tcase_create("reference");
   tcase_add_test(tcase, test_weights);
@@ -187,6 +220,7 @@ TCase* ReferenceTCase() {
   tcase_add_test(tcase, test_ties_and_mean);
   tcase_add_test(tcase, test_roi_clamping);
   tcase_add_test(tcase, test_greedy_peaks);
+  tcase_add_test(tcase, test_peak_threshold);
   return tcase;
 }
 

@@ -24,11 +24,12 @@ size_t StatusKb(const char* field) {
 
 }  // namespace
 
-std::string StartErrorMessage(const std::string& location) {
+std::string StartErrorMessage(const std::string& location, const std::string& properties) {
   vktest::RequirePhysicalDevice();
   const std::string description =
       "videotestsrc num-buffers=2 ! video/x-raw,format=RGBA,width=16,height=8 ! lut" +
-      (location.empty() ? std::string() : " location=\"" + location + "\"") + " ! fakesink";
+      (location.empty() ? std::string() : " location=\"" + location + "\"") +
+      (properties.empty() ? std::string() : " " + properties) + " ! fakesink";
   GstElement* pipeline = vktest::ParsePipeline(description.c_str());
   gst_element_set_state(pipeline, GST_STATE_PLAYING);
   GstMessage* result = vktest::WaitForErrorOrEos(pipeline, 10 * GST_SECOND);

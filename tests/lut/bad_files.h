@@ -10,9 +10,10 @@
 
 namespace lut_test {
 
-// The message of the RESOURCE error that a short pipeline with lut location=`location` posts;
-// fails the test when there is none within 10 s or it is of another domain.
-std::string StartErrorMessage(const std::string& location);
+// The message of the RESOURCE error that a short pipeline with lut location=`location` (and
+// `properties`, e.g. "png-kind=hald") posts; fails the test when there is none within 10 s or it
+// is of another domain.
+std::string StartErrorMessage(const std::string& location, const std::string& properties = "");
 
 // This process's peak resident memory (VmHWM), reset when constructed.
 class PeakMemory {

@@ -42,6 +42,20 @@ GST_START_TEST(test_property_defaults) {
       interpolation);
   fail_unless(value && std::string(value->value_nick) == "tetrahedral", "default interpolation %d",
               interpolation);
+  // png-kind: auto by default, and the three kinds by these nicks.
+  GParamSpec* png_kind = g_object_class_find_property(G_OBJECT_GET_CLASS(lut), "png-kind");
+  fail_unless(png_kind && G_IS_PARAM_SPEC_ENUM(png_kind) &&
+                  (png_kind->flags & G_PARAM_READWRITE) == G_PARAM_READWRITE &&
+                  (png_kind->flags & GST_PARAM_MUTABLE_PLAYING),
+              "png-kind: no read-write enum mutable while playing");
+  GEnumClass* kinds = G_PARAM_SPEC_ENUM(png_kind)->enum_class;
+  fail_unless(std::string(G_ENUM_CLASS_TYPE_NAME(kinds)) == "GstLutPngKind" && kinds->n_values == 3,
+              "png-kind type %s", G_ENUM_CLASS_TYPE_NAME(kinds));
+  for (const char* nick : {"auto", "lookup", "hald"})
+    fail_unless(g_enum_get_value_by_nick(kinds, nick) != nullptr, "png-kind has no '%s'", nick);
+  gint kind = -1;
+  g_object_get(lut, "png-kind", &kind, nullptr);
+  fail_unless(std::string(g_enum_get_value(kinds, kind)->value_nick) == "auto", "default png-kind %d", kind);
   gst_object_unref(lut);
 }
 GST_END_TEST;

@@ -3,6 +3,7 @@
 #include <gst/check/gstcheck.h>
 #include <gst/video/video.h>
 
+#include "common/bus_wait.h"
 #include "common/packed_buffer.h"
 #include "common/vktest.h"
 
@@ -16,6 +17,8 @@ LutStream::LutStream(const Settings& settings) {
   g_object_set(element, "location", settings.location.c_str(), "intensity", settings.intensity, nullptr);
   if (!settings.interpolation.empty())
     gst_util_set_object_arg(G_OBJECT(element), "interpolation", settings.interpolation.c_str());
+  if (!settings.png_kind.empty())
+    gst_util_set_object_arg(G_OBJECT(element), "png-kind", settings.png_kind.c_str());
   bus_ = gst_bus_new();
   gst_element_set_bus(element, bus_);
   harness_ = gst_harness_new_with_element(element, "sink", "src");
@@ -79,7 +82,7 @@ std::vector<Frame> LutStream::Finish() {
 }
 
 GstMessage* LutStream::PopMessage(GstMessageType type) {
-  return gst_bus_pop_filtered(bus_, type);
+  return vktest::PopMessage(bus_, type);
 }
 
 std::vector<Frame> Grade(const Settings& settings, const std::vector<Frame>& inputs, int stride_padding,

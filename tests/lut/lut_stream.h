@@ -17,6 +17,7 @@ struct Settings {
   std::string location;
   std::string interpolation;  // empty: the default (tetrahedral)
   double intensity = 1.0;
+  std::string png_kind;  // empty: the default (auto)
 };
 
 class LutStream {
@@ -37,7 +38,8 @@ class LutStream {
   // Sends EOS and returns every graded frame, in the order pushed.
   std::vector<Frame> Finish();
 
-  // The oldest message of `type` the element posted, or null (caller unrefs).
+  // The oldest message of `type` the element posted, or null (caller unrefs); not the warning of
+  // a start on a CPU device (vktest::PopMessage), which every lut on lavapipe posts.
   GstMessage* PopMessage(GstMessageType type);
 
  private:

@@ -180,8 +180,9 @@ std::vector<uint8_t> ReadPngRgb8(const std::string& path) {
   return rgb;
 }
 
-lut_ref::Cube WriteRandomHald(const std::string& path, int level, std::mt19937& rng, int bit_depth) {
-  lut_ref::Cube cube = RandomSmoothCube(level * level, rng);
+lut_ref::Cube WriteHald(const std::string& path, int level, lut_ref::Cube cube, int bit_depth) {
+  fail_unless(!cube.one_d && cube.size == level * level, "a HALD of level %d holds a %d³ cube", level,
+              level * level);
   const int side = level * level * level;
   std::vector<uint16_t> rgb(size_t(side) * side * 3);
   // Entry i (red fastest) is pixel i in reading order.
@@ -195,6 +196,10 @@ lut_ref::Cube WriteRandomHald(const std::string& path, int level, std::mt19937& 
   }
   WritePng(path, side, side, bit_depth, rgb);
   return cube;
+}
+
+lut_ref::Cube WriteRandomHald(const std::string& path, int level, std::mt19937& rng, int bit_depth) {
+  return WriteHald(path, level, RandomSmoothCube(level * level, rng), bit_depth);
 }
 
 }  // namespace lut_test

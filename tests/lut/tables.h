@@ -38,8 +38,11 @@ std::string PngWithHeader(uint32_t width, uint32_t height, size_t idat_bytes);
 // The 8-bit RGB samples of any PNG, rows top to bottom.
 std::vector<uint8_t> ReadPngRgb8(const std::string& path);
 
-// A HALD CLUT of `level` (image level³ x level³, cube level²) of a smooth random grade, written
-// as an 8- or 16-bit PNG; returns the cube of the values written.
+// `cube` (of size level², 3D) as a HALD CLUT of `level` (image level³ x level³), an 8- or 16-bit
+// PNG; returns the cube of the values written (clipped to 0..1 and quantized).
+lut_ref::Cube WriteHald(const std::string& path, int level, lut_ref::Cube cube, int bit_depth = 16);
+
+// A HALD CLUT of `level` of a smooth random grade (WriteHald of RandomSmoothCube(level²)).
 lut_ref::Cube WriteRandomHald(const std::string& path, int level, std::mt19937& rng, int bit_depth = 16);
 
 }  // namespace lut_test

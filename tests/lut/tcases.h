@@ -10,5 +10,6 @@ TCase* FfmpegTCase();  // .cube and HALD tables against ffmpeg's lut3d/lut1d/hal
 TCase* TableTCase();   // identity tables, domains, intensity, GPUImage lookup PNGs, HALD CLUTs
 TCase* FileTCase();    // what is not a regular file, oversized .cube files, lying PNG headers
 TCase* LiveTCase();    // location, intensity and interpolation changes while playing; bad file then
+TCase* PngKindTCase();  // png-kind: which a 512x512 PNG is, kinds that do not fit, changes while playing
 
 }  // namespace lut_test

@@ -46,7 +46,8 @@ double LumaOf(int64_t value) {
   return static_cast<double>(value) / (255.0 * kOne);
 }
 
-std::vector<Pixel> GreedyPeaks(std::vector<Pixel> pixels, guint count, guint min_distance) {
+std::vector<Pixel> GreedyPeaks(std::vector<Pixel> pixels, guint count, guint min_distance,
+                               double peak_threshold) {
   std::stable_sort(pixels.begin(), pixels.end(), [](const Pixel& a, const Pixel& b) {
     if (a.value != b.value) return a.value > b.value;
     return RasterBefore(a, b);
@@ -67,6 +68,9 @@ std::vector<Pixel> GreedyPeaks(std::vector<Pixel> pixels, guint count, guint min
     }
     if (far_enough) accepted.push_back(candidate);
   }
+  accepted.erase(std::remove_if(accepted.begin(), accepted.end(),
+                                [&](const Pixel& peak) { return peak.luma < peak_threshold; }),
+                 accepted.end());
   return accepted;
 }
 
@@ -94,7 +98,7 @@ std::optional<Result> Analyze(const View& view, const Params& params) {
     if (pixel.value < result.min.value) result.min = pixel;
   }
   result.mean_luma = LumaOf(sum) / static_cast<double>(pixels.size());
-  result.peaks = GreedyPeaks(std::move(pixels), params.count, params.min_distance);
+  result.peaks = GreedyPeaks(std::move(pixels), params.count, params.min_distance, params.peak_threshold);
   return result;
 }
 

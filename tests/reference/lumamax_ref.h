@@ -48,6 +48,7 @@ struct Params {
   Roi roi;
   guint count = 1;
   guint min_distance = 0;
+  double peak_threshold = 0;  // peaks of luma below this are not reported
 };
 
 struct Pixel {
@@ -61,7 +62,7 @@ struct Result {
   Pixel max;
   Pixel min;
   double mean_luma;
-  std::vector<Pixel> peaks;  // brightest first; peaks[0] is `max`
+  std::vector<Pixel> peaks;  // brightest first; peaks[0] is `max` unless its luma is below the threshold
 };
 
 // The analysis of `view` with `params`; nullopt when the clamped ROI is empty.
@@ -69,7 +70,10 @@ std::optional<Result> Analyze(const View& view, const Params& params);
 
 // Greedy peak selection: `pixels` in any order are sorted by L descending, ties by raster order
 // (y, then x) ascending; a pixel is accepted when its squared distance to every accepted one is
-// at least max(min_distance, 1)^2; selection stops after `count` accepted.
-std::vector<Pixel> GreedyPeaks(std::vector<Pixel> pixels, guint count, guint min_distance);
+// at least max(min_distance, 1)^2; selection stops after `count` accepted. Then the accepted
+// pixels whose luma is below `peak_threshold` are dropped (peak-threshold only hides peaks: it
+// does not change which are chosen).
+std::vector<Pixel> GreedyPeaks(std::vector<Pixel> pixels, guint count, guint min_distance,
+                               double peak_threshold = 0);
 
 }  // namespace lumamax_ref
