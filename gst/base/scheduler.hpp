@@ -43,7 +43,8 @@ class FrameScheduler {
     virtual GstFlowReturn finish() = 0;
   };
   using Frames = std::deque<std::unique_ptr<Work>>;
-  // Waits up to `timeout_ns` for the frame submitted into `slot` (CommandRing::wait()).
+  // Waits up to `timeout_ns` for the frame submitted into `slot` (CommandRing::wait()); the
+  // scheduler only asks with 0, to look without waiting.
   using FenceWait = std::function<Completion(uint32_t slot, uint64_t timeout_ns)>;
   // The frame that did not complete (kPending: still running after the timeout; kLost), once, on
   // the completion thread.
@@ -77,7 +78,7 @@ class FrameScheduler {
 
  private:
   void run(const std::string& thread_name);
-  // Waits for the oldest frame in slices, so that stop() is seen within one slice.
+  // Waits for the oldest frame: looks at its fence, naps, looks again (see kShortestNapNs).
   Completion wait_oldest(uint32_t slot, std::unique_lock<std::mutex>& guard);
   // The first flow to return to the streaming thread: a failure's error once it is reported, a
   // stop, or a finished frame's flow (once). With the lock held.
@@ -95,6 +96,8 @@ class FrameScheduler {
   Frames in_flight_;                  // lock: submitted, oldest first; the oldest may be finishing
   bool dropping_ = false;             // lock: discard() in progress: drop frames as they complete
   bool stopping_ = false;             // lock
+  bool idle_ = false;                 // lock: the completion thread waits for a frame
+  uint64_t expected_wait_ns_ = 0;     // lock: how long recent frames took once the oldest (mean)
   bool failed_ = false;               // lock: a frame did not complete; nothing more is finished
   bool stalled_ = false;              // lock: the oldest frame is still the GPU's after the timeout
   bool reported_ = false;             // lock: the failure's report has returned
