@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Fresh Debian 12 machine to a running demo: installs, builds, then runs the pipelines of
-# tools/demo_pipelines.sh and leaves their pictures in demo/:
+# Fresh Debian 12 machine to a running demo: installs what building the plugin and running the
+# pipelines needs (tools/deps.sh demo), builds the plugin alone (tools/build.sh plugin), then runs
+# the pipelines of tools/demo_pipelines.sh and leaves their pictures in demo/:
 #   rgb2yuv.jpg     SMPTE bars through rgb2yuv to I420 and jpegenc (the colours of the bars)
 #   histogram.png   the photo, and beside it with histogram draw=true (its graph in the corner)
 #   lut.png         the photo, and graded with each GPUImage lookup image of tests/data
@@ -8,8 +9,8 @@
 # and prints where lumamax finds the brightest pixel of a moving ball in each frame.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash tools/deps.sh
-bash tools/build.sh
+bash tools/deps.sh demo
+bash tools/build.sh plugin
 export GST_PLUGIN_PATH="$PWD/build/gst${GST_PLUGIN_PATH:+:$GST_PLUGIN_PATH}"
 source tools/demo_pipelines.sh
 rm -rf demo && mkdir -p demo
