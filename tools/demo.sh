@@ -10,11 +10,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tools/deps.sh demo
+packages_s=$SECONDS
 bash tools/build.sh plugin
 export GST_PLUGIN_PATH="$PWD/build/gst${GST_PLUGIN_PATH:+:$GST_PLUGIN_PATH}"
 source tools/demo_pipelines.sh
 rm -rf demo && mkdir -p demo
-echo "demo: installed and built in ${SECONDS} s; first pipeline at $(date +%T)"
+echo "demo: packages ready in ${packages_s} s, plugin built in $((SECONDS - packages_s)) s;" \
+  "first pipeline at $(date +%T)"
 
 log=demo/pipeline.log
 GST_DEBUG=vkcomputefilter:4,rgb2yuv:4 GST_DEBUG_NO_COLOR=1 demo_rgb2yuv demo/rgb2yuv.jpg 2>"$log"
