@@ -38,7 +38,7 @@ demo_side_by_side() {  # output PNG, raw video caps for the photo, zoom, chain..
   local out caps=$2 zoom=$3
   out=$(realpath -m -- "$1")
   shift 3
-  local gap=4 i=0 mix="compositor name=mix background=white" branches=""
+  local gap=4 i=0 mix="compositor name=mix background=white" branches="" chain
   for chain in "$@"; do
     mix+=" sink_$i::xpos=$((i * (demo_photo_width + gap)))"
     branches+=" t. ! queue ! $chain ! videoconvert ! mix.sink_$i"
