@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2086  # pipeline descriptions are split into gst-launch's words
 # The demo's pipelines, one function per element; sourced by tools/demo.sh (which runs them all
 # into demo/) and by tests/demo/check_rgb2yuv_jpeg.py (which runs demo_rgb2yuv and checks the
 # colours of its JPEG). gst-launch-1.0 must find the plugin (GST_PLUGIN_PATH=build/gst).

@@ -35,26 +35,32 @@ esac
 
 lock_wait=600
 
-# apt-get with its arguments. While another apt holds one of its locks, tries again every 5 s until
-# lock_wait seconds have passed: apt itself waits only for dpkg's locks (DPkg::Lock::Timeout), not
-# for the lists lock of `update` nor the archives lock of a download.
-apt_get() {
-  local deadline=$((SECONDS + lock_wait)) errors told=no
-  errors=$(mktemp)
-  until apt-get -o DPkg::Lock::Timeout="$lock_wait" "$@" 2>"$errors"; do
-    if ! grep -q 'Could not get lock' "$errors" || [ "$SECONDS" -ge "$deadline" ]; then
-      cat "$errors" >&2
-      rm -f "$errors"
-      return 1
-    fi
-    if [ $told = no ]; then
-      echo "deps: waiting for another apt to finish ($(grep -m1 -o 'held by process.*' "$errors"))" >&2
-      told=yes
-    fi
-    sleep 5
+# Whether a process holds one of the locks of apt and dpkg: /proc/locks names each file locked as
+# major:minor:inode (device numbers in hex).
+lock_held() {
+  local file major minor inode
+  for file in /var/lib/dpkg/lock-frontend /var/lib/dpkg/lock /var/lib/apt/lists/lock \
+      /var/cache/apt/archives/lock; do
+    [ -e "$file" ] || continue
+    read -r major minor inode < <(stat -c '%Hd %Ld %i' "$file")
+    grep -q " $(printf '%02x:%02x:%s' "$major" "$minor" "$inode") " /proc/locks && return 0
   done
-  cat "$errors" >&2
-  rm -f "$errors"
+  return 1
+}
+
+# apt-get with its arguments, once no other apt holds a lock (up to lock_wait seconds in all), and
+# again if it failed because one took a lock meanwhile: apt waits by itself only for dpkg's locks
+# (DPkg::Lock::Timeout), not for the lists lock of `update` nor the archives lock of a download.
+apt_get() {
+  local deadline=$((SECONDS + lock_wait))
+  while true; do
+    if lock_held; then
+      echo "deps: waiting for another apt or dpkg to finish (on a fresh machine: unattended-upgrades)"
+      while lock_held && [ "$SECONDS" -lt "$deadline" ]; do sleep 2; done
+    fi
+    apt-get -o DPkg::Lock::Timeout=$((deadline > SECONDS ? deadline - SECONDS : 0)) "$@" && return 0
+    lock_held && [ "$SECONDS" -lt "$deadline" ] || return 1
+  done
 }
 
 missing=()
