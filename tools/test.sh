@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Fresh Debian 12 machine to a finished test run: installs, builds, runs the whole suite on the
-# Vulkan device (Mesa lavapipe on machines without a GPU) with the validation layer enabled.
+# Fresh Debian 12 machine (or one that ran tools/demo.sh) to a finished test run: installs the
+# test packages too, builds everything (configuring build/ again, so that a setup made by the demo
+# before they were installed now builds the whole suite), and runs the whole suite on the Vulkan
+# device (Mesa lavapipe on machines without a GPU) with the validation layer enabled.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash tools/deps.sh
+bash tools/deps.sh test
 bash tools/build.sh
 meson test -C build --print-errorlogs --num-processes "$(nproc)"
