@@ -21,6 +21,11 @@ echo "demo: packages ready in ${packages_s} s, plugin built in $((SECONDS - pack
 log=demo/pipeline.log
 GST_DEBUG=vkcomputefilter:4,rgb2yuv:4 GST_DEBUG_NO_COLOR=1 demo_rgb2yuv demo/rgb2yuv.jpg 2>"$log"
 echo "device:     $(sed -n 's/.*using Vulkan device //p' "$log" | head -n1)"
+# gst-launch-1.0 -q keeps the elements' warnings to itself: repeat the one a user must not miss.
+if grep -q "is a CPU implementation of Vulkan" "$log"; then
+  echo "warning:    that is a CPU implementation of Vulkan (no GPU found): the elements run on the CPU," \
+    "slowly, and each warns of it at start; see README.md, \"Using the plugin\""
+fi
 echo "rgb2yuv:    demo/rgb2yuv.jpg ($(sed -n 's/.*gst_rgb2yuv_configure:<[^>]*> //p' "$log" | head -n1))"
 
 echo "lumamax, brightest pixel of each frame of a moving ball:"
