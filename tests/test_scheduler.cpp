@@ -7,6 +7,7 @@
 #include <memory>
 #include <mutex>
 #include <set>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -28,12 +29,10 @@ constexpr auto kPatience = 30s;  // how long a test waits for something that mus
 // A GPU whose frames complete when the test calls complete(n), or never (lose() ends them all).
 class FakeGpu {
  public:
-  Completion wait(uint32_t slot, uint64_t timeout_ns) {
-    std::unique_lock<std::mutex> guard(lock_);
-    const bool done = changed_.wait_for(guard, std::chrono::nanoseconds(timeout_ns),
-                                        [&] { return lost_ || completed_.count(in_slot_[slot]) > 0; });
+  Completion status(uint32_t slot) {
+    std::lock_guard<std::mutex> guard(lock_);
     if (lost_) return Completion::kLost;
-    return done ? Completion::kDone : Completion::kPending;
+    return completed_.count(in_slot_[slot]) > 0 ? Completion::kDone : Completion::kPending;
   }
   void submit(uint32_t slot, int frame) {
     std::lock_guard<std::mutex> guard(lock_);
@@ -42,17 +41,14 @@ class FakeGpu {
   void complete(int frame) {
     std::lock_guard<std::mutex> guard(lock_);
     completed_.insert(frame);
-    changed_.notify_all();
   }
   void lose() {
     std::lock_guard<std::mutex> guard(lock_);
     lost_ = true;
-    changed_.notify_all();
   }
 
  private:
   std::mutex lock_;
-  std::condition_variable changed_;
   int in_slot_[kDepth] = {-1, -1, -1, -1};
   std::set<int> completed_;
   bool lost_ = false;
@@ -103,7 +99,7 @@ class FakeFrame : public FrameScheduler::Work {
 struct Rig {
   explicit Rig(uint64_t timeout_ns = kLongTimeoutNs)
       : scheduler(
-            kDepth, timeout_ns, [this](uint32_t slot, uint64_t ns) { return gpu.wait(slot, ns); },
+            kDepth, timeout_ns, [this](uint32_t slot) { return gpu.status(slot); },
             [this](Completion status) { log.add(log.failures, int(status)); }, "test:done") {}
   // reserve() and push() of frame `n`, as the element does; returns reserve()'s flow.
   GstFlowReturn submit(int n, GstFlowReturn finish_flow = GST_FLOW_OK) {
@@ -120,85 +116,97 @@ struct Rig {
   FrameScheduler scheduler;
 };
 
+// "0 1 2" for a log's list, in failure messages.
+std::string Text(const std::vector<int>& frames) {
+  std::string text;
+  for (int n : frames) text += (text.empty() ? "" : " ") + std::to_string(n);
+  return text.empty() ? "none" : text;
+}
+
+// Fails unless `got`, the flow `what` returned, is `want`.
+void ExpectFlow(GstFlowReturn got, GstFlowReturn want, const char* what) {
+  fail_unless(got == want, "%s returned %s, expected %s", what, gst_flow_get_name(got),
+              gst_flow_get_name(want));
+}
+
+// Fails unless `what` (finished, released, failures) holds exactly `want`.
+void ExpectLog(Log& log, const std::vector<int>& list, const std::vector<int>& want, const char* what) {
+  const std::vector<int> got = log.get(list);
+  fail_unless(got == want, "%s: %s, expected %s", what, Text(got).c_str(), Text(want).c_str());
+}
+
 }  // namespace
 
 // Request and response: one frame in, and it leaves when the GPU is done, with nothing after it.
 GST_START_TEST(test_frame_leaves_when_done) {
   Rig rig;
   for (int n = 0; n < 10; ++n) {
-    fail_unless(rig.submit(n) == GST_FLOW_OK, "rig.submit(n) == GST_FLOW_OK");
+    ExpectFlow(rig.submit(n), GST_FLOW_OK, "submit(n)");
     rig.gpu.complete(n);
     fail_unless(rig.log.wait_for(rig.log.finished, size_t(n) + 1), "frame %d did not leave on its own", n);
   }
-  fail_unless(rig.log.get(rig.log.finished) == std::vector<int>({0, 1, 2, 3, 4, 5, 6, 7, 8, 9}),
-              "rig.log.get(rig.log.finished) == std::vector<int>({0, 1, 2, 3, 4, 5, 6, 7, 8, 9})");
+  ExpectLog(rig.log, rig.log.finished, std::vector<int>({0, 1, 2, 3, 4, 5, 6, 7, 8, 9}), "finished");
 }
 GST_END_TEST;
 
 // Frames completing out of order on the GPU still leave in submission order.
 GST_START_TEST(test_frames_leave_in_order) {
   Rig rig;
-  for (int n = 0; n < 3; ++n) fail_unless(rig.submit(n) == GST_FLOW_OK);
+  for (int n = 0; n < 3; ++n) ExpectFlow(rig.submit(n), GST_FLOW_OK, "submit(n)");
   rig.gpu.complete(2);
   rig.gpu.complete(1);
   std::this_thread::sleep_for(50ms);  // a scheduler that finished out of order would do it now
-  fail_unless(rig.log.get(rig.log.finished).empty(), "a frame left before frame 0");
+  ExpectLog(rig.log, rig.log.finished, {}, "finished");
   rig.gpu.complete(0);
-  fail_unless(rig.log.wait_for(rig.log.finished, 3), "rig.log.wait_for(rig.log.finished, 3)");
-  fail_unless(rig.log.get(rig.log.finished) == std::vector<int>({0, 1, 2}),
-              "rig.log.get(rig.log.finished) == std::vector<int>({0, 1, 2})");
+  fail_unless(rig.log.wait_for(rig.log.finished, 3), "frames did not leave once all were complete");
+  ExpectLog(rig.log, rig.log.finished, std::vector<int>({0, 1, 2}), "finished");
 }
 GST_END_TEST;
 
 // reserve() waits while `depth` frames are in flight, and goes on when the oldest leaves.
 GST_START_TEST(test_full_ring_waits_for_the_oldest) {
   Rig rig;
-  for (int n = 0; n < int(kDepth); ++n) fail_unless(rig.submit(n) == GST_FLOW_OK);
+  for (int n = 0; n < int(kDepth); ++n) ExpectFlow(rig.submit(n), GST_FLOW_OK, "submit(n)");
   std::thread producer([&] { rig.submit(int(kDepth)); });
   std::this_thread::sleep_for(50ms);
-  fail_unless(rig.log.get(rig.log.finished).empty(), "rig.log.get(rig.log.finished).empty()");
+  ExpectLog(rig.log, rig.log.finished, {}, "finished");
   rig.gpu.complete(0);
   producer.join();  // returns only once frame 0 has left
-  fail_unless(rig.log.get(rig.log.finished) == std::vector<int>({0}),
-              "rig.log.get(rig.log.finished) == std::vector<int>({0})");
+  ExpectLog(rig.log, rig.log.finished, std::vector<int>({0}), "finished");
   for (int n = 1; n <= int(kDepth); ++n) rig.gpu.complete(n);
-  fail_unless(rig.scheduler.drain() == GST_FLOW_OK, "rig.scheduler.drain() == GST_FLOW_OK");
-  fail_unless(rig.log.get(rig.log.finished).size() == kDepth + 1,
-              "rig.log.get(rig.log.finished).size() == kDepth + 1");
+  ExpectFlow(rig.scheduler.drain(), GST_FLOW_OK, "drain()");
+  ExpectLog(rig.log, rig.log.finished, std::vector<int>({0, 1, 2, 3, 4}), "finished");
 }
 GST_END_TEST;
 
 // A finished frame's flow reaches the streaming thread once, at its next call.
 GST_START_TEST(test_downstream_flow_returns_once) {
   Rig rig;
-  fail_unless(rig.submit(0, GST_FLOW_NOT_LINKED) == GST_FLOW_OK,
-              "rig.submit(0, GST_FLOW_NOT_LINKED) == GST_FLOW_OK");
+  ExpectFlow(rig.submit(0, GST_FLOW_NOT_LINKED), GST_FLOW_OK, "submit(0, GST_FLOW_NOT_LINKED)");
   rig.gpu.complete(0);
-  fail_unless(rig.scheduler.drain() == GST_FLOW_NOT_LINKED, "rig.scheduler.drain() == GST_FLOW_NOT_LINKED");
-  fail_unless(rig.submit(1) == GST_FLOW_OK, "the flow was returned twice");
+  ExpectFlow(rig.scheduler.drain(), GST_FLOW_NOT_LINKED, "drain()");
+  ExpectFlow(rig.submit(1), GST_FLOW_OK, "submit(1)");
   rig.gpu.complete(1);
-  fail_unless(rig.scheduler.drain() == GST_FLOW_OK, "rig.scheduler.drain() == GST_FLOW_OK");
+  ExpectFlow(rig.scheduler.drain(), GST_FLOW_OK, "drain()");
 }
 GST_END_TEST;
 
 // A flush drops the frames in flight once the GPU is done with them, finishing none.
 GST_START_TEST(test_discard_drops_after_the_gpu) {
   Rig rig;
-  for (int n = 0; n < 3; ++n) fail_unless(rig.submit(n) == GST_FLOW_OK);
+  for (int n = 0; n < 3; ++n) ExpectFlow(rig.submit(n), GST_FLOW_OK, "submit(n)");
   std::thread gpu([&] {
     std::this_thread::sleep_for(50ms);
     for (int n = 0; n < 3; ++n) rig.gpu.complete(n);
   });
-  fail_unless(rig.scheduler.discard().empty(), "rig.scheduler.discard().empty()");
+  fail_unless(rig.scheduler.discard().empty(), "the flush handed frames back although the GPU finished them");
   gpu.join();
-  fail_unless(rig.log.get(rig.log.finished).empty(), "a discarded frame was finished");
-  fail_unless(rig.log.get(rig.log.released) == std::vector<int>({0, 1, 2}),
-              "rig.log.get(rig.log.released) == std::vector<int>({0, 1, 2})");
-  fail_unless(rig.submit(3) == GST_FLOW_OK, "the scheduler does not go on after a flush");
+  ExpectLog(rig.log, rig.log.finished, {}, "finished");
+  ExpectLog(rig.log, rig.log.released, std::vector<int>({0, 1, 2}), "released");
+  ExpectFlow(rig.submit(3), GST_FLOW_OK, "submit(3)");
   rig.gpu.complete(3);
-  fail_unless(rig.scheduler.drain() == GST_FLOW_OK, "rig.scheduler.drain() == GST_FLOW_OK");
-  fail_unless(rig.log.get(rig.log.finished) == std::vector<int>({3}),
-              "rig.log.get(rig.log.finished) == std::vector<int>({3})");
+  ExpectFlow(rig.scheduler.drain(), GST_FLOW_OK, "drain()");
+  ExpectLog(rig.log, rig.log.finished, std::vector<int>({3}), "finished");
 }
 GST_END_TEST;
 
@@ -206,16 +214,15 @@ GST_END_TEST;
 // every later call returns an error only after the report.
 GST_START_TEST(test_slow_frame_stalls) {
   Rig rig(20'000'000);
-  fail_unless(rig.submit(0) == GST_FLOW_OK, "rig.submit(0) == GST_FLOW_OK");
-  fail_unless(rig.submit(1) == GST_FLOW_OK, "rig.submit(1) == GST_FLOW_OK");
-  fail_unless(rig.scheduler.drain() == GST_FLOW_ERROR, "rig.scheduler.drain() == GST_FLOW_ERROR");
-  fail_unless(rig.log.get(rig.log.failures) == std::vector<int>({int(Completion::kPending)}),
-              "rig.log.get(rig.log.failures) == std::vector<int>({int(Completion::kPending)})");
-  fail_unless(rig.submit(2) == GST_FLOW_ERROR, "rig.submit(2) == GST_FLOW_ERROR");
-  fail_unless(rig.log.get(rig.log.released).empty(), "a frame the GPU still runs was released");
+  ExpectFlow(rig.submit(0), GST_FLOW_OK, "submit(0)");
+  ExpectFlow(rig.submit(1), GST_FLOW_OK, "submit(1)");
+  ExpectFlow(rig.scheduler.drain(), GST_FLOW_ERROR, "drain()");
+  ExpectLog(rig.log, rig.log.failures, std::vector<int>({int(Completion::kPending)}), "failures");
+  ExpectFlow(rig.submit(2), GST_FLOW_ERROR, "submit(2)");
+  ExpectLog(rig.log, rig.log.released, {}, "released");
   FrameScheduler::Frames left = rig.scheduler.discard();
   fail_unless(left.size() == 2, "%zu frames handed over by the flush, expected 2", left.size());
-  fail_unless(rig.submit(3) == GST_FLOW_ERROR, "a stalled scheduler took a frame after a flush");
+  ExpectFlow(rig.submit(3), GST_FLOW_ERROR, "submit(3)");
   fail_unless(rig.log.get(rig.log.failures).size() == 1, "the failure was reported twice");
 }
 GST_END_TEST;
@@ -223,34 +230,29 @@ GST_END_TEST;
 // A lost device: one report, every frame dropped without being finished.
 GST_START_TEST(test_lost_device_drops_everything) {
   Rig rig;
-  for (int n = 0; n < 3; ++n) fail_unless(rig.submit(n) == GST_FLOW_OK);
+  for (int n = 0; n < 3; ++n) ExpectFlow(rig.submit(n), GST_FLOW_OK, "submit(n)");
   rig.gpu.lose();
-  fail_unless(rig.scheduler.drain() == GST_FLOW_ERROR, "rig.scheduler.drain() == GST_FLOW_ERROR");
-  fail_unless(rig.log.get(rig.log.failures) == std::vector<int>({int(Completion::kLost)}),
-              "rig.log.get(rig.log.failures) == std::vector<int>({int(Completion::kLost)})");
-  fail_unless(rig.log.get(rig.log.finished).empty(), "rig.log.get(rig.log.finished).empty()");
-  fail_unless(rig.log.get(rig.log.released) == std::vector<int>({0, 1, 2}),
-              "rig.log.get(rig.log.released) == std::vector<int>({0, 1, 2})");
+  ExpectFlow(rig.scheduler.drain(), GST_FLOW_ERROR, "drain()");
+  ExpectLog(rig.log, rig.log.failures, std::vector<int>({int(Completion::kLost)}), "failures");
+  ExpectLog(rig.log, rig.log.finished, {}, "finished");
+  ExpectLog(rig.log, rig.log.released, std::vector<int>({0, 1, 2}), "released");
 }
 GST_END_TEST;
 
-// stop() does not wait for the GPU: the frames it runs are handed back, unreleased, and stop()
-// returns within a slice of the fence wait.
+// stop() does not wait for the GPU: the frames it runs are handed back, unreleased (stop()
+// interrupts the completion thread's nap between looks at the fence).
 GST_START_TEST(test_stop_hands_running_frames_back) {
   Rig rig;
-  for (int n = 0; n < 3; ++n) fail_unless(rig.submit(n) == GST_FLOW_OK);
+  for (int n = 0; n < 3; ++n) ExpectFlow(rig.submit(n), GST_FLOW_OK, "submit(n)");
   rig.gpu.complete(0);
-  fail_unless(rig.log.wait_for(rig.log.finished, 1), "rig.log.wait_for(rig.log.finished, 1)");
+  fail_unless(rig.log.wait_for(rig.log.finished, 1), "frame 0 did not leave");
   FrameScheduler::Frames left = rig.scheduler.stop();
   fail_unless(left.size() == 2, "%zu frames handed back, expected 2", left.size());
-  fail_unless(rig.log.get(rig.log.released) == std::vector<int>({0}),
-              "rig.log.get(rig.log.released) == std::vector<int>({0})");
+  ExpectLog(rig.log, rig.log.released, std::vector<int>({0}), "released");
   uint32_t slot = 0;
-  fail_unless(rig.scheduler.reserve(slot) == GST_FLOW_FLUSHING,
-              "rig.scheduler.reserve(slot) == GST_FLOW_FLUSHING");
+  ExpectFlow(rig.scheduler.reserve(slot), GST_FLOW_FLUSHING, "reserve(slot)");
   left.clear();
-  fail_unless(rig.log.get(rig.log.released) == std::vector<int>({0, 1, 2}),
-              "rig.log.get(rig.log.released) == std::vector<int>({0, 1, 2})");
+  ExpectLog(rig.log, rig.log.released, std::vector<int>({0, 1, 2}), "released");
 }
 GST_END_TEST;
 

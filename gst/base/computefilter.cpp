@@ -260,7 +260,7 @@ static gboolean gst_vkcompute_filter_start(GstBaseTransform* trans) {
   const std::string thread_name = std::string(GST_OBJECT_NAME(self)).substr(0, 10) + ":done";
   priv->scheduler = std::make_unique<vkc::FrameScheduler>(
       kVkComputeFramesInFlight, priv->frame_timeout_ns,
-      [ring = priv->ring.get()](uint32_t slot, uint64_t timeout_ns) { return ring->wait(slot, timeout_ns); },
+      [ring = priv->ring.get()](uint32_t slot) { return ring->wait(slot, 0); },
       [self](vkc::Completion status) { post_gpu_failure(self, status); }, thread_name);
   priv->allocator = gst_vkcompute_allocator_new(device);
   priv->device = std::move(device);

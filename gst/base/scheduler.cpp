@@ -24,9 +24,9 @@ constexpr uint64_t kLongestNapNs = 1'000'000;
 constexpr unsigned long kTimerSlackNs = 2'000;
 }  // namespace
 
-FrameScheduler::FrameScheduler(uint32_t depth, uint64_t timeout_ns, FenceWait wait, FailureReport report,
+FrameScheduler::FrameScheduler(uint32_t depth, uint64_t timeout_ns, FenceStatus status, FailureReport report,
                                const std::string& thread_name)
-    : depth_(depth), timeout_ns_(timeout_ns), wait_(std::move(wait)), report_(std::move(report)) {
+    : depth_(depth), timeout_ns_(timeout_ns), status_(std::move(status)), report_(std::move(report)) {
   thread_ = std::thread(&FrameScheduler::run, this, thread_name);
 }
 
@@ -93,7 +93,7 @@ Completion FrameScheduler::wait_oldest(uint32_t slot, std::unique_lock<std::mute
   const auto start = std::chrono::steady_clock::now();
   for (;;) {
     guard.unlock();
-    const Completion status = wait_(slot, 0);
+    const Completion status = status_(slot);
     guard.lock();
     if (status != Completion::kPending || stopping_) return status;
     const uint64_t waited = uint64_t(

@@ -43,15 +43,15 @@ class FrameScheduler {
     virtual GstFlowReturn finish() = 0;
   };
   using Frames = std::deque<std::unique_ptr<Work>>;
-  // Waits up to `timeout_ns` for the frame submitted into `slot` (CommandRing::wait()); the
-  // scheduler only asks with 0, to look without waiting.
-  using FenceWait = std::function<Completion(uint32_t slot, uint64_t timeout_ns)>;
+  // Where the frame submitted into `slot` stands now, without waiting (CommandRing::wait() with
+  // no time to wait).
+  using FenceStatus = std::function<Completion(uint32_t slot)>;
   // The frame that did not complete (kPending: still running after the timeout; kLost), once, on
   // the completion thread.
   using FailureReport = std::function<void(Completion status)>;
 
   // `depth` frames at most in flight; `thread_name` (at most 15 bytes) shows in top and debuggers.
-  FrameScheduler(uint32_t depth, uint64_t timeout_ns, FenceWait wait, FailureReport report,
+  FrameScheduler(uint32_t depth, uint64_t timeout_ns, FenceStatus status, FailureReport report,
                  const std::string& thread_name);
   // Joins the completion thread (stop()); frames still held are destroyed, so the owner must hand
   // them over with stop() first when the GPU may still use them.
@@ -86,7 +86,7 @@ class FrameScheduler {
 
   const uint32_t depth_;
   const uint64_t timeout_ns_;
-  const FenceWait wait_;
+  const FenceStatus status_;
   const FailureReport report_;
   uint64_t submitted_ = 0;  // streaming thread: frames pushed, for slot numbers
 
