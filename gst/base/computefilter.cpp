@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -26,7 +27,10 @@ constexpr guint kGpuTimeWindow = 16;  // timed frames (one in CommandRing::kTime
 // Its 256x4 tiles since took RGBA in place to 181 us.
 constexpr guint kWideLoadBytes = 16;
 
-enum { PROP_0, PROP_DEVICE, PROP_DEVICE_NAME, PROP_GPU_TIME };
+enum { PROP_0, PROP_DEVICE, PROP_DEVICE_NAME, PROP_GPU_TIME, PROP_UPLOADS, PROP_DOWNLOADS };
+
+// The custom query by which an element asks whether the one downstream runs on its device.
+constexpr const char* kDeviceQuery = "vkcompute-device";
 
 // What frames still running on the GPU may touch, once the element lets go of them (stop, or a
 // flush after a frame outlived the timeout): handed to vkc::release_after_gpu() with the ring.
@@ -58,8 +62,9 @@ struct GstVkComputeFilterPrivate {
 
   // Streaming state, from start() to stop().
   std::shared_ptr<vkc::Device> device;
-  GstAllocator* allocator = nullptr;
-  GstBufferPool* upstream_pool = nullptr;  // offered in propose_allocation
+  GstAllocator* allocator = nullptr;         // host-visible memory
+  GstAllocator* device_allocator = nullptr;  // device-local memory (memory:VkComputeDevice)
+  GstBufferPool* upstream_pool = nullptr;    // offered in propose_allocation
   std::unique_ptr<vkc::CommandRing> ring;
   std::vector<std::unique_ptr<vkc::Buffer>> staging;  // one per ring slot, grown on demand
   // Device-memory copies of the input, one per ring slot, grown on demand (see
@@ -70,6 +75,8 @@ struct GstVkComputeFilterPrivate {
   guint64 submitted = 0;
   GstVideoInfo in_info;
   GstVideoInfo out_info;
+  bool in_device = false;                      // the sink caps have memory:VkComputeDevice
+  bool out_device = false;                     // the source caps have it: outputs leave at submit
   std::unique_ptr<vkc::CapsState> caps_state;  // from configure(); the ring's frames use it
   vkc::InputPath last_path = vkc::InputPath::kOwnMemory;
   // Written by the streaming thread with no frame in flight, read by allocation queries too: see
@@ -81,6 +88,8 @@ struct GstVkComputeFilterPrivate {
   double gpu_ns = 0;
   guint gpu_frames = 0;
   double gpu_time_us = 0;  // object lock: the mean of the last complete window, for `gpu-time`
+  // `uploads` and `downloads` since the last start; the device allocator counts CPU maps.
+  std::shared_ptr<vkc::TransferCounts> counts = std::make_shared<vkc::TransferCounts>();
 };
 
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE(GstVkComputeFilter, gst_vkcompute_filter, GST_TYPE_BASE_TRANSFORM)
@@ -131,6 +140,21 @@ static void note_gpu_time(GstVkComputeFilter* self, double ns) {
 // Otherwise the element writes an output buffer per frame.
 static gboolean passes_through(GstVkComputeFilter* self) {
   return get_priv(self)->passthrough;
+}
+
+// Whether frames should pass through untouched with the current caps and settings: analysis
+// elements whose frames stay in the same kind of memory, unless modifies_frames() says they draw.
+static bool wants_passthrough(GstVkComputeFilter* self) {
+  auto* klass = GST_VKCOMPUTE_FILTER_GET_CLASS(self);
+  auto* priv = get_priv(self);
+  return klass->analysis && !(klass->modifies_frames && klass->modifies_frames(self)) &&
+         priv->in_device == priv->out_device;
+}
+
+// The allocator of the memory that `caps` name: device-local for memory:VkComputeDevice.
+static GstAllocator* allocator_for(GstVkComputeFilter* self, GstCaps* caps) {
+  auto* priv = get_priv(self);
+  return gst_vkcompute_caps_in_device_memory(caps) ? priv->device_allocator : priv->allocator;
 }
 
 // One submitted frame, finished on the scheduler's completion thread: an analysis element
@@ -262,7 +286,10 @@ static gboolean gst_vkcompute_filter_start(GstBaseTransform* trans) {
       kVkComputeFramesInFlight, priv->frame_timeout_ns,
       [ring = priv->ring.get()](uint32_t slot) { return ring->wait(slot, 0); },
       [self](vkc::Completion status) { post_gpu_failure(self, status); }, thread_name);
+  priv->counts->uploads = 0;
+  priv->counts->downloads = 0;
   priv->allocator = gst_vkcompute_allocator_new(device);
+  priv->device_allocator = gst_vkcompute_device_allocator_new(device, priv->counts);
   priv->device = std::move(device);
   GST_OBJECT_LOCK(self);
   priv->device_name = priv->device->name();
@@ -284,6 +311,7 @@ static void release_streaming(GstVkComputeFilter* self) {
   priv->input_copies.clear();
   gst_clear_object(&priv->upstream_pool);
   gst_clear_object(&priv->allocator);
+  gst_clear_object(&priv->device_allocator);
   priv->device.reset();
 }
 
@@ -303,6 +331,8 @@ static gboolean gst_vkcompute_filter_set_caps(GstBaseTransform* trans, GstCaps* 
     GST_ERROR_OBJECT(self, "invalid caps %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT, incaps, outcaps);
     return FALSE;
   }
+  priv->in_device = gst_vkcompute_caps_in_device_memory(incaps);
+  priv->out_device = gst_vkcompute_caps_in_device_memory(outcaps);
   GError* error = nullptr;
   try {
     // The old state goes first: a device has limited memory for two sets of kernels and buffers.
@@ -317,8 +347,8 @@ static gboolean gst_vkcompute_filter_set_caps(GstBaseTransform* trans, GstCaps* 
     return FALSE;
   }
   // GstBaseTransform has just chosen passthrough for equal caps; an analysis element that draws
-  // into its frames needs output buffers instead.
-  const bool passthrough = klass->analysis && !(klass->modifies_frames && klass->modifies_frames(self));
+  // into its frames, or whose frames move between host and device memory, needs output buffers.
+  const bool passthrough = wants_passthrough(self);
   priv->passthrough = passthrough;
   gst_base_transform_set_passthrough(trans, passthrough);
   GST_DEBUG_OBJECT(self, "configured %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT "%s", incaps, outcaps,
@@ -360,11 +390,11 @@ static gboolean gst_vkcompute_filter_propose_allocation(GstBaseTransform* trans,
     }
     if (!priv->upstream_pool)
       priv->upstream_pool =
-          gst_vkcompute_buffer_pool_new(priv->allocator, caps, guint(info.size), min_buffers);
+          gst_vkcompute_buffer_pool_new(allocator_for(self, caps), caps, guint(info.size), min_buffers);
   }
   gst_query_add_allocation_pool(query, need_pool ? priv->upstream_pool : nullptr, guint(info.size),
                                 min_buffers, 0);
-  gst_query_add_allocation_param(query, priv->allocator, nullptr);
+  gst_query_add_allocation_param(query, allocator_for(self, caps), nullptr);
   if (!gst_query_find_allocation_meta(query, GST_VIDEO_META_API_TYPE, nullptr))
     gst_query_add_allocation_meta(query, GST_VIDEO_META_API_TYPE, nullptr);
   return TRUE;
@@ -372,19 +402,20 @@ static gboolean gst_vkcompute_filter_propose_allocation(GstBaseTransform* trans,
 
 static gboolean gst_vkcompute_filter_decide_allocation(GstBaseTransform* trans, GstQuery* query) {
   auto* self = GST_VKCOMPUTE_FILTER(trans);
-  auto* priv = get_priv(self);
   GstCaps* caps = nullptr;
   gst_query_parse_allocation(query, &caps, nullptr);
   GstVideoInfo info;
   if (!caps || !gst_video_info_from_caps(&info, caps)) return FALSE;
 
-  // Output always comes from our host-visible memory, whatever pool downstream offers: the GPU
-  // writes it in place and downstream reads it in place. Downstream's minimum still counts.
+  // Output always comes from our own memory, whatever pool downstream offers: host-visible memory
+  // that the GPU writes and downstream reads in place, or device-local memory for another element
+  // of ours. Downstream's minimum still counts.
   guint min_buffers = 0;
   guint n_pools = gst_query_get_n_allocation_pools(query);
   if (n_pools > 0) gst_query_parse_nth_allocation_pool(query, 0, nullptr, nullptr, &min_buffers, nullptr);
   min_buffers += kVkComputeFramesInFlight;
-  GstBufferPool* pool = gst_vkcompute_buffer_pool_new(priv->allocator, caps, guint(info.size), min_buffers);
+  GstBufferPool* pool =
+      gst_vkcompute_buffer_pool_new(allocator_for(self, caps), caps, guint(info.size), min_buffers);
   if (!pool) return FALSE;
   if (n_pools > 0)
     gst_query_set_nth_allocation_pool(query, 0, pool, guint(info.size), min_buffers, 0);
@@ -394,10 +425,36 @@ static gboolean gst_vkcompute_filter_decide_allocation(GstBaseTransform* trans, 
   return TRUE;
 }
 
+// Orders a frame's commands after every command submitted before on the device's one queue: a
+// frame in device memory was written by the element upstream's work, and the output buffers
+// written here may still be read by the work of the element downstream. Both were submitted
+// earlier (frames leave at submit), so the queue's order and this barrier suffice: no CPU wait.
+static void record_after_earlier_work(vk::CommandBuffer cmd) {
+  using Stage = vk::PipelineStageFlagBits;
+  using Access = vk::AccessFlagBits;
+  vk::MemoryBarrier earlier{.srcAccessMask = Access::eShaderWrite | Access::eTransferWrite,
+                            .dstAccessMask = Access::eShaderRead | Access::eShaderWrite |
+                                             Access::eTransferRead | Access::eTransferWrite};
+  cmd.pipelineBarrier(Stage::eComputeShader | Stage::eTransfer, Stage::eComputeShader | Stage::eTransfer, {},
+                      earlier, nullptr, nullptr);
+}
+
+// An analysis element that outputs buffers (drawing into them, or moving its frames between host
+// and device memory) copies each frame into its output first. Its kernels then read the device
+// copy when there is one: that copy is the frame's one upload.
+static void record_analysis_output(GstVkComputeFilter* self, vkc::Frame& frame) {
+  auto* priv = get_priv(self);
+  if (!GST_VKCOMPUTE_FILTER_GET_CLASS(self)->analysis || !frame.outbuf) return;
+  vkc::record_frame_copy(frame.cmd, priv->in_info, frame.in, frame.out);
+  if (frame.out.device_local && !frame.in.device_local) frame.in = frame.out;
+}
+
 // Records and submits the GPU work of a bound frame.
 static gboolean record_and_submit(GstVkComputeFilter* self, vkc::Frame& frame, GError** error) {
   auto* priv = get_priv(self);
   frame.cmd = priv->ring->begin(frame.slot);
+  record_after_earlier_work(frame.cmd);
+  record_analysis_output(self, frame);
   if (!GST_VKCOMPUTE_FILTER_GET_CLASS(self)->record(self, &frame, error)) return FALSE;
   // Make the kernels' writes to host-visible memory visible to the CPU once the fence signals.
   vk::MemoryBarrier to_host{
@@ -413,8 +470,8 @@ void gst_vkcompute_filter_copy_input_to_device(GstVkComputeFilter* self, vkc::Fr
                                                guint load_bytes, guint x0, guint y0, guint x1, guint y1) {
   auto* priv = get_priv(self);
   const GstVideoInfo& info = priv->in_info;
-  if (!priv->device->features().copy_input_to_device || load_bytes >= kWideLoadBytes ||
-      2 * (x1 - x0) < guint(GST_VIDEO_INFO_WIDTH(&info)))
+  if (frame->in.device_local || !priv->device->features().copy_input_to_device ||
+      load_bytes >= kWideLoadBytes || 2 * (x1 - x0) < guint(GST_VIDEO_INFO_WIDTH(&info)))
     return;
   vk::DeviceSize bytes = 0;
   vkc::FrameLayout copy = vkc::packed_from_zero(info, frame->in, n_planes, bytes);
@@ -423,6 +480,7 @@ void gst_vkcompute_filter_copy_input_to_device(GstVkComputeFilter* self, vkc::Fr
     buffer = vkc::Buffer::create_device(priv->device, bytes, "vkcompute input copy");
   copy.buffer = buffer->handle();
   vkc::record_frame_copy(frame->cmd, info, frame->in, copy, {.end_plane = n_planes, .y0 = y0, .y1 = y1});
+  copy.device_local = true;
   frame->in = copy;
 }
 
@@ -445,7 +503,7 @@ static GstFlowReturn acquire_output(GstVkComputeFilter* self, vkc::Frame& frame)
   }
   GST_BASE_TRANSFORM_GET_CLASS(self)->copy_metadata(trans, frame.inbuf, frame.outbuf);
   GstMemory* outmem = gst_buffer_peek_memory(frame.outbuf, 0);
-  const vkc::Buffer* out = gst_vkcompute_memory_get_buffer(outmem, *priv->device);
+  const vkc::Buffer* out = gst_vkcompute_memory_get_buffer(outmem, *priv->device, &frame.out.device_local);
   std::string error;
   if (!out || gst_buffer_n_memory(frame.outbuf) != 1 ||
       !vkc::frame_layout(frame.outbuf, priv->out_info, out->handle(), outmem->offset, frame.out, error)) {
@@ -457,8 +515,10 @@ static GstFlowReturn acquire_output(GstVkComputeFilter* self, vkc::Frame& frame)
 }
 
 // Binds the input, takes an output buffer, records and submits one frame into `slot`, and hands it
-// to the scheduler. Takes `inbuf`.
-static GstFlowReturn submit_frame(GstVkComputeFilter* self, GstBuffer* inbuf, guint slot) {
+// to the scheduler. Takes `inbuf`. An output in device memory leaves now, in `out`: the work of
+// the element downstream is ordered after ours on the GPU (record_after_earlier_work()), and a CPU
+// map waits for it (vkmemory.hpp). An output in host memory leaves when the GPU is done.
+static GstFlowReturn submit_frame(GstVkComputeFilter* self, GstBuffer* inbuf, guint slot, GstBuffer** out) {
   auto* priv = get_priv(self);
   auto work = std::make_unique<FrameWork>(self);
   vkc::Frame& frame = work->frame;
@@ -486,13 +546,16 @@ static GstFlowReturn submit_frame(GstVkComputeFilter* self, GstBuffer* inbuf, gu
     return GST_FLOW_ERROR;
   }
   priv->submitted++;
+  if (work->input.from_host()) priv->counts->uploads++;
+  if (frame.outbuf && !frame.out.device_local) priv->counts->downloads++;
+  if (frame.out.device_local) *out = std::exchange(frame.outbuf, nullptr);
   priv->scheduler->push(std::move(work));
   return GST_FLOW_OK;
 }
 
-// One input frame: waits for a free slot, then submits it. A filter's output leaves from the
-// scheduler's completion thread when the GPU is done; an analysis element passes the input on
-// now, and the completion thread posts its result.
+// One input frame: waits for a free slot, then submits it. An output in host memory leaves from the
+// scheduler's completion thread when the GPU is done; one in device memory, and the input of an
+// analysis element that passes it through, leave now, and the completion thread posts results.
 static GstFlowReturn gst_vkcompute_filter_generate_output(GstBaseTransform* trans, GstBuffer** outbuf) {
   auto* self = GST_VKCOMPUTE_FILTER(trans);
   auto* priv = get_priv(self);
@@ -508,16 +571,19 @@ static GstFlowReturn gst_vkcompute_filter_generate_output(GstBaseTransform* tran
   // Our reference keeps a passed-through frame readable until the GPU is done with it (and makes
   // it read-only downstream meanwhile); taken before the completion thread may release the frame.
   GstBuffer* pass = passes_through(self) ? gst_buffer_ref(inbuf) : nullptr;
+  GstBuffer* device_output = nullptr;
   try {
-    flow = submit_frame(self, inbuf, slot);
+    flow = submit_frame(self, inbuf, slot, &device_output);
   } catch (const std::exception& e) {
     post_exception(self, e);
     flow = GST_FLOW_ERROR;
   }
-  if (flow == GST_FLOW_OK)
-    *outbuf = pass;
-  else if (pass)
-    gst_buffer_unref(pass);
+  if (flow == GST_FLOW_OK) {
+    *outbuf = pass ? pass : device_output;
+  } else {
+    if (pass) gst_buffer_unref(pass);
+    if (device_output) gst_buffer_unref(device_output);
+  }
   return flow;
 }
 
@@ -547,8 +613,7 @@ static GstFlowReturn gst_vkcompute_filter_submit_input_buffer(GstBaseTransform* 
   auto* self = GST_VKCOMPUTE_FILTER(trans);
   auto* klass = GST_VKCOMPUTE_FILTER_GET_CLASS(self);
   if (klass->analysis && klass->modifies_frames) {
-    const gboolean passthrough = !klass->modifies_frames(self);
-    if (passthrough != passes_through(self) && !configure_again(trans)) {
+    if (wants_passthrough(self) != passes_through(self) && !configure_again(trans)) {
       gst_buffer_unref(input);
       return GST_FLOW_NOT_NEGOTIATED;
     }
@@ -562,6 +627,106 @@ static GstFlowReturn gst_vkcompute_filter_submit_input_buffer(GstBaseTransform* 
 static GstFlowReturn gst_vkcompute_filter_transform(GstBaseTransform* trans, GstBuffer*, GstBuffer*) {
   GST_ELEMENT_ERROR(trans, CORE, NOT_IMPLEMENTED, (nullptr), ("transform() is not part of the frame path"));
   return GST_FLOW_NOT_SUPPORTED;
+}
+
+// Every structure of `caps`, first in device memory, then in system memory: the caps of each pad.
+static GstCaps* in_both_memories(GstCaps* caps) {
+  GstCaps* result = gst_caps_new_empty();
+  for (const char* feature :
+       {GST_CAPS_FEATURE_MEMORY_VKCOMPUTE_DEVICE, GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY})
+    for (guint i = 0; i < gst_caps_get_size(caps); ++i)
+      result = gst_caps_merge_structure_full(result, gst_structure_copy(gst_caps_get_structure(caps, i)),
+                                             gst_caps_features_new_single(feature));
+  return result;
+}
+
+// The element's own transform_formats() (or the same formats), in either memory on the other pad:
+// frames may move between host and device memory in any element.
+static GstCaps* gst_vkcompute_filter_transform_caps(GstBaseTransform* trans, GstPadDirection direction,
+                                                    GstCaps* caps, GstCaps* filter) {
+  auto* klass = GST_VKCOMPUTE_FILTER_GET_CLASS(trans);
+  GstCaps* formats =
+      klass->transform_formats ? klass->transform_formats(direction, caps) : gst_caps_ref(caps);
+  GstCaps* result = in_both_memories(formats);
+  gst_caps_unref(formats);
+  if (filter) {
+    GstCaps* filtered = gst_caps_intersect_full(filter, result, GST_CAPS_INTERSECT_FIRST);
+    gst_caps_unref(result);
+    result = filtered;
+  }
+  return result;
+}
+
+// Whether the element downstream is one of ours on the same device, so that frames may stay in
+// device memory between us. Its caps must list memory:VkComputeDevice explicitly: a stock element
+// that takes anything (fakesink, filesink, a tee to them) answers ANY and gets system memory, as
+// does videoconvert, whose caps name any feature with ANY. Then it must answer the device query
+// with our device; a link that does not forward the query (a tee) keeps device memory, which an
+// element of another device reads back through a CPU map.
+static bool downstream_takes_device_memory(GstVkComputeFilter* self) {
+  auto* priv = get_priv(self);
+  GstPad* src = GST_BASE_TRANSFORM_SRC_PAD(self);
+  GstCaps* peer = gst_pad_peer_query_caps(src, nullptr);
+  bool listed = false;
+  for (guint i = 0; peer && !gst_caps_is_any(peer) && i < gst_caps_get_size(peer); ++i) {
+    GstCapsFeatures* features = gst_caps_get_features(peer, i);
+    listed |= features && !gst_caps_features_is_any(features) &&
+              gst_caps_features_contains(features, GST_CAPS_FEATURE_MEMORY_VKCOMPUTE_DEVICE);
+  }
+  if (peer) gst_caps_unref(peer);
+  if (!listed) return false;
+  GstQuery* query = gst_query_new_custom(GST_QUERY_CUSTOM, gst_structure_new_empty(kDeviceQuery));
+  gint index = -1;
+  bool same = true;
+  if (gst_pad_peer_query(src, query) &&
+      gst_structure_get_int(gst_query_get_structure(query), "index", &index))
+    same = priv->device && index == priv->device->index();
+  gst_query_unref(query);
+  GST_DEBUG_OBJECT(self, "downstream lists %s%s", GST_CAPS_FEATURE_MEMORY_VKCOMPUTE_DEVICE,
+                   same ? "" : ", on another device: system memory");
+  return same;
+}
+
+// The structures of `caps` in device memory (`device`) or in system memory, when there are any.
+static GstCaps* prefer_memory(GstCaps* caps, bool device) {
+  GstCaps* kept = gst_caps_new_empty();
+  for (guint i = 0; i < gst_caps_get_size(caps); ++i) {
+    GstCapsFeatures* features = gst_caps_get_features(caps, i);
+    const bool in_device = features && !gst_caps_features_is_any(features) &&
+                           gst_caps_features_contains(features, GST_CAPS_FEATURE_MEMORY_VKCOMPUTE_DEVICE);
+    if (in_device == device)
+      kept = gst_caps_merge_structure_full(kept, gst_structure_copy(gst_caps_get_structure(caps, i)),
+                                           gst_caps_features_copy(features));
+  }
+  if (gst_caps_is_empty(kept)) {
+    gst_caps_unref(kept);
+    return caps;
+  }
+  gst_caps_unref(caps);
+  return kept;
+}
+
+// Output caps: device memory when the element downstream is ours on our device, else system
+// memory; then the first of what is left (an element's own fixate_caps() chains up to this).
+static GstCaps* gst_vkcompute_filter_fixate_caps(GstBaseTransform* trans, GstPadDirection direction, GstCaps*,
+                                                 GstCaps* othercaps) {
+  if (direction == GST_PAD_SINK)
+    othercaps = prefer_memory(othercaps, downstream_takes_device_memory(GST_VKCOMPUTE_FILTER(trans)));
+  return gst_caps_fixate(othercaps);
+}
+
+// Answers the device query of the element upstream (see downstream_takes_device_memory()).
+static gboolean gst_vkcompute_filter_query(GstBaseTransform* trans, GstPadDirection direction,
+                                           GstQuery* query) {
+  auto* priv = get_priv(GST_VKCOMPUTE_FILTER(trans));
+  if (direction == GST_PAD_SINK && GST_QUERY_TYPE(query) == GST_QUERY_CUSTOM &&
+      gst_structure_has_name(gst_query_get_structure(query), kDeviceQuery)) {
+    if (!priv->device) return FALSE;
+    gst_structure_set(gst_query_writable_structure(query), "index", G_TYPE_INT, priv->device->index(),
+                      nullptr);
+    return TRUE;
+  }
+  return GST_BASE_TRANSFORM_CLASS(gst_vkcompute_filter_parent_class)->query(trans, direction, query);
 }
 
 static gboolean gst_vkcompute_filter_sink_event(GstBaseTransform* trans, GstEvent* event) {
@@ -610,6 +775,8 @@ static void gst_vkcompute_filter_get_property(GObject* object, guint prop_id, GV
       g_value_set_string(value, priv->device_name.empty() ? nullptr : priv->device_name.c_str());
       break;
     case PROP_GPU_TIME: g_value_set_double(value, priv->gpu_time_us); break;
+    case PROP_UPLOADS: g_value_set_uint64(value, priv->counts->uploads); break;
+    case PROP_DOWNLOADS: g_value_set_uint64(value, priv->counts->downloads); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec);
   }
   GST_OBJECT_UNLOCK(object);
@@ -628,14 +795,21 @@ static void gst_vkcompute_filter_init(GstVkComputeFilter* self) {
   new (get_priv(self)) GstVkComputeFilterPrivate();
 }
 
+void gst_vkcompute_filter_class_add_pad_templates(GstVkComputeFilterClass* klass, const char* sink_caps,
+                                                  const char* src_caps) {
+  for (auto [name, direction, caps_string] :
+       {std::tuple{"sink", GST_PAD_SINK, sink_caps}, std::tuple{"src", GST_PAD_SRC, src_caps}}) {
+    GstCaps* formats = gst_caps_from_string(caps_string);
+    GstCaps* caps = in_both_memories(formats);
+    gst_element_class_add_pad_template(GST_ELEMENT_CLASS(klass),
+                                       gst_pad_template_new(name, direction, GST_PAD_ALWAYS, caps));
+    gst_caps_unref(caps);
+    gst_caps_unref(formats);
+  }
+}
+
 void gst_vkcompute_filter_class_init_analysis(GstVkComputeFilterClass* klass, const char* caps_string) {
-  auto* element_class = GST_ELEMENT_CLASS(klass);
-  GstCaps* caps = gst_caps_from_string(caps_string);
-  gst_element_class_add_pad_template(element_class,
-                                     gst_pad_template_new("sink", GST_PAD_SINK, GST_PAD_ALWAYS, caps));
-  gst_element_class_add_pad_template(element_class,
-                                     gst_pad_template_new("src", GST_PAD_SRC, GST_PAD_ALWAYS, caps));
-  gst_caps_unref(caps);
+  gst_vkcompute_filter_class_add_pad_templates(klass, caps_string, caps_string);
   GST_BASE_TRANSFORM_CLASS(klass)->passthrough_on_same_caps = TRUE;
   klass->analysis = TRUE;
 }
@@ -673,6 +847,22 @@ static void gst_vkcompute_filter_class_init(GstVkComputeFilterClass* klass) {
           "commands of one frame in 8, over the most recent 16 such frames (0 before the first "
           "128 frames complete, or when the device has no timestamps)",
           0, G_MAXDOUBLE, 0, GParamFlags(G_PARAM_READABLE | G_PARAM_STATIC_STRINGS)));
+  g_object_class_install_property(
+      gobject_class, PROP_UPLOADS,
+      g_param_spec_uint64("uploads", "Uploads",
+                          "Frames whose input the element read from host memory since it last started (the "
+                          "frame crossed to the GPU: kernels reading it in place or a copy), or that the CPU "
+                          "wrote into device memory of the element through a map. 0 for frames that arrive "
+                          "in device memory (memory:VkComputeDevice) from an element of ours",
+                          0, G_MAXUINT64, 0, GParamFlags(G_PARAM_READABLE | G_PARAM_STATIC_STRINGS)));
+  g_object_class_install_property(
+      gobject_class, PROP_DOWNLOADS,
+      g_param_spec_uint64("downloads", "Downloads",
+                          "Frames the element wrote into host memory since it last started (outputs in "
+                          "system memory), plus each CPU map of a frame it output in device memory (a read "
+                          "back). 0 for outputs in device memory that stay on the GPU, and for frames an "
+                          "analysis element passes through",
+                          0, G_MAXUINT64, 0, GParamFlags(G_PARAM_READABLE | G_PARAM_STATIC_STRINGS)));
 
   trans_class->start = gst_vkcompute_filter_start;
   trans_class->stop = gst_vkcompute_filter_stop;
@@ -683,6 +873,9 @@ static void gst_vkcompute_filter_class_init(GstVkComputeFilterClass* klass) {
   trans_class->generate_output = gst_vkcompute_filter_generate_output;
   trans_class->transform = gst_vkcompute_filter_transform;
   trans_class->sink_event = gst_vkcompute_filter_sink_event;
+  trans_class->transform_caps = gst_vkcompute_filter_transform_caps;
+  trans_class->fixate_caps = gst_vkcompute_filter_fixate_caps;
+  trans_class->query = gst_vkcompute_filter_query;
   trans_class->passthrough_on_same_caps = FALSE;
 
   gst_type_mark_as_plugin_api(GST_TYPE_VKCOMPUTE_FILTER, GstPluginAPIFlags(0));

@@ -51,6 +51,11 @@ struct _GstVkComputeFilterClass {
   // called for frames dropped by a flush.
   void (*complete)(GstVkComputeFilter* self, vkc::Frame* frame);
 
+  // The formats a pad can take for the caps of the other pad (`direction`: the pad of `caps`), as
+  // GstBaseTransformClass::transform_caps without filter and memory: the base class offers each
+  // result in both memories. Null: the same formats on both pads.
+  GstCaps* (*transform_formats)(GstPadDirection direction, GstCaps* caps);
+
   // TRUE for analysis elements: same caps in and out, input buffers pass through untouched.
   gboolean analysis;
 
@@ -86,8 +91,14 @@ State& caps_state(GstVkComputeFilter* self) {
 void gst_vkcompute_filter_copy_input_to_device(GstVkComputeFilter* self, vkc::Frame* frame, guint n_planes,
                                                guint load_bytes, guint x0, guint y0, guint x1, guint y1);
 
+// Adds the pad templates of the element: the caps strings' structures (formats, sizes, rates), each
+// in device memory (memory:VkComputeDevice, preferred between two elements of ours) and in system
+// memory.
+void gst_vkcompute_filter_class_add_pad_templates(GstVkComputeFilterClass* klass, const char* sink_caps,
+                                                  const char* src_caps);
+
 // Makes `klass` an analysis element class: same caps on both pads (`caps`, templates added here),
-// frames passing through untouched.
+// frames passing through untouched while they stay in the same memory.
 void gst_vkcompute_filter_class_init_analysis(GstVkComputeFilterClass* klass, const char* caps);
 
 // Frames the element keeps in flight on the GPU.

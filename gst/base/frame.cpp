@@ -36,6 +36,7 @@ const Buffer* cached_import(const std::shared_ptr<Device>& device, GstMemory* me
 
 const char* input_path_name(InputPath path) {
   switch (path) {
+    case InputPath::kDevice: return "device memory (memory:VkComputeDevice)";
     case InputPath::kOwnMemory: return "own Vulkan memory";
     case InputPath::kImported: return "imported host memory";
     case InputPath::kStaged: return "staging copy";
@@ -144,11 +145,17 @@ bool InputBinding::bind(const std::shared_ptr<Device>& device, GstBuffer* buf, c
                         std::unique_ptr<Buffer>& staging, FrameLayout& layout, std::string& error) {
   if (gst_buffer_n_memory(buf) == 1) {
     GstMemory* mem = gst_buffer_peek_memory(buf, 0);
-    if (const Buffer* own = gst_vkcompute_memory_get_buffer(mem, *device)) {
-      path_ = InputPath::kOwnMemory;
+    bool device_local = false;
+    if (const Buffer* own = gst_vkcompute_memory_get_buffer(mem, *device, &device_local)) {
+      path_ = device_local ? InputPath::kDevice : InputPath::kOwnMemory;
+      layout.device_local = device_local;
       return frame_layout(buf, info, own->handle(), mem->offset, layout, error);
     }
-    if (device->features().host_pointer_import && gst_memory_map(mem, &map_, GST_MAP_READ)) {
+    // A map of another device's device memory is a read-back copy in that device's memory, which
+    // this device cannot import: staged below.
+    if (device->features().host_pointer_import &&
+        !gst_memory_is_type(mem, GST_VKCOMPUTE_DEVICE_MEMORY_TYPE) &&
+        gst_memory_map(mem, &map_, GST_MAP_READ)) {
       mapped_ = mem;
       std::string why;
       const Buffer* imported = nullptr;

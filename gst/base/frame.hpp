@@ -15,6 +15,7 @@ namespace vkc {
 // constants.
 struct FrameLayout {
   vk::Buffer buffer;
+  bool device_local = false;  // device-local memory (else host memory the GPU reads over the bus)
   uint32_t offset[GST_VIDEO_MAX_PLANES] = {};
   uint32_t stride[GST_VIDEO_MAX_PLANES] = {};
 };
@@ -32,6 +33,7 @@ struct Frame {
 // How the GPU reaches an input buffer's bytes, in order of preference. The CPU copies a frame
 // only in the last case.
 enum class InputPath {
+  kDevice,     // the buffer lives in device-local memory of ours (memory:VkComputeDevice): zero copies
   kOwnMemory,  // the buffer lives in our host-visible Vulkan memory: zero copies
   kImported,   // system memory imported with VK_EXT_external_memory_host: zero copies
   kStaged,     // copied by the CPU into a staging buffer: one copy
@@ -42,12 +44,15 @@ enum class InputPath {
 class InputBinding {
  public:
   // Binds `buf` (laid out as `info`, or as its GstVideoMeta) for the GPU; `staging` is the
-  // slot's staging buffer, grown as needed. Returns false with `error` set when the buffer is
+  // slot's staging buffer, grown as needed. Device memory of another device is read back by a
+  // CPU map and staged. Returns false with `error` set when the buffer is
   // malformed (too small for its layout).
   bool bind(const std::shared_ptr<Device>& device, GstBuffer* buf, const GstVideoInfo& info,
             std::unique_ptr<Buffer>& staging, FrameLayout& layout, std::string& error);
   void release();
   InputPath path() const { return path_; }
+  // Whether the GPU reads the frame from host memory (an upload, in the element's counts).
+  bool from_host() const { return path_ != InputPath::kDevice; }
 
  private:
   GstMemory* mapped_ = nullptr;

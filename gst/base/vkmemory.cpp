@@ -1,20 +1,37 @@
 #include "vkmemory.hpp"
 
+#include <mutex>
+
+#include "vk/reaper.hpp"
+#include "vk/submit.hpp"
+
 GST_DEBUG_CATEGORY_STATIC(gst_vkcompute_memory_debug);
 #define GST_CAT_DEFAULT gst_vkcompute_memory_debug
 
 namespace {
 
+// A CPU map of device-local memory waits at most this long for the GPU to copy the frame.
+constexpr uint64_t kMapTimeoutNs = 10'000'000'000ull;
+
+// What the CPU sees of a device-local buffer: a host-visible copy, made at each map.
+struct HostView {
+  std::mutex lock;  // one copy at a time into `staging`
+  std::unique_ptr<vkc::Buffer> staging;
+};
+
 struct VkComputeMemory {
   GstMemory mem;
-  // The root memory owns the buffer; shared sub-memories borrow it and keep the root alive
-  // through mem.parent.
+  // The root memory owns both; shared sub-memories borrow them and keep the root alive through
+  // mem.parent.
   vkc::Buffer* buffer;
+  HostView* host_view;  // device-local memory only
 };
 
 struct VkComputeAllocator {
   GstAllocator parent;
   std::shared_ptr<vkc::Device>* device;
+  std::shared_ptr<vkc::TransferCounts>* counts;  // device-local kind: CPU maps count as downloads
+  bool device_local;
 };
 
 struct VkComputeAllocatorClass {
@@ -24,11 +41,46 @@ struct VkComputeAllocatorClass {
 GType vkcompute_allocator_get_type();
 G_DEFINE_TYPE(VkComputeAllocator, vkcompute_allocator, GST_TYPE_ALLOCATOR)
 
-VkComputeMemory* memory_wrap(GstAllocator* allocator, GstMemory* parent, vkc::Buffer* buffer, gsize maxsize,
-                             gsize align, gsize offset, gsize size) {
+VkComputeAllocator* allocator_of(GstMemory* memory) {
+  return reinterpret_cast<VkComputeAllocator*>(memory->allocator);
+}
+
+VkComputeMemory* root_of(GstMemory* memory) {
+  return reinterpret_cast<VkComputeMemory*>(memory->parent ? memory->parent : memory);
+}
+
+// Records `commands` into a command buffer of its own, submits it on `device`'s queue after every
+// command submitted before, and waits for it.
+template <typename Commands>
+bool run_now(const std::shared_ptr<vkc::Device>& device, const char* name, Commands commands) {
+  using Stage = vk::PipelineStageFlagBits;
+  using Access = vk::AccessFlagBits;
+  vkc::CommandRing ring(device, 1, name, 0);
+  vk::CommandBuffer cmd = ring.begin(0);
+  vk::MemoryBarrier before{.srcAccessMask = Access::eShaderWrite | Access::eTransferWrite,
+                           .dstAccessMask = Access::eTransferRead | Access::eTransferWrite};
+  cmd.pipelineBarrier(Stage::eComputeShader | Stage::eTransfer, Stage::eTransfer, {}, before, nullptr,
+                      nullptr);
+  commands(cmd);
+  vk::MemoryBarrier after{.srcAccessMask = Access::eTransferWrite, .dstAccessMask = Access::eHostRead};
+  cmd.pipelineBarrier(Stage::eTransfer, Stage::eHost, {}, after, nullptr, nullptr);
+  ring.submit(0);
+  return ring.wait(0, kMapTimeoutNs) == vkc::Completion::kDone;
+}
+
+// Copies a whole buffer into another of the same device, and waits.
+bool copy_now(const std::shared_ptr<vkc::Device>& device, const vkc::Buffer& from, const vkc::Buffer& to) {
+  return run_now(device, "vkcompute map", [&](vk::CommandBuffer cmd) {
+    cmd.copyBuffer(from.handle(), to.handle(), vk::BufferCopy{0, 0, from.size()});
+  });
+}
+
+VkComputeMemory* memory_wrap(GstAllocator* allocator, GstMemory* parent, vkc::Buffer* buffer, HostView* view,
+                             gsize maxsize, gsize align, gsize offset, gsize size) {
   auto* mem = g_new0(VkComputeMemory, 1);
   gst_memory_init(GST_MEMORY_CAST(mem), GstMemoryFlags(0), allocator, parent, maxsize, align, offset, size);
   mem->buffer = buffer;
+  mem->host_view = view;
   return mem;
 }
 
@@ -38,44 +90,118 @@ GstMemory* allocator_alloc(GstAllocator* allocator, gsize size, GstAllocationPar
   gsize maxsize = params->prefix + size + params->padding + align;
   std::unique_ptr<vkc::Buffer> buffer;
   try {
-    buffer = vkc::Buffer::create_host(*self->device, maxsize, "vkcompute frame");
+    buffer = self->device_local ? vkc::Buffer::create_device(*self->device, maxsize, "vkcompute device frame")
+                                : vkc::Buffer::create_host(*self->device, maxsize, "vkcompute frame");
+    // Zeroed like host memory (vk/memory.hpp): row padding that no kernel writes reads the same in
+    // every run, wherever the frame is copied or mapped later.
+    if (self->device_local && !run_now(*self->device, "vkcompute zero frame", [&](vk::CommandBuffer cmd) {
+          cmd.fillBuffer(buffer->handle(), 0, VK_WHOLE_SIZE, 0);
+        }))
+      throw std::runtime_error("the GPU did not finish zeroing a new frame");
   } catch (const std::exception& e) {
-    GST_ERROR_OBJECT(allocator, "cannot allocate %" G_GSIZE_FORMAT " bytes of host-visible Vulkan memory: %s",
-                     maxsize, e.what());
+    GST_ERROR_OBJECT(allocator, "cannot allocate %" G_GSIZE_FORMAT " bytes of %s Vulkan memory: %s", maxsize,
+                     self->device_local ? "device-local" : "host-visible", e.what());
     return nullptr;
   }
-  // Place the data start on the requested alignment after the prefix.
+  // Place the data start on the requested alignment after the prefix (device buffers start
+  // aligned far beyond any alignment GStreamer asks for).
   uintptr_t base = uintptr_t(buffer->mapped());
   gsize offset = ((base + params->prefix + align) & ~uintptr_t(align)) - base;
-  auto* mem = memory_wrap(allocator, nullptr, buffer.release(), maxsize, align, offset, size);
+  auto* mem = memory_wrap(allocator, nullptr, buffer.release(), self->device_local ? new HostView() : nullptr,
+                          maxsize, align, offset, size);
   return GST_MEMORY_CAST(mem);
 }
 
-void allocator_free(GstAllocator*, GstMemory* memory) {
+// What a device-local root memory owns, freed once the queue has finished every command
+// submitted before: a frame pushed at submit may be dropped downstream while the GPU still writes
+// it, or a pool freed while another element's kernel still reads one of its buffers.
+struct DeviceLeftovers {
+  std::unique_ptr<vkc::Buffer> buffer;
+  std::unique_ptr<HostView> host_view;
+};
+
+void free_after_queue(const std::shared_ptr<vkc::Device>& device,
+                      std::shared_ptr<DeviceLeftovers> leftovers) {
+  try {
+    // An empty submission's fence signals after everything submitted before it.
+    auto ring = std::make_unique<vkc::CommandRing>(device, 1, "vkcompute memory release", 0);
+    ring->begin(0);
+    ring->submit(0);
+    vkc::release_after_gpu(std::move(ring), std::move(leftovers));
+  } catch (const std::exception& e) {
+    // The device no longer takes work (lost): nothing of it runs any more either.
+    GST_WARNING("freeing device memory at once: %s", e.what());
+  }
+}
+
+void allocator_free(GstAllocator* allocator, GstMemory* memory) {
   auto* mem = reinterpret_cast<VkComputeMemory*>(memory);
-  if (!memory->parent) delete mem->buffer;
+  auto* self = reinterpret_cast<VkComputeAllocator*>(allocator);
+  if (!memory->parent) {
+    if (self->device_local)
+      free_after_queue(*self->device, std::make_shared<DeviceLeftovers>(
+                                          DeviceLeftovers{std::unique_ptr<vkc::Buffer>(mem->buffer),
+                                                          std::unique_ptr<HostView>(mem->host_view)}));
+    else
+      delete mem->buffer;
+  }
   g_free(mem);
 }
 
-gpointer memory_map(GstMemory* memory, gsize, GstMapFlags) {
-  // Coherent and persistently mapped: nothing to flush or invalidate.
-  return reinterpret_cast<VkComputeMemory*>(memory)->buffer->mapped();
+gpointer memory_map_full(GstMemory* memory, GstMapInfo* info, gsize) {
+  auto* mem = reinterpret_cast<VkComputeMemory*>(memory);
+  auto* allocator = allocator_of(memory);
+  // Host-visible memory is coherent and persistently mapped: nothing to flush or invalidate.
+  if (!allocator->device_local) return mem->buffer->mapped();
+  HostView& view = *root_of(memory)->host_view;
+  std::lock_guard<std::mutex> guard(view.lock);
+  try {
+    if (!view.staging)
+      view.staging =
+          vkc::Buffer::create_host(*allocator->device, mem->buffer->size(), "vkcompute mapped frame");
+    // Write-only maps read back too: GStreamer keeps a memory's contents across a write map.
+    if (!copy_now(*allocator->device, *mem->buffer, *view.staging)) {
+      GST_ERROR_OBJECT(allocator, "the GPU did not finish copying a frame for a CPU map");
+      return nullptr;
+    }
+  } catch (const std::exception& e) {
+    GST_ERROR_OBJECT(allocator, "cannot map device-local memory: %s", e.what());
+    return nullptr;
+  }
+  (*allocator->counts)->downloads++;
+  GST_LOG_OBJECT(allocator, "read back %" G_GSIZE_FORMAT " bytes for a CPU map (flags 0x%x)",
+                 gsize(mem->buffer->size()), info->flags);
+  return view.staging->mapped();
 }
 
-void memory_unmap(GstMemory*) {}
+void memory_unmap_full(GstMemory* memory, GstMapInfo* info) {
+  auto* mem = reinterpret_cast<VkComputeMemory*>(memory);
+  auto* allocator = allocator_of(memory);
+  if (!allocator->device_local || !(info->flags & GST_MAP_WRITE)) return;
+  HostView& view = *root_of(memory)->host_view;
+  std::lock_guard<std::mutex> guard(view.lock);
+  try {
+    if (!copy_now(*allocator->device, *view.staging, *mem->buffer))
+      GST_ERROR_OBJECT(allocator, "the GPU did not finish copying a frame written by the CPU back");
+    (*allocator->counts)->uploads++;
+  } catch (const std::exception& e) {
+    GST_ERROR_OBJECT(allocator, "cannot copy a frame written by the CPU back to the device: %s", e.what());
+  }
+}
 
 GstMemory* memory_share(GstMemory* memory, gssize offset, gssize size) {
-  auto* mem = reinterpret_cast<VkComputeMemory*>(memory);
-  GstMemory* root = memory->parent ? memory->parent : memory;
+  auto* root = root_of(memory);
   if (size == -1) size = gssize(memory->size) - offset;
-  auto* sub = memory_wrap(memory->allocator, root, mem->buffer, memory->maxsize, memory->align,
-                          memory->offset + offset, size);
+  auto* sub = memory_wrap(memory->allocator, GST_MEMORY_CAST(root), root->buffer, root->host_view,
+                          memory->maxsize, memory->align, memory->offset + offset, size);
   GST_MINI_OBJECT_FLAG_SET(sub, GST_MINI_OBJECT_FLAG_LOCK_READONLY);
   return GST_MEMORY_CAST(sub);
 }
 
 void vkcompute_allocator_finalize(GObject* object) {
-  delete reinterpret_cast<VkComputeAllocator*>(object)->device;
+  auto* self = reinterpret_cast<VkComputeAllocator*>(object);
+  delete self->device;
+  delete self->counts;
   G_OBJECT_CLASS(vkcompute_allocator_parent_class)->finalize(object);
 }
 
@@ -83,31 +209,49 @@ void vkcompute_allocator_class_init(VkComputeAllocatorClass* klass) {
   GST_ALLOCATOR_CLASS(klass)->alloc = allocator_alloc;
   GST_ALLOCATOR_CLASS(klass)->free = allocator_free;
   G_OBJECT_CLASS(klass)->finalize = vkcompute_allocator_finalize;
-  GST_DEBUG_CATEGORY_INIT(gst_vkcompute_memory_debug, "vkcomputememory", 0, "vkcompute host-visible memory");
+  GST_DEBUG_CATEGORY_INIT(gst_vkcompute_memory_debug, "vkcomputememory", 0, "vkcompute Vulkan memory");
 }
 
 void vkcompute_allocator_init(VkComputeAllocator* self) {
   GstAllocator* allocator = GST_ALLOCATOR_CAST(self);
-  allocator->mem_type = GST_VKCOMPUTE_MEMORY_TYPE;
-  allocator->mem_map = memory_map;
-  allocator->mem_unmap = memory_unmap;
+  allocator->mem_map_full = memory_map_full;
+  allocator->mem_unmap_full = memory_unmap_full;
   allocator->mem_share = memory_share;
   self->device = new std::shared_ptr<vkc::Device>();
+  self->counts = new std::shared_ptr<vkc::TransferCounts>();
+}
+
+GstAllocator* allocator_new(std::shared_ptr<vkc::Device> device, std::shared_ptr<vkc::TransferCounts> counts,
+                            bool device_local) {
+  auto* self = static_cast<VkComputeAllocator*>(g_object_new(vkcompute_allocator_get_type(), nullptr));
+  *self->device = std::move(device);
+  *self->counts = std::move(counts);
+  self->device_local = device_local;
+  GST_ALLOCATOR_CAST(self)->mem_type =
+      device_local ? GST_VKCOMPUTE_DEVICE_MEMORY_TYPE : GST_VKCOMPUTE_MEMORY_TYPE;
+  gst_object_ref_sink(self);
+  return GST_ALLOCATOR_CAST(self);
 }
 
 }  // namespace
 
 GstAllocator* gst_vkcompute_allocator_new(std::shared_ptr<vkc::Device> device) {
-  auto* self = static_cast<VkComputeAllocator*>(g_object_new(vkcompute_allocator_get_type(), nullptr));
-  *self->device = std::move(device);
-  gst_object_ref_sink(self);
-  return GST_ALLOCATOR_CAST(self);
+  return allocator_new(std::move(device), nullptr, false);
 }
 
-const vkc::Buffer* gst_vkcompute_memory_get_buffer(GstMemory* mem, const vkc::Device& device) {
-  if (!gst_memory_is_type(mem, GST_VKCOMPUTE_MEMORY_TYPE)) return nullptr;
+GstAllocator* gst_vkcompute_device_allocator_new(std::shared_ptr<vkc::Device> device,
+                                                 std::shared_ptr<vkc::TransferCounts> counts) {
+  return allocator_new(std::move(device), std::move(counts), true);
+}
+
+const vkc::Buffer* gst_vkcompute_memory_get_buffer(GstMemory* mem, const vkc::Device& device,
+                                                   bool* device_local) {
+  const bool local = gst_memory_is_type(mem, GST_VKCOMPUTE_DEVICE_MEMORY_TYPE);
+  if (!local && !gst_memory_is_type(mem, GST_VKCOMPUTE_MEMORY_TYPE)) return nullptr;
   const vkc::Buffer* buffer = reinterpret_cast<VkComputeMemory*>(mem)->buffer;
-  return &buffer->device() == &device ? buffer : nullptr;
+  if (&buffer->device() != &device) return nullptr;
+  if (device_local) *device_local = local;
+  return buffer;
 }
 
 GstBufferPool* gst_vkcompute_buffer_pool_new(GstAllocator* allocator, GstCaps* caps, guint size,
@@ -122,4 +266,11 @@ GstBufferPool* gst_vkcompute_buffer_pool_new(GstAllocator* allocator, GstCaps* c
     return nullptr;
   }
   return pool;
+}
+
+bool gst_vkcompute_caps_in_device_memory(GstCaps* caps) {
+  if (!caps || gst_caps_is_empty(caps) || gst_caps_is_any(caps)) return false;
+  GstCapsFeatures* features = gst_caps_get_features(caps, 0);
+  return features && !gst_caps_features_is_any(features) &&
+         gst_caps_features_contains(features, GST_CAPS_FEATURE_MEMORY_VKCOMPUTE_DEVICE);
 }

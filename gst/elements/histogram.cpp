@@ -214,8 +214,7 @@ static gboolean gst_histogram_record(GstVkComputeFilter* filter, vkc::Frame* fra
   slot.pixels = guint64(x1 - x0) * (y1 - y0);
 
   const vkc::LumaCoefficients k = vkc::luma_coefficients(settings.matrix);
-  // draw: the whole frame goes to the output first, from the input as it came.
-  if (frame->outbuf) vkc::record_frame_copy(frame->cmd, state.info, frame->in, frame->out);
+  // draw: the base class has copied the frame into the output, where the graph goes over it.
   // The kernels read 4 samples per invocation; `kernels` is keyed by bytes per sample.
   gst_vkcompute_filter_copy_input_to_device(filter, frame, GST_VIDEO_INFO_N_PLANES(&state.info),
                                             4 * state.kernels.rbegin()->first, x0, y0, x1, y1);

@@ -419,12 +419,8 @@ static void gst_lut_class_init(GstLutClass* klass) {
       "Applies a 3D or 1D colour lookup table (.cube, GPUImage lookup PNG, HALD CLUT) to packed RGB on a "
       "Vulkan device, interpolated like ffmpeg's lut3d",
       "gst-vkcompute developers");
-  GstCaps* caps = gst_caps_from_string(GST_VIDEO_CAPS_MAKE(LUT_FORMATS));
-  gst_element_class_add_pad_template(element_class,
-                                     gst_pad_template_new("sink", GST_PAD_SINK, GST_PAD_ALWAYS, caps));
-  gst_element_class_add_pad_template(element_class,
-                                     gst_pad_template_new("src", GST_PAD_SRC, GST_PAD_ALWAYS, caps));
-  gst_caps_unref(caps);
+  gst_vkcompute_filter_class_add_pad_templates(filter_class, GST_VIDEO_CAPS_MAKE(LUT_FORMATS),
+                                               GST_VIDEO_CAPS_MAKE(LUT_FORMATS));
   gst_type_mark_as_plugin_api(gst_lut_interpolation_get_type(), GstPluginAPIFlags(0));
   gst_type_mark_as_plugin_api(gst_lut_png_kind_get_type(), GstPluginAPIFlags(0));
 

@@ -214,10 +214,8 @@ static void gst_morph_class_init(GstMorphClass* klass) {
       "ellipse "
       "masks of any odd size on a Vulkan device; equal to OpenCV's morphologyEx",
       "gst-vkcompute developers");
-  for (auto [name, direction] : {std::pair{"sink", GST_PAD_SINK}, std::pair{"src", GST_PAD_SRC}})
-    gst_element_class_add_pad_template(
-        element_class, gst_pad_template_new(name, direction, GST_PAD_ALWAYS,
-                                            gst_caps_from_string(GST_VIDEO_CAPS_MAKE(FORMATS))));
+  gst_vkcompute_filter_class_add_pad_templates(filter_class, GST_VIDEO_CAPS_MAKE(FORMATS),
+                                               GST_VIDEO_CAPS_MAKE(FORMATS));
 
   filter_class->configure = gst_morph_configure;
   filter_class->record = gst_morph_record;

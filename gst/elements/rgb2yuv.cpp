@@ -183,8 +183,7 @@ static gboolean gst_rgb2yuv_record(GstVkComputeFilter* filter, vkc::Frame* frame
 
 // Each structure keeps its size and rate; the format becomes the other side's list, and the
 // colorimetry and siting, which only one side's formats can carry, are left to negotiation.
-static GstCaps* gst_rgb2yuv_transform_caps(GstBaseTransform*, GstPadDirection direction, GstCaps* caps,
-                                           GstCaps* filter) {
+static GstCaps* gst_rgb2yuv_transform_formats(GstPadDirection direction, GstCaps* caps) {
   GstCaps* formats = gst_caps_from_string(direction == GST_PAD_SINK ? "video/x-raw, format=" SRC_FORMATS
                                                                     : "video/x-raw, format=" SINK_FORMATS);
   const GValue* format_list = gst_structure_get_value(gst_caps_get_structure(formats, 0), "format");
@@ -193,22 +192,18 @@ static GstCaps* gst_rgb2yuv_transform_caps(GstBaseTransform*, GstPadDirection di
     GstStructure* s = gst_structure_copy(gst_caps_get_structure(caps, i));
     gst_structure_set_value(s, "format", format_list);
     gst_structure_remove_fields(s, "colorimetry", "chroma-site", nullptr);
-    result = gst_caps_merge_structure_full(result, s, gst_caps_features_copy(gst_caps_get_features(caps, i)));
+    result = gst_caps_merge_structure(result, s);
   }
   gst_caps_unref(formats);
-  if (filter) {
-    GstCaps* filtered = gst_caps_intersect_full(filter, result, GST_CAPS_INTERSECT_FIRST);
-    gst_caps_unref(result);
-    result = filtered;
-  }
   return result;
 }
 
 // Fixes the output colorimetry and chroma siting explicitly (GStreamer's defaults for the size when
 // downstream leaves them open), so the caps say which matrix, range and siting the frames carry.
-static GstCaps* gst_rgb2yuv_fixate_caps(GstBaseTransform*, GstPadDirection direction, GstCaps*,
+static GstCaps* gst_rgb2yuv_fixate_caps(GstBaseTransform* trans, GstPadDirection direction, GstCaps* caps,
                                         GstCaps* othercaps) {
-  othercaps = gst_caps_fixate(othercaps);
+  othercaps =
+      GST_BASE_TRANSFORM_CLASS(gst_rgb2yuv_parent_class)->fixate_caps(trans, direction, caps, othercaps);
   if (direction != GST_PAD_SINK) return othercaps;
   othercaps = gst_caps_make_writable(othercaps);
   GstStructure* s = gst_caps_get_structure(othercaps, 0);
@@ -240,14 +235,10 @@ static void gst_rgb2yuv_class_init(GstRgb2YuvClass* klass) {
       "Converts packed RGB to planar, semi-planar or packed YUV on a Vulkan device, with the matrix, range "
       "and chroma siting of the output caps",
       "gst-vkcompute developers");
-  gst_element_class_add_pad_template(
-      element_class, gst_pad_template_new("sink", GST_PAD_SINK, GST_PAD_ALWAYS,
-                                          gst_caps_from_string(GST_VIDEO_CAPS_MAKE(SINK_FORMATS))));
-  gst_element_class_add_pad_template(
-      element_class, gst_pad_template_new("src", GST_PAD_SRC, GST_PAD_ALWAYS,
-                                          gst_caps_from_string(GST_VIDEO_CAPS_MAKE(SRC_FORMATS))));
+  gst_vkcompute_filter_class_add_pad_templates(filter_class, GST_VIDEO_CAPS_MAKE(SINK_FORMATS),
+                                               GST_VIDEO_CAPS_MAKE(SRC_FORMATS));
 
-  trans_class->transform_caps = gst_rgb2yuv_transform_caps;
+  filter_class->transform_formats = gst_rgb2yuv_transform_formats;
   trans_class->fixate_caps = gst_rgb2yuv_fixate_caps;
   filter_class->configure = gst_rgb2yuv_configure;
   filter_class->record = gst_rgb2yuv_record;

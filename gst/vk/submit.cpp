@@ -8,10 +8,10 @@ namespace vkc {
 
 CommandRing::CommandRing(std::shared_ptr<Device> device, uint32_t depth, const char* name,
                          uint32_t timestamp_interval)
-    : device_(std::move(device)), timestamp_interval_(std::max(timestamp_interval, 1u)) {
+    : device_(std::move(device)), timestamp_interval_(timestamp_interval) {
   const auto& dev = device_->device();
   auto families = device_->physical().getQueueFamilyProperties();
-  if (families[device_->queue_family()].timestampValidBits > 0) {
+  if (timestamp_interval_ > 0 && families[device_->queue_family()].timestampValidBits > 0) {
     timestamps_ = vk::raii::QueryPool(
         dev, vk::QueryPoolCreateInfo{.queryType = vk::QueryType::eTimestamp, .queryCount = 2 * depth});
     timestamp_period_ns_ = device_->properties().limits.timestampPeriod;

@@ -21,7 +21,7 @@ class CommandRing {
  public:
   static constexpr uint32_t kTimestampInterval = 8;
 
-  // Times one submission in `timestamp_interval` (see gpu_time_ns()).
+  // Times one submission in `timestamp_interval` (see gpu_time_ns()); 0 times none.
   CommandRing(std::shared_ptr<Device> device, uint32_t depth, const char* name,
               uint32_t timestamp_interval = kTimestampInterval);
   ~CommandRing();
