@@ -6,6 +6,8 @@
 #include <utility>
 #include <vector>
 
+#include "framepools.hpp"
+#include "memorycaps.hpp"
 #include "scheduler.hpp"
 #include "vk/reaper.hpp"
 #include "vk/submit.hpp"
@@ -28,9 +30,6 @@ constexpr guint kGpuTimeWindow = 16;  // timed frames (one in CommandRing::kTime
 constexpr guint kWideLoadBytes = 16;
 
 enum { PROP_0, PROP_DEVICE, PROP_DEVICE_NAME, PROP_GPU_TIME, PROP_UPLOADS, PROP_DOWNLOADS };
-
-// The custom query by which an element asks whether the one downstream runs on its device.
-constexpr const char* kDeviceQuery = "vkcompute-device";
 
 // What frames still running on the GPU may touch, once the element lets go of them (stop, or a
 // flush after a frame outlived the timeout): handed to vkc::release_after_gpu() with the ring.
@@ -62,9 +61,7 @@ struct GstVkComputeFilterPrivate {
 
   // Streaming state, from start() to stop().
   std::shared_ptr<vkc::Device> device;
-  GstAllocator* allocator = nullptr;         // host-visible memory
-  GstAllocator* device_allocator = nullptr;  // device-local memory (memory:VkComputeDevice)
-  GstBufferPool* upstream_pool = nullptr;    // offered in propose_allocation
+  std::unique_ptr<vkc::FramePools> pools;
   std::unique_ptr<vkc::CommandRing> ring;
   std::vector<std::unique_ptr<vkc::Buffer>> staging;  // one per ring slot, grown on demand
   // Device-memory copies of the input, one per ring slot, grown on demand (see
@@ -149,12 +146,6 @@ static bool wants_passthrough(GstVkComputeFilter* self) {
   auto* priv = get_priv(self);
   return klass->analysis && !(klass->modifies_frames && klass->modifies_frames(self)) &&
          priv->in_device == priv->out_device;
-}
-
-// The allocator of the memory that `caps` name: device-local for memory:VkComputeDevice.
-static GstAllocator* allocator_for(GstVkComputeFilter* self, GstCaps* caps) {
-  auto* priv = get_priv(self);
-  return gst_vkcompute_caps_in_device_memory(caps) ? priv->device_allocator : priv->allocator;
 }
 
 // One submitted frame, finished on the scheduler's completion thread: an analysis element
@@ -288,8 +279,7 @@ static gboolean gst_vkcompute_filter_start(GstBaseTransform* trans) {
       [self](vkc::Completion status) { post_gpu_failure(self, status); }, thread_name);
   priv->counts->uploads = 0;
   priv->counts->downloads = 0;
-  priv->allocator = gst_vkcompute_allocator_new(device);
-  priv->device_allocator = gst_vkcompute_device_allocator_new(device, priv->counts);
+  priv->pools = std::make_unique<vkc::FramePools>(device, priv->counts, kVkComputeFramesInFlight);
   priv->device = std::move(device);
   GST_OBJECT_LOCK(self);
   priv->device_name = priv->device->name();
@@ -309,9 +299,7 @@ static void release_streaming(GstVkComputeFilter* self) {
   priv->ring.reset();
   priv->staging.clear();
   priv->input_copies.clear();
-  gst_clear_object(&priv->upstream_pool);
-  gst_clear_object(&priv->allocator);
-  gst_clear_object(&priv->device_allocator);
+  priv->pools.reset();
   priv->device.reset();
 }
 
@@ -331,8 +319,8 @@ static gboolean gst_vkcompute_filter_set_caps(GstBaseTransform* trans, GstCaps* 
     GST_ERROR_OBJECT(self, "invalid caps %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT, incaps, outcaps);
     return FALSE;
   }
-  priv->in_device = gst_vkcompute_caps_in_device_memory(incaps);
-  priv->out_device = gst_vkcompute_caps_in_device_memory(outcaps);
+  priv->in_device = vkc::caps_in_device_memory(incaps);
+  priv->out_device = vkc::caps_in_device_memory(outcaps);
   GError* error = nullptr;
   try {
     // The old state goes first: a device has limited memory for two sets of kernels and buffers.
@@ -359,70 +347,12 @@ static gboolean gst_vkcompute_filter_set_caps(GstBaseTransform* trans, GstCaps* 
 static gboolean gst_vkcompute_filter_propose_allocation(GstBaseTransform* trans, GstQuery*, GstQuery* query) {
   auto* self = GST_VKCOMPUTE_FILTER(trans);
   auto* priv = get_priv(self);
-  GstCaps* caps = nullptr;
-  gboolean need_pool = FALSE;
-  gst_query_parse_allocation(query, &caps, &need_pool);
-  GstVideoInfo info;
-  if (!caps || !gst_video_info_from_caps(&info, caps) || !priv->allocator) return FALSE;
-
-  // Upstream keeps up to one frame per ring slot waiting in us, plus the one it is filling.
-  const guint min_buffers = kVkComputeFramesInFlight + 1;
-  if (passes_through(self)) {
-    // Downstream receives the same buffers: its pool, when it has one, wins (its memory may be
-    // what it needs, e.g. for display); we then import or copy. Otherwise ours: zero copies.
-    gst_pad_peer_query(GST_BASE_TRANSFORM_SRC_PAD(self), query);
-    GstBufferPool* downstream = nullptr;
-    if (gst_query_get_n_allocation_pools(query) > 0)
-      gst_query_parse_nth_allocation_pool(query, 0, &downstream, nullptr, nullptr, nullptr);
-    if (downstream) {
-      gst_object_unref(downstream);
-      return TRUE;
-    }
-    while (gst_query_get_n_allocation_pools(query) > 0) gst_query_remove_nth_allocation_pool(query, 0);
-  }
-  if (need_pool) {
-    if (priv->upstream_pool) {
-      GstStructure* config = gst_buffer_pool_get_config(priv->upstream_pool);
-      GstCaps* pool_caps = nullptr;
-      gst_buffer_pool_config_get_params(config, &pool_caps, nullptr, nullptr, nullptr);
-      if (!pool_caps || !gst_caps_is_equal(pool_caps, caps)) gst_clear_object(&priv->upstream_pool);
-      gst_structure_free(config);
-    }
-    if (!priv->upstream_pool)
-      priv->upstream_pool =
-          gst_vkcompute_buffer_pool_new(allocator_for(self, caps), caps, guint(info.size), min_buffers);
-  }
-  gst_query_add_allocation_pool(query, need_pool ? priv->upstream_pool : nullptr, guint(info.size),
-                                min_buffers, 0);
-  gst_query_add_allocation_param(query, allocator_for(self, caps), nullptr);
-  if (!gst_query_find_allocation_meta(query, GST_VIDEO_META_API_TYPE, nullptr))
-    gst_query_add_allocation_meta(query, GST_VIDEO_META_API_TYPE, nullptr);
-  return TRUE;
+  return priv->pools && priv->pools->propose(query, passes_through(self), trans->srcpad);
 }
 
 static gboolean gst_vkcompute_filter_decide_allocation(GstBaseTransform* trans, GstQuery* query) {
-  auto* self = GST_VKCOMPUTE_FILTER(trans);
-  GstCaps* caps = nullptr;
-  gst_query_parse_allocation(query, &caps, nullptr);
-  GstVideoInfo info;
-  if (!caps || !gst_video_info_from_caps(&info, caps)) return FALSE;
-
-  // Output always comes from our own memory, whatever pool downstream offers: host-visible memory
-  // that the GPU writes and downstream reads in place, or device-local memory for another element
-  // of ours. Downstream's minimum still counts.
-  guint min_buffers = 0;
-  guint n_pools = gst_query_get_n_allocation_pools(query);
-  if (n_pools > 0) gst_query_parse_nth_allocation_pool(query, 0, nullptr, nullptr, &min_buffers, nullptr);
-  min_buffers += kVkComputeFramesInFlight;
-  GstBufferPool* pool =
-      gst_vkcompute_buffer_pool_new(allocator_for(self, caps), caps, guint(info.size), min_buffers);
-  if (!pool) return FALSE;
-  if (n_pools > 0)
-    gst_query_set_nth_allocation_pool(query, 0, pool, guint(info.size), min_buffers, 0);
-  else
-    gst_query_add_allocation_pool(query, pool, guint(info.size), min_buffers, 0);
-  gst_object_unref(pool);
-  return TRUE;
+  auto* priv = get_priv(GST_VKCOMPUTE_FILTER(trans));
+  return priv->pools && priv->pools->decide(query);
 }
 
 // Orders a frame's commands after every command submitted before on the device's one queue: a
@@ -629,17 +559,6 @@ static GstFlowReturn gst_vkcompute_filter_transform(GstBaseTransform* trans, Gst
   return GST_FLOW_NOT_SUPPORTED;
 }
 
-// Every structure of `caps`, first in device memory, then in system memory: the caps of each pad.
-static GstCaps* in_both_memories(GstCaps* caps) {
-  GstCaps* result = gst_caps_new_empty();
-  for (const char* feature :
-       {GST_CAPS_FEATURE_MEMORY_VKCOMPUTE_DEVICE, GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY})
-    for (guint i = 0; i < gst_caps_get_size(caps); ++i)
-      result = gst_caps_merge_structure_full(result, gst_structure_copy(gst_caps_get_structure(caps, i)),
-                                             gst_caps_features_new_single(feature));
-  return result;
-}
-
 // The element's own transform_formats() (or the same formats), in either memory on the other pad:
 // frames may move between host and device memory in any element.
 static GstCaps* gst_vkcompute_filter_transform_caps(GstBaseTransform* trans, GstPadDirection direction,
@@ -647,7 +566,7 @@ static GstCaps* gst_vkcompute_filter_transform_caps(GstBaseTransform* trans, Gst
   auto* klass = GST_VKCOMPUTE_FILTER_GET_CLASS(trans);
   GstCaps* formats =
       klass->transform_formats ? klass->transform_formats(direction, caps) : gst_caps_ref(caps);
-  GstCaps* result = in_both_memories(formats);
+  GstCaps* result = vkc::in_both_memories(formats);
   gst_caps_unref(formats);
   if (filter) {
     GstCaps* filtered = gst_caps_intersect_full(filter, result, GST_CAPS_INTERSECT_FIRST);
@@ -657,75 +576,23 @@ static GstCaps* gst_vkcompute_filter_transform_caps(GstBaseTransform* trans, Gst
   return result;
 }
 
-// Whether the element downstream is one of ours on the same device, so that frames may stay in
-// device memory between us. Its caps must list memory:VkComputeDevice explicitly: a stock element
-// that takes anything (fakesink, filesink, a tee to them) answers ANY and gets system memory, as
-// does videoconvert, whose caps name any feature with ANY. Then it must answer the device query
-// with our device; a link that does not forward the query (a tee) keeps device memory, which an
-// element of another device reads back through a CPU map.
-static bool downstream_takes_device_memory(GstVkComputeFilter* self) {
-  auto* priv = get_priv(self);
-  GstPad* src = GST_BASE_TRANSFORM_SRC_PAD(self);
-  GstCaps* peer = gst_pad_peer_query_caps(src, nullptr);
-  bool listed = false;
-  for (guint i = 0; peer && !gst_caps_is_any(peer) && i < gst_caps_get_size(peer); ++i) {
-    GstCapsFeatures* features = gst_caps_get_features(peer, i);
-    listed |= features && !gst_caps_features_is_any(features) &&
-              gst_caps_features_contains(features, GST_CAPS_FEATURE_MEMORY_VKCOMPUTE_DEVICE);
-  }
-  if (peer) gst_caps_unref(peer);
-  if (!listed) return false;
-  GstQuery* query = gst_query_new_custom(GST_QUERY_CUSTOM, gst_structure_new_empty(kDeviceQuery));
-  gint index = -1;
-  bool same = true;
-  if (gst_pad_peer_query(src, query) &&
-      gst_structure_get_int(gst_query_get_structure(query), "index", &index))
-    same = priv->device && index == priv->device->index();
-  gst_query_unref(query);
-  GST_DEBUG_OBJECT(self, "downstream lists %s%s", GST_CAPS_FEATURE_MEMORY_VKCOMPUTE_DEVICE,
-                   same ? "" : ", on another device: system memory");
-  return same;
-}
-
-// The structures of `caps` in device memory (`device`) or in system memory, when there are any.
-static GstCaps* prefer_memory(GstCaps* caps, bool device) {
-  GstCaps* kept = gst_caps_new_empty();
-  for (guint i = 0; i < gst_caps_get_size(caps); ++i) {
-    GstCapsFeatures* features = gst_caps_get_features(caps, i);
-    const bool in_device = features && !gst_caps_features_is_any(features) &&
-                           gst_caps_features_contains(features, GST_CAPS_FEATURE_MEMORY_VKCOMPUTE_DEVICE);
-    if (in_device == device)
-      kept = gst_caps_merge_structure_full(kept, gst_structure_copy(gst_caps_get_structure(caps, i)),
-                                           gst_caps_features_copy(features));
-  }
-  if (gst_caps_is_empty(kept)) {
-    gst_caps_unref(kept);
-    return caps;
-  }
-  gst_caps_unref(caps);
-  return kept;
-}
-
 // Output caps: device memory when the element downstream is ours on our device, else system
 // memory; then the first of what is left (an element's own fixate_caps() chains up to this).
 static GstCaps* gst_vkcompute_filter_fixate_caps(GstBaseTransform* trans, GstPadDirection direction, GstCaps*,
                                                  GstCaps* othercaps) {
-  if (direction == GST_PAD_SINK)
-    othercaps = prefer_memory(othercaps, downstream_takes_device_memory(GST_VKCOMPUTE_FILTER(trans)));
+  auto* priv = get_priv(GST_VKCOMPUTE_FILTER(trans));
+  if (direction == GST_PAD_SINK && priv->device)
+    othercaps =
+        vkc::keep_memory(othercaps, vkc::peer_takes_device_memory(trans->srcpad, priv->device->index()));
   return gst_caps_fixate(othercaps);
 }
 
-// Answers the device query of the element upstream (see downstream_takes_device_memory()).
+// Answers the device query of the element upstream (vkc::peer_takes_device_memory()).
 static gboolean gst_vkcompute_filter_query(GstBaseTransform* trans, GstPadDirection direction,
                                            GstQuery* query) {
   auto* priv = get_priv(GST_VKCOMPUTE_FILTER(trans));
-  if (direction == GST_PAD_SINK && GST_QUERY_TYPE(query) == GST_QUERY_CUSTOM &&
-      gst_structure_has_name(gst_query_get_structure(query), kDeviceQuery)) {
-    if (!priv->device) return FALSE;
-    gst_structure_set(gst_query_writable_structure(query), "index", G_TYPE_INT, priv->device->index(),
-                      nullptr);
+  if (direction == GST_PAD_SINK && priv->device && vkc::answer_device_query(query, priv->device->index()))
     return TRUE;
-  }
   return GST_BASE_TRANSFORM_CLASS(gst_vkcompute_filter_parent_class)->query(trans, direction, query);
 }
 
@@ -800,7 +667,7 @@ void gst_vkcompute_filter_class_add_pad_templates(GstVkComputeFilterClass* klass
   for (auto [name, direction, caps_string] :
        {std::tuple{"sink", GST_PAD_SINK, sink_caps}, std::tuple{"src", GST_PAD_SRC, src_caps}}) {
     GstCaps* formats = gst_caps_from_string(caps_string);
-    GstCaps* caps = in_both_memories(formats);
+    GstCaps* caps = vkc::in_both_memories(formats);
     gst_element_class_add_pad_template(GST_ELEMENT_CLASS(klass),
                                        gst_pad_template_new(name, direction, GST_PAD_ALWAYS, caps));
     gst_caps_unref(caps);

@@ -267,10 +267,3 @@ GstBufferPool* gst_vkcompute_buffer_pool_new(GstAllocator* allocator, GstCaps* c
   }
   return pool;
 }
-
-bool gst_vkcompute_caps_in_device_memory(GstCaps* caps) {
-  if (!caps || gst_caps_is_empty(caps) || gst_caps_is_any(caps)) return false;
-  GstCapsFeatures* features = gst_caps_get_features(caps, 0);
-  return features && !gst_caps_features_is_any(features) &&
-         gst_caps_features_contains(features, GST_CAPS_FEATURE_MEMORY_VKCOMPUTE_DEVICE);
-}

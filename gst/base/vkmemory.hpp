@@ -3,7 +3,8 @@
 //   frames straight into memory the GPU reads, downstream elements read results where the GPU
 //   wrote them;
 // - device-local memory ("VkComputeDeviceMemory", caps feature memory:VkComputeDevice): frames
-//   passed between two vkcompute elements on the same device, which the CPU never touches.
+//   passed between two vkcompute elements on the same device (memorycaps.hpp), which the CPU never
+//   touches.
 //   Mapping it still works, for any element that gets it (a tee to a filesink): the map reads the
 //   frame back from the GPU, and a write map sends it up again at unmap.
 #pragma once
@@ -18,9 +19,6 @@
 
 #define GST_VKCOMPUTE_MEMORY_TYPE "VkComputeMemory"
 #define GST_VKCOMPUTE_DEVICE_MEMORY_TYPE "VkComputeDeviceMemory"
-// The caps feature of frames in VkComputeDeviceMemory. Our own name: the memory is not
-// libgstvulkan's GstVulkanBufferMemory, which memory:VulkanBuffer promises (docs/design.md).
-#define GST_CAPS_FEATURE_MEMORY_VKCOMPUTE_DEVICE "memory:VkComputeDevice"
 
 namespace vkc {
 // Frames that crossed between host and device memory for an element (its `uploads` and
@@ -49,6 +47,3 @@ const vkc::Buffer* gst_vkcompute_memory_get_buffer(GstMemory* mem, const vkc::De
 // A video buffer pool whose buffers are allocated from `allocator`, with GstVideoMeta.
 GstBufferPool* gst_vkcompute_buffer_pool_new(GstAllocator* allocator, GstCaps* caps, guint size,
                                              guint min_buffers);
-
-// Whether the caps' first structure has the device-memory feature.
-bool gst_vkcompute_caps_in_device_memory(GstCaps* caps);
