@@ -1,17 +1,20 @@
 // GstVkComputeFilter: the base class of every vkcompute element.
 //
-// It owns the Vulkan side of an element: device choice (`device`, `device-name`), the buffer pools
-// of host-visible Vulkan memory offered upstream and used for output, binding each input buffer
-// for the GPU (own memory, host import or staging copy), a ring of command buffers so several
-// frames are in flight (vkc::FrameScheduler in scheduler.hpp: each frame leaves from its
-// completion thread the moment the GPU is done with it), and draining or dropping them on events
-// and state changes. A subclass negotiates caps, builds its kernels in configure() and records one
-// frame's work in record().
+// It owns the Vulkan side of an element: device choice (`device`, `device-name`), the memory of
+// its frames (vkc::FramePools: host-visible Vulkan memory offered upstream and used for output in
+// system memory, device-local memory between two elements of ours, negotiated as
+// memory:VkComputeDevice in memorycaps.hpp), binding each input buffer for the GPU (device
+// memory, own memory, host import or staging copy), a ring of command buffers so several frames
+// are in flight (vkc::FrameScheduler in scheduler.hpp: each frame is finished the moment the GPU
+// is done with it), and draining or dropping them on events and state changes. A subclass
+// negotiates formats, builds its kernels in configure() and records one frame's work in record().
 //
-// Two kinds of element share it. Filters (rgb2yuv, ...) write a new output buffer per frame, pushed
-// from the completion thread once the GPU is done. Analysis elements (`analysis` set in
-// class_init: lumamax, ...) push each input buffer on at once, unchanged, and get complete() for
-// each frame, in order, when its GPU results are ready (to post a message).
+// Two kinds of element share it. Filters (rgb2yuv, ...) write a new output buffer per frame: in
+// device memory it leaves at submit (the GPU orders the next element's work after it), in system
+// memory once the GPU is done. Analysis elements (`analysis` set in class_init: lumamax, ...) push
+// each input buffer on at once, unchanged (or copied between host and device memory when the two
+// pads' memories differ), and get complete() for each frame, in order, when its GPU results are
+// ready (to post a message).
 #pragma once
 
 #include <gst/base/gstbasetransform.h>
@@ -47,8 +50,8 @@ struct _GstVkComputeFilterClass {
   gboolean (*record)(GstVkComputeFilter* self, vkc::Frame* frame, GError** error);
 
   // Analysis elements: called in frame order once a frame's GPU work has completed, with
-  // frame->inbuf still valid, on the element's completion thread (never two frames at once). Not
-  // called for frames dropped by a flush.
+  // frame->inbuf still valid, on the element's completion thread or its streaming thread (never two
+  // frames at once; see scheduler.hpp). Not called for frames dropped by a flush.
   void (*complete)(GstVkComputeFilter* self, vkc::Frame* frame);
 
   // The formats a pad can take for the caps of the other pad (`direction`: the pad of `caps`), as

@@ -12,16 +12,20 @@ namespace vkc {
 namespace {
 // NVIDIA's driver spins in vkWaitForFences until the fence signals, so a thread waiting there for
 // every frame keeps a core busy for the whole GPU time (docs/benchmarks.md: 240 us of CPU per
-// 1080p rgb2yuv frame instead of 40). The completion thread looks at the fence without waiting
-// instead, and naps between looks: first most of the time the recent frames took to complete once
-// they were the oldest, then an eighth of the time waited so far, within these bounds. A frame is
-// then seen a few tens of microseconds after it ends (at most 1 ms), with two or three wakes, and
+// 1080p rgb2yuv frame instead of 40). The thread that waits for a frame looks at the fence without
+// waiting instead, and naps between looks: first 7/8 of the time recent frames took (a running
+// mean of the waits), then an eighth of the time waited so far, within these bounds. A frame is
+// then seen a few tens of microseconds after it ends (at most 1 ms), with about two wakes, and
 // stop() interrupts a nap.
 constexpr uint64_t kShortestNapNs = 20'000;
 constexpr uint64_t kLongestNapNs = 1'000'000;
 // The kernel may stretch a sleep by the thread's timer slack (50 us by default): far more than the
 // shortest nap.
 constexpr unsigned long kTimerSlackNs = 2'000;
+// While the ring is full the completion thread leaves the oldest frame to the streaming thread,
+// which needs its slot next (reserve()), and only looks at its fence this often: frames of a burst
+// that no frame follows still leave, this late at most.
+constexpr auto kFullRingLook = std::chrono::microseconds(1000);
 }  // namespace
 
 FrameScheduler::FrameScheduler(uint32_t depth, uint64_t timeout_ns, FenceStatus status, FailureReport report,
@@ -36,8 +40,14 @@ FrameScheduler::~FrameScheduler() {
 
 GstFlowReturn FrameScheduler::reserve(uint32_t& slot) {
   std::unique_lock<std::mutex> guard(lock_);
-  changed_.wait(guard,
-                [&] { return in_flight_.size() < depth_ || failed_ || stopping_ || flow_ != GST_FLOW_OK; });
+  // A full ring: the streaming thread waits for the oldest frame and finishes it itself, unless the
+  // completion thread already is.
+  while (in_flight_.size() >= depth_ && !failed_ && !stopping_ && flow_ == GST_FLOW_OK) {
+    if (!finishing_)
+      finish_oldest(guard);
+    else
+      changed_.wait(guard);
+  }
   const GstFlowReturn flow = take_flow(guard);
   slot = uint32_t(submitted_ % depth_);
   return flow;
@@ -47,19 +57,26 @@ void FrameScheduler::push(std::unique_ptr<Work> work) {
   std::lock_guard<std::mutex> guard(lock_);
   in_flight_.push_back(std::move(work));
   submitted_++;
-  if (idle_) wake_.notify_one();  // not during a nap: the fence is looked at after it anyway
+  // Not during a nap (the fence is looked at after it anyway), nor when the ring is full (the
+  // streaming thread finishes the oldest frame in its next reserve()).
+  if (idle_ && in_flight_.size() < depth_) wake_.notify_all();
 }
 
 GstFlowReturn FrameScheduler::drain() {
   std::unique_lock<std::mutex> guard(lock_);
-  changed_.wait(guard, [&] { return in_flight_.empty() || stalled_ || stopping_; });
+  while (!in_flight_.empty() && !stalled_ && !stopping_) {
+    if (!finishing_ && !failed_)
+      finish_oldest(guard);
+    else
+      changed_.wait(guard);
+  }
   return take_flow(guard);
 }
 
 FrameScheduler::Frames FrameScheduler::discard() {
   std::unique_lock<std::mutex> guard(lock_);
   dropping_ = true;
-  wake_.notify_one();
+  wake_.notify_all();
   changed_.wait(guard, [&] { return in_flight_.empty() || stalled_ || stopping_; });
   dropping_ = false;
   flow_ = GST_FLOW_OK;  // what the flush interrupted
@@ -73,7 +90,7 @@ FrameScheduler::Frames FrameScheduler::stop() {
     if (!thread_.joinable()) return {};
     stopping_ = true;
   }
-  wake_.notify_one();
+  wake_.notify_all();
   changed_.notify_all();
   thread_.join();
   std::lock_guard<std::mutex> guard(lock_);
@@ -91,59 +108,93 @@ GstFlowReturn FrameScheduler::take_flow(std::unique_lock<std::mutex>& guard) {
 
 Completion FrameScheduler::wait_oldest(uint32_t slot, std::unique_lock<std::mutex>& guard) {
   const auto start = std::chrono::steady_clock::now();
-  for (;;) {
+  for (bool first = true;; first = false) {
     guard.unlock();
     const Completion status = status_(slot);
     guard.lock();
-    if (status != Completion::kPending || stopping_) return status;
     const uint64_t waited = uint64_t(
         std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start)
             .count());
-    if (waited >= timeout_ns_) return status;
-    const uint64_t nap =
-        std::clamp(waited / 4, kShortestNapNs, std::min(kLongestNapNs, timeout_ns_ - waited));
-    wake_.wait_for(guard, std::chrono::nanoseconds(nap));
+    if (status == Completion::kDone) expected_wait_ns_ = (7 * expected_wait_ns_ + waited) / 8;
+    if (status != Completion::kPending || stopping_ || waited >= timeout_ns_) return status;
+    const uint64_t nap = first ? expected_wait_ns_ * 7 / 8 : waited / 8;
+    wake_.wait_for(guard, std::chrono::nanoseconds(std::clamp(
+                              nap, kShortestNapNs, std::min(kLongestNapNs, timeout_ns_ - waited))));
+  }
+}
+
+void FrameScheduler::finish_oldest(std::unique_lock<std::mutex>& guard) {
+  finishing_ = true;
+  const Completion status = wait_oldest(uint32_t(retired_ % depth_), guard);
+  finishing_ = false;
+  if (stopping_) {  // what is left goes to stop()'s caller, finished or not
+    changed_.notify_all();
+    return;
+  }
+  const bool first_failure = status != Completion::kDone && !failed_;
+  failed_ = failed_ || status != Completion::kDone;
+  std::unique_ptr<Work> frame;
+  if (status == Completion::kPending) {
+    stalled_ = true;  // the frame stays in flight: the GPU may still write what it holds
+  } else {
+    if (!dropping_ && !failed_) {
+      finishing_ = true;  // the frame stays first while it finishes: nobody else takes it
+      Work* oldest = in_flight_.front().get();
+      guard.unlock();
+      const GstFlowReturn flow = oldest->finish();
+      guard.lock();
+      finishing_ = false;
+      if (flow_ == GST_FLOW_OK) flow_ = flow;
+    }
+    frame = std::move(in_flight_.front());
+    in_flight_.pop_front();
+    retired_++;
+  }
+  changed_.notify_all();
+  if (awaits_turn_) wake_.notify_all();  // the completion thread waits for the oldest to be free
+  if (frame || first_failure) {
+    guard.unlock();
+    frame.reset();  // releases buffers outside the lock: their pools may call back
+    if (first_failure) report_(status);
+    guard.lock();
+    reported_ = reported_ || first_failure;
+    if (first_failure) changed_.notify_all();
   }
 }
 
 void FrameScheduler::run(const std::string& thread_name) {
   pthread_setname_np(pthread_self(), thread_name.substr(0, 15).c_str());
   prctl(PR_SET_TIMERSLACK, kTimerSlackNs);
-  uint64_t retired = 0;  // frames that left, for the oldest one's slot
   std::unique_lock<std::mutex> guard(lock_);
   for (;;) {
+    const bool full = in_flight_.size() >= depth_ && !dropping_;
     idle_ = true;
-    wake_.wait(guard, [&] { return stopping_ || (!in_flight_.empty() && !stalled_); });
+    if (full) {
+      // The oldest frame is the streaming thread's to finish (reserve()) unless it stays away:
+      // look at the fence now and then, and finish the frame once the GPU is done.
+      wake_.wait_for(guard, kFullRingLook);
+    } else {
+      awaits_turn_ = true;
+      wake_.wait(guard, [&] {
+        return stopping_ || in_flight_.size() >= depth_ || (!in_flight_.empty() && !stalled_ && !finishing_);
+      });
+      awaits_turn_ = false;
+    }
     idle_ = false;
     if (stopping_) break;
-    const Completion status = wait_oldest(uint32_t(retired % depth_), guard);
-    if (stopping_) break;  // what is left goes to stop()'s caller, finished or not
-    const bool first_failure = status != Completion::kDone && !failed_;
-    failed_ = failed_ || status != Completion::kDone;
-    std::unique_ptr<Work> frame;
-    if (status == Completion::kPending) {
-      stalled_ = true;  // the frame stays in flight: the GPU may still write what it holds
-    } else {
-      if (!dropping_ && !failed_) {
-        Work* oldest = in_flight_.front().get();  // stays first: only this thread removes frames
-        guard.unlock();
-        const GstFlowReturn flow = oldest->finish();
-        guard.lock();
-        if (flow_ == GST_FLOW_OK) flow_ = flow;
-      }
-      frame = std::move(in_flight_.front());
-      in_flight_.pop_front();
-      retired++;
-    }
-    changed_.notify_all();
-    if (frame || first_failure) {
+    if (in_flight_.empty() || stalled_ || finishing_) continue;
+    if (full) {
+      const uint32_t slot = uint32_t(retired_ % depth_);
       guard.unlock();
-      frame.reset();  // releases buffers outside the lock: their pools may call back
-      if (first_failure) report_(status);
+      const bool done = status_(slot) != Completion::kPending;
       guard.lock();
-      reported_ = reported_ || first_failure;
-      if (first_failure) changed_.notify_all();
+      if (!done || stopping_ || finishing_ || in_flight_.empty() || uint32_t(retired_ % depth_) != slot)
+        continue;
+    } else if (in_flight_.size() >= depth_ && !dropping_) {
+      continue;  // filled up while it waited
     }
+    finish_oldest(guard);
+    if (stopping_) break;
   }
   changed_.notify_all();
 }

@@ -1,15 +1,20 @@
 // vkc::FrameScheduler: an element's frames on the GPU, from submission to the moment they leave.
 //
-// The streaming thread reserves a ring slot (waiting while every slot holds a frame), records and
-// submits into it, and hands the frame over with push(). One completion thread waits for the
-// oldest frame's fence and finishes the frame as soon as the GPU is done with it: a filter's
-// output is pushed downstream, an analysis result is posted. No frame waits for a later one to
-// arrive, whatever the frame rate, and frames finish in the order they were submitted.
+// The streaming thread reserves a ring slot, records and submits into it, and hands the frame over
+// with push(). Each frame is finished (a filter's output pushed downstream, an analysis result
+// posted) as soon as the GPU is done with it, in submission order, by one of two threads:
+// - the completion thread, which waits for the oldest frame's fence while the streaming thread
+//   is away (a live stream: no frame waits for a later one to arrive, whatever the frame rate);
+// - the streaming thread itself when the ring is full (an unpaced stream): it needs the oldest
+//   frame's slot next, so it waits for that frame in reserve() and finishes it, and the completion
+//   thread only looks at the fence every millisecond in case no frame follows. One thread waits
+//   per frame instead of two handing it over, which halves the wakes per frame.
+// drain() finishes the frames on the streaming thread too. Never two threads finish at once.
 //
 // A frame that does not complete stops the scheduler for good: either the device was lost (that
 // frame and every later one are dropped), or the oldest frame outlived the timeout (it stays, still
-// the GPU's, until discard() or stop() hands it over). The failure is reported once, on the
-// completion thread; the streaming thread's calls return GST_FLOW_ERROR only after that report, so
+// the GPU's, until discard() or stop() hands it over). The failure is reported once, by the thread
+// that waited; the streaming thread's calls return GST_FLOW_ERROR only after that report, so
 // the element's own error reaches the bus before upstream's "Internal data stream error".
 //
 // No GObject in here: the element glue supplies the fence wait and the per-frame work, and
@@ -37,7 +42,8 @@ class FrameScheduler {
   class Work {
    public:
     virtual ~Work() = default;
-    // On the completion thread, in submission order, once the GPU is done with the frame. Returns
+    // On the completion thread or the streaming thread (never two at once), in submission order,
+    // once the GPU is done with the frame. Returns
     // the flow of what it pushed downstream: the first that is not GST_FLOW_OK is returned once to
     // the streaming thread, by its next reserve() or drain().
     virtual GstFlowReturn finish() = 0;
@@ -47,7 +53,7 @@ class FrameScheduler {
   // no time to wait).
   using FenceStatus = std::function<Completion(uint32_t slot)>;
   // The frame that did not complete (kPending: still running after the timeout; kLost), once, on
-  // the completion thread.
+  // the thread that waited for it.
   using FailureReport = std::function<void(Completion status)>;
 
   // `depth` frames at most in flight; `thread_name` (at most 15 bytes) shows in top and debuggers.
@@ -78,6 +84,10 @@ class FrameScheduler {
 
  private:
   void run(const std::string& thread_name);
+  // Waits for the oldest frame and finishes it (or drops it, or marks the failure), on whichever
+  // thread holds the turn: the completion thread, or the streaming thread in reserve() or drain().
+  // With the lock held and no other thread finishing.
+  void finish_oldest(std::unique_lock<std::mutex>& guard);
   // Waits for the oldest frame: looks at its fence, naps, looks again (see kShortestNapNs).
   Completion wait_oldest(uint32_t slot, std::unique_lock<std::mutex>& guard);
   // The first flow to return to the streaming thread: a failure's error once it is reported, a
@@ -97,7 +107,10 @@ class FrameScheduler {
   bool dropping_ = false;             // lock: discard() in progress: drop frames as they complete
   bool stopping_ = false;             // lock
   bool idle_ = false;                 // lock: the completion thread waits for a frame
-  uint64_t expected_wait_ns_ = 0;     // lock: how long recent frames took once the oldest (mean)
+  bool finishing_ = false;            // lock: a thread waits for or finishes the oldest frame
+  bool awaits_turn_ = false;          // lock: the completion thread waits, not on a full ring
+  uint64_t retired_ = 0;              // lock: frames that left, for the oldest one's slot
+  uint64_t expected_wait_ns_ = 0;     // lock: how long recent waits for the oldest frame took (mean)
   bool failed_ = false;               // lock: a frame did not complete; nothing more is finished
   bool stalled_ = false;              // lock: the oldest frame is still the GPU's after the timeout
   bool reported_ = false;             // lock: the failure's report has returned
