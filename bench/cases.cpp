@@ -1,5 +1,7 @@
 #include "cases.hpp"
 
+#include <utility>
+
 namespace bench {
 
 namespace {
@@ -150,6 +152,29 @@ std::vector<Case> build_cases(const std::vector<std::string>& sizes, const std::
       add("morph dilate " + kk + "x" + kk + " RGBA", GST_VIDEO_FORMAT_RGBA, 4 * px, 4 * px, std::move(rgba),
           k);
       add("morph dilate " + kk + "x" + kk + " GRAY8", GST_VIDEO_FORMAT_GRAY8, px, px, std::move(gray), k);
+    }
+    // Chains of our elements: frames stay in device memory between them (one upload, one download),
+    // against the same chain with system memory forced between the elements (capsfilters), i.e. an
+    // upload and a download per element.
+    for (const auto& [name, steps] :
+         {std::pair<std::string, std::vector<std::string>>{
+              "chain lut ! morph 9x9 ! lumamax ! histogram ! rgb2yuv RGBA->NV12",
+              {"lut name=dut location=" + cube, "morph operation=dilate width=9 height=9", "lumamax",
+               "histogram", "rgb2yuv"}},
+          {"chain lut ! rgb2yuv RGBA->NV12", {"lut name=dut location=" + cube, "rgb2yuv"}}}) {
+      std::string device, system;
+      for (const std::string& step : steps) {
+        device += (device.empty() ? "" : " ! ") + step;
+        system += (system.empty() ? "" : " ! video/x-raw ! ") + step;
+      }
+      const std::string nv12 = " ! video/x-raw,format=NV12";
+      Variant in_device = ours(device + nv12);
+      in_device.label = "vkcompute, device memory between";
+      in_device.note = "one upload and one download per frame; gpu-time is the first element's";
+      Variant in_system = ours(system + nv12);
+      in_system.label = "vkcompute, system memory between";
+      in_system.note = "capsfilters video/x-raw between the elements: each one uploads and downloads";
+      add(name, GST_VIDEO_FORMAT_RGBA, 4 * px, 1.5 * px, {in_device, in_system});
     }
     for (const char* interpolation : {"tetrahedral", "trilinear"}) {
       add(std::string("lut 33^3 ") + interpolation + " RGBA", GST_VIDEO_FORMAT_RGBA, 4 * px, 4 * px,

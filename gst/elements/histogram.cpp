@@ -249,7 +249,7 @@ static gboolean gst_histogram_record(GstVkComputeFilter* filter, vkc::Frame* fra
                   .groups = total_groups};
     state.kernels[job.bpp]->dispatch(frame->cmd, frame->slot, &params, groups_x(job), groups_y(job));
   }
-  if (frame->outbuf) record_draw(state, *frame, settings.bins);
+  if (settings.draw && frame->outbuf) record_draw(state, *frame, settings.bins);
   return TRUE;
 }
 

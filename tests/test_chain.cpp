@@ -1,0 +1,361 @@
+// Chains of vkcompute elements keep frames in device memory between them (memory:VkComputeDevice):
+// the links between two of ours carry the feature and device memory, the chain uploads each frame
+// once and downloads it once (the elements' `uploads` and `downloads`), and its frames and messages
+// are those of the same elements separated by `videoconvert ! video/x-raw`, which forces system
+// memory on every link (videoconvert alone passes device memory on when it converts nothing, as
+// it does any memory, and so does the device query). A videoconvert alone between two of ours
+// keeps the frames on the device. Seeded random chains, analysis elements at either end, and a tee whose
+// stock branch maps the device memory.
+#include <gst/app/gstappsink.h>
+#include <gst/app/gstappsrc.h>
+#include <gst/video/video.h>
+
+#include <atomic>
+#include <random>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "common/bus_wait.h"
+#include "common/test_data.h"
+#include "common/test_seed.h"
+#include "common/vktest.h"
+
+// After the C++ headers: its macros (fail, ...) would break <ios>.
+#include <gst/check/gstcheck.h>
+
+namespace {
+
+constexpr GstClockTime kTimeout = 120 * GST_SECOND;
+constexpr guint kFrames = 4;
+const char* const kFeature = "memory:VkComputeDevice";
+const char* const kDeviceMemory = "VkComputeDeviceMemory";
+// Between elements: system memory on every link, as before frames stayed on the device.
+const char* const kSeparated = " ! videoconvert ! video/x-raw ! ";
+
+// A chain: its elements (named e0, e1, ... in order) and the input it gets.
+struct Chain {
+  std::vector<std::string> elements;
+  std::string format = "RGBA";
+  int width = 97, height = 61;
+  std::string output_caps;  // after the last element, when it converts ("video/x-raw,format=NV12")
+
+  // "e0 ! e1 ! ...", separated by `link` (" ! ", kSeparated, ...).
+  std::string Describe(const std::string& link) const {
+    std::string text;
+    for (size_t i = 0; i < elements.size(); ++i)
+      text += (i ? link : "") + elements[i] + " name=e" + std::to_string(i);
+    return text;
+  }
+};
+
+std::string Lut() {
+  return "lut location=" + vktest::TestDataDir() + "/lookup_amatorka.png";
+}
+
+// What a run of a chain gave: the output frames' visible bytes and the messages, in order.
+struct Run {
+  std::vector<std::string> frames;
+  std::vector<std::string> messages;
+  std::vector<guint64> uploads, downloads;  // per element
+};
+
+// The visible bytes of a frame, row by row (strides may differ between runs).
+std::string VisibleBytes(GstSample* sample) {
+  GstVideoInfo info;
+  fail_unless(gst_video_info_from_caps(&info, gst_sample_get_caps(sample)));
+  GstVideoFrame frame;
+  fail_unless(gst_video_frame_map(&frame, &info, gst_sample_get_buffer(sample), GST_MAP_READ));
+  std::string bytes;
+  for (guint p = 0; p < GST_VIDEO_FRAME_N_PLANES(&frame); ++p) {
+    const guint8* data = static_cast<const guint8*>(GST_VIDEO_FRAME_PLANE_DATA(&frame, p));
+    const gint stride = GST_VIDEO_FRAME_PLANE_STRIDE(&frame, p);
+    const guint c = GST_VIDEO_FORMAT_INFO_PLANE(info.finfo, 0) == p ? 0 : p;  // a component of plane p
+    const guint rows = GST_VIDEO_FRAME_COMP_HEIGHT(&frame, c);
+    const guint row_bytes = GST_VIDEO_FRAME_COMP_WIDTH(&frame, c) * GST_VIDEO_FRAME_COMP_PSTRIDE(&frame, c);
+    for (guint y = 0; y < rows; ++y)
+      bytes.append(reinterpret_cast<const char*>(data + y * stride), row_bytes);
+  }
+  gst_video_frame_unmap(&frame);
+  return bytes;
+}
+
+GstBuffer* RandomFrame(std::mt19937& rng, const GstVideoInfo& info, guint n) {
+  GstBuffer* buffer = gst_buffer_new_allocate(nullptr, info.size, nullptr);
+  GstMapInfo map;
+  gst_buffer_map(buffer, &map, GST_MAP_WRITE);
+  for (gsize i = 0; i < map.size; ++i) map.data[i] = guint8(rng() >> 24);
+  gst_buffer_unmap(buffer, &map);
+  GST_BUFFER_PTS(buffer) = n * GST_SECOND / 30;
+  GST_BUFFER_DURATION(buffer) = GST_SECOND / 30;
+  return buffer;
+}
+
+// Counts the buffers that pass a pad, and those of them in device memory.
+struct MemoryCount {
+  std::atomic<int> buffers{0}, in_device{0};
+};
+
+GstPadProbeReturn CountMemory(GstPad*, GstPadProbeInfo* info, gpointer data) {
+  auto* count = static_cast<MemoryCount*>(data);
+  GstBuffer* buffer = GST_PAD_PROBE_INFO_BUFFER(info);
+  count->buffers++;
+  if (gst_buffer_n_memory(buffer) == 1 &&
+      gst_memory_is_type(gst_buffer_peek_memory(buffer, 0), kDeviceMemory))
+    count->in_device++;
+  return GST_PAD_PROBE_OK;
+}
+
+bool HasFeature(GstPad* pad) {
+  GstCaps* caps = gst_pad_get_current_caps(pad);
+  fail_unless(caps != nullptr, "%s:%s has no caps", GST_DEBUG_PAD_NAME(pad));
+  const bool has = gst_caps_features_contains(gst_caps_get_features(caps, 0), kFeature);
+  gst_caps_unref(caps);
+  return has;
+}
+
+// Runs `chain` (links " ! ", kSeparated, ...) on kFrames seeded random frames. With
+// `check_links`, also checks every link between two of the chain's elements: the feature in its
+// caps and device memory in its buffers, and system memory at both ends.
+Run RunChain(const Chain& chain, const std::string& link, const std::string& seed_name, bool check_links) {
+  GstVideoInfo info;
+  gst_video_info_set_format(&info, gst_video_format_from_string(chain.format.c_str()), chain.width,
+                            chain.height);
+  GstCaps* caps = gst_video_info_to_caps(&info);
+  gchar* caps_text = gst_caps_to_string(caps);
+  const std::string description =
+      std::string("appsrc name=src format=time caps=\"") + caps_text + "\" ! " + chain.Describe(link) +
+      (chain.output_caps.empty() ? "" : " ! " + chain.output_caps) + " ! appsink name=sink sync=false";
+  g_free(caps_text);
+  gst_caps_unref(caps);
+  GstElement* pipeline = vktest::ParsePipeline(description.c_str());
+  GstElement* src = gst_bin_get_by_name(GST_BIN(pipeline), "src");
+  GstElement* sink = gst_bin_get_by_name(GST_BIN(pipeline), "sink");
+  const size_t n = chain.elements.size();
+  std::vector<GstElement*> elements;
+  std::vector<MemoryCount> counts(n);
+  for (size_t i = 0; i < n; ++i) {
+    elements.push_back(gst_bin_get_by_name(GST_BIN(pipeline), ("e" + std::to_string(i)).c_str()));
+    GstPad* pad = gst_element_get_static_pad(elements[i], "sink");
+    gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, CountMemory, &counts[i], nullptr);
+    gst_object_unref(pad);
+  }
+  fail_unless(gst_element_set_state(pipeline, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE, "%s",
+              description.c_str());
+  std::mt19937 rng = vktest::RngFor(seed_name);
+  for (guint f = 0; f < kFrames; ++f)
+    fail_unless(gst_app_src_push_buffer(GST_APP_SRC(src), RandomFrame(rng, info, f)) == GST_FLOW_OK);
+  gst_app_src_end_of_stream(GST_APP_SRC(src));
+  Run run;
+  while (GstSample* sample = gst_app_sink_try_pull_sample(GST_APP_SINK(sink), kTimeout)) {
+    run.frames.push_back(VisibleBytes(sample));
+    gst_sample_unref(sample);
+    if (run.frames.size() == kFrames) break;
+  }
+  vktest::ExpectEos(pipeline, kTimeout, description);
+  GstBus* bus = gst_element_get_bus(pipeline);
+  while (GstMessage* message = gst_bus_pop_filtered(bus, GST_MESSAGE_ELEMENT)) {
+    gchar* text = gst_structure_to_string(gst_message_get_structure(message));
+    run.messages.push_back(std::string(GST_OBJECT_NAME(GST_MESSAGE_SRC(message))) + ": " + text);
+    g_free(text);
+    gst_message_unref(message);
+  }
+  gst_object_unref(bus);
+  for (size_t i = 0; i < n; ++i) {
+    guint64 up = 0, down = 0;
+    g_object_get(elements[i], "uploads", &up, "downloads", &down, nullptr);
+    run.uploads.push_back(up);
+    run.downloads.push_back(down);
+    if (!check_links) continue;
+    GstPad* sinkpad = gst_element_get_static_pad(elements[i], "sink");
+    const bool inner = i > 0;  // the link from e(i-1) to e(i)
+    fail_unless(HasFeature(sinkpad) == inner, "%s: the caps into e%zu %s %s", description.c_str(), i,
+                inner ? "lack" : "have", kFeature);
+    fail_unless(counts[i].buffers == int(kFrames) && counts[i].in_device == (inner ? int(kFrames) : 0),
+                "%s: e%zu received %d buffers, %d of them in device memory", description.c_str(), i,
+                counts[i].buffers.load(), counts[i].in_device.load());
+    gst_object_unref(sinkpad);
+  }
+  if (check_links) {
+    GstPad* last = gst_element_get_static_pad(elements.back(), "src");
+    fail_if(HasFeature(last), "%s: the chain's output caps have %s", description.c_str(), kFeature);
+    gst_object_unref(last);
+  }
+  gst_element_set_state(pipeline, GST_STATE_NULL);
+  for (GstElement* e : elements) gst_object_unref(e);
+  gst_object_unref(sink);
+  gst_object_unref(src);
+  gst_object_unref(pipeline);
+  fail_unless(run.frames.size() == kFrames, "%s: %zu frames came out", description.c_str(),
+              run.frames.size());
+  return run;
+}
+
+// The frames and messages of `chain` in device memory equal those with system memory between.
+void ExpectSameAsSeparated(const Chain& chain, const std::string& seed_name, Run* device_run = nullptr) {
+  const Run together = RunChain(chain, " ! ", seed_name, true);
+  const Run separated = RunChain(chain, kSeparated, seed_name, false);
+  const std::string what = vktest::WithSeed(chain.Describe(" ! ") + " on " + chain.format + " " +
+                                            std::to_string(chain.width) + "x" + std::to_string(chain.height));
+  for (guint f = 0; f < kFrames; ++f)
+    fail_unless(together.frames[f] == separated.frames[f],
+                "%s: frame %u differs from the chain with system memory between", what.c_str(), f);
+  fail_unless(together.messages == separated.messages,
+              "%s: %zu messages, %zu with system memory between; first: %s", what.c_str(),
+              together.messages.size(), separated.messages.size(),
+              together.messages.empty() ? "none" : together.messages.front().c_str());
+  if (device_run) *device_run = together;
+}
+
+}  // namespace
+
+// The chain: one upload (lut), one download (rgb2yuv), nothing between, and device memory
+// on every inner link.
+GST_START_TEST(test_chain_uploads_once_and_downloads_once) {
+  Chain chain{
+      {Lut(), "morph operation=close width=5 height=3", "lumamax count=2", "histogram bins=16", "rgb2yuv"},
+      "RGBA",
+      97,
+      61,
+      "video/x-raw,format=NV12"};
+  Run run;
+  ExpectSameAsSeparated(chain, "five", &run);
+  const std::vector<guint64> uploads = {kFrames, 0, 0, 0, 0}, downloads = {0, 0, 0, 0, kFrames};
+  fail_unless(run.uploads == uploads,
+              "uploads per element: %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT
+              " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT,
+              run.uploads[0], run.uploads[1], run.uploads[2], run.uploads[3], run.uploads[4]);
+  fail_unless(run.downloads == downloads,
+              "downloads per element: %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT
+              " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT,
+              run.downloads[0], run.downloads[1], run.downloads[2], run.downloads[3], run.downloads[4]);
+  // A videoconvert that converts nothing passes device memory on.
+  const Run converted = RunChain(chain, " ! videoconvert ! ", "five", false);
+  fail_unless(converted.uploads == uploads && converted.downloads == downloads,
+              "videoconvert between the elements took the frames off the device");
+  // With system memory between, every element uploads, and the filters download too.
+  const Run separated = RunChain(chain, kSeparated, "five", false);
+  const std::vector<guint64> all = {kFrames, kFrames, kFrames, kFrames, kFrames};
+  const std::vector<guint64> filters = {kFrames, kFrames, 0, 0, kFrames};
+  fail_unless(separated.uploads == all && separated.downloads == filters,
+              "with system memory between: uploads %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT
+              " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT
+              ", downloads %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT
+              " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT
+              ": each element should upload, each filter download",
+              separated.uploads[0], separated.uploads[1], separated.uploads[2], separated.uploads[3],
+              separated.uploads[4], separated.downloads[0], separated.downloads[1], separated.downloads[2],
+              separated.downloads[3], separated.downloads[4]);
+}
+GST_END_TEST;
+
+// Analysis elements at the head (system memory in: they copy the frame up and read the copy) and
+// at the tail (device memory in: they copy it down) of a chain.
+GST_START_TEST(test_analysis_at_either_end) {
+  Chain chain{{"lumamax count=3", Lut(), "histogram"}, "BGRx", 64, 48, ""};
+  Run run;
+  ExpectSameAsSeparated(chain, "ends", &run);
+  fail_unless(run.uploads == std::vector<guint64>({kFrames, 0, 0}),
+              "uploads %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT, run.uploads[0],
+              run.uploads[1], run.uploads[2]);
+  fail_unless(run.downloads == std::vector<guint64>({0, 0, kFrames}),
+              "downloads %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT, run.downloads[0],
+              run.downloads[1], run.downloads[2]);
+}
+GST_END_TEST;
+
+// Seeded random chains of 2 to 5 elements with random settings, formats and sizes.
+GST_START_TEST(test_random_chains) {
+  std::mt19937 rng = vktest::RngFor("random chains");
+  const std::vector<std::string> formats = {"RGBA", "BGRx", "RGB", "ABGR"};
+  const std::vector<std::pair<int, int>> sizes = {{1, 1}, {2, 3}, {97, 61}, {33, 8}};
+  const std::vector<std::string> operations = {"erode", "dilate", "open", "close", "gradient", "tophat"};
+  const std::vector<std::string> shapes = {"rect", "cross", "ellipse"};
+  for (int c = 0; c < 5; ++c) {
+    Chain chain;
+    chain.format = formats[rng() % formats.size()];
+    std::tie(chain.width, chain.height) = sizes[rng() % sizes.size()];
+    const int length = 2 + int(rng() % 4);
+    for (int i = 0; i < length; ++i) {
+      const bool last = i == length - 1;
+      switch (rng() % (last ? 5 : 4)) {
+        case 0:
+          chain.elements.push_back(Lut() + " intensity=" + std::to_string(0.25 * (1 + rng() % 4)));
+          break;
+        case 1:
+          chain.elements.push_back("morph operation=" + operations[rng() % operations.size()] +
+                                   " shape=" + shapes[rng() % shapes.size()] +
+                                   " width=" + std::to_string(1 + 2 * (rng() % 4)) +
+                                   " height=" + std::to_string(1 + 2 * (rng() % 3)));
+          break;
+        case 2: chain.elements.push_back("lumamax count=" + std::to_string(1 + rng() % 4)); break;
+        case 3:
+          chain.elements.push_back("histogram bins=" + std::to_string(1 + rng() % 256) +
+                                   (rng() % 2 ? " draw=true" : ""));
+          break;
+        default:
+          chain.elements.push_back("rgb2yuv");
+          chain.output_caps = rng() % 2 ? "video/x-raw,format=NV12" : "video/x-raw,format=I420";
+      }
+    }
+    ExpectSameAsSeparated(chain, "random chain " + std::to_string(c));
+  }
+}
+GST_END_TEST;
+
+// A tee after lut: one branch goes on in device memory to morph, the other to a stock appsink that
+// maps what it gets (device memory read back, or system memory): both read lut's frames.
+GST_START_TEST(test_tee_to_a_stock_element) {
+  GstVideoInfo info;
+  gst_video_info_set_format(&info, GST_VIDEO_FORMAT_RGBA, 97, 61);
+  const std::string caps = "video/x-raw,format=RGBA,width=97,height=61,framerate=30/1";
+  auto run = [&](const std::string& after_lut) {
+    const std::string description =
+        "appsrc name=src format=time caps=" + caps + " ! " + Lut() + " ! " + after_lut;
+    GstElement* pipeline = vktest::ParsePipeline(description.c_str());
+    GstElement* src = gst_bin_get_by_name(GST_BIN(pipeline), "src");
+    GstElement* sink = gst_bin_get_by_name(GST_BIN(pipeline), "sink");
+    fail_unless(gst_element_set_state(pipeline, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE);
+    std::mt19937 rng = vktest::RngFor("tee");
+    for (guint f = 0; f < kFrames; ++f) gst_app_src_push_buffer(GST_APP_SRC(src), RandomFrame(rng, info, f));
+    gst_app_src_end_of_stream(GST_APP_SRC(src));
+    std::vector<std::string> frames;
+    while (frames.size() < kFrames) {
+      GstSample* sample = gst_app_sink_try_pull_sample(GST_APP_SINK(sink), kTimeout);
+      fail_unless(sample != nullptr, "%s: %zu frames came out", description.c_str(), frames.size());
+      frames.push_back(VisibleBytes(sample));
+      gst_sample_unref(sample);
+    }
+    vktest::ExpectEos(pipeline, kTimeout, description);
+    gst_element_set_state(pipeline, GST_STATE_NULL);
+    gst_object_unref(sink);
+    gst_object_unref(src);
+    gst_object_unref(pipeline);
+    return frames;
+  };
+  const auto alone = run("appsink name=sink sync=false");
+  const auto teed =
+      run("tee name=t t. ! queue ! morph ! fakesink sync=false "
+          "t. ! queue ! appsink name=sink sync=false");
+  for (guint f = 0; f < kFrames; ++f)
+    fail_unless(alone[f] == teed[f], "%s: frame %u differs behind the tee", vktest::WithSeed("tee").c_str(),
+                f);
+}
+GST_END_TEST;
+
+static Suite* chain_suite() {
+  Suite* suite = suite_create("chain");
+  TCase* tc = vktest::NewTCase("chain", 600);
+  tcase_add_test(tc, test_chain_uploads_once_and_downloads_once);
+  tcase_add_test(tc, test_analysis_at_either_end);
+  tcase_add_test(tc, test_random_chains);
+  tcase_add_test(tc, test_tee_to_a_stock_element);
+  suite_add_tcase(suite, tc);
+  return suite;
+}
+
+int main(int argc, char** argv) {
+  vktest::Init(&argc, &argv);
+  return gst_check_run_suite(chain_suite(), "chain", __FILE__);
+}
