@@ -64,8 +64,8 @@ void FrameScheduler::push(std::unique_ptr<Work> work) {
 
 GstFlowReturn FrameScheduler::drain() {
   std::unique_lock<std::mutex> guard(lock_);
-  while (!in_flight_.empty() && !stalled_ && !stopping_) {
-    if (!finishing_ && !failed_)
+  while ((!in_flight_.empty() || releasing_ > 0) && !stalled_ && !stopping_) {
+    if (!in_flight_.empty() && !finishing_ && !failed_)
       finish_oldest(guard);
     else
       changed_.wait(guard);
@@ -77,7 +77,7 @@ FrameScheduler::Frames FrameScheduler::discard() {
   std::unique_lock<std::mutex> guard(lock_);
   dropping_ = true;
   wake_.notify_all();
-  changed_.wait(guard, [&] { return in_flight_.empty() || stalled_ || stopping_; });
+  changed_.wait(guard, [&] { return (in_flight_.empty() && releasing_ == 0) || stalled_ || stopping_; });
   dropping_ = false;
   flow_ = GST_FLOW_OK;  // what the flush interrupted
   // A stalled frame keeps the completion thread away from every frame: they are the caller's now.
@@ -149,8 +149,8 @@ void FrameScheduler::finish_oldest(std::unique_lock<std::mutex>& guard) {
     frame = std::move(in_flight_.front());
     in_flight_.pop_front();
     retired_++;
+    releasing_++;
   }
-  changed_.notify_all();
   if (awaits_turn_) wake_.notify_all();  // the completion thread waits for the oldest to be free
   if (frame || first_failure) {
     guard.unlock();
@@ -158,8 +158,10 @@ void FrameScheduler::finish_oldest(std::unique_lock<std::mutex>& guard) {
     if (first_failure) report_(status);
     guard.lock();
     reported_ = reported_ || first_failure;
-    if (first_failure) changed_.notify_all();
   }
+  // Only now: drain() returns once the frames it waited for have released what they held.
+  if (status != Completion::kPending) releasing_--;
+  changed_.notify_all();
 }
 
 void FrameScheduler::run(const std::string& thread_name) {

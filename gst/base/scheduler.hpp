@@ -110,6 +110,7 @@ class FrameScheduler {
   bool finishing_ = false;            // lock: a thread waits for or finishes the oldest frame
   bool awaits_turn_ = false;          // lock: the completion thread waits, not on a full ring
   uint64_t retired_ = 0;              // lock: frames that left, for the oldest one's slot
+  int releasing_ = 0;                 // lock: frames out of in_flight_ whose release is under way
   uint64_t expected_wait_ns_ = 0;     // lock: how long recent waits for the oldest frame took (mean)
   bool failed_ = false;               // lock: a frame did not complete; nothing more is finished
   bool stalled_ = false;              // lock: the oldest frame is still the GPU's after the timeout

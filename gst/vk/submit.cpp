@@ -49,7 +49,10 @@ vk::CommandBuffer CommandRing::begin(uint32_t slot) {
   s.timed = *timestamps_ && begun_++ % timestamp_interval_ == 0;
   if (s.timed) {
     s.cmd.resetQueryPool(*timestamps_, 2 * slot, 2);
-    s.cmd.writeTimestamp(vk::PipelineStageFlagBits::eTopOfPipe, *timestamps_, 2 * slot);
+    // Bottom of pipe: written once every command submitted before has completed, so the time
+    // counts this submission's own work only, not the part of it that overlaps earlier work or
+    // waits for it (the element upstream's kernels, in a chain in device memory).
+    s.cmd.writeTimestamp(vk::PipelineStageFlagBits::eBottomOfPipe, *timestamps_, 2 * slot);
   }
   return *s.cmd;
 }

@@ -40,7 +40,9 @@ class CommandRing {
   // Waits up to `timeout_ns` for every slot's last submission.
   Completion wait_all(uint64_t timeout_ns) const;
   // GPU time of the slot's completed submission, in nanoseconds, from timestamp queries around
-  // its commands; negative when the submission was not timed or the queue has no timestamps.
+  // its commands: from the moment every earlier submission of the queue had completed to the end
+  // of this one, i.e. its own share of the queue's time. Negative when the submission was not
+  // timed or the queue has no timestamps.
   // By default one submission in kTimestampInterval is timed: a timestamp at the end of a command
   // buffer waits for all of its work, which keeps consecutive frames from overlapping on the GPU.
   double gpu_time_ns(uint32_t slot) const;
