@@ -24,6 +24,7 @@
 
 // After the C++ headers: its macros (fail, ...) would break <ios>.
 #include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
 
 namespace {
 
@@ -59,6 +60,7 @@ struct Run {
   std::vector<std::string> frames;
   std::vector<std::string> messages;
   std::vector<guint64> uploads, downloads;  // per element
+  int device_links = 0;                     // links into an element whose caps have kFeature
 };
 
 // The visible bytes of a frame, row by row (strides may differ between runs).
@@ -167,8 +169,12 @@ Run RunChain(const Chain& chain, const std::string& link, const std::string& see
     g_object_get(elements[i], "uploads", &up, "downloads", &down, nullptr);
     run.uploads.push_back(up);
     run.downloads.push_back(down);
-    if (!check_links) continue;
     GstPad* sinkpad = gst_element_get_static_pad(elements[i], "sink");
+    run.device_links += HasFeature(sinkpad) ? 1 : 0;
+    if (!check_links) {
+      gst_object_unref(sinkpad);
+      continue;
+    }
     const bool inner = i > 0;  // the link from e(i-1) to e(i)
     fail_unless(HasFeature(sinkpad) == inner, "%s: the caps into e%zu %s %s", description.c_str(), i,
                 inner ? "lack" : "have", kFeature);
@@ -344,6 +350,121 @@ GST_START_TEST(test_tee_to_a_stock_element) {
 }
 GST_END_TEST;
 
+// A chain whose neighbours run on different devices (lavapipe listed twice, see main()): every
+// link carries system memory, and the frames and messages are those of one device.
+GST_START_TEST(test_chain_across_devices) {
+  fail_unless(vktest::PhysicalDeviceNames().size() >= 2,
+              "the loader lists %zu Vulkan devices; main() lists "
+              "lavapipe twice",
+              vktest::PhysicalDeviceNames().size());
+  Chain chain{{Lut() + " device=0", "morph operation=open width=3 height=5 device=1",
+               "lumamax count=2 device=0", "histogram bins=64 device=1", "rgb2yuv device=0"},
+              "RGBA",
+              97,
+              61,
+              "video/x-raw,format=I420"};
+  const Run across = RunChain(chain, " ! ", "devices", false);
+  const Run separated = RunChain(chain, kSeparated, "devices", false);
+  for (guint f = 0; f < kFrames; ++f)
+    fail_unless(across.frames[f] == separated.frames[f], "%s: frame %u differs across devices",
+                vktest::WithSeed("devices").c_str(), f);
+  fail_unless(across.messages == separated.messages, "%s: the messages differ across devices",
+              vktest::WithSeed("devices").c_str());
+  fail_unless(across.device_links == 0, "%d links between devices carry %s", across.device_links, kFeature);
+  // System memory on every link: each element uploads, each filter downloads.
+  fail_unless(across.uploads == separated.uploads && across.downloads == separated.downloads,
+              "frames crossed between devices in device memory");
+}
+GST_END_TEST;
+
+namespace {
+
+// A stretch of a stream pushed into a chain through a GstHarness: its caps and frames, and whether
+// a flush (FLUSH_START, FLUSH_STOP, a new segment) comes first, while the frames before it may
+// still be in flight.
+struct Phase {
+  std::string format;
+  int width, height;
+  guint frames;
+  bool flush_first = false;
+};
+
+// The visible bytes of the frames that come out after the last flush, in order, for the chain
+// `description` fed `phases` of seeded random frames.
+std::vector<std::string> RunPhases(const std::string& description, const std::vector<Phase>& phases,
+                                   const std::string& seed_name) {
+  GstHarness* h = gst_harness_new_parse(description.c_str());
+  std::mt19937 rng = vktest::RngFor(seed_name);
+  std::vector<std::string> out;
+  guint n = 0, expected = 0;
+  for (const Phase& phase : phases) {
+    GstVideoInfo info;
+    gst_video_info_set_format(&info, gst_video_format_from_string(phase.format.c_str()), phase.width,
+                              phase.height);
+    if (phase.flush_first) {
+      fail_unless(gst_harness_push_event(h, gst_event_new_flush_start()));
+      fail_unless(gst_harness_push_event(h, gst_event_new_flush_stop(TRUE)));
+      GstSegment segment;
+      gst_segment_init(&segment, GST_FORMAT_TIME);
+      fail_unless(gst_harness_push_event(h, gst_event_new_segment(&segment)));
+      // What left before the flush is not compared: it may or may not have come out.
+      while (GstBuffer* stale = gst_harness_try_pull(h)) gst_buffer_unref(stale);
+      out.clear();
+      expected = 0;
+    }
+    GstCaps* caps = gst_video_info_to_caps(&info);
+    gst_harness_set_src_caps(h, caps);
+    for (guint f = 0; f < phase.frames; ++f, ++n) {
+      fail_unless(gst_harness_push(h, RandomFrame(rng, info, n)) == GST_FLOW_OK, "%s: frame %u refused",
+                  description.c_str(), n);
+      expected++;
+    }
+  }
+  // The frames that were pushed after the last flush, each with its own caps.
+  while (out.size() < expected) {
+    GstBuffer* buffer = gst_harness_pull(h);
+    fail_unless(buffer != nullptr, "%s: %zu of %u frames came out", description.c_str(), out.size(),
+                expected);
+    GstCaps* caps = gst_pad_get_current_caps(h->sinkpad);
+    GstSample* sample = gst_sample_new(buffer, caps, nullptr, nullptr);
+    out.push_back(VisibleBytes(sample));
+    gst_sample_unref(sample);
+    gst_caps_unref(caps);
+    gst_buffer_unref(buffer);
+  }
+  gst_harness_teardown(h);
+  return out;
+}
+
+}  // namespace
+
+// Caps that change mid-chain (size, then format) and a flush while frames are in flight: the
+// frames are those of the same chain with system memory between.
+GST_START_TEST(test_renegotiation_and_flush_mid_chain) {
+  const Chain chain{
+      {Lut(), "morph operation=dilate width=3 height=3", "lumamax", "histogram draw=true", "rgb2yuv"},
+      "RGBA",
+      0,
+      0,
+      "video/x-raw,format=NV12"};
+  const std::vector<Phase> phases = {{"RGBA", 64, 48, 3},
+                                     {"RGBA", 33, 20, 3},
+                                     {"BGRx", 33, 20, 3},
+                                     {"RGB", 97, 61, 3, true},
+                                     {"BGRA", 16, 9, 2}};
+  // gst_harness_new_parse() wraps the description in a bin, where caps need a capsfilter.
+  const std::string tail = " ! capsfilter caps=" + chain.output_caps;
+  const auto together = RunPhases(chain.Describe(" ! ") + tail, phases, "phases");
+  const auto separated =
+      RunPhases(chain.Describe(" ! videoconvert ! capsfilter caps=video/x-raw ! ") + tail, phases, "phases");
+  fail_unless(together.size() == separated.size(), "%zu frames, %zu with system memory between",
+              together.size(), separated.size());
+  for (size_t f = 0; f < together.size(); ++f)
+    fail_unless(together[f] == separated[f], "%s: frame %zu after the flush differs",
+                vktest::WithSeed("phases").c_str(), f);
+}
+GST_END_TEST;
+
 static Suite* chain_suite() {
   Suite* suite = suite_create("chain");
   TCase* tc = vktest::NewTCase("chain", 600);
@@ -351,11 +472,29 @@ static Suite* chain_suite() {
   tcase_add_test(tc, test_analysis_at_either_end);
   tcase_add_test(tc, test_random_chains);
   tcase_add_test(tc, test_tee_to_a_stock_element);
+  tcase_add_test(tc, test_chain_across_devices);
+  tcase_add_test(tc, test_renegotiation_and_flush_mid_chain);
   suite_add_tcase(suite, tc);
   return suite;
 }
 
 int main(int argc, char** argv) {
+  // Lavapipe listed twice gives the loader two devices, for test_chain_across_devices; the
+  // automatic choice of the other tests lands on the first.
+  const std::string lavapipe = vktest::LavapipeManifest();
+  if (!lavapipe.empty()) {
+    gchar* contents = nullptr;
+    gsize length = 0;
+    gchar* second = g_build_filename(g_get_tmp_dir(), "vkcompute-test-chain-second-lvp.json", nullptr);
+    if (g_file_get_contents(lavapipe.c_str(), &contents, &length, nullptr) &&
+        g_file_set_contents(second, contents, gssize(length), nullptr)) {
+      const std::string both = lavapipe + ":" + second;
+      g_setenv("VK_DRIVER_FILES", both.c_str(), TRUE);
+      g_setenv("VK_ICD_FILENAMES", both.c_str(), TRUE);
+    }
+    g_free(contents);
+    g_free(second);
+  }
   vktest::Init(&argc, &argv);
   return gst_check_run_suite(chain_suite(), "chain", __FILE__);
 }
