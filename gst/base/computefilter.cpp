@@ -384,6 +384,9 @@ static gboolean record_and_submit(GstVkComputeFilter* self, vkc::Frame& frame, G
   auto* priv = get_priv(self);
   frame.cmd = priv->ring->begin(frame.slot);
   record_after_earlier_work(frame.cmd);
+  // The GPU time of a frame starts once the earlier work it waited for is done: in a chain, an
+  // element's time is its own, not its upstream's too.
+  priv->ring->start_timing(frame.slot);
   record_analysis_output(self, frame);
   if (!GST_VKCOMPUTE_FILTER_GET_CLASS(self)->record(self, &frame, error)) return FALSE;
   // Make the kernels' writes to host-visible memory visible to the CPU once the fence signals.

@@ -47,14 +47,13 @@ vk::CommandBuffer CommandRing::begin(uint32_t slot) {
   s.pool.reset();
   s.cmd.begin(vk::CommandBufferBeginInfo{.flags = vk::CommandBufferUsageFlagBits::eOneTimeSubmit});
   s.timed = *timestamps_ && begun_++ % timestamp_interval_ == 0;
-  if (s.timed) {
-    s.cmd.resetQueryPool(*timestamps_, 2 * slot, 2);
-    // Bottom of pipe: written once every command submitted before has completed, so the time
-    // counts this submission's own work only, not the part of it that overlaps earlier work or
-    // waits for it (the element upstream's kernels, in a chain in device memory).
-    s.cmd.writeTimestamp(vk::PipelineStageFlagBits::eBottomOfPipe, *timestamps_, 2 * slot);
-  }
+  if (s.timed) s.cmd.resetQueryPool(*timestamps_, 2 * slot, 2);
   return *s.cmd;
+}
+
+void CommandRing::start_timing(uint32_t slot) {
+  Slot& s = slots_[slot];
+  if (s.timed) s.cmd.writeTimestamp(vk::PipelineStageFlagBits::eTopOfPipe, *timestamps_, 2 * slot);
 }
 
 void CommandRing::submit(uint32_t slot) {

@@ -30,6 +30,9 @@ class CommandRing {
 
   // Begins recording into `slot`, whose previous submission must have completed (see wait()).
   vk::CommandBuffer begin(uint32_t slot);
+  // Starts timing the slot's work here, when this submission is one of the timed ones: after the
+  // barrier that orders it after earlier work, so the time is its own (gpu_time_ns()).
+  void start_timing(uint32_t slot);
   // Ends recording and submits the slot's work; its fence signals on completion.
   void submit(uint32_t slot);
   // True once the slot's last submission has completed, when nothing was submitted, or when the
@@ -39,10 +42,9 @@ class CommandRing {
   Completion wait(uint32_t slot, uint64_t timeout_ns) const;
   // Waits up to `timeout_ns` for every slot's last submission.
   Completion wait_all(uint64_t timeout_ns) const;
-  // GPU time of the slot's completed submission, in nanoseconds, from timestamp queries around
-  // its commands: from the moment every earlier submission of the queue had completed to the end
-  // of this one, i.e. its own share of the queue's time. Negative when the submission was not
-  // timed or the queue has no timestamps.
+  // GPU time of the slot's completed submission, in nanoseconds, from timestamp queries from
+  // start_timing() to the end of its commands. Negative when the submission was not timed or the
+  // queue has no timestamps.
   // By default one submission in kTimestampInterval is timed: a timestamp at the end of a command
   // buffer waits for all of its work, which keeps consecutive frames from overlapping on the GPU.
   double gpu_time_ns(uint32_t slot) const;
