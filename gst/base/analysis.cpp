@@ -108,6 +108,14 @@ bool get_analysis_property(const AnalysisSettings& s, guint first_id, guint prop
   return true;
 }
 
+bool set_frame_region(const RegionOfInterest& roi, guint width, guint height, Frame& frame, GError** error) {
+  std::string why;
+  if (roi.clamp(width, height, frame.x0, frame.y0, frame.x1, frame.y1, why)) return true;
+  g_set_error(error, GST_LIBRARY_ERROR, GST_LIBRARY_ERROR_SETTINGS, "Invalid region of interest: %s.",
+              why.c_str());
+  return false;
+}
+
 GstStructure* new_frame_structure(const char* name, GstBuffer* buffer, const GstSegment& segment) {
   GstClockTime timestamp = GST_BUFFER_PTS(buffer);
   GstClockTime stream_time = gst_segment_to_stream_time(&segment, GST_FORMAT_TIME, timestamp);

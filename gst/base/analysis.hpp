@@ -6,6 +6,8 @@
 
 #include <string>
 
+#include "frame.hpp"
+
 G_BEGIN_DECLS
 #define GST_TYPE_VKCOMPUTE_LUMA_MATRIX (gst_vkcompute_luma_matrix_get_type())
 GType gst_vkcompute_luma_matrix_get_type(void);
@@ -51,6 +53,10 @@ void install_analysis_properties(GObjectClass* klass, guint first_id);
 // Sets or gets one of them; false when prop_id is not one of them.
 bool set_analysis_property(AnalysisSettings& settings, guint first_id, guint prop_id, const GValue* value);
 bool get_analysis_property(const AnalysisSettings& settings, guint first_id, guint prop_id, GValue* value);
+
+// For begin_frame(): `roi` clamped to a width x height frame, into frame.x0 .. y1. False, with a
+// LIBRARY/SETTINGS `error`, when nothing of it lies in the frame.
+bool set_frame_region(const RegionOfInterest& roi, guint width, guint height, Frame& frame, GError** error);
 
 // A message structure named `name` with the frame's "timestamp", "stream-time", "running-time"
 // and "duration" (guint64, as gst-plugins-good's level posts them) for `buffer` in `segment`.

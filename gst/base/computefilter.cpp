@@ -64,8 +64,7 @@ struct GstVkComputeFilterPrivate {
   std::unique_ptr<vkc::FramePools> pools;
   std::unique_ptr<vkc::CommandRing> ring;
   std::vector<std::unique_ptr<vkc::Buffer>> staging;  // one per ring slot, grown on demand
-  // Device-memory copies of the input, one per ring slot, grown on demand (see
-  // gst_vkcompute_filter_copy_input_to_device()).
+  // Device-memory copies of the input, one per ring slot, grown on demand (see stage_input()).
   std::vector<std::unique_ptr<vkc::Buffer>> input_copies;
   // Frames from their submission until they leave, finished by its completion thread.
   std::unique_ptr<vkc::FrameScheduler> scheduler;
@@ -379,6 +378,27 @@ static void record_analysis_output(GstVkComputeFilter* self, vkc::Frame& frame) 
   if (frame.out.device_local && !frame.in.device_local) frame.in = frame.out;
 }
 
+// Stages the frame's input as the caps state's input_reads declare (see vkc::InputReads).
+static void stage_input(GstVkComputeFilter* self, vkc::Frame& frame) {
+  auto* priv = get_priv(self);
+  const vkc::InputReads& reads = priv->caps_state->input_reads;
+  const GstVideoInfo& info = priv->in_info;
+  const guint x1 = MIN(frame.x1, guint(GST_VIDEO_INFO_WIDTH(&info)));
+  if (reads.planes == 0 || frame.in.device_local || !priv->device->features().copy_input_to_device ||
+      reads.load_bytes >= kWideLoadBytes || 2 * (x1 - MIN(frame.x0, x1)) < guint(GST_VIDEO_INFO_WIDTH(&info)))
+    return;
+  vk::DeviceSize bytes = 0;
+  vkc::FrameLayout copy = vkc::packed_from_zero(info, frame.in, reads.planes, bytes);
+  std::unique_ptr<vkc::Buffer>& buffer = priv->input_copies[frame.slot];
+  if (!buffer || buffer->size() < bytes)
+    buffer = vkc::Buffer::create_device(priv->device, bytes, "vkcompute input copy");
+  copy.buffer = buffer->handle();
+  vkc::record_frame_copy(frame.cmd, info, frame.in, copy,
+                         {.end_plane = reads.planes, .y0 = frame.y0, .y1 = frame.y1});
+  copy.device_local = true;
+  frame.in = copy;
+}
+
 // Records and submits the GPU work of a bound frame.
 static gboolean record_and_submit(GstVkComputeFilter* self, vkc::Frame& frame, GError** error) {
   auto* priv = get_priv(self);
@@ -388,7 +408,10 @@ static gboolean record_and_submit(GstVkComputeFilter* self, vkc::Frame& frame, G
   // element's time is its own, not its upstream's too.
   priv->ring->start_timing(frame.slot);
   record_analysis_output(self, frame);
-  if (!GST_VKCOMPUTE_FILTER_GET_CLASS(self)->record(self, &frame, error)) return FALSE;
+  auto* klass = GST_VKCOMPUTE_FILTER_GET_CLASS(self);
+  if (klass->begin_frame && !klass->begin_frame(self, &frame, error)) return FALSE;
+  stage_input(self, frame);
+  if (!klass->record(self, &frame, error)) return FALSE;
   // Make the kernels' writes to host-visible memory visible to the CPU once the fence signals.
   vk::MemoryBarrier to_host{
       .srcAccessMask = vk::AccessFlagBits::eShaderWrite | vk::AccessFlagBits::eTransferWrite,
@@ -397,24 +420,6 @@ static gboolean record_and_submit(GstVkComputeFilter* self, vkc::Frame& frame, G
                             vk::PipelineStageFlagBits::eHost, {}, to_host, nullptr, nullptr);
   priv->ring->submit(frame.slot);
   return TRUE;
-}
-
-void gst_vkcompute_filter_copy_input_to_device(GstVkComputeFilter* self, vkc::Frame* frame, guint n_planes,
-                                               guint load_bytes, guint x0, guint y0, guint x1, guint y1) {
-  auto* priv = get_priv(self);
-  const GstVideoInfo& info = priv->in_info;
-  if (frame->in.device_local || !priv->device->features().copy_input_to_device ||
-      load_bytes >= kWideLoadBytes || 2 * (x1 - x0) < guint(GST_VIDEO_INFO_WIDTH(&info)))
-    return;
-  vk::DeviceSize bytes = 0;
-  vkc::FrameLayout copy = vkc::packed_from_zero(info, frame->in, n_planes, bytes);
-  std::unique_ptr<vkc::Buffer>& buffer = priv->input_copies[frame->slot];
-  if (!buffer || buffer->size() < bytes)
-    buffer = vkc::Buffer::create_device(priv->device, bytes, "vkcompute input copy");
-  copy.buffer = buffer->handle();
-  vkc::record_frame_copy(frame->cmd, info, frame->in, copy, {.end_plane = n_planes, .y0 = y0, .y1 = y1});
-  copy.device_local = true;
-  frame->in = copy;
 }
 
 // Takes an output buffer from our pool and finds where the kernels write it.

@@ -25,10 +25,22 @@
 #include "frame.hpp"
 
 namespace vkc {
+// How an element's kernels read their input, so that the base class can stage it before record():
+// planes [0, planes) of the frame's rows, each byte once, `load_bytes` at a time. Where the device
+// reads host memory slower than a transfer moves it (DeviceFeatures::copy_input_to_device:
+// discrete GPUs) and the loads are narrow, the base class copies those rows into device memory of
+// the frame's slot first and points frame->in at the copy. The copy moves whole rows: a region
+// (Frame::x0, x1) narrower than half the frame is read in place instead. planes = 0: read as it is.
+struct InputReads {
+  guint planes = 0;
+  guint load_bytes = 0;
+};
+
 // What an element derives from the negotiated caps (kernels, parameters, per-slot buffers). The
 // base class owns it: replaced after the frames in flight have drained, released at stop.
 struct CapsState {
   virtual ~CapsState() = default;
+  InputReads input_reads;  // set by configure()
 };
 }  // namespace vkc
 
@@ -45,8 +57,15 @@ struct _GstVkComputeFilterClass {
   std::unique_ptr<vkc::CapsState> (*configure)(GstVkComputeFilter* self, const GstVideoInfo* in,
                                                const GstVideoInfo* out, GError** error);
 
-  // Records one frame's GPU work into frame->cmd. The base class adds the barrier that makes the
-  // results visible to the CPU and submits.
+  // Optional: takes this frame's settings before the base class stages its input, on the
+  // streaming thread: an element whose kernels read part of the frame sets frame->x0 .. y1. Keeps
+  // what record() and complete() need of the settings in its per-slot state, so that a property
+  // change between the two calls cannot split a frame. FALSE with `error` set refuses the frame.
+  gboolean (*begin_frame)(GstVkComputeFilter* self, vkc::Frame* frame, GError** error);
+
+  // Records one frame's GPU work into frame->cmd, its input staged as the caps state's
+  // input_reads asked. The base class adds the barrier that makes the results visible to the CPU
+  // and submits.
   gboolean (*record)(GstVkComputeFilter* self, vkc::Frame* frame, GError** error);
 
   // Analysis elements: called in frame order once a frame's GPU work has completed, with
@@ -84,15 +103,6 @@ State& caps_state(GstVkComputeFilter* self) {
   return static_cast<State&>(*gst_vkcompute_filter_get_caps_state(self));
 }
 }  // namespace vkc
-
-// For record() of kernels that read each byte of rows [y0, y1) of the input's planes
-// [0, n_planes) once, `load_bytes` at a time, before they bind the input. Where the device reads
-// host memory slower than a transfer moves it (DeviceFeatures::copy_input_to_device: discrete
-// GPUs) and the loads are narrow, records a copy of those rows into device memory of the frame's
-// slot and points frame->in at it. The copy moves whole rows: a region [x0, x1) narrower than half
-// the frame is read in place instead.
-void gst_vkcompute_filter_copy_input_to_device(GstVkComputeFilter* self, vkc::Frame* frame, guint n_planes,
-                                               guint load_bytes, guint x0, guint y0, guint x1, guint y1);
 
 // Adds the pad templates of the element: the caps strings' structures (formats, sizes, rates), each
 // in device memory (memory:VkComputeDevice, preferred between two elements of ours) and in system

@@ -28,6 +28,9 @@ struct Frame {
   GstBuffer* inbuf = nullptr;
   GstBuffer* outbuf = nullptr;
   GstSegment segment;  // the input segment when the frame arrived, for message timestamps
+  // The part of the frame the kernels read, [x0, x1) x [y0, y1) in pixels: the whole frame unless
+  // the element's begin_frame() narrows it (a region of interest).
+  guint x0 = 0, y0 = 0, x1 = G_MAXUINT, y1 = G_MAXUINT;
 };
 
 // How the GPU reaches an input buffer's bytes, in order of preference. The CPU copies a frame

@@ -80,8 +80,7 @@ uint32_t peak_floor(gdouble threshold) {
 // One frame slot: its scratch buffer and what its message needs once the GPU is done.
 struct Slot {
   std::unique_ptr<vkc::Readback> scratch;
-  gboolean post = FALSE;
-  guint count = 0;
+  Settings settings;  // the frame's, from begin_frame()
   guint64 pixels = 0;
 };
 
@@ -159,29 +158,32 @@ static std::unique_ptr<vkc::CapsState> gst_lumamax_configure(GstVkComputeFilter*
   for (Slot& slot : state->slots)
     slot.scratch = std::make_unique<vkc::Readback>(device, (kScratchTiles + 5 * tiles) * 4, kScratchTiles * 4,
                                                    "lumamax scratch");
+  // The scan reads plane 0 once, 4 pixels per invocation.
+  state->input_reads = {.planes = 1, .load_bytes = 4 * state->bpp};
   GST_INFO_OBJECT(filter, "%s %ux%u, %s reduction", GST_VIDEO_INFO_NAME(in), state->width, state->height,
                   subgroups ? "subgroup" : "shared-memory");
   return state;
 }
 
-static gboolean gst_lumamax_record(GstVkComputeFilter* filter, vkc::Frame* frame, GError** error) {
+// The frame's settings, and its region of interest as the part of the frame the scan reads.
+static gboolean gst_lumamax_begin_frame(GstVkComputeFilter* filter, vkc::Frame* frame, GError** error) {
   auto* self = reinterpret_cast<GstLumamax*>(filter);
   auto& state = vkc::caps_state<State>(filter);
+  Settings& settings = state.slots[frame->slot].settings;
   GST_OBJECT_LOCK(self);
-  const Settings settings = *self->settings;
+  settings = *self->settings;
   GST_OBJECT_UNLOCK(self);
+  return vkc::set_frame_region(settings.roi, state.width, state.height, *frame, error);
+}
 
+static gboolean gst_lumamax_record(GstVkComputeFilter* filter, vkc::Frame* frame, GError**) {
+  auto& state = vkc::caps_state<State>(filter);
+  const Settings& settings = state.slots[frame->slot].settings;
   ScanParams scan{};
-  std::string why;
-  if (!settings.roi.clamp(state.width, state.height, scan.roi_x0, scan.roi_y0, scan.roi_x1, scan.roi_y1,
-                          why)) {
-    g_set_error(error, GST_LIBRARY_ERROR, GST_LIBRARY_ERROR_SETTINGS, "Invalid region of interest: %s.",
-                why.c_str());
-    return FALSE;
-  }
-  // The scan reads 4 pixels per invocation.
-  gst_vkcompute_filter_copy_input_to_device(filter, frame, 1, 4 * state.bpp, scan.roi_x0, scan.roi_y0,
-                                            scan.roi_x1, scan.roi_y1);
+  scan.roi_x0 = frame->x0;
+  scan.roi_y0 = frame->y0;
+  scan.roi_x1 = frame->x1;
+  scan.roi_y1 = frame->y1;
   const vkc::LumaCoefficients k = vkc::luma_coefficients(settings.matrix);
   scan.width = state.width;
   scan.height = state.height;
@@ -200,8 +202,6 @@ static gboolean gst_lumamax_record(GstVkComputeFilter* filter, vkc::Frame* frame
   scan.peak_floor = peak_floor(settings.peak_threshold);
 
   Slot& slot = state.slots[frame->slot];
-  slot.post = settings.post_messages;
-  slot.count = settings.count;
   slot.pixels = guint64(scan.roi_x1 - scan.roi_x0) * (scan.roi_y1 - scan.roi_y0);
   const vkc::Binding scratch{slot.scratch->work()};
   // Binding 3, the host-visible results, is written only by a scan that finishes the frame
@@ -255,7 +255,7 @@ static void gst_lumamax_complete(GstVkComputeFilter* filter, vkc::Frame* frame) 
   auto* self = reinterpret_cast<GstLumamax*>(filter);
   const auto& state = vkc::caps_state<State>(filter);
   const Slot& slot = state.slots[frame->slot];
-  if (!slot.post) return;
+  if (!slot.settings.post_messages) return;
   const uint32_t* result = slot.scratch->result();
   auto x_of = [&](uint32_t key_lo) { return (~key_lo) % state.width; };
   auto y_of = [&](uint32_t key_lo) { return (~key_lo) / state.width; };
@@ -268,8 +268,8 @@ static void gst_lumamax_complete(GstVkComputeFilter* filter, vkc::Frame* frame) 
                     (kMaxLuma - result[2]) / kLumaScale, "mean-luma", G_TYPE_DOUBLE,
                     double(sum) / (double(slot.pixels) * 255.0 * 256.0), nullptr);
   GValue peaks = G_VALUE_INIT;
-  gst_value_array_init(&peaks, slot.count);
-  for (guint n = 0; n < slot.count; ++n) {
+  gst_value_array_init(&peaks, slot.settings.count);
+  for (guint n = 0; n < slot.settings.count; ++n) {
     const uint32_t* key = result + 8 + 2 * n;
     if (key[0] == 0 && key[1] == 0) break;  // every other pixel is suppressed or below peak-threshold
     GValue peak = peak_value(x_of(key[1]), y_of(key[1]), key[0] / kLumaScale);
@@ -357,6 +357,7 @@ static void gst_lumamax_class_init(GstLumamaxClass* klass) {
   gst_vkcompute_filter_class_init_analysis(filter_class, GST_VIDEO_CAPS_MAKE(FORMATS));
 
   filter_class->configure = gst_lumamax_configure;
+  filter_class->begin_frame = gst_lumamax_begin_frame;
   filter_class->record = gst_lumamax_record;
   filter_class->complete = gst_lumamax_complete;
 }
