@@ -271,6 +271,20 @@ GST_START_TEST(test_analysis_at_either_end) {
 }
 GST_END_TEST;
 
+// Planar YUV through a chain: morph works on the Y plane and passes the chroma planes on, all of
+// them in device memory, to the analysis elements, which read every plane.
+GST_START_TEST(test_planar_chain) {
+  for (const char* format : {"I420", "NV12", "GRAY8"}) {
+    const Chain chain{{"morph operation=erode width=3 height=5", "histogram bins=32", "lumamax count=2"},
+                      format,
+                      97,
+                      61,
+                      ""};
+    ExpectSameAsSeparated(chain, std::string("planar ") + format);
+  }
+}
+GST_END_TEST;
+
 // Seeded random chains of 2 to 5 elements with random settings, formats and sizes.
 GST_START_TEST(test_random_chains) {
   std::mt19937 rng = vktest::RngFor("random chains");
@@ -471,6 +485,7 @@ static Suite* chain_suite() {
   tcase_add_test(tc, test_chain_uploads_once_and_downloads_once);
   tcase_add_test(tc, test_analysis_at_either_end);
   tcase_add_test(tc, test_random_chains);
+  tcase_add_test(tc, test_planar_chain);
   tcase_add_test(tc, test_tee_to_a_stock_element);
   tcase_add_test(tc, test_chain_across_devices);
   tcase_add_test(tc, test_renegotiation_and_flush_mid_chain);
