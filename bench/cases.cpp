@@ -113,7 +113,9 @@ std::vector<Variant> conversion_variants(const std::string& to, OpenCvOp op) {
 std::vector<Case> build_cases(const std::vector<std::string>& sizes, const std::string& cube) {
   std::vector<Case> cases;
   for (const auto& size : sizes) {
-    const int w = size == "4k" ? 3840 : 1920, h = size == "4k" ? 2160 : 1080;
+    // 360p: quick runs (the test suite's smoke test on a software device).
+    const int w = size == "4k" ? 3840 : size == "360p" ? 640 : 1920;
+    const int h = size == "4k" ? 2160 : size == "360p" ? 360 : 1080;
     const double px = double(w) * h;
     auto add = [&](const std::string& name, GstVideoFormat format, double in, double out,
                    std::vector<Variant> variants, int kernel = 0) {
@@ -174,7 +176,11 @@ std::vector<Case> build_cases(const std::vector<std::string>& sizes, const std::
       Variant in_system = ours(system + nv12);
       in_system.label = "vkcompute, system memory between";
       in_system.note = "capsfilters video/x-raw between the elements: each one uploads and downloads";
-      add(name, GST_VIDEO_FORMAT_RGBA, 4 * px, 1.5 * px, {in_device, in_system});
+      Variant live = in_device;
+      live.label = "vkcompute, device memory between, live";
+      live.note = "frames pushed at 30 frames/s: time from the push to the sink";
+      live.live_fps = 30;
+      add(name, GST_VIDEO_FORMAT_RGBA, 4 * px, 1.5 * px, {in_device, in_system, live});
     }
     for (const char* interpolation : {"tetrahedral", "trilinear"}) {
       add(std::string("lut 33^3 ") + interpolation + " RGBA", GST_VIDEO_FORMAT_RGBA, 4 * px, 4 * px,

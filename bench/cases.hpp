@@ -46,6 +46,9 @@ struct Variant {
   // device memory, and upstream pushes at full speed: the GPU sets the pace and the streaming
   // thread sleeps on fences, as around ours.
   bool copies_frame = false;
+  // Live: upstream pushes timestamped frames at this rate, and the run measures each frame's time
+  // from the push to the sink (mean and maximum) rather than the throughput.
+  double live_fps = 0;
 };
 
 struct Case {

@@ -79,6 +79,14 @@ std::string Measurement::serialize() const {
   gst_structure_set(s, "threads", GST_TYPE_STRUCTURE, threads, nullptr);
   gst_structure_free(threads);
   if (!message.empty()) gst_structure_set(s, "message", G_TYPE_STRING, message.c_str(), nullptr);
+  GstStructure* elements = gst_structure_new_empty("elements");
+  for (const auto& [name, us] : gpu_us_by_element)
+    gst_structure_set(elements, name.c_str(), G_TYPE_DOUBLE, us, nullptr);  // element names are plain
+  gst_structure_set(s, "elements", GST_TYPE_STRUCTURE, elements, "uploads-per-frame", G_TYPE_DOUBLE,
+                    uploads_per_frame, "downloads-per-frame", G_TYPE_DOUBLE, downloads_per_frame,
+                    "latency-mean-us", G_TYPE_DOUBLE, latency_mean_us, "latency-max-us", G_TYPE_DOUBLE,
+                    latency_max_us, nullptr);
+  gst_structure_free(elements);
   gchar* text = gst_structure_to_string(s);
   std::string line = text;
   g_free(text);
@@ -101,6 +109,18 @@ Measurement Measurement::parse(const std::string& line) {
   gst_structure_get_double(s, "peak-rss-mib", &m.peak_rss_mib);
   gst_structure_get_double(s, "gpu-us", &m.gpu_us);
   if (const char* message = gst_structure_get_string(s, "message")) m.message = message;
+  gst_structure_get_double(s, "uploads-per-frame", &m.uploads_per_frame);
+  gst_structure_get_double(s, "downloads-per-frame", &m.downloads_per_frame);
+  gst_structure_get_double(s, "latency-mean-us", &m.latency_mean_us);
+  gst_structure_get_double(s, "latency-max-us", &m.latency_max_us);
+  GstStructure* elements = nullptr;
+  if (gst_structure_get(s, "elements", GST_TYPE_STRUCTURE, &elements, nullptr) && elements) {
+    for (int i = 0; i < gst_structure_n_fields(elements); ++i) {
+      const char* name = gst_structure_nth_field_name(elements, i);
+      gst_structure_get_double(elements, name, &m.gpu_us_by_element[name]);
+    }
+    gst_structure_free(elements);
+  }
   GstStructure* threads = nullptr;
   if (gst_structure_get(s, "threads", GST_TYPE_STRUCTURE, &threads, nullptr) && threads) {
     for (int i = 0; i < gst_structure_n_fields(threads); ++i) {

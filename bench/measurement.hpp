@@ -20,6 +20,13 @@ struct Measurement {
   std::map<std::string, double> cpu_seconds_by_thread;
   // Our element: the first element message it posted, serialized (for the case's repost variant).
   std::string message;
+  // Each of our elements in the pipeline, by name: its mean GPU time per frame (a chain's).
+  std::map<std::string, double> gpu_us_by_element;
+  // Frames our elements moved between host and device memory per frame through the pipeline,
+  // summed over them (their uploads and downloads properties); negative when not read.
+  double uploads_per_frame = -1, downloads_per_frame = -1;
+  // A live variant: time from the push into appsrc to the sink, per frame.
+  double latency_mean_us = 0, latency_max_us = 0;
 
   double fps() const { return seconds > 0 ? frames / seconds : 0; }
   double ms_per_frame() const { return frames > 0 ? 1000.0 * seconds / frames : 0; }

@@ -11,7 +11,7 @@ namespace {
 
 void usage(const char* argv0) {
   std::fprintf(stderr,
-               "usage: %s [--seconds S] [--warmup S] [--sizes 1080p,4k] [--filter TEXT] [--json FILE]\n"
+               "usage: %s [--seconds S] [--warmup S] [--sizes 1080p,4k,360p] [--filter TEXT] [--json FILE]\n"
                "          [--csv FILE] [--list] [--ours-only] [--write-cube FILE]\n"
                "Runs each case (element and input) with our element and its peers on the same random\n"
                "frames: frames/s, ms/frame, CPU time/frame, peak memory, GPU time from timestamps.\n",
@@ -60,8 +60,8 @@ bool parse_options(int argc, char** argv, Options& o) {
     }
   }
   for (const auto& size : o.sizes) {
-    if (size != "1080p" && size != "4k") {
-      std::fprintf(stderr, "unknown size '%s': use 1080p and/or 4k\n", size.c_str());
+    if (size != "1080p" && size != "4k" && size != "360p") {
+      std::fprintf(stderr, "unknown size '%s': use 1080p, 4k and/or 360p\n", size.c_str());
       return false;
     }
   }

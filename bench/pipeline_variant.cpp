@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <map>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -71,6 +73,43 @@ class GpuTimeSamples {
   }
   double sum_ = 0;
   int count_ = 0;
+};
+
+// Our elements in the pipeline (those with gpu-time and the transfer counters), referenced.
+std::vector<GstElement*> our_elements(GstElement* pipeline) {
+  std::vector<GstElement*> ours;
+  GstIterator* it = gst_bin_iterate_recurse(GST_BIN(pipeline));
+  GValue item = G_VALUE_INIT;
+  while (gst_iterator_next(it, &item) == GST_ITERATOR_OK) {
+    auto* element = GST_ELEMENT(g_value_get_object(&item));
+    if (g_object_class_find_property(G_OBJECT_GET_CLASS(element), "gpu-time"))
+      ours.push_back(GST_ELEMENT(gst_object_ref(element)));
+    g_value_reset(&item);
+  }
+  g_value_unset(&item);
+  gst_iterator_free(it);
+  return ours;
+}
+
+// The sum of a guint64 counter property over `elements` (those that have it).
+guint64 sum_counter(const std::vector<GstElement*>& elements, const char* name) {
+  guint64 sum = 0;
+  for (GstElement* e : elements) {
+    if (!g_object_class_find_property(G_OBJECT_GET_CLASS(e), name)) continue;
+    guint64 value = 0;
+    g_object_get(e, name, &value, nullptr);
+    sum += value;
+  }
+  return sum;
+}
+
+// Per frame of a live variant: when it was pushed, and how long it took to reach the sink.
+struct Journeys {
+  std::mutex lock;
+  std::map<GstClockTime, gint64> pushed;  // by PTS, monotonic µs
+  bool measuring = false;
+  double sum_us = 0, max_us = 0;
+  guint64 count = 0;
 };
 
 // Waits `seconds` on the bus, popping every message (as an application does); returns the first
@@ -208,6 +247,26 @@ Measurement run_pipeline_variant(const Case& c, const Variant& v, const Options&
         return GST_PAD_PROBE_OK;
       },
       &arrived, nullptr);
+  Journeys journeys;
+  if (v.live_fps > 0)
+    gst_pad_add_probe(
+        sinkpad, GST_PAD_PROBE_TYPE_BUFFER,
+        [](GstPad*, GstPadProbeInfo* info, gpointer data) {
+          auto* j = static_cast<Journeys*>(data);
+          const gint64 now = g_get_monotonic_time();
+          std::lock_guard<std::mutex> guard(j->lock);
+          auto it = j->pushed.find(GST_BUFFER_PTS(GST_PAD_PROBE_INFO_BUFFER(info)));
+          if (it == j->pushed.end()) return GST_PAD_PROBE_OK;
+          if (j->measuring) {
+            const double us = double(now - it->second);
+            j->sum_us += us;
+            j->max_us = std::max(j->max_us, us);
+            j->count++;
+          }
+          j->pushed.erase(it);
+          return GST_PAD_PROBE_OK;
+        },
+        &journeys, nullptr);
   gst_object_unref(sinkpad);
 
   if (repost) post_for_every_buffer(pipeline, repost);
@@ -222,7 +281,9 @@ Measurement run_pipeline_variant(const Case& c, const Variant& v, const Options&
   std::atomic<bool> stop{false};
   std::thread feeder([&] {
     pthread_setname_np(pthread_self(), "bench-feeder");  // for the CPU time by thread
-    const double pace_us = v.paced && options.pace_fps > 0 ? 1e6 / options.pace_fps : 0;
+    const double pace_us = v.live_fps > 0                    ? 1e6 / v.live_fps
+                           : v.paced && options.pace_fps > 0 ? 1e6 / options.pace_fps
+                                                             : 0;
     if (pace_us > 0) prctl(PR_SET_TIMERSLACK, 1000);  // ns; the default 50 us would slow the pace
     const gint64 start = g_get_monotonic_time();
     for (size_t i = 0; !stop; ++i) {
@@ -230,8 +291,15 @@ Measurement run_pipeline_variant(const Case& c, const Variant& v, const Options&
         const gint64 ahead = start + gint64(double(i) * pace_us) - g_get_monotonic_time();
         if (ahead > 0) g_usleep(gulong(ahead));
       }
-      if (gst_app_src_push_buffer(GST_APP_SRC(src), gst_buffer_ref(ring[i % ring.size()])) != GST_FLOW_OK)
-        break;
+      GstBuffer* frame = gst_buffer_ref(ring[i % ring.size()]);
+      if (v.live_fps > 0) {  // timestamped, its push noted (a shallow copy: the memory is shared)
+        gst_buffer_unref(frame);
+        frame = gst_buffer_copy(ring[i % ring.size()]);
+        GST_BUFFER_PTS(frame) = GstClockTime(double(i) * GST_SECOND / v.live_fps);
+        std::lock_guard<std::mutex> guard(journeys.lock);
+        journeys.pushed[GST_BUFFER_PTS(frame)] = g_get_monotonic_time();
+      }
+      if (gst_app_src_push_buffer(GST_APP_SRC(src), frame) != GST_FLOW_OK) break;
     }
   });
 
@@ -242,17 +310,39 @@ Measurement run_pipeline_variant(const Case& c, const Variant& v, const Options&
   pthread_setname_np(pthread_self(), "bench-bus");
   GstElement* dut = gst_bin_get_by_name(GST_BIN(pipeline), "dut");
   GpuTimeSamples gpu_time;
+  const std::vector<GstElement*> ours = our_elements(pipeline);
+  std::vector<GpuTimeSamples> gpu_times(ours.size());
   if (m.status.empty()) {
     Window window;
     const guint64 before = arrived;
+    const guint64 uploads = sum_counter(ours, "uploads"), downloads = sum_counter(ours, "downloads");
+    {
+      std::lock_guard<std::mutex> guard(journeys.lock);
+      journeys.measuring = true;
+    }
     window.start();
     for (double waited = 0; m.status.empty() && waited < options.measure_s; waited += kGpuTimeSampling) {
       m.status = wait_on_bus(bus, std::min(kGpuTimeSampling, options.measure_s - waited), keep);
       gpu_time.sample(dut);
+      for (size_t i = 0; i < ours.size(); ++i) gpu_times[i].sample(ours[i]);
     }
-    window.stop(m, double(arrived - before));
+    const double frames = double(arrived - before);
+    window.stop(m, frames);
+    if (frames > 0 && !ours.empty() && g_object_class_find_property(G_OBJECT_GET_CLASS(ours[0]), "uploads")) {
+      m.uploads_per_frame = double(sum_counter(ours, "uploads") - uploads) / frames;
+      m.downloads_per_frame = double(sum_counter(ours, "downloads") - downloads) / frames;
+    }
+    for (size_t i = 0; i < ours.size(); ++i)
+      m.gpu_us_by_element[GST_OBJECT_NAME(ours[i])] = gpu_times[i].mean(ours[i]);
+    {
+      std::lock_guard<std::mutex> guard(journeys.lock);
+      journeys.measuring = false;
+      if (journeys.count) m.latency_mean_us = journeys.sum_us / double(journeys.count);
+      m.latency_max_us = journeys.max_us;
+    }
     if (m.status.empty()) m.status = arrived > before ? "ok" : "error: no frame arrived";
   }
+  for (GstElement* e : ours) gst_object_unref(e);
   stop = true;
   gst_app_src_end_of_stream(GST_APP_SRC(src));
   if (GstMessage* done = gst_bus_timed_pop_filtered(bus, 10 * GST_SECOND,

@@ -32,6 +32,17 @@ std::string cpu_by_thread(const Measurement& m) {
   return text;
 }
 
+// {"lut0": 240.1, ...}: each of our elements' GPU time per frame.
+std::string json_gpu_by_element(const Measurement& m) {
+  std::string json = "{";
+  for (const auto& [name, us] : m.gpu_us_by_element) {
+    char value[32];
+    std::snprintf(value, sizeof value, "%.2f", us);
+    json += (json.size() > 1 ? ", " : "") + json_string(name) + ": " + value;
+  }
+  return json + "}";
+}
+
 std::string json_cpu_by_thread(const Measurement& m) {
   std::string text = "{";
   char item[32];
@@ -101,6 +112,18 @@ void Report::add_case(const std::vector<Row>& rows) {
     if (!r.v->note.empty()) std::printf("  %-52s (%s)\n", "", r.v->note.c_str());
     if (r.v->ours || r.v->reference)
       std::printf("  %-52s CPU us/frame by thread: %s\n", "", cpu_by_thread(r.m).c_str());
+    if (r.m.gpu_us_by_element.size() > 1) {
+      std::string elements;
+      for (const auto& [name, us] : r.m.gpu_us_by_element)
+        elements += (elements.empty() ? "" : ", ") + name + " " + std::to_string(int(us + 0.5));
+      std::printf("  %-52s GPU us by element: %s\n", "", elements.c_str());
+    }
+    if (r.m.uploads_per_frame >= 0)
+      std::printf("  %-52s per frame: %.2f uploads, %.2f downloads (host<->device, all our elements)\n", "",
+                  r.m.uploads_per_frame, r.m.downloads_per_frame);
+    if (r.v->live_fps > 0)
+      std::printf("  %-52s push to sink at %.0f frames/s: mean %.2f ms, max %.2f ms\n", "", r.v->live_fps,
+                  r.m.latency_mean_us / 1000.0, r.m.latency_max_us / 1000.0);
   }
   std::fflush(stdout);
   rows_.insert(rows_.end(), rows.begin(), rows.end());
@@ -110,20 +133,22 @@ bool Report::write_json(const std::string& path) const {
   FILE* f = std::fopen(path.c_str(), "w");
   if (!f) return false;
   for (const Row& r : rows_) {
-    std::fprintf(f,
-                 "{\"case\": %s, \"size\": %s, \"width\": %d, \"height\": %d, \"variant\": %s, \"ours\": %s, "
-                 "\"reference\": %s, "
-                 "\"status\": %s, \"fps\": %.3f, \"ms_per_frame\": %.4f, \"cpu_us_per_frame\": %.2f, "
-                 "\"peak_rss_mib\": %.1f, \"gpu_us\": %.2f, \"copy_floor_us\": %.2f, \"device\": %s, "
-                 "\"h2d_gbs\": %.2f, \"d2h_gbs\": %.2f, \"both_ways_gbs\": %.2f, \"note\": %s, "
-                 "\"cpu_us_per_frame_by_thread\": %s}\n",
-                 json_string(r.c->name).c_str(), json_string(r.c->size).c_str(), r.c->width, r.c->height,
-                 json_string(r.v->label).c_str(), r.v->ours ? "true" : "false",
-                 r.v->reference ? "true" : "false", json_string(r.m.status).c_str(), r.m.fps(),
-                 r.m.ms_per_frame(), r.m.cpu_us_per_frame(), r.m.peak_rss_mib, r.m.gpu_us,
-                 copy_floor_us(*r.c), json_string(bandwidth_.device).c_str(), bandwidth_.host_to_device_gbs,
-                 bandwidth_.device_to_host_gbs, bandwidth_.both_ways_gbs, json_string(r.v->note).c_str(),
-                 json_cpu_by_thread(r.m).c_str());
+    std::fprintf(
+        f,
+        "{\"case\": %s, \"size\": %s, \"width\": %d, \"height\": %d, \"variant\": %s, \"ours\": %s, "
+        "\"reference\": %s, "
+        "\"status\": %s, \"fps\": %.3f, \"ms_per_frame\": %.4f, \"cpu_us_per_frame\": %.2f, "
+        "\"peak_rss_mib\": %.1f, \"gpu_us\": %.2f, \"copy_floor_us\": %.2f, \"device\": %s, "
+        "\"h2d_gbs\": %.2f, \"d2h_gbs\": %.2f, \"both_ways_gbs\": %.2f, \"note\": %s, "
+        "\"cpu_us_per_frame_by_thread\": %s, \"gpu_us_by_element\": %s, \"uploads_per_frame\": %.3f, "
+        "\"downloads_per_frame\": %.3f, \"latency_mean_us\": %.1f, \"latency_max_us\": %.1f}\n",
+        json_string(r.c->name).c_str(), json_string(r.c->size).c_str(), r.c->width, r.c->height,
+        json_string(r.v->label).c_str(), r.v->ours ? "true" : "false", r.v->reference ? "true" : "false",
+        json_string(r.m.status).c_str(), r.m.fps(), r.m.ms_per_frame(), r.m.cpu_us_per_frame(),
+        r.m.peak_rss_mib, r.m.gpu_us, copy_floor_us(*r.c), json_string(bandwidth_.device).c_str(),
+        bandwidth_.host_to_device_gbs, bandwidth_.device_to_host_gbs, bandwidth_.both_ways_gbs,
+        json_string(r.v->note).c_str(), json_cpu_by_thread(r.m).c_str(), json_gpu_by_element(r.m).c_str(),
+        r.m.uploads_per_frame, r.m.downloads_per_frame, r.m.latency_mean_us, r.m.latency_max_us);
   }
   return std::fclose(f) == 0;
 }
