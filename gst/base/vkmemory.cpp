@@ -12,6 +12,8 @@ namespace {
 
 // A CPU map of device-local memory waits at most this long for the GPU to copy the frame.
 constexpr uint64_t kMapTimeoutNs = 10'000'000'000ull;
+// How long freeing device-local memory waits for the work queued before it.
+constexpr uint64_t kFreeWaitNs = 1'000'000'000ull;
 
 // What the CPU sees of a device-local buffer: a host-visible copy, made at each map.
 struct HostView {
@@ -120,14 +122,17 @@ struct DeviceLeftovers {
   std::unique_ptr<HostView> host_view;
 };
 
-void free_after_queue(const std::shared_ptr<vkc::Device>& device,
-                      std::shared_ptr<DeviceLeftovers> leftovers) {
+void free_after_queue(const std::shared_ptr<vkc::Device>& device, std::shared_ptr<DeviceLeftovers> leftovers) {
   try {
-    // An empty submission's fence signals after everything submitted before it.
+    // An empty submission's fence signals after everything submitted before it. Usually the
+    // queue is idle by the time a pool lets its buffers go, so the wait is short and nothing
+    // outlives the call; only memory still busy after kFreeWaitNs goes to the reaper (which, at
+    // process exit, may no longer find a driver to ask).
     auto ring = std::make_unique<vkc::CommandRing>(device, 1, "vkcompute memory release", 0);
     ring->begin(0);
     ring->submit(0);
-    vkc::release_after_gpu(std::move(ring), std::move(leftovers));
+    if (ring->wait(0, kFreeWaitNs) == vkc::Completion::kPending)
+      vkc::release_after_gpu(std::move(ring), std::move(leftovers));
   } catch (const std::exception& e) {
     // The device no longer takes work (lost): nothing of it runs any more either.
     GST_WARNING("freeing device memory at once: %s", e.what());
