@@ -31,6 +31,24 @@ layout(push_constant) uniform Params {
 
 shared uint s_max[3];
 
+// ceil(count * height / largest), exactly: float division on a GPU may be off by an ulp (a
+// reciprocal and a multiply), which turns a quotient that is a whole number into the next one
+// and a bar one pixel too tall. The float quotient is within one of the truth; the smallest b
+// with b * largest >= count * height is found among its neighbours with 64-bit products.
+bool covers(uint b, uint largest, uint count, uint height) {
+  uint bh, bl, ch, cl;
+  umulExtended(b, largest, bh, bl);
+  umulExtended(count, height, ch, cl);
+  return bh > ch || (bh == ch && bl >= cl);
+}
+
+uint bar_height(uint count, uint height, uint largest) {
+  uint estimate = uint(float(count) * float(height) / float(largest));
+  uint b = estimate > 0u ? estimate - 1u : 0u;
+  while (!covers(b, largest, count, height)) ++b;
+  return b;
+}
+
 void main() {
   uint i = gl_LocalInvocationIndex;
   if (i < 3u) s_max[i] = 1u;
@@ -59,7 +77,7 @@ void main() {
       // Alpha and padding bytes are not drawn into.
       for (uint c = 0u; c < p.channels; ++c) {
         if (((p.order >> (8u * c)) & 0xffu) != b) continue;
-        uint bar = uint(ceil(float(counts[c * 256u + bin]) * float(p.height) / float(s_max[c])));
+        uint bar = bar_height(counts[c * 256u + bin], p.height, s_max[c]);
         uint result = level <= bar ? (value + 255u) / 2u : value * 3u / 4u;
         w[word] = (w[word] & ~(0xffu << shift)) | (result << shift);
       }
