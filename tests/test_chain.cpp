@@ -479,9 +479,40 @@ GST_START_TEST(test_renegotiation_and_flush_mid_chain) {
 }
 GST_END_TEST;
 
+// Every element offers both memories on both pads, device memory first (gst-inspect-1.0 shows
+// both), and nothing else.
+GST_START_TEST(test_pad_templates_offer_both_memories) {
+  for (const char* name : {"rgb2yuv", "lumamax", "histogram", "morph", "lut"}) {
+    GstElementFactory* factory = gst_element_factory_find(name);
+    fail_unless(factory != nullptr, "no element %s", name);
+    for (const GList* t = gst_element_factory_get_static_pad_templates(factory); t; t = t->next) {
+      auto* templ = static_cast<GstStaticPadTemplate*>(t->data);
+      GstCaps* caps = gst_static_pad_template_get_caps(templ);
+      bool device = false, system = false;
+      for (guint i = 0; i < gst_caps_get_size(caps); ++i) {
+        GstCapsFeatures* features = gst_caps_get_features(caps, i);
+        if (gst_caps_features_contains(features, kFeature)) {
+          fail_if(system, "%s %s: device memory after system memory", name, templ->name_template);
+          device = true;
+        } else {
+          fail_unless(gst_caps_features_is_equal(features, GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY),
+                      "%s %s: unexpected caps features", name, templ->name_template);
+          system = true;
+        }
+      }
+      fail_unless(device && system, "%s %s: not device memory then system memory", name,
+                  templ->name_template);
+      gst_caps_unref(caps);
+    }
+    gst_object_unref(factory);
+  }
+}
+GST_END_TEST;
+
 static Suite* chain_suite() {
   Suite* suite = suite_create("chain");
   TCase* tc = vktest::NewTCase("chain", 600);
+  tcase_add_test(tc, test_pad_templates_offer_both_memories);
   tcase_add_test(tc, test_chain_uploads_once_and_downloads_once);
   tcase_add_test(tc, test_analysis_at_either_end);
   tcase_add_test(tc, test_random_chains);
