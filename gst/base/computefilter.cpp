@@ -66,7 +66,8 @@ struct GstVkComputeFilterPrivate {
   std::vector<std::unique_ptr<vkc::Buffer>> staging;  // one per ring slot, grown on demand
   // Device-memory copies of the input, one per ring slot, grown on demand (see stage_input()).
   std::vector<std::unique_ptr<vkc::Buffer>> input_copies;
-  // Frames from their submission until they leave, finished by its completion thread.
+  // Frames from their submission until they leave, finished by its completion thread or, with a
+  // full ring, by the streaming thread (scheduler.hpp).
   std::unique_ptr<vkc::FrameScheduler> scheduler;
   guint64 submitted = 0;
   GstVideoInfo in_info;
@@ -147,7 +148,8 @@ static bool wants_passthrough(GstVkComputeFilter* self) {
          priv->in_device == priv->out_device;
 }
 
-// One submitted frame, finished on the scheduler's completion thread: an analysis element
+// One submitted frame, finished by the scheduler (its completion thread, or the streaming thread
+// when the ring is full): an analysis element
 // completes it (posts its result) and a filter's output leaves, the moment the GPU is done.
 class FrameWork : public vkc::FrameScheduler::Work {
  public:
@@ -492,8 +494,8 @@ static GstFlowReturn submit_frame(GstVkComputeFilter* self, GstBuffer* inbuf, gu
 }
 
 // One input frame: waits for a free slot, then submits it. An output in host memory leaves from the
-// scheduler's completion thread when the GPU is done; one in device memory, and the input of an
-// analysis element that passes it through, leave now, and the completion thread posts results.
+// scheduler when the GPU is done; one in device memory, and the input of an analysis element that
+// passes it through, leave now, and the scheduler posts results when they are ready.
 static GstFlowReturn gst_vkcompute_filter_generate_output(GstBaseTransform* trans, GstBuffer** outbuf) {
   auto* self = GST_VKCOMPUTE_FILTER(trans);
   auto* priv = get_priv(self);
@@ -507,7 +509,7 @@ static GstFlowReturn gst_vkcompute_filter_generate_output(GstBaseTransform* tran
     return flow;
   }
   // Our reference keeps a passed-through frame readable until the GPU is done with it (and makes
-  // it read-only downstream meanwhile); taken before the completion thread may release the frame.
+  // it read-only downstream meanwhile); taken before the scheduler may release the frame.
   GstBuffer* pass = passes_through(self) ? gst_buffer_ref(inbuf) : nullptr;
   GstBuffer* device_output = nullptr;
   try {
