@@ -149,8 +149,8 @@ static bool wants_passthrough(GstVkComputeFilter* self) {
 }
 
 // One submitted frame, finished by the scheduler (its completion thread, or the streaming thread
-// when the ring is full): an analysis element
-// completes it (posts its result) and a filter's output leaves, the moment the GPU is done.
+// when the ring is full) the moment the GPU is done: an analysis element completes it (posts its
+// result) and an output in host memory leaves.
 class FrameWork : public vkc::FrameScheduler::Work {
  public:
   explicit FrameWork(GstVkComputeFilter* self) : self_(self) {}
