@@ -63,8 +63,8 @@ guint first_component(const GstVideoInfo& info, guint plane) {
 
 }  // namespace
 
-void record_frame_copy(vk::CommandBuffer cmd, const GstVideoInfo& info, const FrameLayout& in,
-                       const FrameLayout& out, const FramePart& part) {
+bool record_frame_transfer(vk::CommandBuffer cmd, const GstVideoInfo& info, const FrameLayout& in,
+                           const FrameLayout& out, const FramePart& part) {
   std::vector<vk::BufferCopy> regions;
   const guint end_plane = MIN(part.end_plane, GST_VIDEO_INFO_N_PLANES(&info));
   const gint y1 = gint(MIN(part.y1, guint(GST_VIDEO_INFO_HEIGHT(&info))));
@@ -86,9 +86,14 @@ void record_frame_copy(vk::CommandBuffer cmd, const GstVideoInfo& info, const Fr
       regions.push_back(
           {from + vk::DeviceSize(y) * in.stride[p], to + vk::DeviceSize(y) * out.stride[p], row_bytes});
   }
-  if (regions.empty()) return;
+  if (regions.empty()) return false;
   cmd.copyBuffer(in.buffer, out.buffer, regions);
-  transfer_to_compute_barrier(cmd);
+  return true;
+}
+
+void record_frame_copy(vk::CommandBuffer cmd, const GstVideoInfo& info, const FrameLayout& in,
+                       const FrameLayout& out, const FramePart& part) {
+  if (record_frame_transfer(cmd, info, in, out, part)) transfer_to_compute_barrier(cmd);
 }
 
 FrameLayout packed_from_zero(const GstVideoInfo& info, const FrameLayout& layout, guint n_planes,

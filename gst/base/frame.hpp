@@ -81,7 +81,12 @@ struct FramePart {
 };
 
 // Records copying `part` of a frame laid out as `info` from `in` to `out` (strides may differ),
-// ordered before the dispatches recorded after it.
+// with no barrier: for the copy queues, whose order comes from semaphores. False when the part is
+// empty.
+bool record_frame_transfer(vk::CommandBuffer cmd, const GstVideoInfo& info, const FrameLayout& in,
+                           const FrameLayout& out, const FramePart& part = {});
+
+// The same, ordered before the dispatches recorded after it.
 void record_frame_copy(vk::CommandBuffer cmd, const GstVideoInfo& info, const FrameLayout& in,
                        const FrameLayout& out, const FramePart& part = {});
 

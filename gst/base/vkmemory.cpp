@@ -122,7 +122,8 @@ struct DeviceLeftovers {
   std::unique_ptr<HostView> host_view;
 };
 
-void free_after_queue(const std::shared_ptr<vkc::Device>& device, std::shared_ptr<DeviceLeftovers> leftovers) {
+void free_after_queue(const std::shared_ptr<vkc::Device>& device,
+                      std::shared_ptr<DeviceLeftovers> leftovers) {
   try {
     // An empty submission's fence signals after everything submitted before it. Usually the
     // queue is idle by the time a pool lets its buffers go, so the wait is short and nothing

@@ -67,6 +67,21 @@ int compute_queue_family(const vk::raii::PhysicalDevice& physical) {
   return fallback;
 }
 
+// A family of queues that only copy: on discrete GPUs they drive the copy engines, which move
+// memory across the bus while the compute queue runs kernels. -1 when there is none, or when
+// GST_VKCOMPUTE_TRANSFER_QUEUES=0 asks to keep every copy on the compute queue (to compare).
+int transfer_queue_family(const vk::raii::PhysicalDevice& physical) {
+  if (g_strcmp0(g_getenv("GST_VKCOMPUTE_TRANSFER_QUEUES"), "0") == 0) return -1;
+  auto families = physical.getQueueFamilyProperties();
+  for (uint32_t i = 0; i < families.size(); ++i) {
+    auto flags = families[i].queueFlags;
+    if ((flags & vk::QueueFlagBits::eTransfer) &&
+        !(flags & (vk::QueueFlagBits::eCompute | vk::QueueFlagBits::eGraphics)) && families[i].queueCount > 0)
+      return int(i);
+  }
+  return -1;
+}
+
 // Why `physical` (device `index`) cannot run our kernels, or an empty string when it can.
 std::string unusable_reason(const vk::raii::PhysicalDevice& physical, int index) {
   auto props = physical.getProperties();
@@ -221,7 +236,6 @@ Device::Device(std::shared_ptr<Instance> instance, vk::raii::PhysicalDevice phys
   properties_ = physical_.getProperties();
   memory_ = physical_.getMemoryProperties();
   name_ = properties_.deviceName.data();
-  queue_family_ = uint32_t(compute_queue_family(physical_));
 
   auto chain = physical_.getProperties2<vk::PhysicalDeviceProperties2, vk::PhysicalDeviceSubgroupProperties,
                                         vk::PhysicalDeviceExternalMemoryHostPropertiesEXT>();
@@ -248,20 +262,46 @@ Device::Device(std::shared_ptr<Instance> instance, vk::raii::PhysicalDevice phys
         chain.get<vk::PhysicalDeviceExternalMemoryHostPropertiesEXT>().minImportedHostPointerAlignment;
   }
 
-  float priority = 1.0f;
-  vk::DeviceQueueCreateInfo queue_info{
-      .queueFamilyIndex = queue_family_, .queueCount = 1, .pQueuePriorities = &priority};
-  vk::DeviceCreateInfo info{.queueCreateInfoCount = 1,
-                            .pQueueCreateInfos = &queue_info,
+  const uint32_t compute_family = uint32_t(compute_queue_family(physical_));
+  const int transfer_family = transfer_queue_family(physical_);
+  // Two copy queues when the family has them: uploads and downloads then run at once.
+  const uint32_t transfer_queues =
+      transfer_family < 0 ? 0
+                          : std::min(2u, physical_.getQueueFamilyProperties()[transfer_family].queueCount);
+  const float priorities[2] = {1.0f, 1.0f};
+  std::vector<vk::DeviceQueueCreateInfo> queue_infos{
+      {.queueFamilyIndex = compute_family, .queueCount = 1, .pQueuePriorities = priorities}};
+  if (transfer_queues > 0)
+    queue_infos.push_back({.queueFamilyIndex = uint32_t(transfer_family),
+                           .queueCount = transfer_queues,
+                           .pQueuePriorities = priorities});
+  vk::DeviceCreateInfo info{.queueCreateInfoCount = uint32_t(queue_infos.size()),
+                            .pQueueCreateInfos = queue_infos.data(),
                             .enabledExtensionCount = uint32_t(extensions.size()),
                             .ppEnabledExtensionNames = extensions.data()};
   device_ = vk::raii::Device(physical_, info);
-  queue_ = device_.getQueue(queue_family_, 0);
-  set_name(*queue_, "vkcompute queue");
+  queues_[size_t(QueueRole::kCompute)] = {compute_family, *device_.getQueue(compute_family, 0), &locks_[0]};
+  families_ = {compute_family};
+  for (QueueRole role : {QueueRole::kUpload, QueueRole::kDownload}) {
+    if (transfer_queues == 0) {
+      queues_[size_t(role)] = queues_[size_t(QueueRole::kCompute)];
+      continue;
+    }
+    const uint32_t n = role == QueueRole::kUpload ? 0 : transfer_queues - 1;
+    queues_[size_t(role)] = {uint32_t(transfer_family), *device_.getQueue(transfer_family, n),
+                             &locks_[1 + n]};
+  }
+  if (transfer_queues > 0) families_.push_back(uint32_t(transfer_family));
+  set_name(queue(QueueRole::kCompute).handle, "vkcompute queue");
+  if (transfer_queues > 0) {
+    set_name(queue(QueueRole::kUpload).handle, "vkcompute uploads");
+    set_name(queue(QueueRole::kDownload).handle,
+             transfer_queues > 1 ? "vkcompute downloads" : "vkcompute uploads");
+  }
   GST_INFO(
-      "opened Vulkan device %d: %s (queue family %u, subgroup size %u, host import %s, analysis "
-      "input %s)",
-      index_, name_.c_str(), queue_family_, features_.subgroup_size,
+      "opened Vulkan device %d: %s (compute queue family %u, %u copy queue(s) of family %d, subgroup "
+      "size %u, host import %s, analysis input %s)",
+      index_, name_.c_str(), compute_family, transfer_queues, transfer_family, features_.subgroup_size,
       features_.host_pointer_import ? "yes" : "no",
       features_.copy_input_to_device ? "copied to device memory" : "read in place");
 }
@@ -271,9 +311,10 @@ Device::~Device() {
   GST_INFO("closed Vulkan device %d: %s", index_, name_.c_str());
 }
 
-void Device::submit(const vk::SubmitInfo& info, vk::Fence fence) const {
-  std::lock_guard<std::mutex> guard(queue_lock_);
-  queue_.submit(info, fence);
+void Device::submit(const vk::SubmitInfo& info, vk::Fence fence, QueueRole role) const {
+  const Queue& q = queue(role);
+  std::lock_guard<std::mutex> guard(*q.lock);
+  q.handle.submit(info, fence);
 }
 
 void Device::set_name_raw(vk::ObjectType type, uint64_t handle, const char* name) const {

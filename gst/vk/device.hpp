@@ -6,6 +6,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "vk.hpp"
 
@@ -27,6 +28,15 @@ struct DeviceFeatures {
 };
 
 class Instance;
+
+// What a queue of the device is used for. A frame that crosses the bus at either end of a chain in
+// device memory moves by transfers on queues of their own, so that one frame's upload and the
+// previous frame's download overlap the kernels of the frame between them (see CommandRing).
+enum class QueueRole {
+  kCompute,   // every kernel, and the copies inside a frame's work
+  kUpload,    // host to device copies ahead of a frame's kernels
+  kDownload,  // device to host copies after them
+};
 
 // How acquire() came to the device it returns.
 enum class DeviceChoice {
@@ -64,15 +74,17 @@ class Device {
   const vk::PhysicalDeviceProperties& properties() const { return properties_; }
   const vk::PhysicalDeviceMemoryProperties& memory_properties() const { return memory_; }
   const DeviceFeatures& features() const { return features_; }
-  uint32_t queue_family() const { return queue_family_; }
+  uint32_t queue_family(QueueRole role = QueueRole::kCompute) const { return queue(role).family; }
+  // The distinct queue families of the roles: buffers are shared between them (memory.cpp).
+  const std::vector<uint32_t>& queue_families() const { return families_; }
   int index() const { return index_; }
   const std::string& name() const { return name_; }
   // A CPU implementation of Vulkan (VK_PHYSICAL_DEVICE_TYPE_CPU: Mesa's lavapipe, SwiftShader):
   // its "GPU" work runs on the host's cores.
   bool is_cpu() const { return properties_.deviceType == vk::PhysicalDeviceType::eCpu; }
 
-  // Thread-safe vkQueueSubmit.
-  void submit(const vk::SubmitInfo& info, vk::Fence fence) const;
+  // Thread-safe vkQueueSubmit to the queue of `role`.
+  void submit(const vk::SubmitInfo& info, vk::Fence fence, QueueRole role = QueueRole::kCompute) const;
 
   // Attaches a debug name (visible in validation messages and GPU debuggers) when the instance
   // has VK_EXT_debug_utils.
@@ -90,17 +102,25 @@ class Device {
   Device(std::shared_ptr<Instance> instance, vk::raii::PhysicalDevice physical, int index);
   void set_name_raw(vk::ObjectType type, uint64_t handle, const char* name) const;
 
+  // One VkQueue. Roles without a queue of their own share the compute queue, and its lock.
+  struct Queue {
+    uint32_t family = 0;
+    vk::Queue handle;
+    std::mutex* lock = nullptr;
+  };
+  const Queue& queue(QueueRole role) const { return queues_[size_t(role)]; }
+
   std::shared_ptr<Instance> instance_;
   vk::raii::PhysicalDevice physical_;
   vk::PhysicalDeviceProperties properties_;
   vk::PhysicalDeviceMemoryProperties memory_;
   DeviceFeatures features_;
-  uint32_t queue_family_ = 0;
   int index_;
   std::string name_;
   vk::raii::Device device_ = nullptr;
-  vk::raii::Queue queue_ = nullptr;
-  mutable std::mutex queue_lock_;
+  Queue queues_[3];  // by QueueRole
+  std::vector<uint32_t> families_;
+  mutable std::mutex locks_[3];  // one per distinct VkQueue
 };
 
 }  // namespace vkc

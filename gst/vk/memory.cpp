@@ -12,6 +12,20 @@ constexpr vk::BufferUsageFlags kUsage = vk::BufferUsageFlagBits::eStorageBuffer 
                                         vk::BufferUsageFlagBits::eTransferSrc |
                                         vk::BufferUsageFlagBits::eTransferDst;
 
+// Every buffer may be touched by the compute queue and the copy queues (device.hpp): shared by
+// their families, so that no ownership transfers are needed between them. Buffers, unlike
+// images, lose nothing to concurrent sharing.
+vk::BufferCreateInfo buffer_info(const Device& device, vk::DeviceSize size, const void* next = nullptr) {
+  const auto& families = device.queue_families();
+  vk::BufferCreateInfo info{.pNext = next, .size = size, .usage = kUsage};
+  if (families.size() > 1) {
+    info.sharingMode = vk::SharingMode::eConcurrent;
+    info.queueFamilyIndexCount = uint32_t(families.size());
+    info.pQueueFamilyIndices = families.data();
+  }
+  return info;
+}
+
 vk::DeviceSize round_up(vk::DeviceSize value, vk::DeviceSize align) {
   return (value + align - 1) / align * align;
 }
@@ -24,8 +38,7 @@ std::unique_ptr<Buffer> Buffer::allocate(std::shared_ptr<Device> device, vk::Dev
   std::unique_ptr<Buffer> buffer(
       new Buffer(std::move(device), round_up(std::max<vk::DeviceSize>(size, 4), 4)));
   const Device& dev = *buffer->device_;
-  buffer->buffer_ =
-      vk::raii::Buffer(dev.device(), vk::BufferCreateInfo{.size = buffer->size_, .usage = kUsage});
+  buffer->buffer_ = vk::raii::Buffer(dev.device(), buffer_info(dev, buffer->size_));
   auto needs = buffer->buffer_.getMemoryRequirements();
   int type = dev.find_memory_type(needs.memoryTypeBits, required, preferred);
   if (type < 0) throw std::runtime_error("the Vulkan device has no memory type " + vk::to_string(required));
@@ -79,8 +92,7 @@ std::unique_ptr<Buffer> Buffer::import_host(std::shared_ptr<Device> device, cons
 
   std::unique_ptr<Buffer> buffer(new Buffer(std::move(device), length));
   vk::ExternalMemoryBufferCreateInfo external{.handleTypes = handle_type};
-  buffer->buffer_ = vk::raii::Buffer(
-      dev.device(), vk::BufferCreateInfo{.pNext = &external, .size = length, .usage = kUsage});
+  buffer->buffer_ = vk::raii::Buffer(dev.device(), buffer_info(dev, length, &external));
   auto needs = buffer->buffer_.getMemoryRequirements();
   int type = dev.find_memory_type(needs.memoryTypeBits & host_props.memoryTypeBits, {},
                                   vk::MemoryPropertyFlagBits::eHostCoherent);

@@ -8,7 +8,7 @@ namespace vkc {
 
 CommandRing::CommandRing(std::shared_ptr<Device> device, uint32_t depth, const char* name,
                          uint32_t timestamp_interval)
-    : device_(std::move(device)), timestamp_interval_(timestamp_interval) {
+    : device_(std::move(device)), name_(name), timestamp_interval_(timestamp_interval) {
   const auto& dev = device_->device();
   auto families = device_->physical().getQueueFamilyProperties();
   if (timestamp_interval_ > 0 && families[device_->queue_family()].timestampValidBits > 0) {
@@ -18,14 +18,7 @@ CommandRing::CommandRing(std::shared_ptr<Device> device, uint32_t depth, const c
   }
   slots_.resize(depth);
   for (uint32_t i = 0; i < depth; ++i) {
-    slots_[i].pool = vk::raii::CommandPool(
-        dev, vk::CommandPoolCreateInfo{.flags = vk::CommandPoolCreateFlagBits::eTransient,
-                                       .queueFamilyIndex = device_->queue_family()});
-    vk::raii::CommandBuffers buffers(dev,
-                                     vk::CommandBufferAllocateInfo{.commandPool = *slots_[i].pool,
-                                                                   .level = vk::CommandBufferLevel::ePrimary,
-                                                                   .commandBufferCount = 1});
-    slots_[i].cmd = std::move(buffers.front());
+    make_commands(QueueRole::kCompute, slots_[i].pool, slots_[i].cmd);
     slots_[i].fence = vk::raii::Fence(dev, vk::FenceCreateInfo{});
     device_->set_name(*slots_[i].cmd, name);
     device_->set_name(*slots_[i].fence, name);
@@ -44,6 +37,7 @@ vk::CommandBuffer CommandRing::begin(uint32_t slot) {
     device_->device().resetFences(*s.fence);
     s.submitted = false;
   }
+  s.upload.begun = s.download.begun = false;  // a recording abandoned without submit
   s.pool.reset();
   s.cmd.begin(vk::CommandBufferBeginInfo{.flags = vk::CommandBufferUsageFlagBits::eOneTimeSubmit});
   s.timed = *timestamps_ && begun_++ % timestamp_interval_ == 0;
@@ -56,12 +50,83 @@ void CommandRing::start_timing(uint32_t slot) {
   if (s.timed) s.cmd.writeTimestamp(vk::PipelineStageFlagBits::eTopOfPipe, *timestamps_, 2 * slot);
 }
 
+void CommandRing::make_commands(QueueRole role, vk::raii::CommandPool& pool, vk::raii::CommandBuffer& cmd) {
+  const auto& dev = device_->device();
+  pool =
+      vk::raii::CommandPool(dev, vk::CommandPoolCreateInfo{.flags = vk::CommandPoolCreateFlagBits::eTransient,
+                                                           .queueFamilyIndex = device_->queue_family(role)});
+  vk::raii::CommandBuffers buffers(
+      dev, vk::CommandBufferAllocateInfo{
+               .commandPool = *pool, .level = vk::CommandBufferLevel::ePrimary, .commandBufferCount = 1});
+  cmd = std::move(buffers.front());
+}
+
+vk::CommandBuffer CommandRing::begin_copies(Copies& copies, QueueRole role) {
+  const auto& dev = device_->device();
+  if (!*copies.pool) {
+    make_commands(role, copies.pool, copies.cmd);
+    copies.semaphore = vk::raii::Semaphore(dev, vk::SemaphoreCreateInfo{});
+    const std::string name = name_ + (role == QueueRole::kUpload ? " upload" : " download");
+    device_->set_name(*copies.cmd, name.c_str());
+    device_->set_name(*copies.semaphore, name.c_str());
+  }
+  copies.pool.reset();
+  copies.cmd.begin(vk::CommandBufferBeginInfo{.flags = vk::CommandBufferUsageFlagBits::eOneTimeSubmit});
+  copies.begun = true;
+  return *copies.cmd;
+}
+
+vk::CommandBuffer CommandRing::begin_upload(uint32_t slot) {
+  return begin_copies(slots_[slot].upload, QueueRole::kUpload);
+}
+
+vk::CommandBuffer CommandRing::begin_download(uint32_t slot) {
+  return begin_copies(slots_[slot].download, QueueRole::kDownload);
+}
+
 void CommandRing::submit(uint32_t slot) {
   Slot& s = slots_[slot];
   if (s.timed) s.cmd.writeTimestamp(vk::PipelineStageFlagBits::eBottomOfPipe, *timestamps_, 2 * slot + 1);
   s.cmd.end();
+  // Each semaphore is signalled once and waited once per submission, as binary semaphores must be.
+  // The slot's fence goes on its last batch: the batches complete in order, each waiting for the
+  // one before.
+  const vk::PipelineStageFlags after_upload =
+      vk::PipelineStageFlagBits::eComputeShader | vk::PipelineStageFlagBits::eTransfer;
+  const vk::PipelineStageFlags after_compute = vk::PipelineStageFlagBits::eTransfer;
+  vk::Semaphore uploaded = *s.upload.semaphore, computed = *s.download.semaphore;
+  if (s.upload.begun) {
+    s.upload.cmd.end();
+    vk::CommandBuffer copy = *s.upload.cmd;
+    device_->submit(vk::SubmitInfo{.commandBufferCount = 1,
+                                   .pCommandBuffers = &copy,
+                                   .signalSemaphoreCount = 1,
+                                   .pSignalSemaphores = &uploaded},
+                    nullptr, QueueRole::kUpload);
+  }
   vk::CommandBuffer cmd = *s.cmd;
-  device_->submit(vk::SubmitInfo{.commandBufferCount = 1, .pCommandBuffers = &cmd}, *s.fence);
+  vk::SubmitInfo compute{.commandBufferCount = 1, .pCommandBuffers = &cmd};
+  if (s.upload.begun) {
+    compute.waitSemaphoreCount = 1;
+    compute.pWaitSemaphores = &uploaded;
+    compute.pWaitDstStageMask = &after_upload;
+  }
+  if (s.download.begun) {
+    compute.signalSemaphoreCount = 1;
+    compute.pSignalSemaphores = &computed;
+  }
+  device_->submit(compute, s.download.begun ? nullptr : *s.fence);
+  if (s.download.begun) {
+    s.download.cmd.end();
+    vk::CommandBuffer copy = *s.download.cmd;
+    device_->submit(vk::SubmitInfo{.waitSemaphoreCount = 1,
+                                   .pWaitSemaphores = &computed,
+                                   .pWaitDstStageMask = &after_compute,
+                                   .commandBufferCount = 1,
+                                   .pCommandBuffers = &copy},
+                    *s.fence, QueueRole::kDownload);
+  }
+  s.upload.begun = s.download.begun = false;
   s.submitted = true;
 }
 

@@ -1,8 +1,14 @@
 // A ring of command buffers and fences: frame n records into slot n % depth, so up to `depth`
 // frames are in flight on the GPU at once.
+//
+// A slot's work is its compute command buffer, optionally with copies on the device's copy
+// queues around it (QueueRole): an upload that runs before the compute work and a download that
+// runs after it, ordered by semaphores of the slot. Each queue keeps its own order, so the copy
+// engines move one frame across the bus while the compute queue runs the kernels of another.
 #pragma once
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "device.hpp"
@@ -33,7 +39,15 @@ class CommandRing {
   // Starts timing the slot's work here, when this submission is one of the timed ones: after the
   // barrier that orders it after earlier work, so the time is its own (gpu_time_ns()).
   void start_timing(uint32_t slot);
-  // Ends recording and submits the slot's work; its fence signals on completion.
+  // Begins recording the slot's upload: copies on the upload queue that complete before any of
+  // the slot's compute work starts. Call after begin(); ordered by a semaphore, so the copies
+  // need no barrier of their own.
+  vk::CommandBuffer begin_upload(uint32_t slot);
+  // Begins recording the slot's download: copies on the download queue that start once the
+  // slot's compute work is complete (its writes visible to them). Call after begin().
+  vk::CommandBuffer begin_download(uint32_t slot);
+  // Ends recording and submits the slot's work (upload, compute, download, in that order); its
+  // fence signals when all of it is complete.
   void submit(uint32_t slot);
   // True once the slot's last submission has completed, when nothing was submitted, or when the
   // device is lost (nothing is pending then either).
@@ -52,17 +66,31 @@ class CommandRing {
  private:
   Completion wait_fences(const std::vector<vk::Fence>& fences, uint64_t timeout_ns) const;
 
+  // Command buffers of one copy queue for a slot, made on first use.
+  struct Copies {
+    vk::raii::CommandPool pool = nullptr;  // declared before cmd: destroyed after it
+    vk::raii::CommandBuffer cmd = nullptr;
+    vk::raii::Semaphore semaphore = nullptr;  // upload: copies done; download: compute work done
+    bool begun = false;
+  };
+  vk::CommandBuffer begin_copies(Copies& copies, QueueRole role);
+  // A transient command pool for the queue family of `role`, and one primary command buffer in it.
+  void make_commands(QueueRole role, vk::raii::CommandPool& pool, vk::raii::CommandBuffer& cmd);
+
   struct Slot {
     // A pool per slot, reset whole before each recording: cheaper in drivers than resetting one
     // command buffer of a shared pool (NVIDIA's advice). Declared before cmd: destroyed after it.
     vk::raii::CommandPool pool = nullptr;
     vk::raii::CommandBuffer cmd = nullptr;
     vk::raii::Fence fence = nullptr;
+    Copies upload;
+    Copies download;
     bool submitted = false;
     bool timed = false;
   };
 
   std::shared_ptr<Device> device_;
+  std::string name_;
   vk::raii::QueryPool timestamps_ = nullptr;  // two per slot; null without timestamp support
   double timestamp_period_ns_ = 0;
   std::vector<Slot> slots_;
