@@ -1,17 +1,23 @@
 // What the shared base class guarantees for every element, whatever the element does: a frame that
 // outlives the frame timeout stops the stream with one error and the pipeline still reaches NULL
 // (and starts again); an element dropped while PLAYING goes quietly; `device` cannot change under
-// a running element; output buffers hold the same bytes in every run, row padding included.
+// a running element; output buffers hold the same bytes in every run, row padding included; a
+// buffer in one memory per plane reaches the GPU without a CPU copy.
 #include <gst/app/gstappsink.h>
 #include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
 #include <gst/video/video.h>
 
 #include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <random>
 #include <string>
 #include <vector>
 
 #include "common/bus_wait.h"
 #include "common/test_data.h"
+#include "common/test_seed.h"
 #include "common/vktest.h"
 
 namespace {
@@ -231,6 +237,103 @@ GST_START_TEST(test_output_bytes_are_deterministic) {
 }
 GST_END_TEST;
 
+namespace {
+
+// Counts the base class's log lines that say how an input reached the GPU.
+struct InputPathLog {
+  std::atomic<int> gathered{0}, staged{0};
+  static void Log(GstDebugCategory* category, GstDebugLevel, const gchar*, const gchar*, gint, GObject*,
+                  GstDebugMessage* message, gpointer data) {
+    if (g_strcmp0(gst_debug_category_get_name(category), "vkcomputefilter") != 0) return;
+    auto* self = static_cast<InputPathLog*>(data);
+    const char* text = gst_debug_message_get(message);
+    if (!text || !strstr(text, "input reaches the GPU")) return;
+    if (strstr(text, "gathered")) self->gathered++;
+    if (strstr(text, "staging copy")) self->staged++;
+  }
+};
+
+// `bytes` (a frame laid out as `info`) as one buffer: in one memory, or in one memory per plane.
+GstBuffer* FrameBuffer(const GstVideoInfo& info, const std::vector<guint8>& bytes, bool per_plane) {
+  GstBuffer* buffer = gst_buffer_new();
+  const guint planes = per_plane ? GST_VIDEO_INFO_N_PLANES(&info) : 1;
+  for (guint p = 0; p < planes; ++p) {
+    const gsize begin = per_plane ? GST_VIDEO_INFO_PLANE_OFFSET(&info, p) : 0;
+    const gsize end = per_plane && p + 1 < planes ? GST_VIDEO_INFO_PLANE_OFFSET(&info, p + 1) : bytes.size();
+    GstMemory* memory = gst_allocator_alloc(nullptr, end - begin, nullptr);
+    GstMapInfo map;
+    fail_unless(gst_memory_map(memory, &map, GST_MAP_WRITE));
+    std::memcpy(map.data, bytes.data() + begin, end - begin);
+    gst_memory_unmap(memory, &map);
+    gst_buffer_append_memory(buffer, memory);
+  }
+  GstVideoInfo layout = info;
+  gst_buffer_add_video_meta_full(buffer, GST_VIDEO_FRAME_FLAG_NONE, GST_VIDEO_INFO_FORMAT(&info),
+                                 GST_VIDEO_INFO_WIDTH(&info), GST_VIDEO_INFO_HEIGHT(&info),
+                                 GST_VIDEO_INFO_N_PLANES(&info), layout.offset, layout.stride);
+  return buffer;
+}
+
+// The visible samples of `buffer` (laid out as `info`), plane by plane.
+std::vector<guint8> VisibleSamples(const GstVideoInfo& info, GstBuffer* buffer) {
+  GstVideoFrame frame;
+  fail_unless(gst_video_frame_map(&frame, &info, buffer, GST_MAP_READ));
+  std::vector<guint8> samples;
+  for (guint p = 0; p < GST_VIDEO_FRAME_N_PLANES(&frame); ++p) {
+    const auto* data = static_cast<const guint8*>(GST_VIDEO_FRAME_PLANE_DATA(&frame, p));
+    const gint stride = GST_VIDEO_FRAME_PLANE_STRIDE(&frame, p);
+    const gint row = GST_VIDEO_FRAME_COMP_WIDTH(&frame, p) * GST_VIDEO_FRAME_COMP_PSTRIDE(&frame, p);
+    for (gint y = 0; y < GST_VIDEO_FRAME_COMP_HEIGHT(&frame, p); ++y)
+      samples.insert(samples.end(), data + y * stride, data + y * stride + row);
+  }
+  gst_video_frame_unmap(&frame);
+  return samples;
+}
+
+}  // namespace
+
+// A buffer with one memory per plane (as some decoders and sources hand them out) reaches the GPU
+// without a CPU copy: each memory is imported and the GPU gathers them into one device buffer. The
+// output equals that of the same frame in one memory.
+GST_START_TEST(test_buffer_per_plane) {
+  InputPathLog log;
+  gst_debug_set_threshold_for_name("vkcomputefilter", GST_LEVEL_INFO);
+  gst_debug_add_log_function(&InputPathLog::Log, &log, nullptr);
+  for (const char* format : {"I420", "NV12", "Y444"}) {
+    const std::string caps =
+        std::string("video/x-raw,format=") + format + ",width=97,height=61,framerate=30/1";
+    GstCaps* parsed = gst_caps_from_string(caps.c_str());
+    GstVideoInfo info;
+    fail_unless(gst_video_info_from_caps(&info, parsed));
+    gst_caps_unref(parsed);
+    std::mt19937 rng = vktest::RngFor(caps);
+    std::vector<guint8> bytes(info.size);
+    for (guint8& b : bytes) b = guint8(rng());
+
+    GstHarness* h = gst_harness_new_parse("morph operation=dilate width=3 height=5");
+    gst_harness_set_src_caps_str(h, caps.c_str());
+    std::vector<guint8> outputs[2];
+    for (bool per_plane : {false, true}) {
+      fail_unless_equals_int(gst_harness_push(h, FrameBuffer(info, bytes, per_plane)), GST_FLOW_OK);
+      GstBuffer* out = gst_harness_pull(h);
+      fail_unless(out != nullptr, "%s: no output", format);
+      outputs[per_plane] = VisibleSamples(info, out);
+      gst_buffer_unref(out);
+    }
+    gst_harness_teardown(h);
+    fail_unless(outputs[0] == outputs[1], "%s: the frame in one memory per plane gave another output (%s)",
+                format, vktest::SeedDescription().c_str());
+    vktest::AssertNoValidationErrors(format);
+  }
+  gst_debug_remove_log_function_by_data(&log);
+  gst_debug_unset_threshold_for_name("vkcomputefilter");
+  fail_unless(
+      log.gathered > 0 && log.staged == 0,
+      "the planes reached the GPU %d time(s) gathered by GPU copies and %d time(s) through a CPU copy",
+      log.gathered.load(), log.staged.load());
+}
+GST_END_TEST;
+
 static Suite* robustness_suite() {
   Suite* suite = suite_create("robustness");
   TCase* tcase = vktest::NewTCase("robustness", 600);
@@ -238,6 +341,7 @@ static Suite* robustness_suite() {
   tcase_add_test(tcase, test_dispose_while_playing);
   tcase_add_test(tcase, test_device_refused_while_playing);
   tcase_add_test(tcase, test_output_bytes_are_deterministic);
+  tcase_add_test(tcase, test_buffer_per_plane);
   suite_add_tcase(suite, tcase);
   return suite;
 }

@@ -475,10 +475,25 @@ class ChainEnds {
   bool download_ = false;
 };
 
+// A frame in several memories (InputBinding::record_gather()) is copied by the GPU into the slot's
+// input copy, before the frame's start barrier, which orders the copies before the kernels.
+static void gather_input(GstVkComputeFilter* self, vkc::Frame& frame, const vkc::InputBinding& input) {
+  auto* priv = get_priv(self);
+  if (input.path() != vkc::InputPath::kGathered) return;
+  std::unique_ptr<vkc::Buffer>& copy = priv->input_copies[frame.slot];
+  const gsize size = gst_buffer_get_size(frame.inbuf);
+  if (!copy || copy->size() < size)
+    copy = vkc::Buffer::create_device(priv->device, size, "vkcompute input copy");
+  input.record_gather(frame.cmd, copy->handle());
+  frame.in.buffer = copy->handle();
+}
+
 // Records and submits the GPU work of a bound frame.
-static gboolean record_and_submit(GstVkComputeFilter* self, vkc::Frame& frame, GError** error) {
+static gboolean record_and_submit(GstVkComputeFilter* self, vkc::Frame& frame, const vkc::InputBinding& input,
+                                  GError** error) {
   auto* priv = get_priv(self);
   frame.cmd = priv->ring->begin(frame.slot);
+  gather_input(self, frame, input);
   ChainEnds ends(self, frame);
   record_after_earlier_work(frame.cmd);
   // The GPU time of a frame starts once the earlier work it waited for is done: in a chain, an
@@ -558,7 +573,7 @@ static GstFlowReturn submit_frame(GstVkComputeFilter* self, GstBuffer* inbuf, gu
     if (flow != GST_FLOW_OK) return flow;
   }
   GError* gerror = nullptr;
-  if (!record_and_submit(self, frame, &gerror)) {
+  if (!record_and_submit(self, frame, work->input, &gerror)) {
     post_gerror(self, gerror, nullptr);
     return GST_FLOW_ERROR;
   }

@@ -39,6 +39,7 @@ const char* input_path_name(InputPath path) {
     case InputPath::kDevice: return "device memory (memory:VkComputeDevice)";
     case InputPath::kOwnMemory: return "own Vulkan memory";
     case InputPath::kImported: return "imported host memory";
+    case InputPath::kGathered: return "several memories, gathered by GPU copies";
     case InputPath::kStaged: return "staging copy";
   }
   return "?";
@@ -146,9 +147,45 @@ bool frame_layout(GstBuffer* buf, const GstVideoInfo& info, vk::Buffer buffer, v
   return true;
 }
 
+bool InputBinding::bind_memory(const std::shared_ptr<Device>& device, GstMemory* mem, Piece& piece,
+                               std::string& why) {
+  bool device_local = false;
+  if (const Buffer* own = gst_vkcompute_memory_get_buffer(mem, *device, &device_local)) {
+    if (device_local) {
+      why = "device memory in a buffer of several memories";
+      return false;
+    }
+    piece = {own->handle(), mem->offset, mem->size};
+    return true;
+  }
+  // A map of another device's device memory is a read-back copy in that device's memory, which
+  // this device cannot import.
+  if (!device->features().host_pointer_import || gst_memory_is_type(mem, GST_VKCOMPUTE_DEVICE_MEMORY_TYPE)) {
+    why = "the device cannot import this memory";
+    return false;
+  }
+  GstMapInfo map;
+  if (!gst_memory_map(mem, &map, GST_MAP_READ)) {
+    why = "the memory cannot be mapped";
+    return false;
+  }
+  maps_.emplace_back(mem, map);
+  const Buffer* imported = nullptr;
+  if (gst_memory_is_type(mem, GST_ALLOCATOR_SYSMEM)) {
+    imported = cached_import(device, mem, map.data, why);
+  } else {
+    imports_.push_back(Buffer::import_host(device, map.data, map.size, "vkcompute imported frame", why));
+    imported = imports_.back().get();
+  }
+  if (!imported) return false;
+  piece = {imported->handle(), imported->offset_of(map.data), map.size};
+  return true;
+}
+
 bool InputBinding::bind(const std::shared_ptr<Device>& device, GstBuffer* buf, const GstVideoInfo& info,
                         std::unique_ptr<Buffer>& staging, FrameLayout& layout, std::string& error) {
-  if (gst_buffer_n_memory(buf) == 1) {
+  const guint n_memory = gst_buffer_n_memory(buf);
+  if (n_memory == 1) {
     GstMemory* mem = gst_buffer_peek_memory(buf, 0);
     bool device_local = false;
     if (const Buffer* own = gst_vkcompute_memory_get_buffer(mem, *device, &device_local)) {
@@ -156,30 +193,26 @@ bool InputBinding::bind(const std::shared_ptr<Device>& device, GstBuffer* buf, c
       layout.device_local = device_local;
       return frame_layout(buf, info, own->handle(), mem->offset, layout, error);
     }
-    // A map of another device's device memory is a read-back copy in that device's memory, which
-    // this device cannot import: staged below.
-    if (device->features().host_pointer_import &&
-        !gst_memory_is_type(mem, GST_VKCOMPUTE_DEVICE_MEMORY_TYPE) &&
-        gst_memory_map(mem, &map_, GST_MAP_READ)) {
-      mapped_ = mem;
-      std::string why;
-      const Buffer* imported = nullptr;
-      if (gst_memory_is_type(mem, GST_ALLOCATOR_SYSMEM)) {
-        imported = cached_import(device, mem, map_.data, why);
-      } else {
-        import_ = Buffer::import_host(device, map_.data, map_.size, "vkcompute imported frame", why);
-        imported = import_.get();
-      }
-      if (imported) {
-        path_ = InputPath::kImported;
-        return frame_layout(buf, info, imported->handle(), imported->offset_of(map_.data), layout, error);
-      }
-      GST_CAT_DEBUG(gst_vkcompute_runtime_debug, "host import failed (%s); copying the frame", why.c_str());
-      release();
-    }
   }
-  // Last resort: one CPU copy into the slot's staging buffer (several memories, or memory the
-  // device cannot import).
+  std::string why;
+  pieces_.resize(n_memory);
+  guint bound = 0;
+  while (bound < n_memory && bind_memory(device, gst_buffer_peek_memory(buf, bound), pieces_[bound], why))
+    ++bound;
+  if (bound == n_memory && n_memory == 1) {
+    path_ = InputPath::kImported;
+    return frame_layout(buf, info, pieces_[0].buffer, pieces_[0].offset, layout, error);
+  }
+  if (bound == n_memory) {
+    // The kernels read the gathered copy (record_gather()), in device memory.
+    path_ = InputPath::kGathered;
+    layout.device_local = true;
+    return frame_layout(buf, info, nullptr, 0, layout, error);
+  }
+  GST_CAT_DEBUG(gst_vkcompute_runtime_debug, "binding the input in place failed (%s); copying the frame",
+                why.c_str());
+  release();
+  // Last resort: one CPU copy into the slot's staging buffer.
   path_ = InputPath::kStaged;
   gsize size = gst_buffer_get_size(buf);
   if (!staging || staging->size() < size) staging = Buffer::create_host(device, size, "vkcompute staging");
@@ -187,10 +220,19 @@ bool InputBinding::bind(const std::shared_ptr<Device>& device, GstBuffer* buf, c
   return frame_layout(buf, info, staging->handle(), 0, layout, error);
 }
 
+void InputBinding::record_gather(vk::CommandBuffer cmd, vk::Buffer to) const {
+  vk::DeviceSize at = 0;
+  for (const Piece& piece : pieces_) {
+    if (piece.size > 0) cmd.copyBuffer(piece.buffer, to, vk::BufferCopy{piece.offset, at, piece.size});
+    at += piece.size;
+  }
+}
+
 void InputBinding::release() {
-  import_.reset();  // before unmapping: the import must not outlive the mapping it covers
-  if (mapped_) gst_memory_unmap(mapped_, &map_);
-  mapped_ = nullptr;
+  imports_.clear();  // before unmapping: an import must not outlive the mapping it covers
+  for (auto& [mem, map] : maps_) gst_memory_unmap(mem, &map);
+  maps_.clear();
+  pieces_.clear();
 }
 
 }  // namespace vkc

@@ -6,6 +6,8 @@
 
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "vk/memory.hpp"
 
@@ -39,6 +41,8 @@ enum class InputPath {
   kDevice,     // the buffer lives in device-local memory of ours (memory:VkComputeDevice): zero copies
   kOwnMemory,  // the buffer lives in our host-visible Vulkan memory: zero copies
   kImported,   // system memory imported with VK_EXT_external_memory_host: zero copies
+  kGathered,   // several memories (a buffer per plane, or split anywhere), each ours or imported:
+               // copied by the GPU into one device buffer of the frame's slot (record_gather())
   kStaged,     // copied by the CPU into a staging buffer: one copy
 };
 
@@ -54,13 +58,27 @@ class InputBinding {
             std::unique_ptr<Buffer>& staging, FrameLayout& layout, std::string& error);
   void release();
   InputPath path() const { return path_; }
+  // kGathered: records copying each memory's bytes to its place in `to` (at least the buffer's
+  // size), laid out as one memory would be; `layout` from bind() then reads `to`. Ordered before
+  // later dispatches by the caller's barrier.
+  void record_gather(vk::CommandBuffer cmd, vk::Buffer to) const;
   // Whether the GPU reads the frame from host memory (an upload, in the element's counts).
   bool from_host() const { return path_ != InputPath::kDevice; }
 
  private:
-  GstMemory* mapped_ = nullptr;
-  GstMapInfo map_ = {};
-  std::unique_ptr<Buffer> import_;  // per-frame import of memory that is not plain system memory
+  // A memory made GPU-visible: its bytes are `size` bytes at `offset` of `buffer`.
+  struct Piece {
+    vk::Buffer buffer;
+    vk::DeviceSize offset = 0, size = 0;
+  };
+  // Makes `mem` GPU-visible in place (our host memory, or an import), keeping its map; false when
+  // it cannot be.
+  bool bind_memory(const std::shared_ptr<Device>& device, GstMemory* mem, Piece& piece, std::string& why);
+
+  std::vector<std::pair<GstMemory*, GstMapInfo>> maps_;
+  std::vector<std::unique_ptr<Buffer>>
+      imports_;                // per-frame imports of memory that is not plain system memory
+  std::vector<Piece> pieces_;  // kGathered: the buffer's memories, in order
   InputPath path_ = InputPath::kOwnMemory;
 };
 
