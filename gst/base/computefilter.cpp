@@ -9,6 +9,7 @@
 #include "framepools.hpp"
 #include "memorycaps.hpp"
 #include "scheduler.hpp"
+#include "staging.hpp"
 #include "vk/reaper.hpp"
 #include "vk/submit.hpp"
 #include "vkmemory.hpp"
@@ -35,9 +36,7 @@ enum { PROP_0, PROP_DEVICE, PROP_DEVICE_NAME, PROP_GPU_TIME, PROP_UPLOADS, PROP_
 // flush after a frame outlived the timeout): handed to vkc::release_after_gpu() with the ring.
 struct GpuLeftovers {
   std::unique_ptr<vkc::CapsState> caps_state;
-  std::vector<std::unique_ptr<vkc::Buffer>> staging;
-  std::vector<std::unique_ptr<vkc::Buffer>> input_copies;
-  std::vector<std::unique_ptr<vkc::Buffer>> output_copies;
+  std::unique_ptr<vkc::SlotCopies> copies;
   vkc::FrameScheduler::Frames frames;
 };
 
@@ -64,11 +63,7 @@ struct GstVkComputeFilterPrivate {
   std::shared_ptr<vkc::Device> device;
   std::unique_ptr<vkc::FramePools> pools;
   std::unique_ptr<vkc::CommandRing> ring;
-  std::vector<std::unique_ptr<vkc::Buffer>> staging;  // one per ring slot, grown on demand
-  // Device-memory copies of the input and output, one per ring slot, grown on demand (see
-  // stage_input() and stage_chain_ends()).
-  std::vector<std::unique_ptr<vkc::Buffer>> input_copies;
-  std::vector<std::unique_ptr<vkc::Buffer>> output_copies;
+  std::unique_ptr<vkc::SlotCopies> copies;  // the ring slots' staging buffers and frame copies
   // Frames from their submission until they leave, finished by its completion thread or, with a
   // full ring, by the streaming thread (scheduler.hpp).
   std::unique_ptr<vkc::FrameScheduler> scheduler;
@@ -214,9 +209,7 @@ static void release_after_gpu(GstVkComputeFilter* self, vkc::FrameScheduler::Fra
   if (frames.empty()) return;
   auto leftovers = std::make_shared<GpuLeftovers>();
   leftovers->caps_state = std::move(priv->caps_state);
-  leftovers->staging = std::exchange(priv->staging, {});
-  leftovers->input_copies = std::exchange(priv->input_copies, {});
-  leftovers->output_copies = std::exchange(priv->output_copies, {});
+  leftovers->copies = std::move(priv->copies);
   leftovers->frames = std::move(frames);
   priv->scheduler->stop();  // its fence waits use the ring
   vkc::release_after_gpu(std::move(priv->ring), std::move(leftovers));
@@ -273,9 +266,7 @@ static gboolean gst_vkcompute_filter_start(GstBaseTransform* trans) {
     post_exception(self, e);
     return FALSE;
   }
-  priv->staging.resize(kVkComputeFramesInFlight);
-  priv->input_copies.resize(kVkComputeFramesInFlight);
-  priv->output_copies.resize(kVkComputeFramesInFlight);
+  priv->copies = std::make_unique<vkc::SlotCopies>(device, kVkComputeFramesInFlight);
   priv->frame_timeout_ns = frame_timeout_ns();
   // "<element>:done" (at most 15 bytes) in top, perf and debuggers.
   const std::string thread_name = std::string(GST_OBJECT_NAME(self)).substr(0, 10) + ":done";
@@ -303,9 +294,7 @@ static void release_streaming(GstVkComputeFilter* self) {
   priv->scheduler.reset();
   priv->caps_state.reset();  // after the frames that used it
   priv->ring.reset();
-  priv->staging.clear();
-  priv->input_copies.clear();
-  priv->output_copies.clear();
+  priv->copies.reset();
   priv->pools.reset();
   priv->device.reset();
 }
@@ -367,7 +356,7 @@ static gboolean gst_vkcompute_filter_decide_allocation(GstBaseTransform* trans, 
 // upstream's work, and the output buffers written here may still be read by the work of the
 // element downstream. Both were submitted earlier (frames leave at submit), so the queue's order
 // and this barrier suffice: no CPU wait. (The copy queues touch only a slot's own copies and host
-// memory, ordered by the slot's semaphores: ChainEnds.)
+// memory, ordered by the slot's semaphores: vkc::ChainEnds.)
 static void record_after_earlier_work(vk::CommandBuffer cmd) {
   using Stage = vk::PipelineStageFlagBits;
   using Access = vk::AccessFlagBits;
@@ -388,24 +377,6 @@ static void record_analysis_output(GstVkComputeFilter* self, vkc::Frame& frame) 
   if (frame.out.device_local && !frame.in.device_local) frame.in = frame.out;
 }
 
-// `layout`'s planes [0, n_planes) moved into `buffer`, a device-memory buffer of the frame's slot
-// (grown to fit, `created` then set), with the same strides.
-static vkc::FrameLayout slot_copy(GstVkComputeFilter* self, const GstVideoInfo& info,
-                                  const vkc::FrameLayout& layout, guint n_planes,
-                                  std::unique_ptr<vkc::Buffer>& buffer, const char* name,
-                                  bool* created = nullptr) {
-  auto* priv = get_priv(self);
-  vk::DeviceSize bytes = 0;
-  vkc::FrameLayout copy = vkc::packed_from_zero(info, layout, n_planes, bytes);
-  if (!buffer || buffer->size() < bytes) {
-    buffer = vkc::Buffer::create_device(priv->device, bytes, name);
-    if (created) *created = true;
-  }
-  copy.buffer = buffer->handle();
-  copy.device_local = true;
-  return copy;
-}
-
 // Stages the frame's input as the caps state's input_reads declare (see vkc::InputReads).
 static void stage_input(GstVkComputeFilter* self, vkc::Frame& frame) {
   auto* priv = get_priv(self);
@@ -415,77 +386,19 @@ static void stage_input(GstVkComputeFilter* self, vkc::Frame& frame) {
   if (reads.planes == 0 || frame.in.device_local || !priv->device->features().copy_input_to_device ||
       reads.load_bytes >= kWideLoadBytes || 2 * (x1 - MIN(frame.x0, x1)) < guint(GST_VIDEO_INFO_WIDTH(&info)))
     return;
-  vkc::FrameLayout copy =
-      slot_copy(self, info, frame.in, reads.planes, priv->input_copies[frame.slot], "vkcompute input copy");
+  const vkc::FrameLayout copy = priv->copies->input_copy(frame.slot, info, frame.in, reads.planes);
   vkc::record_frame_copy(frame.cmd, info, frame.in, copy,
                          {.end_plane = reads.planes, .y0 = frame.y0, .y1 = frame.y1});
   frame.in = copy;
 }
-
-// The ends of a chain in device memory cross the bus by transfers on the device's copy queues
-// (CommandRing::begin_upload(), begin_download()): the copy engines then move one frame while the
-// kernels run on another, where the compute queue alone would run each frame's crossing and kernels
-// one after the other. At the head (input in host memory, output in device memory) the input is
-// uploaded into the slot's input copy before the kernels run; at the tail (input in device memory,
-// output in host memory) the kernels write the slot's output copy, downloaded after them.
-class ChainEnds {
- public:
-  // Before the frame's start barrier, which orders the fill of a new output copy before the kernels.
-  ChainEnds(GstVkComputeFilter* self, vkc::Frame& frame) : self_(self), frame_(frame), host_out_(frame.out) {
-    auto* priv = get_priv(self);
-    upload_ = frame.outbuf && !frame.in.device_local && frame.out.device_local;
-    download_ = frame.outbuf && frame.in.device_local && !frame.out.device_local;
-    if (!download_) return;
-    bool created = false;
-    frame.out = slot_copy(self, priv->out_info, frame.out, GST_VIDEO_MAX_PLANES,
-                          priv->output_copies[frame.slot], "vkcompute output copy", &created);
-    // Row padding, which no kernel writes but the download copies, reads the same in every run.
-    if (created) frame.cmd.fillBuffer(frame.out.buffer, 0, VK_WHOLE_SIZE, 0);
-  }
-
-  // After the start barrier: the head's upload.
-  void upload() {
-    if (!upload_) return;
-    auto* priv = get_priv(self_);
-    vkc::FrameLayout copy = slot_copy(self_, priv->in_info, frame_.in, GST_VIDEO_MAX_PLANES,
-                                      priv->input_copies[frame_.slot], "vkcompute input copy");
-    vkc::record_frame_transfer(priv->ring->begin_upload(frame_.slot), priv->in_info, frame_.in, copy);
-    frame_.in = copy;
-  }
-
-  // After the kernels: the tail's download, whose writes the CPU sees once the fence signals.
-  // frame.out is the output buffer's own layout again.
-  void download() {
-    if (!download_) return;
-    auto* priv = get_priv(self_);
-    vk::CommandBuffer cmd = priv->ring->begin_download(frame_.slot);
-    vkc::record_frame_transfer(cmd, priv->out_info, frame_.out, host_out_);
-    vk::MemoryBarrier to_host{.srcAccessMask = vk::AccessFlagBits::eTransferWrite,
-                              .dstAccessMask = vk::AccessFlagBits::eHostRead};
-    cmd.pipelineBarrier(vk::PipelineStageFlagBits::eTransfer, vk::PipelineStageFlagBits::eHost, {}, to_host,
-                        nullptr, nullptr);
-    frame_.out = host_out_;
-  }
-
- private:
-  GstVkComputeFilter* self_;
-  vkc::Frame& frame_;
-  const vkc::FrameLayout host_out_;
-  bool upload_ = false;
-  bool download_ = false;
-};
 
 // A frame in several memories (InputBinding::record_gather()) is copied by the GPU into the slot's
 // input copy, before the frame's start barrier, which orders the copies before the kernels.
 static void gather_input(GstVkComputeFilter* self, vkc::Frame& frame, const vkc::InputBinding& input) {
   auto* priv = get_priv(self);
   if (input.path() != vkc::InputPath::kGathered) return;
-  std::unique_ptr<vkc::Buffer>& copy = priv->input_copies[frame.slot];
-  const gsize size = gst_buffer_get_size(frame.inbuf);
-  if (!copy || copy->size() < size)
-    copy = vkc::Buffer::create_device(priv->device, size, "vkcompute input copy");
-  input.record_gather(frame.cmd, copy->handle());
-  frame.in.buffer = copy->handle();
+  frame.in.buffer = priv->copies->input_copy(frame.slot, gst_buffer_get_size(frame.inbuf));
+  input.record_gather(frame.cmd, frame.in.buffer);
 }
 
 // Records and submits the GPU work of a bound frame.
@@ -494,7 +407,7 @@ static gboolean record_and_submit(GstVkComputeFilter* self, vkc::Frame& frame, c
   auto* priv = get_priv(self);
   frame.cmd = priv->ring->begin(frame.slot);
   gather_input(self, frame, input);
-  ChainEnds ends(self, frame);
+  vkc::ChainEnds ends(*priv->ring, *priv->copies, priv->in_info, priv->out_info, frame);
   record_after_earlier_work(frame.cmd);
   // The GPU time of a frame starts once the earlier work it waited for is done: in a chain, an
   // element's time is its own, not its upstream's too.
@@ -559,7 +472,7 @@ static GstFlowReturn submit_frame(GstVkComputeFilter* self, GstBuffer* inbuf, gu
   gst_segment_copy_into(&GST_BASE_TRANSFORM(self)->segment, &frame.segment);
 
   std::string error;
-  if (!work->input.bind(priv->device, inbuf, priv->in_info, priv->staging[slot], frame.in, error)) {
+  if (!work->input.bind(priv->device, inbuf, priv->in_info, priv->copies->staging(slot), frame.in, error)) {
     GST_ELEMENT_ERROR(self, STREAM, FORMAT, ("Input buffer does not match its caps: %s.", error.c_str()),
                       (nullptr));
     return GST_FLOW_ERROR;

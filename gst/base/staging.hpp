@@ -1,0 +1,76 @@
+// Where a frame is staged between host and device memory: the per-slot buffers that hold a
+// frame's copies (vkc::SlotCopies), and the copies at the two ends of a chain in device memory,
+// which run on the device's copy queues (vkc::ChainEnds).
+#pragma once
+
+#include <gst/video/video.h>
+
+#include <memory>
+#include <vector>
+
+#include "frame.hpp"
+#include "vk/submit.hpp"
+
+namespace vkc {
+
+// Buffers of each ring slot, grown on demand, reused once the slot's previous frame has completed:
+// a host-visible staging buffer for CPU copies (InputBinding), and device-local copies of a frame's
+// input and output.
+class SlotCopies {
+ public:
+  SlotCopies(std::shared_ptr<Device> device, uint32_t slots);
+
+  // The slot's staging buffer, for InputBinding::bind().
+  std::unique_ptr<Buffer>& staging(uint32_t slot) { return slots_[slot].staging; }
+  // `layout`'s planes [0, n_planes), moved into the slot's input copy with the same strides.
+  FrameLayout input_copy(uint32_t slot, const GstVideoInfo& info, const FrameLayout& layout, guint n_planes);
+  // The slot's input copy, at least `bytes` long: a frame gathered from several memories.
+  vk::Buffer input_copy(uint32_t slot, vk::DeviceSize bytes);
+  // `layout` moved into the slot's output copy with the same strides. A new copy is zeroed by a
+  // fill recorded into `cmd`, so that its row padding, which no kernel writes, reads the same in
+  // every run: the caller orders the fill before the kernels.
+  FrameLayout output_copy(uint32_t slot, vk::CommandBuffer cmd, const GstVideoInfo& info,
+                          const FrameLayout& layout);
+
+ private:
+  struct Slot {
+    std::unique_ptr<Buffer> staging;
+    std::unique_ptr<Buffer> input;
+    std::unique_ptr<Buffer> output;
+  };
+  FrameLayout moved(std::unique_ptr<Buffer>& buffer, const char* name, const GstVideoInfo& info,
+                    const FrameLayout& layout, guint n_planes, bool& created);
+
+  std::shared_ptr<Device> device_;
+  std::vector<Slot> slots_;
+};
+
+// The ends of a chain in device memory cross the bus by transfers on the device's copy queues
+// (CommandRing::begin_upload(), begin_download()): the copy engines then move one frame while the
+// kernels run on another, where the compute queue alone would run each frame's crossing and
+// kernels one after the other. At the head (input in host memory, output in device memory) the
+// input is uploaded into the slot's input copy before the kernels run; at the tail (input in device
+// memory, output in host memory) the kernels write the slot's output copy, downloaded after them.
+class ChainEnds {
+ public:
+  // Before the frame's start barrier, which orders the fill of a new output copy before the kernels.
+  ChainEnds(CommandRing& ring, SlotCopies& copies, const GstVideoInfo& in_info, const GstVideoInfo& out_info,
+            Frame& frame);
+  // After the start barrier: the head's upload; frame.in is then the input copy.
+  void upload();
+  // After the kernels: the tail's download, whose writes the CPU sees once the fence signals.
+  // frame.out is the output buffer's own layout again.
+  void download();
+
+ private:
+  CommandRing& ring_;
+  SlotCopies& copies_;
+  const GstVideoInfo& in_info_;
+  const GstVideoInfo& out_info_;
+  Frame& frame_;
+  const FrameLayout host_out_;
+  bool upload_ = false;
+  bool download_ = false;
+};
+
+}  // namespace vkc
