@@ -47,15 +47,23 @@ const char* input_path_name(InputPath path) {
 
 namespace {
 
-// Rows and bytes per row of the component `c`'s plane.
-void plane_extent(const GstVideoInfo& info, guint c, guint& rows, gsize& row_bytes) {
+// Rows and bytes per row of plane `plane`: the most any of its components spans. A packed 4:2:2
+// row (YUY2) of odd width ends with a whole macro-pixel, whose chroma reaches past the last luma
+// sample.
+void plane_extent(const GstVideoInfo& info, guint plane, guint& rows, gsize& row_bytes) {
   const GstVideoFormatInfo* finfo = info.finfo;
-  rows = GST_VIDEO_FORMAT_INFO_SCALE_HEIGHT(finfo, c, GST_VIDEO_INFO_HEIGHT(&info));
-  row_bytes = gsize(GST_VIDEO_FORMAT_INFO_SCALE_WIDTH(finfo, c, GST_VIDEO_INFO_WIDTH(&info))) *
-              GST_VIDEO_FORMAT_INFO_PSTRIDE(finfo, c);
+  rows = 0;
+  row_bytes = 0;
+  for (guint c = 0; c < GST_VIDEO_FORMAT_INFO_N_COMPONENTS(finfo); ++c) {
+    if (GST_VIDEO_FORMAT_INFO_PLANE(finfo, c) != plane) continue;
+    rows = MAX(rows, guint(GST_VIDEO_FORMAT_INFO_SCALE_HEIGHT(finfo, c, GST_VIDEO_INFO_HEIGHT(&info))));
+    row_bytes =
+        MAX(row_bytes, gsize(GST_VIDEO_FORMAT_INFO_SCALE_WIDTH(finfo, c, GST_VIDEO_INFO_WIDTH(&info))) *
+                           GST_VIDEO_FORMAT_INFO_PSTRIDE(finfo, c));
+  }
 }
 
-// The plane's first component (its rows and bytes per row are the plane's).
+// The plane's first component.
 guint first_component(const GstVideoInfo& info, guint plane) {
   guint c = 0;
   while (GST_VIDEO_FORMAT_INFO_PLANE(info.finfo, c) != plane) ++c;
@@ -70,10 +78,10 @@ bool record_frame_transfer(vk::CommandBuffer cmd, const GstVideoInfo& info, cons
   const guint end_plane = MIN(part.end_plane, GST_VIDEO_INFO_N_PLANES(&info));
   const gint y1 = gint(MIN(part.y1, guint(GST_VIDEO_INFO_HEIGHT(&info))));
   for (guint p = part.first_plane; p < end_plane; ++p) {
-    const guint c = first_component(info, p);
     guint rows;
     gsize row_bytes;
-    plane_extent(info, c, rows, row_bytes);
+    plane_extent(info, p, rows, row_bytes);
+    const guint c = first_component(info, p);  // the plane's components share its vertical subsampling
     const guint first = part.y0 >> GST_VIDEO_FORMAT_INFO_H_SUB(info.finfo, c);
     const guint end = MIN(rows, guint(GST_VIDEO_FORMAT_INFO_SCALE_HEIGHT(info.finfo, c, y1)));
     if (first >= end) continue;
@@ -104,7 +112,7 @@ FrameLayout packed_from_zero(const GstVideoInfo& info, const FrameLayout& layout
   for (guint p = 0; p < n_planes; ++p) {
     guint rows;
     gsize row_bytes;
-    plane_extent(info, first_component(info, p), rows, row_bytes);
+    plane_extent(info, p, rows, row_bytes);
     first = MIN(first, vk::DeviceSize(layout.offset[p]));
     end = MAX(end, layout.offset[p] + vk::DeviceSize(layout.stride[p]) * (rows - 1) + row_bytes);
   }
@@ -129,7 +137,7 @@ bool frame_layout(GstBuffer* buf, const GstVideoInfo& info, vk::Buffer buffer, v
     gint stride = meta ? meta->stride[p] : GST_VIDEO_INFO_PLANE_STRIDE(&info, p);
     guint rows;
     gsize row_bytes;
-    plane_extent(info, c, rows, row_bytes);
+    plane_extent(info, p, rows, row_bytes);
     if (stride < 0 || gsize(stride) < row_bytes) {
       error = "plane " + std::to_string(p) + " has stride " + std::to_string(stride) + "; at least " +
               std::to_string(row_bytes) + " is needed";
