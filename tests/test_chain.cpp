@@ -20,6 +20,7 @@
 #include "common/bus_wait.h"
 #include "common/test_data.h"
 #include "common/test_seed.h"
+#include "common/visible_bytes.h"
 #include "common/vktest.h"
 
 // After the C++ headers: its macros (fail, ...) would break <ios>.
@@ -67,20 +68,7 @@ struct Run {
 std::string VisibleBytes(GstSample* sample) {
   GstVideoInfo info;
   fail_unless(gst_video_info_from_caps(&info, gst_sample_get_caps(sample)));
-  GstVideoFrame frame;
-  fail_unless(gst_video_frame_map(&frame, &info, gst_sample_get_buffer(sample), GST_MAP_READ));
-  std::string bytes;
-  for (guint p = 0; p < GST_VIDEO_FRAME_N_PLANES(&frame); ++p) {
-    const guint8* data = static_cast<const guint8*>(GST_VIDEO_FRAME_PLANE_DATA(&frame, p));
-    const gint stride = GST_VIDEO_FRAME_PLANE_STRIDE(&frame, p);
-    const guint c = GST_VIDEO_FORMAT_INFO_PLANE(info.finfo, 0) == p ? 0 : p;  // a component of plane p
-    const guint rows = GST_VIDEO_FRAME_COMP_HEIGHT(&frame, c);
-    const guint row_bytes = GST_VIDEO_FRAME_COMP_WIDTH(&frame, c) * GST_VIDEO_FRAME_COMP_PSTRIDE(&frame, c);
-    for (guint y = 0; y < rows; ++y)
-      bytes.append(reinterpret_cast<const char*>(data + y * stride), row_bytes);
-  }
-  gst_video_frame_unmap(&frame);
-  return bytes;
+  return vktest::VisibleBytes(info, gst_sample_get_buffer(sample));
 }
 
 GstBuffer* RandomFrame(std::mt19937& rng, const GstVideoInfo& info, guint n) {
@@ -281,6 +269,21 @@ GST_START_TEST(test_planar_chain) {
                       61,
                       ""};
     ExpectSameAsSeparated(chain, std::string("planar ") + format);
+  }
+}
+GST_END_TEST;
+
+// Every output format of rgb2yuv at a chain's tail, where the kernel writes a device copy that the
+// download queue copies into the output buffer: planar, semi-planar and packed rows of odd width
+// (a YUY2 row ends with a whole macro-pixel).
+GST_START_TEST(test_every_format_at_the_tail) {
+  for (const char* format : {"I420", "YV12", "NV12", "NV21", "Y42B", "Y444", "YUY2", "UYVY", "AYUV"}) {
+    const Chain chain{{"morph operation=dilate width=3 height=3", "rgb2yuv"},
+                      "RGBA",
+                      97,
+                      61,
+                      std::string("video/x-raw,format=") + format};
+    ExpectSameAsSeparated(chain, std::string("tail ") + format);
   }
 }
 GST_END_TEST;
@@ -517,6 +520,7 @@ static Suite* chain_suite() {
   tcase_add_test(tc, test_analysis_at_either_end);
   tcase_add_test(tc, test_random_chains);
   tcase_add_test(tc, test_planar_chain);
+  tcase_add_test(tc, test_every_format_at_the_tail);
   tcase_add_test(tc, test_tee_to_a_stock_element);
   tcase_add_test(tc, test_chain_across_devices);
   tcase_add_test(tc, test_renegotiation_and_flush_mid_chain);

@@ -18,6 +18,7 @@
 #include "common/bus_wait.h"
 #include "common/test_data.h"
 #include "common/test_seed.h"
+#include "common/visible_bytes.h"
 #include "common/vktest.h"
 
 namespace {
@@ -274,22 +275,6 @@ GstBuffer* FrameBuffer(const GstVideoInfo& info, const std::vector<guint8>& byte
   return buffer;
 }
 
-// The visible samples of `buffer` (laid out as `info`), plane by plane.
-std::vector<guint8> VisibleSamples(const GstVideoInfo& info, GstBuffer* buffer) {
-  GstVideoFrame frame;
-  fail_unless(gst_video_frame_map(&frame, &info, buffer, GST_MAP_READ));
-  std::vector<guint8> samples;
-  for (guint p = 0; p < GST_VIDEO_FRAME_N_PLANES(&frame); ++p) {
-    const auto* data = static_cast<const guint8*>(GST_VIDEO_FRAME_PLANE_DATA(&frame, p));
-    const gint stride = GST_VIDEO_FRAME_PLANE_STRIDE(&frame, p);
-    const gint row = GST_VIDEO_FRAME_COMP_WIDTH(&frame, p) * GST_VIDEO_FRAME_COMP_PSTRIDE(&frame, p);
-    for (gint y = 0; y < GST_VIDEO_FRAME_COMP_HEIGHT(&frame, p); ++y)
-      samples.insert(samples.end(), data + y * stride, data + y * stride + row);
-  }
-  gst_video_frame_unmap(&frame);
-  return samples;
-}
-
 }  // namespace
 
 // A buffer with one memory per plane (as some decoders and sources hand them out) reaches the GPU
@@ -312,12 +297,12 @@ GST_START_TEST(test_buffer_per_plane) {
 
     GstHarness* h = gst_harness_new_parse("morph operation=dilate width=3 height=5");
     gst_harness_set_src_caps_str(h, caps.c_str());
-    std::vector<guint8> outputs[2];
+    std::string outputs[2];
     for (bool per_plane : {false, true}) {
       fail_unless_equals_int(gst_harness_push(h, FrameBuffer(info, bytes, per_plane)), GST_FLOW_OK);
       GstBuffer* out = gst_harness_pull(h);
       fail_unless(out != nullptr, "%s: no output", format);
-      outputs[per_plane] = VisibleSamples(info, out);
+      outputs[per_plane] = vktest::VisibleBytes(info, out);
       gst_buffer_unref(out);
     }
     gst_harness_teardown(h);
