@@ -41,13 +41,16 @@ vk::CommandBuffer CommandRing::begin(uint32_t slot) {
   s.pool.reset();
   s.cmd.begin(vk::CommandBufferBeginInfo{.flags = vk::CommandBufferUsageFlagBits::eOneTimeSubmit});
   s.timed = *timestamps_ && begun_++ % timestamp_interval_ == 0;
+  s.started = false;
   if (s.timed) s.cmd.resetQueryPool(*timestamps_, 2 * slot, 2);
   return *s.cmd;
 }
 
 void CommandRing::start_timing(uint32_t slot) {
   Slot& s = slots_[slot];
-  if (s.timed) s.cmd.writeTimestamp(vk::PipelineStageFlagBits::eTopOfPipe, *timestamps_, 2 * slot);
+  if (!s.timed) return;
+  s.cmd.writeTimestamp(vk::PipelineStageFlagBits::eTopOfPipe, *timestamps_, 2 * slot);
+  s.started = true;
 }
 
 void CommandRing::make_commands(QueueRole role, vk::raii::CommandPool& pool, vk::raii::CommandBuffer& cmd) {
@@ -86,7 +89,7 @@ vk::CommandBuffer CommandRing::begin_download(uint32_t slot) {
 
 void CommandRing::submit(uint32_t slot) {
   Slot& s = slots_[slot];
-  if (s.timed) s.cmd.writeTimestamp(vk::PipelineStageFlagBits::eBottomOfPipe, *timestamps_, 2 * slot + 1);
+  if (s.started) s.cmd.writeTimestamp(vk::PipelineStageFlagBits::eBottomOfPipe, *timestamps_, 2 * slot + 1);
   s.cmd.end();
   // Each semaphore is signalled once and waited once per submission, as binary semaphores must be.
   // The slot's fence goes on its last batch: the batches complete in order, each waiting for the
@@ -163,7 +166,7 @@ Completion CommandRing::wait_fences(const std::vector<vk::Fence>& fences, uint64
 }
 
 double CommandRing::gpu_time_ns(uint32_t slot) const {
-  if (!slots_[slot].timed || !slots_[slot].submitted) return -1;
+  if (!slots_[slot].started || !slots_[slot].submitted) return -1;
   uint64_t ticks[2];
   auto result = (*device_->device())
                     .getQueryPoolResults(*timestamps_, 2 * slot, 2, sizeof(ticks), ticks, sizeof(uint64_t),

@@ -57,8 +57,8 @@ class CommandRing {
   // Waits up to `timeout_ns` for every slot's last submission.
   Completion wait_all(uint64_t timeout_ns) const;
   // GPU time of the slot's completed submission, in nanoseconds, from timestamp queries from
-  // start_timing() to the end of its commands. Negative when the submission was not timed or the
-  // queue has no timestamps.
+  // start_timing() to the end of its commands. Negative when the submission was not timed (not one
+  // in the interval, or start_timing() not called) or the queue has no timestamps.
   // By default one submission in kTimestampInterval is timed: a timestamp at the end of a command
   // buffer waits for all of its work, which keeps consecutive frames from overlapping on the GPU.
   double gpu_time_ns(uint32_t slot) const;
@@ -86,7 +86,8 @@ class CommandRing {
     Copies upload;
     Copies download;
     bool submitted = false;
-    bool timed = false;
+    bool timed = false;    // one of the submissions to time
+    bool started = false;  // start_timing() wrote its first timestamp
   };
 
   std::shared_ptr<Device> device_;

@@ -1,5 +1,6 @@
 """Runs vkcompute-bench briefly on one case and checks its JSON rows: our element (both variants)
-produced frames, the harness reposted our element's message, and every row names its case,
+produced frames, the copy bandwidth (and so the copy floor) was measured, the harness reposted our
+element's message, and every row names its case,
 variant and status. Then a chain case at 360p: in device memory one upload and one download per
 frame, with system memory between more, and the live variant's push-to-sink time.
 
@@ -22,6 +23,9 @@ def main():
     for r in ours:
         if r["status"] != "ok" or r["fps"] <= 0 or r["cpu_us_per_frame"] <= 0 or r["peak_rss_mib"] <= 0:
             sys.exit(f"vkcompute row without a measurement: {r}")
+        # The copy floor comes from the harness's own timed copies (their GPU timestamps).
+        if not (r["h2d_gbs"] > 0 and r["d2h_gbs"] > 0 and r["both_ways_gbs"] > 0 and r["copy_floor_us"] > 0):
+            sys.exit(f"copy bandwidth not measured: {r}")
     repost = [r for r in rows if r["variant"] == "harness posting our messages"]
     if len(repost) != 1 or repost[0]["status"] != "ok" or repost[0]["fps"] <= 0:
         sys.exit(f"expected one measured 'harness posting our messages' row: {repost}")
