@@ -113,22 +113,18 @@ Measurement Measurement::parse(const std::string& line) {
   gst_structure_get_double(s, "downloads-per-frame", &m.downloads_per_frame);
   gst_structure_get_double(s, "latency-mean-us", &m.latency_mean_us);
   gst_structure_get_double(s, "latency-max-us", &m.latency_max_us);
-  GstStructure* elements = nullptr;
-  if (gst_structure_get(s, "elements", GST_TYPE_STRUCTURE, &elements, nullptr) && elements) {
-    for (int i = 0; i < gst_structure_n_fields(elements); ++i) {
-      const char* name = gst_structure_nth_field_name(elements, i);
-      gst_structure_get_double(elements, name, &m.gpu_us_by_element[name]);
+  // A nested structure of doubles (name: value) into `into`.
+  auto read_doubles = [s](const char* field, std::map<std::string, double>& into) {
+    GstStructure* nested = nullptr;
+    if (!gst_structure_get(s, field, GST_TYPE_STRUCTURE, &nested, nullptr) || !nested) return;
+    for (int i = 0; i < gst_structure_n_fields(nested); ++i) {
+      const char* name = gst_structure_nth_field_name(nested, i);
+      gst_structure_get_double(nested, name, &into[name]);
     }
-    gst_structure_free(elements);
-  }
-  GstStructure* threads = nullptr;
-  if (gst_structure_get(s, "threads", GST_TYPE_STRUCTURE, &threads, nullptr) && threads) {
-    for (int i = 0; i < gst_structure_n_fields(threads); ++i) {
-      const char* name = gst_structure_nth_field_name(threads, i);
-      gst_structure_get_double(threads, name, &m.cpu_seconds_by_thread[name]);
-    }
-    gst_structure_free(threads);
-  }
+    gst_structure_free(nested);
+  };
+  read_doubles("elements", m.gpu_us_by_element);
+  read_doubles("threads", m.cpu_seconds_by_thread);
   gst_structure_free(s);
   return m;
 }
