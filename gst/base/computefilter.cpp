@@ -418,12 +418,17 @@ static gboolean record_and_submit(GstVkComputeFilter* self, vkc::Frame& frame, c
   if (klass->begin_frame && !klass->begin_frame(self, &frame, error)) return FALSE;
   stage_input(self, frame);
   if (!klass->record(self, &frame, error)) return FALSE;
-  // Make the kernels' writes to host-visible memory visible to the CPU once the fence signals.
-  vk::MemoryBarrier to_host{
-      .srcAccessMask = vk::AccessFlagBits::eShaderWrite | vk::AccessFlagBits::eTransferWrite,
-      .dstAccessMask = vk::AccessFlagBits::eHostRead};
-  frame.cmd.pipelineBarrier(vk::PipelineStageFlagBits::eComputeShader | vk::PipelineStageFlagBits::eTransfer,
-                            vk::PipelineStageFlagBits::eHost, {}, to_host, nullptr, nullptr);
+  // Make the kernels' writes to host-visible memory visible to the CPU once the fence signals: an
+  // analysis element's results, or an output the kernels wrote in host memory. (A downloaded
+  // output is made visible by the download; one in device memory is never read by the CPU here.)
+  if (klass->analysis || (frame.outbuf && !frame.out.device_local)) {
+    vk::MemoryBarrier to_host{
+        .srcAccessMask = vk::AccessFlagBits::eShaderWrite | vk::AccessFlagBits::eTransferWrite,
+        .dstAccessMask = vk::AccessFlagBits::eHostRead};
+    frame.cmd.pipelineBarrier(
+        vk::PipelineStageFlagBits::eComputeShader | vk::PipelineStageFlagBits::eTransfer,
+        vk::PipelineStageFlagBits::eHost, {}, to_host, nullptr, nullptr);
+  }
   ends.download();
   priv->ring->submit(frame.slot);
   return TRUE;
