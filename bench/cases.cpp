@@ -181,12 +181,21 @@ std::vector<Case> build_cases(const std::vector<std::string>& sizes, const std::
       live.note = "frames pushed at 30 frames/s: time from the push to the sink";
       live.live_fps = 30;
       add(name, GST_VIDEO_FORMAT_RGBA, 4 * px, 1.5 * px, {in_device, in_system, live});
+      if (steps.size() == 5) {
+        // Random bytes are the worst case for lut (each pixel's table entries unrelated to its
+        // neighbours'): the same chain on smooth frames, as from a camera.
+        add(name + ", smooth frames", GST_VIDEO_FORMAT_RGBA, 4 * px, 1.5 * px, {in_device});
+        cases.back().smooth = true;
+      }
     }
     for (const char* interpolation : {"tetrahedral", "trilinear"}) {
       add(std::string("lut 33^3 ") + interpolation + " RGBA", GST_VIDEO_FORMAT_RGBA, 4 * px, 4 * px,
           {ours("lut name=dut location=" + cube + " interpolation=" + interpolation),
            opencv("LUT", OpenCvOp::kLut, "1-D 256-entry table per channel, a lower bound for a 3-D lookup")});
     }
+    add("lut 33^3 tetrahedral RGBA, smooth frames", GST_VIDEO_FORMAT_RGBA, 4 * px, 4 * px,
+        {ours("lut name=dut location=" + cube + " interpolation=tetrahedral")});
+    cases.back().smooth = true;
   }
   return cases;
 }

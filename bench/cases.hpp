@@ -60,6 +60,7 @@ struct Case {
   // Bytes our element moves between host memory and the GPU per frame (frame in, frame out).
   double in_bytes = 0, out_bytes = 0;
   std::vector<Variant> variants;
+  bool smooth = false;  // frames of smooth content (fill_smooth_frame()) instead of random bytes
 };
 
 // Every case at each of `sizes`; `cube` is a 33^3 .cube file the lut cases read.

@@ -21,7 +21,7 @@ namespace {
 
 // The ring of frames upstream feeds, taken from the pool the first element proposes (as a real
 // upstream element does: ours then receives its own Vulkan memory), else from system memory.
-std::vector<GstBuffer*> make_ring(GstPad* src, GstCaps* caps, const GstVideoInfo& info,
+std::vector<GstBuffer*> make_ring(GstPad* src, GstCaps* caps, const GstVideoInfo& info, bool smooth,
                                   GstBufferPool** pool_out) {
   GstQuery* query = gst_query_new_allocation(caps, TRUE);
   GstBufferPool* pool = nullptr;
@@ -43,7 +43,11 @@ std::vector<GstBuffer*> make_ring(GstPad* src, GstCaps* caps, const GstVideoInfo
       buf = gst_buffer_new_allocate(nullptr, info.size, nullptr);
     GstMapInfo map;
     gst_buffer_map(buf, &map, GST_MAP_WRITE);
-    fill_random_frame(map.data, map.size, i);
+    if (smooth)
+      fill_smooth_frame(map.data, GST_VIDEO_INFO_WIDTH(&info), GST_VIDEO_INFO_HEIGHT(&info),
+                        GST_VIDEO_INFO_COMP_PSTRIDE(&info, 0), GST_VIDEO_INFO_PLANE_STRIDE(&info, 0), i);
+    else
+      fill_random_frame(map.data, map.size, i);
     gst_buffer_unmap(buf, &map);
     ring.push_back(buf);
   }
@@ -275,7 +279,7 @@ Measurement run_pipeline_variant(const Case& c, const Variant& v, const Options&
   gst_element_set_state(pipeline, GST_STATE_PLAYING);
   GstPad* srcpad = gst_element_get_static_pad(src, "src");
   GstBufferPool* pool = nullptr;
-  std::vector<GstBuffer*> ring = make_ring(srcpad, caps, info, &pool);
+  std::vector<GstBuffer*> ring = make_ring(srcpad, caps, info, c.smooth, &pool);
   gst_object_unref(srcpad);
 
   std::atomic<bool> stop{false};

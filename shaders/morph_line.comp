@@ -32,16 +32,21 @@ layout(set = 0, binding = 2) restrict readonly buffer Other { uint other[]; };
 layout(push_constant) uniform Params {
   uint samples;    // samples along a line
   uint count;      // lines
-  uint step;       // words between neighbouring samples of a line
-  uint line_step;  // words between neighbouring lines
+  uint step;       // words between neighbouring samples of a line of dst and other
+  uint line_step;  // words between neighbouring lines of dst and other
+  uint src_origin;     // word of src's first sample
+  uint src_step;       // as step and line_step, in src
+  uint src_line_step;
   uint radius;     // at most samples - 1 (a larger window covers the same samples)
   uint dilate;     // 1: max, 0: min
   uint combine;    // 1: combine with `other`
   uint blocks_x;   // 1: invocation x indexes blocks and y lines; 0: x lines and y blocks
 } p;
 
-// Where a line's samples are read and its outputs (and the suffixes before them) stored.
-uint load_src(uint base, uint i) { return src[base + i * p.step]; }
+// Where a line's samples are read and its outputs (and the suffixes before them) stored. `base` is
+// the line's first word in dst and other, `src_base` in src.
+uint src_base;
+uint load_src(uint i) { return src[src_base + i * p.src_step]; }
 uint load_dst(uint base, uint i) { return dst[base + i * p.step]; }
 void store_dst(uint base, uint i, uint v) { dst[base + i * p.step] = v; }
 uint other_at(uint base, uint i) {
@@ -51,7 +56,7 @@ uint other_at(uint base, uint i) {
 uint sample_at(uint base, int i) {
   bool dilate = p.dilate != 0u;
   if (i < 0 || i >= int(p.samples)) return morph_identity(dilate);
-  return load_src(base, uint(i));
+  return load_src(uint(i));
 }
 
 // Outputs [m * k, m * k + k) of the line starting at word `base`.
@@ -103,5 +108,6 @@ void main() {
   uint line = p.blocks_x != 0u ? gl_GlobalInvocationID.y : gl_GlobalInvocationID.x;
   uint m = p.blocks_x != 0u ? gl_GlobalInvocationID.x : gl_GlobalInvocationID.y;
   if (line >= p.count || m * k >= p.samples) return;
+  src_base = p.src_origin + line * p.src_line_step;
   walk(line * p.line_step, m);
 }

@@ -23,6 +23,8 @@ layout(push_constant) uniform Params {
   uint stride;    // bytes between output rows (a multiple of 4)
   uint keep;      // bits of a pixel word copied from `source`
   uint subtract;  // 1: a - b, 0: a
+  uint source_origin;  // word of source's first pixel
+  uint source_stride;  // words between source's rows (a's and b's: width)
 } p;
 
 uint lane_sub(uint x, uint y) {
@@ -32,9 +34,10 @@ uint lane_sub(uint x, uint y) {
   return d.x | (d.y << 8) | (d.z << 16) | (d.w << 24);
 }
 
-uint result(uint i) {
+uint result(uint x, uint y) {
+  uint i = y * p.width + x;
   uint r = p.subtract != 0u ? lane_sub(a[i], b[i]) : a[i];
-  return p.keep != 0u ? (r & ~p.keep) | (source[i] & p.keep) : r;
+  return p.keep != 0u ? (r & ~p.keep) | (source[p.source_origin + y * p.source_stride + x] & p.keep) : r;
 }
 
 void main() {
@@ -53,7 +56,7 @@ void main() {
       if (at >= row_bytes) break;
       if (at / BPP != pixel) {
         pixel = at / BPP;
-        value = result(y * p.width + pixel);
+        value = result(pixel, y);
       }
       word |= ((value >> (8u * (at % BPP))) & 0xffu) << (8u * b);
     }

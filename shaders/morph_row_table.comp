@@ -1,7 +1,8 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
-// One-dimensional erosion or dilation along the rows of a working image, over the window
-// [x - radius, x + radius], with a sparse table in shared memory. A workgroup takes one row.
+// One-dimensional erosion or dilation along the rows of a working image (or of the input frame's
+// plane, see include/morph.glsl), over the window [x - radius, x + radius], with a sparse table in
+// shared memory. A workgroup takes one row.
 //
 // The row is copied into shared memory with `radius` identity samples on each side (pixels outside
 // the frame never win), so that every output's window is k = 2 * radius + 1 samples of that padded
@@ -27,7 +28,9 @@ layout(set = 0, binding = 1) restrict writeonly buffer Dst { uint dst[]; };
 
 layout(push_constant) uniform Params {
   uint width;
-  uint line_step;  // words between neighbouring rows
+  uint line_step;  // words between neighbouring rows of dst
+  uint src_origin;     // word of src's first sample
+  uint src_line_step;  // words between neighbouring rows of src
   uint radius;     // width + 2 * radius <= LINE_WORDS
   uint dilate;     // 1: max, 0: min
 } p;
@@ -41,12 +44,13 @@ void main() {
   bool dilate = p.dilate != 0u;
   uint ident = morph_identity(dilate);
   uint base = gl_WorkGroupID.x * p.line_step;
+  uint src_base = p.src_origin + gl_WorkGroupID.x * p.src_line_step;
   uint k = 2u * p.radius + 1u;
   uint padded = p.width + 2u * p.radius;
 
   for (uint j = lid; j < padded; j += W) {
     bool inside = j >= p.radius && j < p.radius + p.width;
-    s_table[0][j] = inside ? src[base + j - p.radius] : ident;
+    s_table[0][j] = inside ? src[src_base + j - p.radius] : ident;
   }
   uint level = 0u;
   uint span = 1u;  // samples per entry of the current level

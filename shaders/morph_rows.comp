@@ -28,6 +28,8 @@ layout(set = 0, binding = 2) restrict readonly buffer Runs { uint half_width[]; 
 layout(push_constant) uniform Params {
   uint width;
   uint height;
+  uint src_origin;  // word of src's first sample
+  uint src_stride;  // words between src's rows (dst's: width)
   uint half_w;  // the mask's centre column: the widest run's half width
   uint half_h;  // the mask's centre row
   uint dilate;  // 1: max, 0: min
@@ -43,7 +45,7 @@ void load_segment(int y, int x0, uint segment, uint lid, uint ident, out uint va
   for (uint i = 0u; i < SEGMENT_LOADS; ++i) {
     int ix = x0 - int(p.half_w) + int(lid + i * GROUP);
     bool inside = lid + i * GROUP < segment && ix >= 0 && ix < int(p.width);
-    values[i] = inside ? src[uint(y) * p.width + uint(ix)] : ident;
+    values[i] = inside ? src[p.src_origin + uint(y) * p.src_stride + uint(ix)] : ident;
   }
 }
 

@@ -288,6 +288,24 @@ GST_START_TEST(test_every_format_at_the_tail) {
 }
 GST_END_TEST;
 
+// morph reads a 32-bit RGB frame in device memory in place, without unpacking it first: every
+// operation and mask shape, at the head of a chain (reading the upload's device copy) and in its
+// middle, for a format with alpha and one with padding (lanes the output takes from the input).
+GST_START_TEST(test_morph_reads_device_frames_in_place) {
+  const char* const operations[] = {"erode", "dilate", "open", "close", "gradient", "tophat", "blackhat"};
+  const char* const shapes[] = {"rect", "cross", "ellipse"};
+  for (const char* format : {"RGBA", "xRGB"}) {
+    Chain chain{{}, format, 97, 61, ""};
+    for (size_t i = 0; i < G_N_ELEMENTS(operations); ++i)
+      chain.elements.push_back(
+          std::string("morph operation=") + operations[i] + " shape=" + shapes[i % G_N_ELEMENTS(shapes)] +
+          " width=" + std::to_string(3 + 2 * (i % 3)) + " height=" + std::to_string(5 - 2 * (i % 2)) +
+          " iterations=" + std::to_string(1 + i % 2));
+    ExpectSameAsSeparated(chain, std::string("morph in place ") + format);
+  }
+}
+GST_END_TEST;
+
 // Seeded random chains of 2 to 5 elements with random settings, formats and sizes.
 GST_START_TEST(test_random_chains) {
   std::mt19937 rng = vktest::RngFor("random chains");
@@ -519,6 +537,7 @@ static Suite* chain_suite() {
   tcase_add_test(tc, test_chain_uploads_once_and_downloads_once);
   tcase_add_test(tc, test_analysis_at_either_end);
   tcase_add_test(tc, test_random_chains);
+  tcase_add_test(tc, test_morph_reads_device_frames_in_place);
   tcase_add_test(tc, test_planar_chain);
   tcase_add_test(tc, test_every_format_at_the_tail);
   tcase_add_test(tc, test_tee_to_a_stock_element);

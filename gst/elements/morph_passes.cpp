@@ -19,22 +19,23 @@ struct UnpackParams {
 
 // Must match the push constants of shaders/morph_line.comp.
 struct LineParams {
-  uint32_t samples, count, step, line_step, radius, dilate, combine, blocks_x;
+  uint32_t samples, count, step, line_step, src_origin, src_step, src_line_step, radius, dilate, combine,
+      blocks_x;
 };
 
 // Must match the push constants of shaders/morph_row_table.comp.
 struct RowTableParams {
-  uint32_t width, line_step, radius, dilate;
+  uint32_t width, line_step, src_origin, src_line_step, radius, dilate;
 };
 
 // Must match the push constants of shaders/morph_rows.comp.
 struct RowsParams {
-  uint32_t width, height, half_w, half_h, dilate;
+  uint32_t width, height, src_origin, src_stride, half_w, half_h, dilate;
 };
 
 // Must match the push constants of shaders/morph_pack.comp.
 struct PackParams {
-  uint32_t width, height, offset, stride, keep, subtract;
+  uint32_t width, height, offset, stride, keep, subtract, source_origin, source_stride;
 };
 
 // Unpack and pack: a workgroup row covers 4 * kGroupX pixels; at most morph_unpack.comp's kMaxGroupX,
@@ -47,6 +48,11 @@ constexpr uint32_t kRowTableGroup = 256;  // invocations per row of a row-table 
 constexpr uint32_t kRowTableMaxRadius = 127;
 constexpr uint32_t kRowsTileW = 64, kRowsTileH = 32;  // see shaders/morph_rows.comp
 constexpr uint32_t kMaxRuns = 255;
+// Descriptor sets 0..kFrameSets-1 of a kernel are bound anew for each frame: kVkComputeFramesInFlight
+// per binding of the frame's own buffers in one frame (a kernel reads the input plane in place at
+// most four times: gradient's two mask passes, each a row and a column pass of a cross).
+constexpr uint32_t kFrameBindings = 4;
+constexpr uint32_t kFrameSets = kFrameBindings * kVkComputeFramesInFlight;
 
 uint32_t groups(uint32_t n, uint32_t per_group) {
   return (n + per_group - 1) / per_group;
@@ -121,37 +127,57 @@ Passes::Passes(const std::shared_ptr<Device>& device, const PlaneFormat& format)
 
 vk::Buffer Passes::image(int index) const {
   const Slot& slot = slots_[slot_];
+  if (index == kSource && source_in_frame_) return input_;
   return index == kRuns ? slot.runs->handle() : slot.images[index]->handle();
 }
 
+Passes::View Passes::view(Image index) const {
+  if (index == kSource && source_in_frame_) return source_view_;
+  return {0, format_.width};
+}
+
 uint32_t Passes::image_set(const Kernel& kernel, int a, int b, int c) {
-  auto [it, added] = sets_.try_emplace({&kernel, slot_, a, b, c}, 0);
-  if (added) {
-    // Sets 0..kVkComputeFramesInFlight-1 of a kernel are left to per-frame bindings.
-    it->second = kVkComputeFramesInFlight + set_count_[&kernel]++;
+  auto bind = [&](uint32_t set) {
     if (c == kNone)
-      kernel.update(it->second, {{image(a)}, {image(b)}});
+      kernel.update(set, {{image(a)}, {image(b)}});
     else
-      kernel.update(it->second, {{image(a)}, {image(b)}, {image(c)}});
+      kernel.update(set, {{image(a)}, {image(b)}, {image(c)}});
+    return set;
+  };
+  if (source_in_frame_ && (a == kSource || b == kSource || c == kSource)) {
+    // The input frame's buffer: a set of this slot's, not in use since the slot's previous frame.
+    uint32_t& uses = frame_set_uses_[&kernel];
+    g_assert(uses < kFrameBindings);
+    return bind(uses++ * kVkComputeFramesInFlight + slot_);
   }
+  auto [it, added] = sets_.try_emplace({&kernel, slot_, a, b, c}, 0);
+  if (added) it->second = bind(kFrameSets + set_count_[&kernel]++);
   return it->second;
 }
 
 void Passes::line_pass(bool dilate, bool along_x, uint32_t radius, Image src, Image dst, Image combine_with) {
   const uint32_t samples = along_x ? format_.width : format_.height;
   const uint32_t count = along_x ? format_.height : format_.width;
+  const View from = view(src);
   LineParams params{.samples = samples,
                     .count = count,
                     .step = along_x ? 1 : format_.width,
                     .line_step = along_x ? format_.width : 1,
+                    .src_origin = from.origin,
+                    .src_step = along_x ? 1 : from.stride,
+                    .src_line_step = along_x ? from.stride : 1,
                     .radius = std::min(radius, samples - 1),
                     .dilate = dilate,
                     .combine = combine_with != kNone,
                     .blocks_x = along_x};
   // The row table does not combine with another image (crosses combine in columns).
   if (along_x && row_table_ && combine_with == kNone && params.radius <= kRowTableMaxRadius) {
-    RowTableParams table{
-        .width = samples, .line_step = format_.width, .radius = params.radius, .dilate = dilate};
+    RowTableParams table{.width = samples,
+                         .line_step = format_.width,
+                         .src_origin = from.origin,
+                         .src_line_step = from.stride,
+                         .radius = params.radius,
+                         .dilate = dilate};
     row_table_->dispatch(cmd_, image_set(*row_table_, src, dst, kNone), &table, count, 1);
     compute_barrier(cmd_);
     return;
@@ -168,6 +194,8 @@ void Passes::line_pass(bool dilate, bool along_x, uint32_t radius, Image src, Im
 void Passes::rows_pass(bool dilate, Image src, Image dst) {
   RowsParams params{.width = format_.width,
                     .height = format_.height,
+                    .src_origin = view(src).origin,
+                    .src_stride = view(src).stride,
                     .half_w = settings_.width / 2,
                     .half_h = settings_.height / 2,
                     .dilate = dilate};
@@ -224,16 +252,27 @@ bool Passes::record(const Frame& frame, guint plane, const Settings& settings, G
   cmd_ = frame.cmd;
   slot_ = frame.slot;
   settings_ = settings;
+  frame_set_uses_.clear();
+  // A plane of one word per pixel in device memory is read in place by the first passes: no
+  // unpacked copy (a pass over the frame). Top-hat and black-hat subtract the input itself, which
+  // the last pass reads as a working image.
+  const uint32_t in_offset = frame.in.offset[plane], in_stride = frame.in.stride[plane];
+  source_in_frame_ = format_.bpp == 4 && frame.in.device_local && ((in_offset | in_stride) & 3u) == 0 &&
+                     settings.operation != kTophat && settings.operation != kBlackhat;
+  input_ = frame.in.buffer;
+  source_view_ = {in_offset / 4, in_stride / 4};
   if (settings.shape == kEllipse) {
     const std::vector<uint32_t> runs = mask_runs(settings.shape, settings.width, settings.height);
     std::memcpy(slots_[slot_].runs->mapped(), runs.data(), runs.size() * sizeof(uint32_t));
   }
 
-  UnpackParams unpack{format_.width, format_.height, frame.in.offset[plane], frame.in.stride[plane]};
-  unpack_->update(slot_, {{frame.in.buffer}, {image(kSource)}});
-  unpack_->dispatch(cmd_, slot_, &unpack, groups(format_.width, 4 * kGroupX),
-                    groups(format_.height, kGroupY));
-  compute_barrier(cmd_);
+  if (!source_in_frame_) {
+    UnpackParams unpack{format_.width, format_.height, in_offset, in_stride};
+    unpack_->update(slot_, {{frame.in.buffer}, {image(kSource)}});
+    unpack_->dispatch(cmd_, slot_, &unpack, groups(format_.width, 4 * kGroupX),
+                      groups(format_.height, kGroupY));
+    compute_barrier(cmd_);
+  }
 
   // The result is a, or a - b.
   const guint n = settings.iterations;
@@ -262,7 +301,8 @@ bool Passes::record(const Frame& frame, guint plane, const Settings& settings, G
       break;
   }
 
-  PackParams pack{format_.width, format_.height, out_offset, out_stride, format_.keep, b != kNone};
+  PackParams pack{format_.width, format_.height, out_offset,           out_stride,
+                  format_.keep,  b != kNone,     view(kSource).origin, view(kSource).stride};
   pack_->update(slot_, {{image(kSource)}, {image(a)}, {image(b == kNone ? a : b)}, {frame.out.buffer}});
   pack_->dispatch(cmd_, slot_, &pack, groups(format_.width, 4 * kGroupX), groups(format_.height, kGroupY));
   return TRUE;

@@ -46,8 +46,8 @@ class Passes : public CapsState {
   bool record(const Frame& frame, guint plane, const Settings& settings, GError** error);
 
  private:
-  // Working images of a slot, by index: the unpacked source, three results and a line-pass temp;
-  // then the slot's mask runs buffer, and "no image".
+  // Working images of a slot, by index: the unpacked source (or the input frame's plane, read in
+  // place), three results and a line-pass temp; then the slot's mask runs buffer, and "no image".
   enum Image { kSource, kImage1, kImage2, kImage3, kTemp, kImages, kRuns = kImages, kNone };
   struct Slot {
     std::array<std::unique_ptr<Buffer>, kImages> images;
@@ -60,10 +60,15 @@ class Passes : public CapsState {
   void mask_pass(bool dilate, guint times, Image src, Image dst);
   void line_pass(bool dilate, bool along_x, uint32_t radius, Image src, Image dst, Image combine_with);
   void rows_pass(bool dilate, Image src, Image dst);
+  // Where an image's pixel (x, y) is: word origin + y * stride + x of its buffer.
+  struct View {
+    uint32_t origin = 0, stride = 0;
+  };
   // The descriptor set of `kernel` bound to this slot's buffers `a`, `b`, `c` (or only `a`, `b`
   // when `c` is kNone).
   uint32_t image_set(const Kernel& kernel, int a, int b, int c);
   vk::Buffer image(int index) const;
+  View view(Image index) const;
 
   PlaneFormat format_;
   std::unique_ptr<Kernel> unpack_, line_, rows_, pack_;
@@ -72,11 +77,15 @@ class Passes : public CapsState {
   // Descriptor sets over a slot's own images never change: built once, by (kernel, slot, images).
   std::map<std::tuple<const Kernel*, uint32_t, int, int, int>, uint32_t> sets_;
   std::map<const Kernel*, uint32_t> set_count_;
+  std::map<const Kernel*, uint32_t> frame_set_uses_;  // sets bound to the frame's buffers so far
 
   // The frame being recorded.
   vk::CommandBuffer cmd_;
   uint32_t slot_ = 0;
   Settings settings_;
+  bool source_in_frame_ = false;  // kSource is the input frame's plane
+  vk::Buffer input_;
+  View source_view_;
 };
 
 }  // namespace vkc::morph

@@ -1,5 +1,6 @@
-// Lane-wise minimum and maximum over the words of the morph kernels' working images. A word holds
-// one pixel: up to four 8-bit channels in its bytes, or (ONE_LANE) a single 8- or 16-bit sample in
+// Lane-wise minimum and maximum over the words of the morph kernels' working images (the first
+// passes read the input frame's plane in place when it is already one word per pixel in device
+// memory: 32-bit RGB formats in a chain). A word holds one pixel: up to four 8-bit channels in its bytes, or (ONE_LANE) a single 8- or 16-bit sample in
 // its low bits with the rest zero, which a plain min or max filters in one instruction instead of
 // four lanes' worth. Every lane is filtered independently; the element restores the lanes that
 // must stay unchanged (alpha, padding) when it writes the output.
