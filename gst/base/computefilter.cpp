@@ -10,6 +10,7 @@
 #include "memorycaps.hpp"
 #include "scheduler.hpp"
 #include "staging.hpp"
+#include "vk/batch.hpp"
 #include "vk/reaper.hpp"
 #include "vk/submit.hpp"
 #include "vkmemory.hpp"
@@ -401,6 +402,21 @@ static void gather_input(GstVkComputeFilter* self, vkc::Frame& frame, const vkc:
   input.record_gather(frame.cmd, frame.in.buffer);
 }
 
+// Whether a frame's work may wait in the streaming thread's batch (vkc::BatchScope) once submitted:
+// its output stays in device memory and goes straight into another element of ours, on this thread,
+// whose work joins the batch too, down to the chain's last element, which sends it. An output that
+// a stock element receives could reach another thread, which must find its work submitted.
+static bool joins_batch(GstVkComputeFilter* self) {
+  if (!get_priv(self)->out_device) return false;
+  GstPad* peer = gst_pad_get_peer(GST_BASE_TRANSFORM_SRC_PAD(self));
+  if (!peer) return false;
+  GstObject* element = gst_pad_get_parent(peer);
+  const bool ours = element && GST_IS_VKCOMPUTE_FILTER(element);
+  if (element) gst_object_unref(element);
+  gst_object_unref(peer);
+  return ours;
+}
+
 // Records and submits the GPU work of a bound frame.
 static gboolean record_and_submit(GstVkComputeFilter* self, vkc::Frame& frame, const vkc::InputBinding& input,
                                   GError** error) {
@@ -430,7 +446,9 @@ static gboolean record_and_submit(GstVkComputeFilter* self, vkc::Frame& frame, c
         vk::PipelineStageFlagBits::eHost, {}, to_host, nullptr, nullptr);
   }
   ends.download();
-  priv->ring->submit(frame.slot);
+  // The chain's last element sends the batch with its own work in it.
+  priv->ring->submit(frame.slot, true);
+  if (!joins_batch(self)) vkc::batch::flush();
   return TRUE;
 }
 
@@ -678,8 +696,21 @@ static void gst_vkcompute_filter_finalize(GObject* object) {
   G_OBJECT_CLASS(gst_vkcompute_filter_parent_class)->finalize(object);
 }
 
+// GstBaseTransform's chain function, which ours wraps.
+static GstPadChainFunction base_chain = nullptr;
+
+// A buffer's way down the elements of ours linked one to the next, on this streaming thread, is one
+// batch of GPU submissions (vkc::BatchScope): the outermost element's chain call sends what is left.
+static GstFlowReturn chain_in_one_batch(GstPad* pad, GstObject* parent, GstBuffer* buffer) {
+  vkc::BatchScope scope;
+  return base_chain(pad, parent, buffer);
+}
+
 static void gst_vkcompute_filter_init(GstVkComputeFilter* self) {
   new (get_priv(self)) GstVkComputeFilterPrivate();
+  GstPad* sink = GST_BASE_TRANSFORM_SINK_PAD(self);
+  base_chain = GST_PAD_CHAINFUNC(sink);
+  gst_pad_set_chain_function(sink, chain_in_one_batch);
 }
 
 void gst_vkcompute_filter_class_add_pad_templates(GstVkComputeFilterClass* klass, const char* sink_caps,

@@ -1,6 +1,8 @@
 // Instance creation, physical-device choice and the per-process registry of shared devices.
 #include "device.hpp"
 
+#include "batch.hpp"
+
 #include <algorithm>
 #include <cstdlib>
 #include <map>
@@ -311,10 +313,38 @@ Device::~Device() {
   GST_INFO("closed Vulkan device %d: %s", index_, name_.c_str());
 }
 
-void Device::submit(const vk::SubmitInfo& info, vk::Fence fence, QueueRole role) const {
+std::shared_ptr<const BatchFence> Device::submit(const vk::SubmitInfo& info, vk::Fence fence, QueueRole role,
+                                                 bool defer) const {
+  if (defer && batch::open()) return batch::add(*this, info, fence, role);
+  batch::flush();  // what the thread deferred goes first
   const Queue& q = queue(role);
   std::lock_guard<std::mutex> guard(*q.lock);
   q.handle.submit(info, fence);
+  return nullptr;
+}
+
+std::shared_ptr<BatchFence> Device::batch_fence() const {
+  vk::raii::Fence fence = nullptr;
+  {
+    std::lock_guard<std::mutex> guard(spare_fences_lock_);
+    if (!spare_fences_.empty()) {
+      fence = std::move(spare_fences_.back());
+      spare_fences_.pop_back();
+    }
+  }
+  if (!*fence) fence = vk::raii::Fence(device_, vk::FenceCreateInfo{});
+  return std::shared_ptr<BatchFence>(new BatchFence(std::move(fence)), [this](BatchFence* batch) {
+    try {
+      if (!batch->submitted || batch->fence.getStatus() == vk::Result::eSuccess) {
+        device_.resetFences(*batch->fence);
+        std::lock_guard<std::mutex> guard(spare_fences_lock_);
+        spare_fences_.push_back(std::move(batch->fence));
+      }
+    } catch (const vk::SystemError&) {
+      // A lost device: the fence goes with the batch.
+    }
+    delete batch;
+  });
 }
 
 void Device::set_name_raw(vk::ObjectType type, uint64_t handle, const char* name) const {

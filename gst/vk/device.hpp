@@ -28,6 +28,7 @@ struct DeviceFeatures {
 };
 
 class Instance;
+struct BatchFence;
 
 // What a queue of the device is used for. A frame that crosses the bus at either end of a chain in
 // device memory moves by transfers on queues of their own, so that one frame's upload and the
@@ -83,8 +84,17 @@ class Device {
   // its "GPU" work runs on the host's cores.
   bool is_cpu() const { return properties_.deviceType == vk::PhysicalDeviceType::eCpu; }
 
-  // Thread-safe vkQueueSubmit to the queue of `role`.
-  void submit(const vk::SubmitInfo& info, vk::Fence fence, QueueRole role = QueueRole::kCompute) const;
+  // Thread-safe vkQueueSubmit to the queue of `role`, after the calling thread's batch (batch.hpp).
+  // With `defer` inside a BatchScope, the submission joins the batch instead; a compute
+  // submission's completion is then signalled by the returned fence rather than `fence`.
+  std::shared_ptr<const BatchFence> submit(const vk::SubmitInfo& info, vk::Fence fence,
+                                           QueueRole role = QueueRole::kCompute, bool defer = false) const;
+
+  // An unsignalled fence for a batch of submissions (batch.hpp). Fences are reused: on NVIDIA's
+  // driver a fence made and destroyed per frame cost the streaming thread about 0.6 ms per frame
+  // (H200, docs/benchmarks.md). Once the last holder lets it go, a fence that signalled (or was
+  // never submitted) is reset and kept for the next batch.
+  std::shared_ptr<BatchFence> batch_fence() const;
 
   // Attaches a debug name (visible in validation messages and GPU debuggers) when the instance
   // has VK_EXT_debug_utils.
@@ -121,6 +131,8 @@ class Device {
   Queue queues_[3];  // by QueueRole
   std::vector<uint32_t> families_;
   mutable std::mutex locks_[3];  // one per distinct VkQueue
+  mutable std::mutex spare_fences_lock_;
+  mutable std::vector<vk::raii::Fence> spare_fences_;  // batch_fence()'s, reset; before device_ goes
 };
 
 }  // namespace vkc

@@ -1,6 +1,10 @@
 #include "submit.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
+
+#include "batch.hpp"
 
 #define GST_CAT_DEFAULT gst_vkcompute_runtime_debug
 
@@ -13,7 +17,7 @@ CommandRing::CommandRing(std::shared_ptr<Device> device, uint32_t depth, const c
   auto families = device_->physical().getQueueFamilyProperties();
   if (timestamp_interval_ > 0 && families[device_->queue_family()].timestampValidBits > 0) {
     timestamps_ = vk::raii::QueryPool(
-        dev, vk::QueryPoolCreateInfo{.queryType = vk::QueryType::eTimestamp, .queryCount = 2 * depth});
+        dev, vk::QueryPoolCreateInfo{.queryType = vk::QueryType::eTimestamp, .queryCount = kQueries * depth});
     timestamp_period_ns_ = device_->properties().limits.timestampPeriod;
   }
   slots_.resize(depth);
@@ -34,7 +38,8 @@ CommandRing::~CommandRing() {
 vk::CommandBuffer CommandRing::begin(uint32_t slot) {
   Slot& s = slots_[slot];
   if (s.submitted) {
-    device_->device().resetFences(*s.fence);
+    if (!s.batch_fence) device_->device().resetFences(*s.fence);
+    s.batch_fence.reset();
     s.submitted = false;
   }
   s.upload.begun = s.download.begun = false;  // a recording abandoned without submit
@@ -42,14 +47,17 @@ vk::CommandBuffer CommandRing::begin(uint32_t slot) {
   s.cmd.begin(vk::CommandBufferBeginInfo{.flags = vk::CommandBufferUsageFlagBits::eOneTimeSubmit});
   s.timed = *timestamps_ && begun_++ % timestamp_interval_ == 0;
   s.started = false;
-  if (s.timed) s.cmd.resetQueryPool(*timestamps_, 2 * slot, 2);
+  if (s.timed) {
+    s.cmd.resetQueryPool(*timestamps_, kQueries * slot, kQueries);
+    s.cmd.writeTimestamp(vk::PipelineStageFlagBits::eTopOfPipe, *timestamps_, kQueries * slot + kReached);
+  }
   return *s.cmd;
 }
 
 void CommandRing::start_timing(uint32_t slot) {
   Slot& s = slots_[slot];
   if (!s.timed) return;
-  s.cmd.writeTimestamp(vk::PipelineStageFlagBits::eTopOfPipe, *timestamps_, 2 * slot);
+  s.cmd.writeTimestamp(vk::PipelineStageFlagBits::eTopOfPipe, *timestamps_, kQueries * slot + kStarted);
   s.started = true;
 }
 
@@ -87,9 +95,10 @@ vk::CommandBuffer CommandRing::begin_download(uint32_t slot) {
   return begin_copies(slots_[slot].download, QueueRole::kDownload);
 }
 
-void CommandRing::submit(uint32_t slot) {
+void CommandRing::submit(uint32_t slot, bool defer) {
   Slot& s = slots_[slot];
-  if (s.started) s.cmd.writeTimestamp(vk::PipelineStageFlagBits::eBottomOfPipe, *timestamps_, 2 * slot + 1);
+  if (s.started)
+    s.cmd.writeTimestamp(vk::PipelineStageFlagBits::eBottomOfPipe, *timestamps_, kQueries * slot + kEnded);
   s.cmd.end();
   // Each semaphore is signalled once and waited once per submission, as binary semaphores must be.
   // The slot's fence goes on its last batch: the batches complete in order, each waiting for the
@@ -105,7 +114,7 @@ void CommandRing::submit(uint32_t slot) {
                                    .pCommandBuffers = &copy,
                                    .signalSemaphoreCount = 1,
                                    .pSignalSemaphores = &uploaded},
-                    nullptr, QueueRole::kUpload);
+                    nullptr, QueueRole::kUpload, defer);
   }
   vk::CommandBuffer cmd = *s.cmd;
   vk::SubmitInfo compute{.commandBufferCount = 1, .pCommandBuffers = &cmd};
@@ -118,7 +127,7 @@ void CommandRing::submit(uint32_t slot) {
     compute.signalSemaphoreCount = 1;
     compute.pSignalSemaphores = &computed;
   }
-  device_->submit(compute, s.download.begun ? nullptr : *s.fence);
+  s.batch_fence = device_->submit(compute, s.download.begun ? nullptr : *s.fence, QueueRole::kCompute, defer);
   if (s.download.begun) {
     s.download.cmd.end();
     vk::CommandBuffer copy = *s.download.cmd;
@@ -127,37 +136,57 @@ void CommandRing::submit(uint32_t slot) {
                                    .pWaitDstStageMask = &after_compute,
                                    .commandBufferCount = 1,
                                    .pCommandBuffers = &copy},
-                    *s.fence, QueueRole::kDownload);
+                    *s.fence, QueueRole::kDownload, defer);
   }
   s.upload.begun = s.download.begun = false;
   s.submitted = true;
 }
 
 bool CommandRing::done(uint32_t slot) const {
+  batch::flush();  // a fence of the thread's own batch would never signal
   const Slot& s = slots_[slot];
+  if (!s.submitted) return true;
+  if (!s.fence_submitted()) return false;
   try {
-    return !s.submitted || s.fence.getStatus() == vk::Result::eSuccess;
+    return (*device_->device()).getFenceStatus(s.completion(), *device_->device().getDispatcher()) ==
+           vk::Result::eSuccess;
   } catch (const vk::DeviceLostError&) {
     return true;
   }
 }
 
 Completion CommandRing::wait(uint32_t slot, uint64_t timeout_ns) const {
-  const Slot& s = slots_[slot];
-  if (!s.submitted) return Completion::kDone;
-  return wait_fences({*s.fence}, timeout_ns);
+  return wait_fences({&slots_[slot]}, timeout_ns);
 }
 
 Completion CommandRing::wait_all(uint64_t timeout_ns) const {
-  std::vector<vk::Fence> fences;
-  for (const Slot& s : slots_)
-    if (s.submitted) fences.push_back(*s.fence);
-  return fences.empty() ? Completion::kDone : wait_fences(fences, timeout_ns);
+  std::vector<const Slot*> slots;
+  for (const Slot& s : slots_) slots.push_back(&s);
+  return wait_fences(slots, timeout_ns);
 }
 
-Completion CommandRing::wait_fences(const std::vector<vk::Fence>& fences, uint64_t timeout_ns) const {
+Completion CommandRing::wait_fences(const std::vector<const Slot*>& slots, uint64_t timeout_ns) const {
+  batch::flush();  // a fence of the thread's own batch would never signal
+  // A slot whose batch another thread still holds has nothing to wait for yet: that thread sends
+  // it within its current chain call, so wait for that in short naps.
+  const uint64_t kHour = 3600'000'000'000ull;  // longer timeouts (UINT64_MAX: none) as an hour here
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::nanoseconds(std::min(timeout_ns, kHour));
+  for (const Slot* s : slots)
+    while (s->submitted && !s->fence_submitted()) {
+      if (std::chrono::steady_clock::now() >= deadline) return Completion::kPending;
+      std::this_thread::sleep_for(std::chrono::microseconds(50));
+    }
+  std::vector<vk::Fence> fences;
+  for (const Slot* s : slots)
+    if (s->submitted) fences.push_back(s->completion());
+  if (fences.empty()) return Completion::kDone;
+  const auto left = std::max<int64_t>(
+      0, std::chrono::duration_cast<std::chrono::nanoseconds>(deadline - std::chrono::steady_clock::now())
+             .count());
   try {
-    return device_->device().waitForFences(fences, VK_TRUE, timeout_ns) == vk::Result::eSuccess
+    return device_->device().waitForFences(
+               fences, VK_TRUE, timeout_ns >= kHour ? timeout_ns : uint64_t(left)) == vk::Result::eSuccess
                ? Completion::kDone
                : Completion::kPending;
   } catch (const vk::DeviceLostError&) {
@@ -167,12 +196,18 @@ Completion CommandRing::wait_fences(const std::vector<vk::Fence>& fences, uint64
 
 double CommandRing::gpu_time_ns(uint32_t slot) const {
   if (!slots_[slot].started || !slots_[slot].submitted) return -1;
-  uint64_t ticks[2];
+  uint64_t ticks[kQueries];
   auto result = (*device_->device())
-                    .getQueryPoolResults(*timestamps_, 2 * slot, 2, sizeof(ticks), ticks, sizeof(uint64_t),
-                                         vk::QueryResultFlagBits::e64, *device_->device().getDispatcher());
+                    .getQueryPoolResults(*timestamps_, kQueries * slot, kQueries, sizeof(ticks), ticks,
+                                         sizeof(uint64_t), vk::QueryResultFlagBits::e64,
+                                         *device_->device().getDispatcher());
   if (result != vk::Result::eSuccess) return -1;
-  return double(ticks[1] - ticks[0]) * timestamp_period_ns_;
+  // The queue's timeline, in the device's ticks: read side by side for the elements of a chain
+  // (they time the same frames), it shows where the queue waited between their submissions.
+  GST_TRACE("%s: GPU ticks (period %.3f ns): reached %" G_GUINT64_FORMAT ", started %" G_GUINT64_FORMAT
+            ", ended %" G_GUINT64_FORMAT,
+            name_.c_str(), timestamp_period_ns_, ticks[kReached], ticks[kStarted], ticks[kEnded]);
+  return double(ticks[kEnded] - ticks[kStarted]) * timestamp_period_ns_;
 }
 
 }  // namespace vkc

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "batch.hpp"
 #include "device.hpp"
 
 namespace vkc {
@@ -47,8 +48,9 @@ class CommandRing {
   // slot's compute work is complete (its writes visible to them). Call after begin().
   vk::CommandBuffer begin_download(uint32_t slot);
   // Ends recording and submits the slot's work (upload, compute, download, in that order); its
-  // fence signals when all of it is complete.
-  void submit(uint32_t slot);
+  // fence signals when all of it is complete. With `defer`, the work joins the calling thread's
+  // batch when one is open (batch.hpp).
+  void submit(uint32_t slot, bool defer = false);
   // True once the slot's last submission has completed, when nothing was submitted, or when the
   // device is lost (nothing is pending then either).
   bool done(uint32_t slot) const;
@@ -64,7 +66,9 @@ class CommandRing {
   double gpu_time_ns(uint32_t slot) const;
 
  private:
-  Completion wait_fences(const std::vector<vk::Fence>& fences, uint64_t timeout_ns) const;
+  struct Slot;
+  // Waits for the completion of every slot in `slots` (submitted ones).
+  Completion wait_fences(const std::vector<const Slot*>& slots, uint64_t timeout_ns) const;
 
   // Command buffers of one copy queue for a slot, made on first use.
   struct Copies {
@@ -83,6 +87,14 @@ class CommandRing {
     vk::raii::CommandPool pool = nullptr;
     vk::raii::CommandBuffer cmd = nullptr;
     vk::raii::Fence fence = nullptr;
+    // The fence of the batch the slot's deferred compute work went in, signalled in place of
+    // `fence` (batch.hpp); null when `fence` is the one.
+    std::shared_ptr<const BatchFence> batch_fence;
+    vk::Fence completion() const { return batch_fence ? *batch_fence->fence : *fence; }
+    // False while the slot's batch is still with the thread that made it: nothing to wait for yet.
+    bool fence_submitted() const {
+      return !batch_fence || batch_fence->submitted.load(std::memory_order_acquire);
+    }
     Copies upload;
     Copies download;
     bool submitted = false;
@@ -92,7 +104,10 @@ class CommandRing {
 
   std::shared_ptr<Device> device_;
   std::string name_;
-  vk::raii::QueryPool timestamps_ = nullptr;  // two per slot; null without timestamp support
+  // Per slot of a timed submission: when the queue reached its commands, when its own work started
+  // (after the barrier that waits for earlier work) and when it ended. Null without timestamps.
+  enum Query : uint32_t { kReached, kStarted, kEnded, kQueries };
+  vk::raii::QueryPool timestamps_ = nullptr;
   double timestamp_period_ns_ = 0;
   std::vector<Slot> slots_;
   uint32_t timestamp_interval_;

@@ -1,0 +1,125 @@
+#include "batch.hpp"
+
+#include <algorithm>
+#include <map>
+#include <vector>
+
+#include "device.hpp"
+
+#define GST_CAT_DEFAULT gst_vkcompute_runtime_debug
+
+namespace vkc {
+namespace {
+
+struct Entry {
+  const Device* device;
+  QueueRole role;
+  std::vector<vk::Semaphore> waits;
+  std::vector<vk::PipelineStageFlags> wait_stages;
+  std::vector<vk::CommandBuffer> commands;
+  std::vector<vk::Semaphore> signals;
+  vk::Fence fence;  // uploads and downloads only
+};
+
+struct ThreadBatch {
+  int depth = 0;  // open scopes
+  std::vector<Entry> entries;
+  // The fence of each device's compute work in the batch, made by its first fenced submission.
+  std::map<const Device*, std::shared_ptr<BatchFence>> fences;
+};
+
+thread_local ThreadBatch t_batch;
+
+template <typename T>
+void append(std::vector<T>& to, const T* from, uint32_t count) {
+  to.insert(to.end(), from, from + count);
+}
+
+void submit_entry(const Entry& e, vk::Fence fence) {
+  vk::SubmitInfo info{.waitSemaphoreCount = uint32_t(e.waits.size()),
+                      .pWaitSemaphores = e.waits.data(),
+                      .pWaitDstStageMask = e.wait_stages.data(),
+                      .commandBufferCount = uint32_t(e.commands.size()),
+                      .pCommandBuffers = e.commands.data(),
+                      .signalSemaphoreCount = uint32_t(e.signals.size()),
+                      .pSignalSemaphores = e.signals.data()};
+  e.device->submit(info, fence, e.role);
+}
+
+}  // namespace
+
+// GST_VKCOMPUTE_BATCH=0: no scope opens, every element submits on its own (to compare).
+static bool batching() {
+  static const bool on = g_strcmp0(g_getenv("GST_VKCOMPUTE_BATCH"), "0") != 0;
+  return on;
+}
+
+BatchScope::BatchScope() : opened_(batching()) {
+  if (opened_) ++t_batch.depth;
+}
+
+BatchScope::~BatchScope() {
+  if (opened_ && --t_batch.depth == 0) batch::flush();
+}
+
+namespace batch {
+
+bool open() {
+  return t_batch.depth > 0;
+}
+
+std::shared_ptr<const BatchFence> add(const Device& device, const vk::SubmitInfo& info, vk::Fence fence,
+                                      QueueRole role) {
+  Entry e{.device = &device, .role = role};
+  append(e.waits, info.pWaitSemaphores, info.waitSemaphoreCount);
+  append(e.wait_stages, info.pWaitDstStageMask, info.waitSemaphoreCount);
+  append(e.commands, info.pCommandBuffers, info.commandBufferCount);
+  append(e.signals, info.pSignalSemaphores, info.signalSemaphoreCount);
+  std::shared_ptr<const BatchFence> shared;
+  if (role == QueueRole::kCompute && fence) {
+    auto& made = t_batch.fences[&device];
+    if (!made) made = device.batch_fence();
+    shared = made;
+  } else {
+    e.fence = fence;
+  }
+  t_batch.entries.push_back(std::move(e));
+  return shared;
+}
+
+void flush() {
+  if (t_batch.entries.empty()) return;
+  // Taken first: submitting may not add to the batch, but a failure must not submit twice.
+  std::vector<Entry> entries = std::move(t_batch.entries);
+  auto fences = std::move(t_batch.fences);
+  t_batch.entries.clear();
+  t_batch.fences.clear();
+  std::vector<const Device*> devices;
+  for (const Entry& e : entries)
+    if (std::find(devices.begin(), devices.end(), e.device) == devices.end()) devices.push_back(e.device);
+  for (const Device* device : devices) {
+    // Uploads wait for nothing and compute work may wait for them: first. Downloads wait for the
+    // compute work: last. Each keeps its own submission (and fence).
+    Entry compute{.device = device, .role = QueueRole::kCompute};
+    for (const Entry& e : entries) {
+      if (e.device != device) continue;
+      if (e.role == QueueRole::kUpload) submit_entry(e, e.fence);
+      if (e.role != QueueRole::kCompute) continue;
+      compute.waits.insert(compute.waits.end(), e.waits.begin(), e.waits.end());
+      compute.wait_stages.insert(compute.wait_stages.end(), e.wait_stages.begin(), e.wait_stages.end());
+      compute.commands.insert(compute.commands.end(), e.commands.begin(), e.commands.end());
+      compute.signals.insert(compute.signals.end(), e.signals.begin(), e.signals.end());
+    }
+    GST_LOG("device %d: %zu command buffers of compute work in one submission", device->index(),
+            compute.commands.size());
+    auto fence = fences.find(device);
+    if (!compute.commands.empty() || fence != fences.end())
+      submit_entry(compute, fence != fences.end() ? vk::Fence(*fence->second->fence) : vk::Fence());
+    if (fence != fences.end()) fence->second->submitted.store(true, std::memory_order_release);
+    for (const Entry& e : entries)
+      if (e.device == device && e.role == QueueRole::kDownload) submit_entry(e, e.fence);
+  }
+}
+
+}  // namespace batch
+}  // namespace vkc

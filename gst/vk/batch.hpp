@@ -1,0 +1,67 @@
+// Submissions of one streaming thread gathered into one batch per queue.
+//
+// Each element of a chain in device memory records its frame's work while the buffer travels down
+// the chain on one streaming thread, and used to submit it on its own: five elements, five
+// vkQueueSubmit calls per frame. On NVIDIA's H200 the compute queue then stands idle about 10 us
+// between two submissions, even when the next was queued long before (docs/benchmarks.md, the
+// compute queue's timeline): a sixth of the five-element chain's time per frame. Gathered, the
+// chain's kernels go to the compute queue as one batch of command buffers, each still starting with
+// the barrier that orders it after the work before it.
+//
+// GST_VKCOMPUTE_BATCH=0 turns batches off (to compare). While a BatchScope lives on a thread,
+// Device::submit() with `defer` keeps the submission in the thread's batch; any other submission from the
+// thread, any wait for the GPU on it (CommandRing), and the end of the outermost scope submit the batch
+// first. Only work whose result stays on the thread until the batch goes may be deferred: a buffer that
+// another thread could map, or that a stock element could hold, must have its work submitted before it leaves
+// (the element's output goes straight into another element of ours).
+#pragma once
+
+#include <atomic>
+#include <memory>
+
+#include "vk.hpp"
+
+namespace vkc {
+
+class Device;
+enum class QueueRole;
+
+// Opens a deferral scope on the calling thread; the outermost one submits the batch when it ends.
+class BatchScope {
+ public:
+  BatchScope();
+  ~BatchScope();
+  BatchScope(const BatchScope&) = delete;
+  BatchScope& operator=(const BatchScope&) = delete;
+
+ private:
+  bool opened_;
+};
+
+// The fence of a batch's compute work on one device. Until `submitted`, the batch is still with the
+// thread that made it, and no other thread may touch the fence (vkQueueSubmit writes it).
+struct BatchFence {
+  explicit BatchFence(vk::raii::Fence made) : fence(std::move(made)) {}
+  vk::raii::Fence fence;
+  std::atomic<bool> submitted{false};
+};
+
+namespace batch {
+
+// True while a BatchScope is open on the calling thread.
+bool open();
+
+// Keeps a submission for the thread's batch (the caller checked open()). The command buffers and
+// semaphores must stay valid until the batch is submitted. A compute submission's `fence` is not
+// signalled: the returned fence, shared by the batch's compute work, is signalled instead and
+// stays valid while the caller holds it. Other roles keep their own `fence` (null is returned).
+std::shared_ptr<const BatchFence> add(const Device& device, const vk::SubmitInfo& info, vk::Fence fence,
+                                      QueueRole role);
+
+// Submits the calling thread's batch, if any: per device, its uploads, then all of its compute
+// work as one submission (waiting for every semaphore any of it waited for, signalling every one
+// any of it signalled), then its downloads.
+void flush();
+
+}  // namespace batch
+}  // namespace vkc
