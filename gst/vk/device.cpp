@@ -4,6 +4,7 @@
 #include "batch.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <map>
 
@@ -98,6 +99,9 @@ std::string unusable_reason(const vk::raii::PhysicalDevice& physical, int index)
 
 }  // namespace
 
+// Vulkan instances made so far (instance_generation()).
+static std::atomic<uint64_t> instances_created{0};
+
 // The process-wide VkInstance; devices keep it alive.
 class Instance {
  public:
@@ -143,7 +147,12 @@ std::shared_ptr<Instance> Instance::get(std::string& error) {
     return nullptr;
   }
   shared = created;
+  ++instances_created;
   return created;
+}
+
+uint64_t instance_generation() {
+  return instances_created.load();
 }
 
 int Device::default_index() {

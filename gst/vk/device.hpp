@@ -30,6 +30,10 @@ struct DeviceFeatures {
 class Instance;
 struct BatchFence;
 
+// How many Vulkan instances the process has made. The loader loads the driver with each one (and
+// unloads it when the instance goes), so a driver's exit handlers are registered anew after each.
+uint64_t instance_generation();
+
 // What a queue of the device is used for. A frame that crosses the bus at either end of a chain in
 // device memory moves by transfers on queues of their own, so that one frame's upload and the
 // previous frame's download overlap the kernels of the frame between them (see CommandRing).

@@ -26,8 +26,9 @@ constexpr auto kPoll = std::chrono::milliseconds(20);
 struct Reaper {
   std::mutex lock;
   std::condition_variable changed;
-  std::vector<Abandoned> jobs;  // lock
-  bool exiting = false;         // lock: the process is exiting; leave everything as it is
+  std::vector<Abandoned> jobs;           // lock
+  bool exiting = false;                  // lock: the process is exiting; leave everything as it is
+  uint64_t exit_handler_generation = 0;  // lock: instance_generation() when stop_at_exit was registered
 
   void run() {
     std::unique_lock<std::mutex> guard(lock);
@@ -63,8 +64,6 @@ Reaper& reaper() {
   static Reaper* instance = [] {
     auto* created = new Reaper();
     std::thread(&Reaper::run, created).detach();
-    // Registered after the driver was loaded (a ring exists), so this runs before its teardown.
-    std::atexit([] { reaper().stop_at_exit(); });
     return created;
   }();
   return *instance;
@@ -81,6 +80,14 @@ void release_after_gpu(std::unique_ptr<CommandRing> ring, std::shared_ptr<void> 
   Reaper& r = reaper();
   {
     std::lock_guard<std::mutex> guard(r.lock);
+    // Exit handlers run in the reverse order of their registration: registered after the driver
+    // in use was loaded (this job's instance exists), stop_at_exit runs before the driver's own
+    // teardown. The driver is loaded anew with each instance, and its handlers with it (lavapipe
+    // crashed in a release the reaper ran while the process exited: test_live, 1 run in 8).
+    if (r.exit_handler_generation != instance_generation()) {
+      r.exit_handler_generation = instance_generation();
+      std::atexit([] { reaper().stop_at_exit(); });
+    }
     r.jobs.push_back(Abandoned{std::move(ring), std::move(resources)});
   }
   r.changed.notify_one();
