@@ -35,24 +35,35 @@ void append(std::vector<T>& to, const T* from, uint32_t count) {
   to.insert(to.end(), from, from + count);
 }
 
-void submit_entry(const Entry& e, vk::Fence fence) {
-  vk::SubmitInfo info{.waitSemaphoreCount = uint32_t(e.waits.size()),
-                      .pWaitSemaphores = e.waits.data(),
-                      .pWaitDstStageMask = e.wait_stages.data(),
-                      .commandBufferCount = uint32_t(e.commands.size()),
-                      .pCommandBuffers = e.commands.data(),
-                      .signalSemaphoreCount = uint32_t(e.signals.size()),
-                      .pSignalSemaphores = e.signals.data()};
-  e.device->submit(info, fence, e.role);
+// Adds a submission's waits, command buffers and signals to `to`'s.
+void append(Entry& to, const vk::SubmitInfo& info) {
+  append(to.waits, info.pWaitSemaphores, info.waitSemaphoreCount);
+  append(to.wait_stages, info.pWaitDstStageMask, info.waitSemaphoreCount);
+  append(to.commands, info.pCommandBuffers, info.commandBufferCount);
+  append(to.signals, info.pSignalSemaphores, info.signalSemaphoreCount);
 }
 
-}  // namespace
+vk::SubmitInfo submit_info(const Entry& e) {
+  return vk::SubmitInfo{.waitSemaphoreCount = uint32_t(e.waits.size()),
+                        .pWaitSemaphores = e.waits.data(),
+                        .pWaitDstStageMask = e.wait_stages.data(),
+                        .commandBufferCount = uint32_t(e.commands.size()),
+                        .pCommandBuffers = e.commands.data(),
+                        .signalSemaphoreCount = uint32_t(e.signals.size()),
+                        .pSignalSemaphores = e.signals.data()};
+}
+
+void submit_entry(const Entry& e, vk::Fence fence) {
+  e.device->submit(submit_info(e), fence, e.role);
+}
 
 // GST_VKCOMPUTE_BATCH=0: no scope opens, every element submits on its own (to compare).
-static bool batching() {
+bool batching() {
   static const bool on = g_strcmp0(g_getenv("GST_VKCOMPUTE_BATCH"), "0") != 0;
   return on;
 }
+
+}  // namespace
 
 BatchScope::BatchScope() : opened_(batching()) {
   if (opened_) ++t_batch.depth;
@@ -71,10 +82,7 @@ bool open() {
 std::shared_ptr<const BatchFence> add(const Device& device, const vk::SubmitInfo& info, vk::Fence fence,
                                       QueueRole role) {
   Entry e{.device = &device, .role = role};
-  append(e.waits, info.pWaitSemaphores, info.waitSemaphoreCount);
-  append(e.wait_stages, info.pWaitDstStageMask, info.waitSemaphoreCount);
-  append(e.commands, info.pCommandBuffers, info.commandBufferCount);
-  append(e.signals, info.pSignalSemaphores, info.signalSemaphoreCount);
+  append(e, info);
   std::shared_ptr<const BatchFence> shared;
   if (role == QueueRole::kCompute && fence) {
     auto& made = t_batch.fences[&device];
@@ -104,11 +112,7 @@ void flush() {
     for (const Entry& e : entries) {
       if (e.device != device) continue;
       if (e.role == QueueRole::kUpload) submit_entry(e, e.fence);
-      if (e.role != QueueRole::kCompute) continue;
-      compute.waits.insert(compute.waits.end(), e.waits.begin(), e.waits.end());
-      compute.wait_stages.insert(compute.wait_stages.end(), e.wait_stages.begin(), e.wait_stages.end());
-      compute.commands.insert(compute.commands.end(), e.commands.begin(), e.commands.end());
-      compute.signals.insert(compute.signals.end(), e.signals.begin(), e.signals.end());
+      if (e.role == QueueRole::kCompute) append(compute, submit_info(e));
     }
     GST_LOG("device %d: %zu command buffers of compute work in one submission", device->index(),
             compute.commands.size());

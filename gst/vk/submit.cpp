@@ -142,19 +142,6 @@ void CommandRing::submit(uint32_t slot, bool defer) {
   s.submitted = true;
 }
 
-bool CommandRing::done(uint32_t slot) const {
-  batch::flush();  // a fence of the thread's own batch would never signal
-  const Slot& s = slots_[slot];
-  if (!s.submitted) return true;
-  if (!s.fence_submitted()) return false;
-  try {
-    return (*device_->device()).getFenceStatus(s.completion(), *device_->device().getDispatcher()) ==
-           vk::Result::eSuccess;
-  } catch (const vk::DeviceLostError&) {
-    return true;
-  }
-}
-
 Completion CommandRing::wait(uint32_t slot, uint64_t timeout_ns) const {
   return wait_fences({&slots_[slot]}, timeout_ns);
 }

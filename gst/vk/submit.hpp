@@ -51,9 +51,6 @@ class CommandRing {
   // fence signals when all of it is complete. With `defer`, the work joins the calling thread's
   // batch when one is open (batch.hpp).
   void submit(uint32_t slot, bool defer = false);
-  // True once the slot's last submission has completed, when nothing was submitted, or when the
-  // device is lost (nothing is pending then either).
-  bool done(uint32_t slot) const;
   // Waits up to `timeout_ns` for the slot's last submission.
   Completion wait(uint32_t slot, uint64_t timeout_ns) const;
   // Waits up to `timeout_ns` for every slot's last submission.
