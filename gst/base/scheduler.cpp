@@ -187,11 +187,16 @@ void FrameScheduler::run(const std::string& thread_name) {
     if (in_flight_.empty() || stalled_ || finishing_) continue;
     if (full) {
       const uint32_t slot = uint32_t(retired_ % depth_);
+      // The look holds the turn: the streaming thread must not finish the frame and record into its
+      // slot (resetting the fence) while the fence is read here (the validation layer's threading
+      // check caught vkResetFences beside this look's wait).
+      finishing_ = true;
       guard.unlock();
       const bool done = status_(slot) != Completion::kPending;
       guard.lock();
-      if (!done || stopping_ || finishing_ || in_flight_.empty() || uint32_t(retired_ % depth_) != slot)
-        continue;
+      finishing_ = false;
+      changed_.notify_all();
+      if (!done || stopping_ || in_flight_.empty() || uint32_t(retired_ % depth_) != slot) continue;
     } else if (in_flight_.size() >= depth_ && !dropping_) {
       continue;  // filled up while it waited
     }
