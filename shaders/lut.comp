@@ -61,36 +61,27 @@ vec3 trilinear(vec3 s) {
 }
 
 // The cube cell is split into six tetrahedra by the order of the fractional parts; each output is
-// a weighted sum of the four corners of the one holding the point (4 fetches instead of 8).
+// a weighted sum of the four corners of the one holding the point (4 fetches instead of 8): c000,
+// the corner one step along the axis of the largest fraction, the corner one step along the two
+// largest, and c111, weighted 1 - hi, hi - mid, mid - lo and lo. The tetrahedron is chosen by
+// selects rather than branches, so the invocations of a subgroup fetch together instead of taking
+// six paths one after the other (random pixels spread a subgroup over all six). Ties choose as
+// ffmpeg's branches do; a tie gives a corner weight 0, so either choice gives the same value.
 vec3 tetrahedral(vec3 s) {
   uvec3 i0 = uvec3(s);
   uvec3 i1 = min(i0 + 1u, uvec3(p.size - 1u));
   vec3 d = s - vec3(i0);
-  vec3 c000 = entry(i0.r, i0.g, i0.b);
-  vec3 c111 = entry(i1.r, i1.g, i1.b);
-  if (d.r > d.g) {
-    if (d.g > d.b) {
-      return (1.0 - d.r) * c000 + (d.r - d.g) * entry(i1.r, i0.g, i0.b) + (d.g - d.b) * entry(i1.r, i1.g, i0.b) +
-             d.b * c111;
-    } else if (d.r > d.b) {
-      return (1.0 - d.r) * c000 + (d.r - d.b) * entry(i1.r, i0.g, i0.b) + (d.b - d.g) * entry(i1.r, i0.g, i1.b) +
-             d.g * c111;
-    } else {
-      return (1.0 - d.b) * c000 + (d.b - d.r) * entry(i0.r, i0.g, i1.b) + (d.r - d.g) * entry(i1.r, i0.g, i1.b) +
-             d.g * c111;
-    }
-  } else {
-    if (d.b > d.g) {
-      return (1.0 - d.b) * c000 + (d.b - d.g) * entry(i0.r, i0.g, i1.b) + (d.g - d.r) * entry(i0.r, i1.g, i1.b) +
-             d.r * c111;
-    } else if (d.b > d.r) {
-      return (1.0 - d.g) * c000 + (d.g - d.b) * entry(i0.r, i1.g, i0.b) + (d.b - d.r) * entry(i0.r, i1.g, i1.b) +
-             d.r * c111;
-    } else {
-      return (1.0 - d.g) * c000 + (d.g - d.r) * entry(i0.r, i1.g, i0.b) + (d.r - d.b) * entry(i1.r, i1.g, i0.b) +
-             d.b * c111;
-    }
-  }
+  bool rg = d.r > d.g, gb = d.g > d.b, rb = d.r > d.b, bg = d.b > d.g, br = d.b > d.r;
+  // The order of the fractions, largest first, is one of rgb, rbg, brg (r > g) or bgr, gbr, grb.
+  const uvec3 R = uvec3(1u, 0u, 0u), G = uvec3(0u, 1u, 0u), B = uvec3(0u, 0u, 1u);
+  bool b_top = rg ? !gb && !rb : bg;       // blue's fraction is the largest
+  bool b_mid = rg ? !gb && rb : !bg && br;  // blue's is the middle one
+  uvec3 first = b_top ? B : rg ? R : G;     // the axis of the largest fraction
+  uvec3 second = rg ? (gb ? R + G : R + B) : (b_top || b_mid ? G + B : R + G);  // of the two largest
+  vec3 hml = rg ? (gb ? d.rgb : b_mid ? d.rbg : d.brg) : (b_top ? d.bgr : b_mid ? d.gbr : d.grb);
+  uvec3 a = i0 + first * (i1 - i0), b = i0 + second * (i1 - i0);
+  return (1.0 - hml.x) * entry(i0.r, i0.g, i0.b) + (hml.x - hml.y) * entry(a.r, a.g, a.b) +
+         (hml.y - hml.z) * entry(b.r, b.g, b.b) + hml.z * entry(i1.r, i1.g, i1.b);
 }
 
 float linear1d(float s, uint c) {
@@ -137,9 +128,16 @@ void main() {
     // passes, so every load and store of a subgroup is one contiguous run of words.
     uint in_row = p.src_offset + y * p.src_stride;
     uint out_row = (p.dst_offset + y * p.dst_stride) >> 2;
-    uint x = gl_WorkGroupID.x * gl_WorkGroupSize.x * 4u + gl_LocalInvocationID.x;
-    for (uint k = 0u; k < 4u; ++k, x += gl_WorkGroupSize.x)
-      if (x < p.width) dst[out_row + x] = transform(load_word(in_row + 4u * x));
+    // All four loads, then the lookups, then the stores: a store between them would keep the
+    // compiler from moving the next pixel's loads ahead of it (dst may alias src and the table),
+    // so each pixel would wait for its own chain of memory latencies.
+    const uint W = gl_WorkGroupSize.x;
+    uint x = gl_WorkGroupID.x * W * 4u + gl_LocalInvocationID.x;
+    uint px[4];
+    for (uint k = 0u; k < 4u; ++k) px[k] = x + k * W < p.width ? load_word(in_row + 4u * (x + k * W)) : 0u;
+    for (uint k = 0u; k < 4u; ++k) px[k] = transform(px[k]);
+    for (uint k = 0u; k < 4u; ++k)
+      if (x + k * W < p.width) dst[out_row + x + k * W] = px[k];
     return;
   }
   // Four 3-byte pixels in three words; bytes past the row's end land in its stride padding.

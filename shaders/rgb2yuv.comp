@@ -55,23 +55,28 @@ vec4 unpack_pixel(uint word) {
 }
 
 // px[0] is the pixel left of the block (for the cosited filter), px[1..BLOCK] the block's pixels.
-// Pixels outside the frame replicate the nearest edge pixel.
+// Pixels outside the frame replicate the nearest edge pixel. Every index into px and w is known
+// at compile time once the loops unroll: an array indexed by a run-time value would live in the
+// invocation's local memory instead of registers (on NVIDIA, several times the kernel's time).
 void load_row(uint x0, uint y, out vec4 px[9]) {
   uint row = p.src_offset + y * p.src_stride;
-  uint w[8];
-  load_words(row + x0 * IN_BPP, BLOCK * IN_BPP / 4u, w);
-  if (IN_BPP == 4u) {
-    for (uint k = 0u; k < BLOCK; ++k) px[k + 1u] = unpack_pixel(w[k]);
-  } else {
-    for (uint k = 0u; k < BLOCK; ++k) {
-      uint b = k * 3u;
-      uint packed = 0u;
-      for (uint c = 0u; c < 3u; ++c) packed |= byte_of(w[(b + c) >> 2], (b + c) & 3u) << (c * 8u);
-      px[k + 1u] = unpack_pixel(packed);
+  if (x0 + BLOCK <= p.width) {
+    uint w[8];
+    load_words(row + x0 * IN_BPP, BLOCK * IN_BPP / 4u, w);
+    if (IN_BPP == 4u) {
+      for (uint k = 0u; k < BLOCK; ++k) px[k + 1u] = unpack_pixel(w[k]);
+    } else {
+      for (uint k = 0u; k < BLOCK; ++k) {
+        uint b = k * 3u;
+        uint packed = 0u;
+        for (uint c = 0u; c < 3u; ++c) packed |= byte_of(w[(b + c) >> 2], (b + c) & 3u) << (c * 8u);
+        px[k + 1u] = unpack_pixel(packed);
+      }
     }
+  } else {  // the row's last block, cut by the frame's edge: one pixel at a time
+    for (uint k = 0u; k < BLOCK; ++k)
+      px[k + 1u] = unpack_pixel(load_word(row + min(x0 + k, p.width - 1u) * IN_BPP));
   }
-  uint last = p.width - 1u - x0;  // index of the frame's last column within the block
-  for (uint k = last + 1u; k < BLOCK; ++k) px[k + 1u] = px[last + 1u];
   if (COSITED) px[0] = x0 == 0u ? px[1] : unpack_pixel(load_word(row + (x0 - 1u) * IN_BPP));
 }
 

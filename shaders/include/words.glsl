@@ -16,8 +16,13 @@ uint load_word(uint byte_addr) {
 
 uint byte_of(uint word, uint index) { return (word >> (index * 8u)) & 0xffu; }
 
-// Byte `index` (0..15) of four consecutive words.
-uint byte_of4(uint w[4], uint index) { return byte_of(w[index >> 2], index & 3u); }
+// Byte `index` (0..15) of four consecutive words. The word is picked by selects, not by indexing
+// `w` with a value known only at run time: that would put the array in the invocation's local
+// memory (off-chip, on NVIDIA) instead of registers.
+uint byte_of4(uint w[4], uint index) {
+  uint i = index >> 2;
+  return byte_of(i == 0u ? w[0] : i == 1u ? w[1] : i == 2u ? w[2] : w[3], index & 3u);
+}
 
 #ifdef SRC_VEC4
 // Needs `src4`, a uvec4 view of the same buffer as `src`.
