@@ -12,9 +12,11 @@ namespace {
 void usage(const char* argv0) {
   std::fprintf(stderr,
                "usage: %s [--seconds S] [--warmup S] [--sizes 1080p,4k,360p] [--filter TEXT] [--json FILE]\n"
-               "          [--csv FILE] [--list] [--ours-only] [--write-cube FILE]\n"
+               "          [--csv FILE] [--list] [--ours-only] [--write-cube FILE] [--kernel-floor]\n"
                "Runs each case (element and input) with our element and its peers on the same random\n"
-               "frames: frames/s, ms/frame, CPU time/frame, peak memory, GPU time from timestamps.\n",
+               "frames: frames/s, ms/frame, CPU time/frame, peak memory, GPU time from timestamps.\n"
+               "--kernel-floor prints, for each size, what timestamps, a dispatch, a device copy and\n"
+               "kernels that only stream the frame take on the device, and exits.\n",
                argv0);
 }
 
@@ -37,6 +39,8 @@ bool parse_options(int argc, char** argv, Options& o) {
       o.list = true;
     } else if (arg == "--ours-only") {
       o.ours_only = true;
+    } else if (arg == "--kernel-floor") {
+      o.kernel_floor = true;
     } else if ((arg == "--seconds" || arg == "--warmup" || arg == "--sizes" || arg == "--filter" ||
                 arg == "--json" || arg == "--csv" || arg == "--write-cube") &&
                (v = value())) {

@@ -15,6 +15,7 @@ struct Options {
   std::string csv_path;
   bool list = false;
   bool ours_only = false;  // our element's variants alone, no peers or references (A/B runs)
+  bool kernel_floor = false;  // only print the kernel floors (kernel_floor.hpp) and exit
   std::string write_cube;  // only write the lut cases' 33^3 table to this path and exit
   // Internal: run one variant of one case and print its measurement (see main.cpp).
   int child_case = -1;
