@@ -128,16 +128,13 @@ void main() {
     // passes, so every load and store of a subgroup is one contiguous run of words.
     uint in_row = p.src_offset + y * p.src_stride;
     uint out_row = (p.dst_offset + y * p.dst_stride) >> 2;
-    // All four loads, then the lookups, then the stores: a store between them would keep the
-    // compiler from moving the next pixel's loads ahead of it (dst may alias src and the table),
-    // so each pixel would wait for its own chain of memory latencies.
-    const uint W = gl_WorkGroupSize.x;
-    uint x = gl_WorkGroupID.x * W * 4u + gl_LocalInvocationID.x;
-    uint px[4];
-    for (uint k = 0u; k < 4u; ++k) px[k] = x + k * W < p.width ? load_word(in_row + 4u * (x + k * W)) : 0u;
-    for (uint k = 0u; k < 4u; ++k) px[k] = transform(px[k]);
-    for (uint k = 0u; k < 4u; ++k)
-      if (x + k * W < p.width) dst[out_row + x + k * W] = px[k];
+    // One pixel after another. Loading all four words first, then looking up, then storing
+    // (more of each invocation's memory accesses in flight) made single lut elements, which read
+    // and write host memory, 14 % slower (NVIDIA H100: 2 781 against 3 221 frames/s at 1080p), for
+    // 1-2 us less inside a chain.
+    uint x = gl_WorkGroupID.x * gl_WorkGroupSize.x * 4u + gl_LocalInvocationID.x;
+    for (uint k = 0u; k < 4u; ++k, x += gl_WorkGroupSize.x)
+      if (x < p.width) dst[out_row + x] = transform(load_word(in_row + 4u * x));
     return;
   }
   // Four 3-byte pixels in three words; bytes past the row's end land in its stride padding.
