@@ -33,13 +33,16 @@ using Recorder = std::function<void(vk::CommandBuffer)>;
 // the bus while the compute queue runs its kernels. Nothing when the device has no copy queue.
 class BusTraffic {
  public:
-  explicit BusTraffic(const std::shared_ptr<vkc::Device>& device) : device_(device) {
+  // `local`: copies inside device memory instead, on the same queues (no bus).
+  BusTraffic(const std::shared_ptr<vkc::Device>& device, std::initializer_list<vkc::QueueRole> roles,
+             bool local = false)
+      : device_(device) {
     if (device->queue_family(vkc::QueueRole::kUpload) == device->queue_family(vkc::QueueRole::kCompute))
       return;
     constexpr vk::DeviceSize kBytes = 64ull << 20;
     host_ = vkc::Buffer::create_host(device, kBytes, "floor traffic host");
     local_ = vkc::Buffer::create_device(device, kBytes, "floor traffic device");
-    for (auto role : {vkc::QueueRole::kUpload, vkc::QueueRole::kDownload}) {
+    for (auto role : roles) {
       Queue& q = queues_.emplace_back();
       q.pool = vk::raii::CommandPool(
           device->device(), vk::CommandPoolCreateInfo{.queueFamilyIndex = device->queue_family(role)});
@@ -52,12 +55,15 @@ class BusTraffic {
       q.fence = vk::raii::Fence(device->device(), vk::FenceCreateInfo{});
       q.cmd.begin(vk::CommandBufferBeginInfo{});
       const bool up = role == vkc::QueueRole::kUpload;
-      // Each direction its own half of the buffers, so they never touch the same bytes.
-      for (int i = 0; i < 128; ++i)  // 4 GB each way: longer than the measurements
-        q.cmd.copyBuffer(
-            up ? host_->handle() : local_->handle(), up ? local_->handle() : host_->handle(),
-            vk::BufferCopy{
-                .srcOffset = up ? 0 : kBytes / 2, .dstOffset = up ? 0 : kBytes / 2, .size = kBytes / 2});
+      // Quarters of the buffers: each queue its own, so they never touch the same bytes.
+      constexpr vk::DeviceSize kQuarter = kBytes / 4;
+      const vk::Buffer from = up && !local ? host_->handle() : local_->handle();
+      const vk::Buffer to = up || local ? local_->handle() : host_->handle();
+      const vk::BufferCopy quarter{.srcOffset = (local ? (up ? 2 : 3) : (up ? 0 : 1)) * kQuarter,
+                                   .dstOffset = (up ? 0 : 1) * kQuarter,
+                                   .size = kQuarter};
+      // 4 GB across the bus each way, 128 GB inside the device: longer than the measurements.
+      for (int i = 0; i < (local ? 8192 : 256); ++i) q.cmd.copyBuffer(from, to, quarter);
       q.cmd.end();
       vk::CommandBuffer cmd = *q.cmd;
       device->submit(vk::SubmitInfo{.commandBufferCount = 1, .pCommandBuffers = &cmd}, *q.fence, role);
@@ -268,12 +274,37 @@ bool print_kernel_floors(const std::vector<std::string>& sizes) {
         device, ring, w, h, src->handle(), spare->handle(),
         [&](vk::CommandBuffer cmd) { refill->dispatch(cmd, 0, &count, refill_groups, 1); },
         ", after a kernel writing its input");
-    {
-      BusTraffic traffic(device);
-      print_element_kernels(
-          device, ring, w, h, src->handle(), spare->handle(), nullptr,
-          traffic.running() ? ", copy queues busy" : ", copy queues busy (none: no copy queue)");
-    }
+    auto busy = [&](std::initializer_list<vkc::QueueRole> roles, const char* what, bool local = false) {
+      BusTraffic traffic(device, roles, local);
+      const std::string context = std::string(", ") + what + (traffic.running() ? "" : " (no copy queue)");
+      print_line(("timestamps alone" + context).c_str(), time_submissions(ring, [](vk::CommandBuffer) {}), 0);
+      print_line(("one workgroup doing nothing" + context).c_str(),
+                 time_submissions(ring, [&](vk::CommandBuffer cmd) { copy1->dispatch(cmd, 0, &none, 1, 1); }),
+                 0);
+      auto copy = kernel("floor copy", floor_copy_spv, sizeof(floor_copy_spv), 1);
+      copy->update(0, {{src->handle()}, {spare->handle()}});
+      print_line(("copy kernel, 16 B per invocation" + context).c_str(),
+                 time_submissions(
+                     ring, [&](vk::CommandBuffer cmd) { copy->dispatch(cmd, 0, &count, refill_groups, 1); }),
+                 2.0 * frame);
+      print_line(("copy kernel, 16 B, five in a row with barriers, each" + context).c_str(),
+                 time_submissions(
+                     ring,
+                     [&](vk::CommandBuffer cmd) {
+                       for (int k = 0; k < 5; ++k) {
+                         if (k > 0) vkc::compute_barrier(cmd);
+                         copy->dispatch(cmd, 0, &count, refill_groups, 1);
+                       }
+                     },
+                     5),
+                 2.0 * frame);
+      print_element_kernels(device, ring, w, h, src->handle(), spare->handle(), nullptr, context.c_str());
+    };
+    busy({vkc::QueueRole::kUpload}, "uploads beside");
+    busy({vkc::QueueRole::kDownload}, "downloads beside");
+    busy({vkc::QueueRole::kUpload, vkc::QueueRole::kDownload}, "uploads and downloads beside");
+    busy({vkc::QueueRole::kUpload, vkc::QueueRole::kDownload},
+         "device-to-device copies on the copy queues beside", true);
     for (uint32_t vecs : vecs_choices) {
       auto copy = kernel("floor copy", floor_copy_spv, sizeof(floor_copy_spv), vecs);
       copy->update(0, {{src->handle()}, {dst->handle()}});

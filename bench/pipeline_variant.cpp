@@ -55,7 +55,7 @@ std::vector<GstBuffer*> make_ring(GstPad* src, GstCaps* caps, const GstVideoInfo
   return ring;
 }
 
-// The element's gpu-time property is the mean of its last 16 timed frames (one in 8): read once,
+// The element's gpu-time property is the mean of its last 8 timed frames (one in 64): read once,
 // it varies by several percent between runs. Sampled every kGpuTimeSampling seconds over the
 // measured window and averaged instead.
 constexpr double kGpuTimeSampling = 0.05;
@@ -66,7 +66,7 @@ class GpuTimeSamples {
     const double us = read(dut);
     if (us > 0) sum_ += us, ++count_;
   }
-  // The mean of the samples, or the last value when none was taken (fewer than 128 frames).
+  // The mean of the samples, or the last value when none was taken (fewer than 449 frames).
   double mean(GstElement* dut) const { return count_ ? sum_ / count_ : read(dut); }
 
  private:

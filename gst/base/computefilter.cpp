@@ -24,7 +24,7 @@ namespace {
 // forever (a device lost outright reports VK_ERROR_DEVICE_LOST at once instead).
 // GST_VKCOMPUTE_FRAME_TIMEOUT_MS sets another limit, read at start.
 constexpr uint64_t kFrameTimeoutNs = 10'000'000'000ull;
-constexpr guint kGpuTimeWindow = 16;  // timed frames (one in CommandRing::kTimestampInterval)
+constexpr guint kGpuTimeWindow = 8;  // timed frames (one in CommandRing::kTimestampInterval)
 // Loads at least this wide read host memory about as fast as a transfer plus a kernel on the copy
 // (NVIDIA H200, 1080p, lumamax with 64x16 tiles: RGBA's 16-byte loads 193 us in place against
 // 205 us with the copy, NV12's 4-byte loads 81 us in place against 64 us; docs/benchmarks.md).
@@ -262,7 +262,8 @@ static gboolean gst_vkcompute_filter_start(GstBaseTransform* trans) {
     return FALSE;
   }
   try {
-    priv->ring = std::make_unique<vkc::CommandRing>(device, kVkComputeFramesInFlight, GST_OBJECT_NAME(self));
+    priv->ring = std::make_unique<vkc::CommandRing>(device, kVkComputeFramesInFlight, GST_OBJECT_NAME(self),
+                                                    vkc::CommandRing::default_timestamp_interval());
   } catch (const std::exception& e) {
     post_exception(self, e);
     return FALSE;
@@ -762,8 +763,8 @@ static void gst_vkcompute_filter_class_init(GstVkComputeFilterClass* klass) {
       g_param_spec_double(
           "gpu-time", "GPU time",
           "Mean GPU time per frame in microseconds, from Vulkan timestamp queries around the "
-          "commands of one frame in 8, over the most recent 16 such frames (0 before the first "
-          "128 frames complete, or when the device has no timestamps)",
+          "commands of one frame in 64, over the most recent 8 such frames (0 before the first "
+          "449 frames complete, or when the device has no timestamps)",
           0, G_MAXDOUBLE, 0, GParamFlags(G_PARAM_READABLE | G_PARAM_STATIC_STRINGS)));
   g_object_class_install_property(
       gobject_class, PROP_UPLOADS,

@@ -29,6 +29,11 @@ CommandRing::CommandRing(std::shared_ptr<Device> device, uint32_t depth, const c
   }
 }
 
+uint32_t CommandRing::default_timestamp_interval() {
+  const char* env = g_getenv("GST_VKCOMPUTE_TIMESTAMP_INTERVAL");
+  return env ? uint32_t(g_ascii_strtoull(env, nullptr, 10)) : kTimestampInterval;
+}
+
 CommandRing::~CommandRing() {
   // Command buffers and fences must not be destroyed while the GPU still uses them: owners that
   // cannot wait hand the ring to release_after_gpu() (reaper.hpp), so nothing is pending here.

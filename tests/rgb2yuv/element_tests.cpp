@@ -112,11 +112,11 @@ GST_START_TEST(test_device_name) {
 }
 GST_END_TEST;
 
-// gpu-time (from the base class) reports the mean GPU time of one frame in 8 once 16 of them have
-// completed: still 0 after 100 frames, positive and sane after 160.
+// gpu-time (from the base class) reports the mean GPU time of one frame in 64 once 8 of them have
+// completed (frames 0, 64, ..., 448): still 0 after 440 frames, positive and sane after 449.
 GST_START_TEST(test_gpu_time) {
   vktest::RequirePhysicalDevice();
-  for (int frames : {100, 160}) {
+  for (int frames : {440, 449}) {
     GstElement* pipeline = vktest::ParsePipeline(
         ("videotestsrc num-buffers=" + std::to_string(frames) +
          " ! video/x-raw,format=RGBA,width=64,height=32 ! rgb2yuv name=convert ! video/x-raw,format=NV12 ! "
@@ -127,7 +127,7 @@ GST_START_TEST(test_gpu_time) {
     fail_unless(result == "eos", "%d frames: pipeline ended with %s", frames, result.c_str());
     gdouble gpu_us = -1;
     g_object_get(convert, "gpu-time", &gpu_us, nullptr);
-    if (frames < 128)
+    if (frames < 449)
       fail_unless(gpu_us == 0, "gpu-time %.3f us after %d frames, before its first window", gpu_us, frames);
     else
       fail_unless(gpu_us > 0 && gpu_us < 1e6, "gpu-time %.3f us after %d frames", gpu_us, frames);
