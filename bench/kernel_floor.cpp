@@ -1,16 +1,14 @@
 #include "kernel_floor.hpp"
 
-#include <algorithm>
 #include <cstdio>
 #include <cstring>
-#include <functional>
 #include <random>
 
+#include "bus_traffic.hpp"
+#include "element_kernels.hpp"
 #include "floor_copy.spv.h"
 #include "floor_read.spv.h"
-#include "histogram.spv.h"
-#include "lumamax_scan_subgroup.spv.h"
-#include "rgb2yuv.spv.h"
+#include "timed_work.hpp"
 #include "vk/kernel.hpp"
 #include "vk/memory.hpp"
 #include "vk/submit.hpp"
@@ -18,191 +16,7 @@
 namespace bench {
 
 namespace {
-
-constexpr int kRepeats = 50;
-constexpr uint32_t kGroup = 256;  // the shaders' local size
-
-struct Times {
-  double median_us = 0, min_us = 0;
-};
-
-using Recorder = std::function<void(vk::CommandBuffer)>;
-
-// Copies host memory to device memory and back on the device's upload and download queues for
-// as long as it lives (a few hundred milliseconds at most), as a chain's neighbouring frames cross
-// the bus while the compute queue runs its kernels. Nothing when the device has no copy queue.
-class BusTraffic {
- public:
-  // `local`: copies inside device memory instead, on the same queues (no bus).
-  BusTraffic(const std::shared_ptr<vkc::Device>& device, std::initializer_list<vkc::QueueRole> roles,
-             bool local = false)
-      : device_(device) {
-    if (device->queue_family(vkc::QueueRole::kUpload) == device->queue_family(vkc::QueueRole::kCompute))
-      return;
-    constexpr vk::DeviceSize kBytes = 64ull << 20;
-    host_ = vkc::Buffer::create_host(device, kBytes, "floor traffic host");
-    local_ = vkc::Buffer::create_device(device, kBytes, "floor traffic device");
-    for (auto role : roles) {
-      Queue& q = queues_.emplace_back();
-      q.pool = vk::raii::CommandPool(
-          device->device(), vk::CommandPoolCreateInfo{.queueFamilyIndex = device->queue_family(role)});
-      q.cmd = std::move(
-          vk::raii::CommandBuffers(
-              device->device(),
-              vk::CommandBufferAllocateInfo{
-                  .commandPool = *q.pool, .level = vk::CommandBufferLevel::ePrimary, .commandBufferCount = 1})
-              .front());
-      q.fence = vk::raii::Fence(device->device(), vk::FenceCreateInfo{});
-      q.cmd.begin(vk::CommandBufferBeginInfo{});
-      const bool up = role == vkc::QueueRole::kUpload;
-      // Quarters of the buffers: each queue its own, so they never touch the same bytes.
-      constexpr vk::DeviceSize kQuarter = kBytes / 4;
-      const vk::Buffer from = up && !local ? host_->handle() : local_->handle();
-      const vk::Buffer to = up || local ? local_->handle() : host_->handle();
-      const vk::BufferCopy quarter{.srcOffset = (local ? (up ? 2 : 3) : (up ? 0 : 1)) * kQuarter,
-                                   .dstOffset = (up ? 0 : 1) * kQuarter,
-                                   .size = kQuarter};
-      // 4 GB across the bus each way, 128 GB inside the device: longer than the measurements.
-      for (int i = 0; i < (local ? 8192 : 256); ++i) q.cmd.copyBuffer(from, to, quarter);
-      q.cmd.end();
-      vk::CommandBuffer cmd = *q.cmd;
-      device->submit(vk::SubmitInfo{.commandBufferCount = 1, .pCommandBuffers = &cmd}, *q.fence, role);
-    }
-  }
-  ~BusTraffic() {
-    for (Queue& q : queues_) (void)device_->device().waitForFences(*q.fence, VK_TRUE, UINT64_MAX);
-  }
-  bool running() const { return !queues_.empty(); }
-
- private:
-  struct Queue {
-    vk::raii::CommandPool pool = nullptr;
-    vk::raii::CommandBuffer cmd = nullptr;
-    vk::raii::Fence fence = nullptr;
-  };
-  std::shared_ptr<vkc::Device> device_;
-  std::unique_ptr<vkc::Buffer> host_, local_;
-  std::vector<Queue> queues_;
-};
-
-// Records the work with `record` into a submission of its own, `kRepeats` times, each timed from
-// its first command to the end of its last: the median and the least. `before`, when given, is
-// recorded ahead of it, untimed, with a barrier between them (as an element follows another in a
-// chain's submission).
-Times time_submissions(vkc::CommandRing& ring, const Recorder& record, int per_submission = 1,
-                       const Recorder& before = nullptr) {
-  std::vector<double> us;
-  for (int i = 0; i < kRepeats; ++i) {
-    vk::CommandBuffer cmd = ring.begin(0);
-    if (before) {
-      before(cmd);
-      vkc::compute_barrier(cmd);
-    }
-    ring.start_timing(0);
-    record(cmd);
-    ring.submit(0);
-    ring.wait(0, 10'000'000'000ull);
-    const double ns = ring.gpu_time_ns(0);
-    if (ns >= 0) us.push_back(ns / 1000.0 / per_submission);
-  }
-  if (us.empty()) return {};
-  std::sort(us.begin(), us.end());
-  return {us[us.size() / 2], us.front()};
-}
-
-void print_line(const char* what, const Times& t, double bytes) {
-  if (bytes > 0)
-    std::printf("  %-70s %8.1f µs (least %6.1f)  %6.0f GB/s\n", what, t.median_us, t.min_us,
-                t.median_us > 0 ? bytes / (t.median_us * 1000.0) : 0.0);
-  else
-    std::printf("  %-70s %8.1f µs (least %6.1f)\n", what, t.median_us, t.min_us);
-}
-
-// The push constants of three of the elements' kernels, as their elements fill them for a whole
-// RGBA frame (gst/elements/lumamax.cpp, histogram.cpp, rgb2yuv.cpp).
-struct ScanParams {
-  uint32_t width, height, offset, stride, roi_x0, roi_y0, roi_x1, roi_y1, tiles_x, tiles;
-  uint32_t order, kr, kg, kb, peak, min_dist2, reach, finish, peak_floor;
-};
-struct HistogramParams {
-  uint32_t offset, stride, x0, y0, x1, y1, channels, order, slots, luma_slot, kr, kg, kb, bins, groups;
-};
-struct Rgb2YuvParams {
-  uint32_t width, height, src_offset, src_stride, dst_offset[3], dst_stride[3], src_order, dst_order;
-  float coef_y[4], coef_u[4], coef_v[4];
-};
-
-// The elements' own kernels on the same frame alone, for comparison with their time inside a chain.
-void print_element_kernels(const std::shared_ptr<vkc::Device>& device, vkc::CommandRing& ring, uint32_t w,
-                           uint32_t h, vk::Buffer src, vk::Buffer dst, const Recorder& before,
-                           const char* context) {
-  auto line = [&](const std::string& what, const Recorder& record, double bytes) {
-    print_line((what + context).c_str(), time_submissions(ring, record, 1, before), bytes);
-  };
-  const uint32_t kr = 19595, kg = 38470, kb = 7471;  // BT.601 x 65536
-  {
-    const uint32_t tiles_x = (w + 255) / 256, tiles = tiles_x * ((h + 3) / 4);
-    auto scratch = vkc::Buffer::create_device(device, (256 + 5 * tiles) * 4, "lab lumamax scratch");
-    auto result = vkc::Buffer::create_host(device, 256 * 4, "lab lumamax result");
-    vkc::Kernel scan(device, {.name = "lab lumamax scan",
-                              .spirv = lumamax_scan_subgroup_spv,
-                              .spirv_bytes = sizeof(lumamax_scan_subgroup_spv),
-                              .bindings = 4,
-                              .push_constant_bytes = sizeof(ScanParams),
-                              .specialization = {64, 4, 4, 0}});
-    scan.update(0, {{src}, {scratch->handle()}, {src}, {result->handle()}});
-    time_submissions(ring, [&](vk::CommandBuffer cmd) { vkc::clear_buffer(cmd, scratch->handle()); });
-    for (uint32_t finish : {1u, 0u}) {
-      ScanParams p{w, h, 0, 4 * w, 0, 0, w, h, tiles_x, tiles, 0x020100, kr, kg, kb, 0, 1, 0, finish, 0};
-      line(
-          finish ? "lumamax scan" : "lumamax scan, tiles only (no last workgroup)",
-          [&](vk::CommandBuffer cmd) { scan.dispatch(cmd, 0, &p, tiles_x, tiles / tiles_x); },
-          double(w) * h * 4);
-    }
-  }
-  {
-    const uint32_t gx = (w / 4 + 63) / 64, gy = (h + 15) / 16;
-    auto counts = vkc::Buffer::create_device(device, (5 * 256 + 1) * 4, "lab histogram counts");
-    auto result = vkc::Buffer::create_host(device, 5 * 256 * 4, "lab histogram result");
-    vkc::Kernel histogram(device, {.name = "lab histogram",
-                                   .spirv = histogram_spv,
-                                   .spirv_bytes = sizeof(histogram_spv),
-                                   .bindings = 4,
-                                   .push_constant_bytes = sizeof(HistogramParams),
-                                   .specialization = {4}});
-    histogram.update(0, {{src}, {counts->handle()}, {src}, {result->handle()}});
-    time_submissions(ring, [&](vk::CommandBuffer cmd) { vkc::clear_buffer(cmd, counts->handle()); });
-    HistogramParams p{0, 4 * w, 0, 0, w, h, 4, 0x03020100, 0x03020100, 4, kr, kg, kb, 256, gx * gy};
-    line(
-        "histogram", [&](vk::CommandBuffer cmd) { histogram.dispatch(cmd, 0, &p, gx, gy); },
-        double(w) * h * 4);
-  }
-  {
-    vkc::Kernel convert(device, {.name = "lab rgb2yuv",
-                                 .spirv = rgb2yuv_spv,
-                                 .spirv_bytes = sizeof(rgb2yuv_spv),
-                                 .bindings = 5,
-                                 .push_constant_bytes = sizeof(Rgb2YuvParams),
-                                 .specialization = {16, 4, 4, 1, 2, 2, 0, 8}});
-    convert.update(0, {{src}, {dst}, {src}, {dst}, {dst}});
-    Rgb2YuvParams p{w,
-                    h,
-                    0,
-                    4 * w,
-                    {0, w * h, 0},
-                    {w, w, 0},
-                    0xff020100,
-                    0,
-                    {0.257f, 0.504f, 0.098f, 16},
-                    {-0.148f, -0.291f, 0.439f, 128},
-                    {0.439f, -0.368f, -0.071f, 128}};
-    line(
-        "rgb2yuv RGBA to NV12",
-        [&](vk::CommandBuffer cmd) { convert.dispatch(cmd, 0, &p, (w / 8 + 15) / 16, (h / 2 + 3) / 4); },
-        double(w) * h * 5.5);
-  }
-}
-
+constexpr uint32_t kGroup = 256;  // the floor shaders' local size
 }  // namespace
 
 bool print_kernel_floors(const std::vector<std::string>& sizes) {
@@ -215,7 +29,7 @@ bool print_kernel_floors(const std::vector<std::string>& sizes) {
   std::printf(
       "Kernel floors on %s (device-resident RGBA frames; median of %d submissions, each timed "
       "from its first command to the end of its work)\n",
-      device->name().c_str(), kRepeats);
+      device->name().c_str(), kTimedRepeats);
   vkc::CommandRing ring(device, 1, "bench floors", 1);  // every submission timed
   auto kernel = [&](const char* name, const uint32_t* spirv, size_t bytes, uint32_t vecs, uint32_t last = 0) {
     return std::make_unique<vkc::Kernel>(device, vkc::KernelInfo{.name = name,
