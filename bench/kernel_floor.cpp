@@ -16,7 +16,21 @@
 namespace bench {
 
 namespace {
+
 constexpr uint32_t kGroup = 256;  // the floor shaders' local size
+
+// `kInARow` dispatches of `kernel` with a barrier between each two, as a chain's elements follow
+// each other in one submission (timed per dispatch).
+constexpr int kInARow = 5;
+Recorder in_a_row(const vkc::Kernel& kernel, const uint32_t& count, uint32_t groups) {
+  return [&kernel, &count, groups](vk::CommandBuffer cmd) {
+    for (int k = 0; k < kInARow; ++k) {
+      if (k > 0) vkc::compute_barrier(cmd);
+      kernel.dispatch(cmd, 0, &count, groups, 1);
+    }
+  };
+}
+
 }  // namespace
 
 bool print_kernel_floors(const std::vector<std::string>& sizes) {
@@ -102,16 +116,7 @@ bool print_kernel_floors(const std::vector<std::string>& sizes) {
                      ring, [&](vk::CommandBuffer cmd) { copy->dispatch(cmd, 0, &count, refill_groups, 1); }),
                  2.0 * frame);
       print_line(("copy kernel, 16 B, five in a row with barriers, each" + context).c_str(),
-                 time_submissions(
-                     ring,
-                     [&](vk::CommandBuffer cmd) {
-                       for (int k = 0; k < 5; ++k) {
-                         if (k > 0) vkc::compute_barrier(cmd);
-                         copy->dispatch(cmd, 0, &count, refill_groups, 1);
-                       }
-                     },
-                     5),
-                 2.0 * frame);
+                 time_submissions(ring, in_a_row(*copy, count, refill_groups), kInARow), 2.0 * frame);
       print_element_kernels(device, ring, w, h, src->handle(), spare->handle(), nullptr, context.c_str());
     };
     busy({vkc::QueueRole::kUpload}, "uploads beside");
@@ -146,19 +151,8 @@ bool print_kernel_floors(const std::vector<std::string>& sizes) {
                  time_submissions(
                      ring, [&](vk::CommandBuffer cmd) { read_last->dispatch(cmd, 0, &count, groups, 1); }),
                  double(frame));
-      // As a chain's elements follow each other in one submission: a barrier between kernels.
       std::snprintf(what, sizeof what, "copy kernel, %u B, five in a row with barriers, each", 16 * vecs);
-      print_line(what,
-                 time_submissions(
-                     ring,
-                     [&](vk::CommandBuffer cmd) {
-                       for (int k = 0; k < 5; ++k) {
-                         if (k > 0) vkc::compute_barrier(cmd);
-                         copy->dispatch(cmd, 0, &count, groups, 1);
-                       }
-                     },
-                     5),
-                 2.0 * frame);
+      print_line(what, time_submissions(ring, in_a_row(*copy, count, groups), kInARow), 2.0 * frame);
     }
   }
   return true;
