@@ -39,6 +39,7 @@ void print_element_kernels(const std::shared_ptr<vkc::Device>& device, vkc::Comm
   };
   const uint32_t kr = 19595, kg = 38470, kb = 7471;  // BT.601 x 65536
   {
+    // 256x4 tiles and 64x4 invocations, as shaders/include/lumamax.glsl and the element have them.
     const uint32_t tiles_x = (w + 255) / 256, tiles = tiles_x * ((h + 3) / 4);
     auto scratch = vkc::Buffer::create_device(device, (256 + 5 * tiles) * 4, "lab lumamax scratch");
     auto result = vkc::Buffer::create_host(device, 256 * 4, "lab lumamax result");
