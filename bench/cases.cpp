@@ -110,12 +110,16 @@ std::vector<Variant> conversion_variants(const std::string& to, OpenCvOp op) {
 
 }  // namespace
 
+FrameSize frame_size(const std::string& size) {
+  if (size == "4k") return {3840, 2160};
+  if (size == "360p") return {640, 360};
+  return {1920, 1080};
+}
+
 std::vector<Case> build_cases(const std::vector<std::string>& sizes, const std::string& cube) {
   std::vector<Case> cases;
   for (const auto& size : sizes) {
-    // 360p: quick runs (the test suite's smoke test on a software device).
-    const int w = size == "4k" ? 3840 : size == "360p" ? 640 : 1920;
-    const int h = size == "4k" ? 2160 : size == "360p" ? 360 : 1080;
+    const auto [w, h] = frame_size(size);
     const double px = double(w) * h;
     auto add = [&](const std::string& name, GstVideoFormat format, double in, double out,
                    std::vector<Variant> variants, int kernel = 0) {

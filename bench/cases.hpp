@@ -9,6 +9,13 @@
 
 namespace bench {
 
+// The frame size a --sizes name stands for: "4k" 3840x2160, "360p" 640x360 (quick runs: the test
+// suite's smoke test on a software device), anything else 1920x1080.
+struct FrameSize {
+  int width, height;
+};
+FrameSize frame_size(const std::string& size);
+
 enum class OpenCvOp {
   kNone,
   kRgbaToI420,

@@ -1,13 +1,13 @@
 #include "kernel_floor.hpp"
 
 #include <cstdio>
-#include <cstring>
-#include <random>
 
 #include "bus_traffic.hpp"
+#include "cases.hpp"
 #include "element_kernels.hpp"
 #include "floor_copy.spv.h"
 #include "floor_read.spv.h"
+#include "random_frames.hpp"
 #include "timed_work.hpp"
 #include "vk/kernel.hpp"
 #include "vk/memory.hpp"
@@ -55,20 +55,15 @@ bool print_kernel_floors(const std::vector<std::string>& sizes) {
   };
   const uint32_t vecs_choices[] = {1, 4};
   for (const std::string& size : sizes) {
-    const uint32_t w = size == "4k" ? 3840 : size == "360p" ? 640 : 1920;
-    const uint32_t h = size == "4k" ? 2160 : size == "360p" ? 360 : 1080;
+    const uint32_t w = uint32_t(frame_size(size).width), h = uint32_t(frame_size(size).height);
     const vk::DeviceSize frame = vk::DeviceSize(w) * h * 4;
     const uint32_t count = uint32_t(frame / 16);
     auto src = vkc::Buffer::create_device(device, frame, "floor src");
     auto dst = vkc::Buffer::create_device(device, frame, "floor dst");
     std::printf("%s (%ux%u, %.1f MB per frame)\n", size.c_str(), w, h, frame / 1e6);
-    {  // random bytes, as the bench's frames (the histogram's shared counters see no more conflicts)
+    {  // the bench's first random frame (histogram's shared counters see no more conflicts than there)
       auto host = vkc::Buffer::create_host(device, frame, "floor frame");
-      std::mt19937 random(1);
-      for (vk::DeviceSize i = 0; i + 4 <= frame; i += 4) {
-        const uint32_t word = random();
-        std::memcpy(host->mapped() + i, &word, 4);
-      }
+      fill_random_frame(host->mapped(), size_t(frame), 0);
       time_submissions(ring, [&](vk::CommandBuffer cmd) {
         cmd.copyBuffer(host->handle(), src->handle(), vk::BufferCopy{.size = frame});
       });
