@@ -22,15 +22,19 @@ constexpr uint64_t kLongestNapNs = 1'000'000;
 // The kernel may stretch a sleep by the thread's timer slack (50 us by default): far more than the
 // shortest nap.
 constexpr unsigned long kTimerSlackNs = 2'000;
-// While the ring is full the completion thread leaves the oldest frame to the streaming thread,
-// which needs its slot next (reserve()), and only looks at its fence this often: frames of a burst
-// that no frame follows still leave, this late at most.
-constexpr auto kFullRingLook = std::chrono::microseconds(1000);
+// While the streaming thread keeps the ring busy (kept_busy()) the completion thread leaves the
+// oldest frame to it, and only looks at its fence this often: frames of a burst that no frame
+// follows still leave, this late at most.
+constexpr auto kBusyRingLook = std::chrono::microseconds(1000);
 }  // namespace
 
 FrameScheduler::FrameScheduler(uint32_t depth, uint64_t timeout_ns, FenceStatus status, FailureReport report,
                                const std::string& thread_name)
-    : depth_(depth), timeout_ns_(timeout_ns), status_(std::move(status)), report_(std::move(report)) {
+    : depth_(depth),
+      busy_ring_(depth > 2 ? depth - 1 : depth),
+      timeout_ns_(timeout_ns),
+      status_(std::move(status)),
+      report_(std::move(report)) {
   thread_ = std::thread(&FrameScheduler::run, this, thread_name);
 }
 
@@ -57,9 +61,9 @@ void FrameScheduler::push(std::unique_ptr<Work> work) {
   std::lock_guard<std::mutex> guard(lock_);
   in_flight_.push_back(std::move(work));
   submitted_++;
-  // Not during a nap (the fence is looked at after it anyway), nor when the ring is full (the
-  // streaming thread finishes the oldest frame in its next reserve()).
-  if (idle_ && in_flight_.size() < depth_) wake_.notify_all();
+  // Not during a nap (the fence is looked at after it anyway), nor when the ring is busy (the
+  // streaming thread finishes the oldest frame in a coming reserve()).
+  if (idle_ && !kept_busy()) wake_.notify_all();
 }
 
 GstFlowReturn FrameScheduler::drain() {
@@ -95,6 +99,10 @@ FrameScheduler::Frames FrameScheduler::stop() {
   thread_.join();
   std::lock_guard<std::mutex> guard(lock_);
   return std::exchange(in_flight_, {});
+}
+
+bool FrameScheduler::kept_busy() const {
+  return in_flight_.size() >= busy_ring_ && !dropping_;
 }
 
 GstFlowReturn FrameScheduler::take_flow(std::unique_lock<std::mutex>& guard) {
@@ -168,24 +176,26 @@ void FrameScheduler::run(const std::string& thread_name) {
   pthread_setname_np(pthread_self(), thread_name.substr(0, 15).c_str());
   prctl(PR_SET_TIMERSLACK, kTimerSlackNs);
   std::unique_lock<std::mutex> guard(lock_);
+  bool look_again = false;  // the last look found the oldest frame done: look at the next one now
   for (;;) {
-    const bool full = in_flight_.size() >= depth_ && !dropping_;
+    const bool busy = kept_busy();
     idle_ = true;
-    if (full) {
+    if (busy) {
       // The oldest frame is the streaming thread's to finish (reserve()) unless it stays away:
       // look at the fence now and then, and finish the frame once the GPU is done.
-      wake_.wait_for(guard, kFullRingLook);
+      if (!look_again) wake_.wait_for(guard, kBusyRingLook);
     } else {
       awaits_turn_ = true;
       wake_.wait(guard, [&] {
-        return stopping_ || in_flight_.size() >= depth_ || (!in_flight_.empty() && !stalled_ && !finishing_);
+        return stopping_ || kept_busy() || (!in_flight_.empty() && !stalled_ && !finishing_);
       });
       awaits_turn_ = false;
     }
     idle_ = false;
+    look_again = false;
     if (stopping_) break;
     if (in_flight_.empty() || stalled_ || finishing_) continue;
-    if (full) {
+    if (busy) {
       const uint32_t slot = uint32_t(retired_ % depth_);
       // The look holds the turn: the streaming thread must not finish the frame and record into its
       // slot (resetting the fence) while the fence is read here (the validation layer's threading
@@ -197,7 +207,8 @@ void FrameScheduler::run(const std::string& thread_name) {
       finishing_ = false;
       changed_.notify_all();
       if (!done || stopping_ || in_flight_.empty() || uint32_t(retired_ % depth_) != slot) continue;
-    } else if (in_flight_.size() >= depth_ && !dropping_) {
+      look_again = true;
+    } else if (kept_busy()) {
       continue;  // filled up while it waited
     }
     finish_oldest(guard);

@@ -5,10 +5,12 @@
 // posted) as soon as the GPU is done with it, in submission order, by one of two threads:
 // - the completion thread, which waits for the oldest frame's fence while the streaming thread
 //   is away (a live stream: no frame waits for a later one to arrive, whatever the frame rate);
-// - the streaming thread itself when the ring is full (an unpaced stream): it needs the oldest
-//   frame's slot next, so it waits for that frame in reserve() and finishes it, and the completion
-//   thread only looks at the fence every millisecond in case no frame follows. One thread waits
-//   per frame instead of two handing it over, which halves the wakes per frame.
+// - the streaming thread itself when it keeps the ring busy (an unpaced stream: the ring full, or
+//   one frame short of it): it needs the oldest frame's slot soon, so it waits for that frame in
+//   reserve() and finishes it, and the completion thread only looks at the fence every
+//   millisecond in case no frame follows. One thread waits per frame instead of two handing it
+//   over, which halves the wakes per frame; in a chain, one streaming thread waits for the frame
+//   of all of its elements (they share the batch's fence) instead of one thread per element.
 // drain() finishes the frames on the streaming thread too. Never two threads finish at once.
 //
 // A frame that does not complete stops the scheduler for good: either the device was lost (that
@@ -94,7 +96,17 @@ class FrameScheduler {
   // stop, or a finished frame's flow (once). With the lock held.
   GstFlowReturn take_flow(std::unique_lock<std::mutex>& guard);
 
+  // Whether the streaming thread keeps the ring busy: `busy_ring_` frames or more in flight, so it
+  // will need the oldest frame's slot soon (an unpaced stream, or a chain whose elements it visits
+  // in turn). With the lock held.
+  bool kept_busy() const;
+
   const uint32_t depth_;
+  // A ring this full is the streaming thread's to finish: one frame short of full, so that the
+  // completion thread does not take every frame of a chain's element while the streaming thread is
+  // busy in the other elements (the ring is then full only now and then). A frame in a ring that
+  // holds fewer has been left by a stream that comes back slower than the GPU (live).
+  const size_t busy_ring_;
   const uint64_t timeout_ns_;
   const FenceStatus status_;
   const FailureReport report_;
@@ -108,7 +120,7 @@ class FrameScheduler {
   bool stopping_ = false;             // lock
   bool idle_ = false;                 // lock: the completion thread waits for a frame
   bool finishing_ = false;            // lock: a thread waits for or finishes the oldest frame
-  bool awaits_turn_ = false;          // lock: the completion thread waits, not on a full ring
+  bool awaits_turn_ = false;          // lock: the completion thread waits, not on a busy ring
   uint64_t retired_ = 0;              // lock: frames that left, for the oldest one's slot
   int releasing_ = 0;                 // lock: frames out of in_flight_ whose release is under way
   uint64_t expected_wait_ns_ = 0;     // lock: how long recent waits for the oldest frame took (mean)
