@@ -158,7 +158,12 @@ Completion CommandRing::wait_all(uint64_t timeout_ns) const {
 }
 
 Completion CommandRing::wait_fences(const std::vector<const Slot*>& slots, uint64_t timeout_ns) const {
-  batch::flush();  // a fence of the thread's own batch would never signal
+  // Fences that have signalled need no flush: a streaming thread that finds an element's earlier
+  // frame done, halfway down a chain, keeps the frame's batch open for the elements below. Flushed
+  // otherwise: a fence of the thread's own batch would never signal, and the batch must not wait
+  // while the thread does.
+  if (signalled(slots)) return Completion::kDone;
+  batch::flush();
   // A slot whose batch another thread still holds has nothing to wait for yet: that thread sends
   // it within its current chain call, so wait for that in short naps.
   const uint64_t kHour = 3600'000'000'000ull;  // longer timeouts (UINT64_MAX: none) as an hour here
@@ -183,6 +188,20 @@ Completion CommandRing::wait_fences(const std::vector<const Slot*>& slots, uint6
                : Completion::kPending;
   } catch (const vk::DeviceLostError&) {
     return Completion::kLost;
+  }
+}
+
+bool CommandRing::signalled(const std::vector<const Slot*>& slots) const {
+  std::vector<vk::Fence> fences;
+  for (const Slot* s : slots) {
+    if (!s->submitted) continue;
+    if (!s->fence_submitted()) return false;
+    fences.push_back(s->completion());
+  }
+  try {
+    return fences.empty() || device_->device().waitForFences(fences, VK_TRUE, 0) == vk::Result::eSuccess;
+  } catch (const vk::DeviceLostError&) {
+    return false;  // the wait that follows reports it
   }
 }
 

@@ -72,6 +72,8 @@ class CommandRing {
   struct Slot;
   // Waits for the completion of every slot in `slots` (submitted ones).
   Completion wait_fences(const std::vector<const Slot*>& slots, uint64_t timeout_ns) const;
+  // Whether every submitted slot in `slots` has completed, without waiting or flushing the batch.
+  bool signalled(const std::vector<const Slot*>& slots) const;
 
   // Command buffers of one copy queue for a slot, made on first use.
   struct Copies {
