@@ -13,7 +13,9 @@
 // step reads part of a row at once (coalesced); along rows they take neighbouring blocks of one
 // row, so short blocks share cache lines (long ones go through the cache either way).
 //
-// `other` (cross masks): the output is further combined with the same pixel of another image.
+// `other` (cross masks): the output is further combined with the same pixel of another image. Or
+// (`combine` 2, the last pass of a frame written straight into a 32-bit output frame) the lanes in
+// `keep` (alpha, padding) of each output come from the same pixel of `other`, the input frame.
 //
 // Row passes take morph_row_table.comp where a padded row fits in shared memory: walking a row
 // in device memory puts neighbouring invocations k words apart, a cache line each per access.
@@ -32,25 +34,35 @@ layout(set = 0, binding = 2) restrict readonly buffer Other { uint other[]; };
 layout(push_constant) uniform Params {
   uint samples;    // samples along a line
   uint count;      // lines
-  uint step;       // words between neighbouring samples of a line of dst and other
-  uint line_step;  // words between neighbouring lines of dst and other
+  uint step;       // words between neighbouring samples of a line of dst
+  uint line_step;  // words between neighbouring lines of dst
   uint src_origin;     // word of src's first sample
   uint src_step;       // as step and line_step, in src
   uint src_line_step;
   uint radius;     // at most samples - 1 (a larger window covers the same samples)
   uint dilate;     // 1: max, 0: min
-  uint combine;    // 1: combine with `other`
+  uint combine;    // 0: none; 1: combine with `other`; 2: the lanes in `keep` from `other`
   uint blocks_x;   // 1: invocation x indexes blocks and y lines; 0: x lines and y blocks
+  uint dst_origin;  // word of dst's first sample
+  uint other_origin;  // as dst_origin, step and line_step, in other
+  uint other_step;
+  uint other_line_step;
+  uint keep;  // combine 2: bits of a pixel word taken from other
 } p;
 
 // Where a line's samples are read and its outputs (and the suffixes before them) stored. `base` is
-// the line's first word in dst and other, `src_base` in src.
-uint src_base;
+// the line's first word in dst, `src_base` in src, `other_base` in other.
+uint src_base, other_base;
 uint load_src(uint i) { return src[src_base + i * p.src_step]; }
 uint load_dst(uint base, uint i) { return dst[base + i * p.step]; }
 void store_dst(uint base, uint i, uint v) { dst[base + i * p.step] = v; }
-uint other_at(uint base, uint i) {
-  return p.combine != 0u ? other[base + i * p.step] : morph_identity(p.dilate != 0u);
+uint other_at(uint i) {
+  return p.combine != 0u ? other[other_base + i * p.other_step] : morph_identity(p.dilate != 0u);
+}
+// An output `r` joined with the same sample `o` of other, as `combine` says.
+uint combined(bool dilate, uint r, uint o) {
+  if (p.combine == 2u) return (r & ~p.keep) | (o & p.keep);
+  return p.combine == 1u ? morph_op(dilate, r, o) : r;
 }
 
 uint sample_at(uint base, int i) {
@@ -92,13 +104,13 @@ void walk(uint base, uint m) {
       uint o = min(o0 + j, end - 1u);
       v[j] = sample_at(base, int(o + p.radius));
       s[j] = load_dst(base, o);
-      c[j] = other_at(base, o);
+      c[j] = other_at(o);
     }
     for (uint j = 0u; j < BATCH; ++j) {
       uint o = o0 + j;
       if (j >= batch || o >= end) break;
       if (o > first) g = morph_op(dilate, g, v[j]);
-      store_dst(base, o, morph_op(dilate, morph_op(dilate, s[j], g), c[j]));
+      store_dst(base, o, combined(dilate, morph_op(dilate, s[j], g), c[j]));
     }
   }
 }
@@ -109,5 +121,6 @@ void main() {
   uint m = p.blocks_x != 0u ? gl_GlobalInvocationID.x : gl_GlobalInvocationID.y;
   if (line >= p.count || m * k >= p.samples) return;
   src_base = p.src_origin + line * p.src_line_step;
-  walk(line * p.line_step, m);
+  other_base = p.other_origin + line * p.other_line_step;
+  walk(p.dst_origin + line * p.line_step, m);
 }

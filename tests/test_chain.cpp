@@ -306,6 +306,24 @@ GST_START_TEST(test_morph_reads_device_frames_in_place) {
 }
 GST_END_TEST;
 
+// A rectangle's erosion, dilation, opening and closing with an output in device memory end with a
+// column pass that writes the output frame itself (no pack pass): one-column and wide masks,
+// iterations, windows past the row table's reach, and formats whose alpha or padding lanes come
+// from the input. lumamax at the end keeps the last morph's output in device memory.
+GST_START_TEST(test_morph_writes_device_frames_directly) {
+  const char* const operations[] = {"erode", "dilate", "open", "close"};
+  const char* const masks[] = {"width=3 height=5", "width=1 height=7", "width=9 height=3 iterations=3",
+                               "width=255 height=3 iterations=2"};
+  for (const char* format : {"RGBA", "xRGB", "BGRx"}) {
+    Chain chain{{}, format, 97, 61, ""};
+    for (size_t i = 0; i < G_N_ELEMENTS(operations); ++i)
+      chain.elements.push_back(std::string("morph shape=rect operation=") + operations[i] + " " + masks[i]);
+    chain.elements.push_back("lumamax");
+    ExpectSameAsSeparated(chain, std::string("morph into the frame ") + format);
+  }
+}
+GST_END_TEST;
+
 // Seeded random chains of 2 to 5 elements with random settings, formats and sizes.
 GST_START_TEST(test_random_chains) {
   std::mt19937 rng = vktest::RngFor("random chains");
@@ -538,6 +556,7 @@ static Suite* chain_suite() {
   tcase_add_test(tc, test_analysis_at_either_end);
   tcase_add_test(tc, test_random_chains);
   tcase_add_test(tc, test_morph_reads_device_frames_in_place);
+  tcase_add_test(tc, test_morph_writes_device_frames_directly);
   tcase_add_test(tc, test_planar_chain);
   tcase_add_test(tc, test_every_format_at_the_tail);
   tcase_add_test(tc, test_tee_to_a_stock_element);

@@ -20,8 +20,10 @@ struct UnpackParams {
 // Must match the push constants of shaders/morph_line.comp.
 struct LineParams {
   uint32_t samples, count, step, line_step, src_origin, src_step, src_line_step, radius, dilate, combine,
-      blocks_x;
+      blocks_x, dst_origin, other_origin, other_step, other_line_step, keep;
 };
+// LineParams::combine: how the line pass joins each output with the same sample of `other`.
+enum LineCombine : uint32_t { kCombineNone, kCombineMorph, kCombineKeep };
 
 // Must match the push constants of shaders/morph_row_table.comp.
 struct RowTableParams {
@@ -128,11 +130,13 @@ Passes::Passes(const std::shared_ptr<Device>& device, const PlaneFormat& format)
 vk::Buffer Passes::image(int index) const {
   const Slot& slot = slots_[slot_];
   if (index == kSource && source_in_frame_) return input_;
+  if (index == kOutput) return output_;
   return index == kRuns ? slot.runs->handle() : slot.images[index]->handle();
 }
 
 Passes::View Passes::view(Image index) const {
   if (index == kSource && source_in_frame_) return source_view_;
+  if (index == kOutput) return output_view_;
   return {0, format_.width};
 }
 
@@ -144,8 +148,9 @@ uint32_t Passes::image_set(const Kernel& kernel, int a, int b, int c) {
       kernel.update(set, {{image(a)}, {image(b)}, {image(c)}});
     return set;
   };
-  if (source_in_frame_ && (a == kSource || b == kSource || c == kSource)) {
-    // The input frame's buffer: a set of this slot's, not in use since the slot's previous frame.
+  const bool source = source_in_frame_ && (a == kSource || b == kSource || c == kSource);
+  if (source || a == kOutput || b == kOutput || c == kOutput) {
+    // The frame's buffers: a set of this slot's, not in use since the slot's previous frame.
     uint32_t& uses = frame_set_uses_[&kernel];
     g_assert(uses < kFrameBindings);
     return bind(uses++ * kVkComputeFramesInFlight + slot_);
@@ -158,20 +163,32 @@ uint32_t Passes::image_set(const Kernel& kernel, int a, int b, int c) {
 void Passes::line_pass(bool dilate, bool along_x, uint32_t radius, Image src, Image dst, Image combine_with) {
   const uint32_t samples = along_x ? format_.width : format_.height;
   const uint32_t count = along_x ? format_.height : format_.width;
-  const View from = view(src);
+  // Into the output frame, the lanes it keeps (alpha, padding) come from the input.
+  const bool keep = dst == kOutput && format_.keep != 0;
+  if (keep) combine_with = kSource;
+  const View from = view(src), to = view(dst), other = combine_with == kNone ? to : view(combine_with);
   LineParams params{.samples = samples,
                     .count = count,
-                    .step = along_x ? 1 : format_.width,
-                    .line_step = along_x ? format_.width : 1,
+                    .step = along_x ? 1 : to.stride,
+                    .line_step = along_x ? to.stride : 1,
                     .src_origin = from.origin,
                     .src_step = along_x ? 1 : from.stride,
                     .src_line_step = along_x ? from.stride : 1,
                     .radius = std::min(radius, samples - 1),
                     .dilate = dilate,
-                    .combine = combine_with != kNone,
-                    .blocks_x = along_x};
-  // The row table does not combine with another image (crosses combine in columns).
-  if (along_x && row_table_ && combine_with == kNone && params.radius <= kRowTableMaxRadius) {
+                    .combine = keep                    ? kCombineKeep
+                               : combine_with != kNone ? kCombineMorph
+                                                       : kCombineNone,
+                    .blocks_x = along_x,
+                    .dst_origin = to.origin,
+                    .other_origin = other.origin,
+                    .other_step = along_x ? 1 : other.stride,
+                    .other_line_step = along_x ? other.stride : 1,
+                    .keep = format_.keep};
+  // The row table writes working images only and does not combine with another image (crosses
+  // combine in columns).
+  if (along_x && row_table_ && combine_with == kNone && dst != kOutput &&
+      params.radius <= kRowTableMaxRadius) {
     RowTableParams table{.width = samples,
                          .line_step = format_.width,
                          .src_origin = from.origin,
@@ -261,6 +278,16 @@ bool Passes::record(const Frame& frame, guint plane, const Settings& settings, G
                      settings.operation != kTophat && settings.operation != kBlackhat;
   input_ = frame.in.buffer;
   source_view_ = {in_offset / 4, in_stride / 4};
+  output_ = frame.out.buffer;
+  output_view_ = {out_offset / 4, out_stride / 4};
+  // A rectangle's erosion, dilation, opening or closing of one word per pixel ends with a column
+  // pass: into an output in device memory, that pass writes the frame itself, and the pack pass
+  // (a pass over the frame, and one more dispatch) is left out. An output in host memory is written
+  // once, whole words in a row (pack), rather than twice along its columns.
+  const bool direct = format_.bpp == 4 && frame.out.device_local && settings.shape == kRect &&
+                      settings.height / 2 > 0 &&
+                      (settings.operation == kErode || settings.operation == kDilate ||
+                       settings.operation == kOpen || settings.operation == kClose);
   if (settings.shape == kEllipse) {
     const std::vector<uint32_t> runs = mask_runs(settings.shape, settings.width, settings.height);
     std::memcpy(slots_[slot_].runs->mapped(), runs.data(), runs.size() * sizeof(uint32_t));
@@ -279,18 +306,20 @@ bool Passes::record(const Frame& frame, guint plane, const Settings& settings, G
   Image a = kImage1, b = kNone;
   switch (settings.operation) {
     case kErode:
-    case kDilate: repeat(settings.operation == kDilate, n, kSource, kImage1, kImage2); break;
+    case kDilate:
+      repeat(settings.operation == kDilate, n, kSource, direct ? kOutput : kImage1, kImage2);
+      break;
     case kOpen:
     case kTophat:
       repeat(false, n, kSource, kImage1, kImage2);
-      repeat(true, n, kImage1, kImage3, kImage2);
+      repeat(true, n, kImage1, direct ? kOutput : kImage3, kImage2);
       a = kImage3;
       if (settings.operation == kTophat) a = kSource, b = kImage3;
       break;
     case kClose:
     case kBlackhat:
       repeat(true, n, kSource, kImage1, kImage2);
-      repeat(false, n, kImage1, kImage3, kImage2);
+      repeat(false, n, kImage1, direct ? kOutput : kImage3, kImage2);
       a = kImage3;
       if (settings.operation == kBlackhat) b = kSource;
       break;
@@ -301,6 +330,7 @@ bool Passes::record(const Frame& frame, guint plane, const Settings& settings, G
       break;
   }
 
+  if (direct) return TRUE;
   PackParams pack{format_.width, format_.height, out_offset,           out_stride,
                   format_.keep,  b != kNone,     view(kSource).origin, view(kSource).stride};
   pack_->update(slot_, {{image(kSource)}, {image(a)}, {image(b == kNone ? a : b)}, {frame.out.buffer}});

@@ -47,8 +47,9 @@ class Passes : public CapsState {
 
  private:
   // Working images of a slot, by index: the unpacked source (or the input frame's plane, read in
-  // place), three results and a line-pass temp; then the slot's mask runs buffer, and "no image".
-  enum Image { kSource, kImage1, kImage2, kImage3, kTemp, kImages, kRuns = kImages, kNone };
+  // place), three results and a line-pass temp; then the slot's mask runs buffer, "no image", and
+  // the output frame's plane (a line pass's destination only).
+  enum Image { kSource, kImage1, kImage2, kImage3, kTemp, kImages, kRuns = kImages, kNone, kOutput };
   struct Slot {
     std::array<std::unique_ptr<Buffer>, kImages> images;
     std::unique_ptr<Buffer> runs;  // mask_runs() of the frame being recorded
@@ -86,6 +87,8 @@ class Passes : public CapsState {
   bool source_in_frame_ = false;  // kSource is the input frame's plane
   vk::Buffer input_;
   View source_view_;
+  vk::Buffer output_;
+  View output_view_;
 };
 
 }  // namespace vkc::morph
