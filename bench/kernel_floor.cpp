@@ -6,6 +6,7 @@
 #include "cases.hpp"
 #include "element_kernels.hpp"
 #include "floor_copy.spv.h"
+#include "floor_empty.spv.h"
 #include "floor_read.spv.h"
 #include "random_frames.hpp"
 #include "timed_work.hpp"
@@ -20,12 +21,12 @@ namespace {
 constexpr uint32_t kGroup = 256;  // the floor shaders' local size
 
 // `kInARow` dispatches of `kernel` with a barrier between each two, as a chain's elements follow
-// each other in one submission (timed per dispatch).
+// each other in one submission, or without (timed per dispatch).
 constexpr int kInARow = 5;
-Recorder in_a_row(const vkc::Kernel& kernel, const uint32_t& count, uint32_t groups) {
-  return [&kernel, &count, groups](vk::CommandBuffer cmd) {
+Recorder in_a_row(const vkc::Kernel& kernel, const uint32_t& count, uint32_t groups, bool barriers = true) {
+  return [&kernel, &count, groups, barriers](vk::CommandBuffer cmd) {
     for (int k = 0; k < kInARow; ++k) {
-      if (k > 0) vkc::compute_barrier(cmd);
+      if (k > 0 && barriers) vkc::compute_barrier(cmd);
       kernel.dispatch(cmd, 0, &count, groups, 1);
     }
   };
@@ -73,9 +74,23 @@ bool print_kernel_floors(const std::vector<std::string>& sizes) {
     auto copy1 = kernel("floor copy", floor_copy_spv, sizeof(floor_copy_spv), 1);
     copy1->update(0, {{src->handle()}, {dst->handle()}});
     const uint32_t none = 0;
-    print_line("one workgroup doing nothing",
-               time_submissions(ring, [&](vk::CommandBuffer cmd) { copy1->dispatch(cmd, 0, &none, 1, 1); }),
-               0);
+    auto empty = kernel("floor empty", floor_empty_spv, sizeof(floor_empty_spv), 1);
+    empty->update(0, {{src->handle()}, {dst->handle()}});
+    // What launching costs, and where it waits: one workgroup that reads its push constants, one
+    // that reads nothing, and launches in a row with and without barriers between them.
+    auto launches = [&](const std::string& context) {
+      print_line(("one workgroup doing nothing" + context).c_str(),
+                 time_submissions(ring, [&](vk::CommandBuffer cmd) { copy1->dispatch(cmd, 0, &none, 1, 1); }),
+                 0);
+      print_line(("one workgroup reading nothing" + context).c_str(),
+                 time_submissions(ring, [&](vk::CommandBuffer cmd) { empty->dispatch(cmd, 0, &none, 1, 1); }),
+                 0);
+      print_line(("one workgroup reading nothing, five in a row with barriers, each" + context).c_str(),
+                 time_submissions(ring, in_a_row(*empty, none, 1), kInARow), 0);
+      print_line(("one workgroup reading nothing, five in a row without barriers, each" + context).c_str(),
+                 time_submissions(ring, in_a_row(*empty, none, 1, false), kInARow), 0);
+    };
+    launches("");
     print_line("vkCmdCopyBuffer, device to device",
                time_submissions(ring,
                                 [&](vk::CommandBuffer cmd) {
@@ -101,9 +116,7 @@ bool print_kernel_floors(const std::vector<std::string>& sizes) {
       BusTraffic traffic(device, roles, local);
       const std::string context = std::string(", ") + what + (traffic.running() ? "" : " (no copy queue)");
       print_line(("timestamps alone" + context).c_str(), time_submissions(ring, [](vk::CommandBuffer) {}), 0);
-      print_line(("one workgroup doing nothing" + context).c_str(),
-                 time_submissions(ring, [&](vk::CommandBuffer cmd) { copy1->dispatch(cmd, 0, &none, 1, 1); }),
-                 0);
+      launches(context);
       auto copy = kernel("floor copy", floor_copy_spv, sizeof(floor_copy_spv), 1);
       copy->update(0, {{src->handle()}, {spare->handle()}});
       print_line(("copy kernel, 16 B per invocation" + context).c_str(),
