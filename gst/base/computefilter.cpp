@@ -11,7 +11,6 @@
 #include "scheduler.hpp"
 #include "staging.hpp"
 #include "vk/batch.hpp"
-#include "vk/kernel.hpp"
 #include "vk/reaper.hpp"
 #include "vk/submit.hpp"
 #include "vkmemory.hpp"
@@ -354,27 +353,20 @@ static gboolean gst_vkcompute_filter_decide_allocation(GstBaseTransform* trans, 
   return priv->pools && priv->pools->decide(query);
 }
 
-// A frame's commands start after every command submitted before on the device's compute queue
-// (vkc::queue_barrier()), which every element's kernels share: a frame in device memory was
-// written by the element upstream's work, submitted earlier (frames leave at submit), so the
-// queue's order and a barrier suffice: no CPU wait. (The copy queues touch only a slot's own copies
-// and host memory, ordered by the slot's semaphores: vkc::ChainEnds.)
-// The frame's start barrier, unless a barrier that this thread recorded already orders the input
-// frame's writer before everything it records now: in lut ! morph ! lumamax ! histogram ! rgb2yuv,
-// lumamax's barrier already orders morph's output before histogram's and rgb2yuv's kernels, which
-// then launch without waiting for lumamax's (a launch after a barrier waits for the bus when host
-// memory crosses it: docs/benchmarks.md). Such an element writes only its own output, which no
-// command still reads (a pool buffer comes back once the GPU is done with it), and its slot's
-// buffers, whose previous frame is behind that barrier too.
-static void record_start_barrier(GstVkComputeFilter* self, vkc::Frame& frame,
-                                 const vkc::InputBinding& input) {
-  GstMemory* in = input.path() == vkc::InputPath::kDevice ? gst_buffer_peek_memory(frame.inbuf, 0) : nullptr;
-  if (in && gst_vkcompute_memory_ordered_here(in)) {
-    GST_LOG_OBJECT(self, "no start barrier: one recorded after the input's writer already orders it");
-    return;
-  }
-  vkc::queue_barrier(frame.cmd);
-  if (in) gst_vkcompute_memory_order_here(in);
+// Orders a frame's commands after every command submitted before on the device's compute queue,
+// which every element's kernels share: a frame in device memory was written by the element
+// upstream's work, and the output buffers written here may still be read by the work of the
+// element downstream. Both were submitted earlier (frames leave at submit), so the queue's order
+// and this barrier suffice: no CPU wait. (The copy queues touch only a slot's own copies and host
+// memory, ordered by the slot's semaphores: vkc::ChainEnds.)
+static void record_after_earlier_work(vk::CommandBuffer cmd) {
+  using Stage = vk::PipelineStageFlagBits;
+  using Access = vk::AccessFlagBits;
+  vk::MemoryBarrier earlier{.srcAccessMask = Access::eShaderWrite | Access::eTransferWrite,
+                            .dstAccessMask = Access::eShaderRead | Access::eShaderWrite |
+                                             Access::eTransferRead | Access::eTransferWrite};
+  cmd.pipelineBarrier(Stage::eComputeShader | Stage::eTransfer, Stage::eComputeShader | Stage::eTransfer, {},
+                      earlier, nullptr, nullptr);
 }
 
 // An analysis element that outputs buffers (drawing into them, or moving its frames between host
@@ -433,7 +425,7 @@ static gboolean record_and_submit(GstVkComputeFilter* self, vkc::Frame& frame, c
   frame.cmd = priv->ring->begin(frame.slot);
   gather_input(self, frame, input);
   vkc::ChainEnds ends(*priv->ring, *priv->copies, priv->in_info, priv->out_info, frame);
-  record_start_barrier(self, frame, input);
+  record_after_earlier_work(frame.cmd);
   // The GPU time of a frame starts once the earlier work it waited for is done: in a chain, an
   // element's time is its own, not its upstream's too.
   priv->ring->start_timing(frame.slot);
@@ -481,7 +473,6 @@ static GstFlowReturn acquire_output(GstVkComputeFilter* self, vkc::Frame& frame)
   GST_BASE_TRANSFORM_GET_CLASS(self)->copy_metadata(trans, frame.inbuf, frame.outbuf);
   GstMemory* outmem = gst_buffer_peek_memory(frame.outbuf, 0);
   const vkc::Buffer* out = gst_vkcompute_memory_get_buffer(outmem, *priv->device, &frame.out.device_local);
-  gst_vkcompute_memory_written(outmem);
   std::string error;
   if (!out || gst_buffer_n_memory(frame.outbuf) != 1 ||
       !vkc::frame_layout(frame.outbuf, priv->out_info, out->handle(), outmem->offset, frame.out, error)) {
@@ -494,7 +485,7 @@ static GstFlowReturn acquire_output(GstVkComputeFilter* self, vkc::Frame& frame)
 
 // Binds the input, takes an output buffer, records and submits one frame into `slot`, and hands it
 // to the scheduler. Takes `inbuf`. An output in device memory leaves now, in `out`: the work of
-// the element downstream is ordered after ours on the GPU (record_start_barrier()), and a CPU
+// the element downstream is ordered after ours on the GPU (record_after_earlier_work()), and a CPU
 // map waits for it (vkmemory.hpp). An output in host memory leaves when the GPU is done.
 static GstFlowReturn submit_frame(GstVkComputeFilter* self, GstBuffer* inbuf, guint slot, GstBuffer** out) {
   auto* priv = get_priv(self);

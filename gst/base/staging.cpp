@@ -1,7 +1,5 @@
 #include "staging.hpp"
 
-#include "vk/kernel.hpp"
-
 namespace vkc {
 
 SlotCopies::SlotCopies(std::shared_ptr<Device> device, uint32_t slots)
@@ -36,12 +34,7 @@ FrameLayout SlotCopies::output_copy(uint32_t slot, vk::CommandBuffer cmd, const 
   bool created = false;
   FrameLayout copy =
       moved(slots_[slot].output, "vkcompute output copy", info, layout, GST_VIDEO_MAX_PLANES, created);
-  // Zeroed once, ordered before the frame's work by a barrier of its own (the frame's start barrier
-  // may be left out: computefilter.cpp, record_start_barrier()).
-  if (created) {
-    cmd.fillBuffer(copy.buffer, 0, VK_WHOLE_SIZE, 0);
-    queue_barrier(cmd);
-  }
+  if (created) cmd.fillBuffer(copy.buffer, 0, VK_WHOLE_SIZE, 0);
   return copy;
 }
 

@@ -53,7 +53,7 @@ class SlotCopies {
 // memory, output in host memory) the kernels write the slot's output copy, downloaded after them.
 class ChainEnds {
  public:
-  // Before the frame's start barrier; a new output copy is zeroed with a barrier of its own.
+  // Before the frame's start barrier, which orders the fill of a new output copy before the kernels.
   ChainEnds(CommandRing& ring, SlotCopies& copies, const GstVideoInfo& in_info, const GstVideoInfo& out_info,
             Frame& frame);
   // After the start barrier: the head's upload; frame.in is then the input copy.

@@ -15,24 +15,11 @@ constexpr uint64_t kMapTimeoutNs = 10'000'000'000ull;
 // How long freeing device-local memory waits for the work queued before it.
 constexpr uint64_t kFreeWaitNs = 1'000'000'000ull;
 
-// What the CPU sees of a device-local buffer: a host-visible copy, made at each map. And which
-// thread's commands see its last write (gst_vkcompute_memory_ordered_here()).
+// What the CPU sees of a device-local buffer: a host-visible copy, made at each map.
 struct HostView {
   std::mutex lock;  // one copy at a time into `staging`
   std::unique_ptr<vkc::Buffer> staging;
-  // thread_token() of the thread that recorded a barrier after the buffer's last write; 0: none.
-  std::atomic<uint64_t> ordered_for{0};
 };
-
-// A number of the calling thread, never 0, never another thread's.
-uint64_t thread_token() {
-  static std::atomic<uint64_t> last{0};
-  thread_local const uint64_t token = ++last;
-  return token;
-}
-
-// The view of device-local memory of ours, else null.
-HostView* device_view(GstMemory* memory);
 
 struct VkComputeMemory {
   GstMemory mem;
@@ -199,7 +186,6 @@ void memory_unmap_full(GstMemory* memory, GstMapInfo* info) {
   if (!allocator->device_local || !(info->flags & GST_MAP_WRITE)) return;
   HostView& view = *root_of(memory)->host_view;
   std::lock_guard<std::mutex> guard(view.lock);
-  view.ordered_for = 0;  // a new write, which no barrier recorded so far covers
   try {
     if (!copy_now(*allocator->device, *view.staging, *mem->buffer))
       GST_ERROR_OBJECT(allocator, "the GPU did not finish copying a frame written by the CPU back");
@@ -253,11 +239,6 @@ GstAllocator* allocator_new(std::shared_ptr<vkc::Device> device, std::shared_ptr
   return GST_ALLOCATOR_CAST(self);
 }
 
-HostView* device_view(GstMemory* memory) {
-  if (!memory || !gst_memory_is_type(memory, GST_VKCOMPUTE_DEVICE_MEMORY_TYPE)) return nullptr;
-  return root_of(memory)->host_view;
-}
-
 }  // namespace
 
 GstAllocator* gst_vkcompute_allocator_new(std::shared_ptr<vkc::Device> device) {
@@ -291,17 +272,4 @@ GstBufferPool* gst_vkcompute_buffer_pool_new(GstAllocator* allocator, GstCaps* c
     return nullptr;
   }
   return pool;
-}
-
-void gst_vkcompute_memory_written(GstMemory* mem) {
-  if (HostView* view = device_view(mem)) view->ordered_for = 0;
-}
-
-void gst_vkcompute_memory_order_here(GstMemory* mem) {
-  if (HostView* view = device_view(mem)) view->ordered_for = thread_token();
-}
-
-bool gst_vkcompute_memory_ordered_here(GstMemory* mem) {
-  HostView* view = device_view(mem);
-  return view && view->ordered_for == thread_token();
 }

@@ -44,18 +44,6 @@ GstAllocator* gst_vkcompute_device_allocator_new(std::shared_ptr<vkc::Device> de
 const vkc::Buffer* gst_vkcompute_memory_get_buffer(GstMemory* mem, const vkc::Device& device,
                                                    bool* device_local = nullptr);
 
-// Which commands see the last write to a frame in device-local memory, so that an element reading
-// it need not wait for everything before it on the queue (computefilter.cpp, record_and_submit()):
-// - written(): the frame is being written (an element's output, a CPU write map);
-// - order_here(): the calling thread has just recorded, after the commands that wrote it, a barrier
-//   after which every command it records later (in its batch, or submitted after) sees the write;
-// - ordered_here(): whether the calling thread has, since the last write.
-// Another thread's barrier does not count: its submission may come after the calling thread's.
-// Memory that is not device-local memory of ours is never ordered.
-void gst_vkcompute_memory_written(GstMemory* mem);
-void gst_vkcompute_memory_order_here(GstMemory* mem);
-bool gst_vkcompute_memory_ordered_here(GstMemory* mem);
-
 // A video buffer pool whose buffers are allocated from `allocator`, with GstVideoMeta.
 GstBufferPool* gst_vkcompute_buffer_pool_new(GstAllocator* allocator, GstCaps* caps, guint size,
                                              guint min_buffers);

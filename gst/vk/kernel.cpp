@@ -113,16 +113,6 @@ void compute_to_transfer_barrier(vk::CommandBuffer cmd) {
                       barrier, nullptr, nullptr);
 }
 
-void queue_barrier(vk::CommandBuffer cmd) {
-  using Stage = vk::PipelineStageFlagBits;
-  using Access = vk::AccessFlagBits;
-  vk::MemoryBarrier barrier{.srcAccessMask = Access::eShaderWrite | Access::eTransferWrite,
-                            .dstAccessMask = Access::eShaderRead | Access::eShaderWrite |
-                                             Access::eTransferRead | Access::eTransferWrite};
-  cmd.pipelineBarrier(Stage::eComputeShader | Stage::eTransfer, Stage::eComputeShader | Stage::eTransfer, {},
-                      barrier, nullptr, nullptr);
-}
-
 void clear_buffer(vk::CommandBuffer cmd, vk::Buffer buffer) {
   cmd.fillBuffer(buffer, 0, VK_WHOLE_SIZE, 0);
   transfer_to_compute_barrier(cmd);

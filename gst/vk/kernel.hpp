@@ -64,10 +64,6 @@ void transfer_to_compute_barrier(vk::CommandBuffer cmd);
 // validation layer can tell from their bindings) without overtaking them.
 void compute_to_transfer_barrier(vk::CommandBuffer cmd);
 
-// Orders every dispatch and transfer before it on the queue (in this command buffer or submitted
-// before it) before every one after it, which sees all of their writes.
-void queue_barrier(vk::CommandBuffer cmd);
-
 // Records zeroing `buffer`, ordered before the dispatches recorded after it.
 void clear_buffer(vk::CommandBuffer cmd, vk::Buffer buffer);
 
