@@ -1,6 +1,7 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
-// One-dimensional erosion or dilation along the rows or the columns of a working image, over the
+// One-dimensional erosion or dilation along the rows or the columns of a working image (or, the last
+// pass into a 32-bit output in device memory, of the output frame's plane), over the
 // window [i - radius, i + radius], at a cost independent of the radius (van Herk / Gil-Werman).
 //
 // The line is cut into blocks of k = 2 * radius + 1 samples. For an output i, the window's first

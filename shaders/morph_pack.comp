@@ -1,7 +1,7 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
-// Last pass of every morph frame: the result image (one word per pixel, device memory) into one
-// plane of the output frame (host memory), whole output words so that no two invocations write the
+// Last pass of a morph frame (of every one whose output is in host memory): the result image (one
+// word per pixel, device memory) into one plane of the output frame, whole output words so that no two invocations write the
 // same word. A workgroup row covers the BPP x local_size_x words (4 x local_size_x pixels) of a
 // frame row, consecutive invocations taking consecutive words, so that every store of a subgroup
 // is one contiguous run of host memory. The result is `a`, or `a - b` lane by lane (gradient, top-hat,

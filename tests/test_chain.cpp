@@ -314,12 +314,16 @@ GST_START_TEST(test_morph_writes_device_frames_directly) {
   const char* const operations[] = {"erode", "dilate", "open", "close"};
   const char* const masks[] = {"width=3 height=5", "width=1 height=7", "width=9 height=3 iterations=3",
                                "width=255 height=3 iterations=2"};
-  for (const char* format : {"RGBA", "xRGB", "BGRx"}) {
-    Chain chain{{}, format, 97, 61, ""};
+  // Frames smaller than the masks too, where the windows are clamped to the frame.
+  const std::tuple<const char*, int, int> frames[] = {{"RGBA", 97, 61}, {"xRGB", 97, 61}, {"BGRx", 97, 61},
+                                                      {"RGBA", 1, 1},   {"ABGR", 3, 2},   {"RGBx", 2, 7}};
+  for (const auto& [format, width, height] : frames) {
+    Chain chain{{}, format, width, height, ""};
     for (size_t i = 0; i < G_N_ELEMENTS(operations); ++i)
       chain.elements.push_back(std::string("morph shape=rect operation=") + operations[i] + " " + masks[i]);
     chain.elements.push_back("lumamax");
-    ExpectSameAsSeparated(chain, std::string("morph into the frame ") + format);
+    ExpectSameAsSeparated(chain, std::string("morph into the frame ") + format + " " + std::to_string(width) +
+                                     "x" + std::to_string(height));
   }
 }
 GST_END_TEST;
@@ -400,6 +404,47 @@ GST_START_TEST(test_tee_to_a_stock_element) {
   for (guint f = 0; f < kFrames; ++f)
     fail_unless(alone[f] == teed[f], "%s: frame %u differs behind the tee", vktest::WithSeed("tee").c_str(),
                 f);
+}
+GST_END_TEST;
+
+// A chain whose last element's push blocks (an appsink that nobody pulls, as in a paused
+// application) while the streaming thread holds the next frame's work of the elements above in its
+// batch: that work still reaches the GPU, so no frame of theirs outlives the frame timeout (set
+// short here), and every frame comes out once the application pulls again.
+GST_START_TEST(test_blocked_downstream_does_not_stall_the_chain) {
+  g_setenv("GST_VKCOMPUTE_FRAME_TIMEOUT_MS", "300", TRUE);
+  GstVideoInfo info;
+  gst_video_info_set_format(&info, GST_VIDEO_FORMAT_RGBA, 64, 48);
+  const std::string description =
+      "appsrc name=src format=time caps=video/x-raw,format=RGBA,width=64,height=48,framerate=30/1 ! "
+      "morph ! morph operation=erode ! appsink name=sink sync=false max-buffers=1";
+  GstElement* pipeline = vktest::ParsePipeline(description.c_str());
+  GstElement* src = gst_bin_get_by_name(GST_BIN(pipeline), "src");
+  GstElement* sink = gst_bin_get_by_name(GST_BIN(pipeline), "sink");
+  fail_unless(gst_element_set_state(pipeline, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE);
+  std::mt19937 rng = vktest::RngFor("blocked downstream");
+  const guint frames = 16;  // more than the appsink and both rings behind it hold
+  for (guint f = 0; f < frames; ++f) gst_app_src_push_buffer(GST_APP_SRC(src), RandomFrame(rng, info, f));
+  gst_app_src_end_of_stream(GST_APP_SRC(src));
+  // The frames fill the appsink and the rings behind it; the streaming thread then blocks in the
+  // last element's push, longer than the frame timeout.
+  g_usleep(4 * 300 * 1000);
+  GstBus* bus = gst_element_get_bus(pipeline);
+  GstMessage* error = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR);
+  fail_unless(error == nullptr, "%s: %s while downstream was blocked", description.c_str(),
+              error ? vktest::Describe(error).c_str() : "");
+  gst_object_unref(bus);
+  for (guint f = 0; f < frames; ++f) {
+    GstSample* sample = gst_app_sink_try_pull_sample(GST_APP_SINK(sink), kTimeout);
+    fail_unless(sample != nullptr, "%s: %u frames came out", description.c_str(), f);
+    gst_sample_unref(sample);
+  }
+  vktest::ExpectEos(pipeline, kTimeout, description);
+  gst_element_set_state(pipeline, GST_STATE_NULL);
+  gst_object_unref(sink);
+  gst_object_unref(src);
+  gst_object_unref(pipeline);
+  g_unsetenv("GST_VKCOMPUTE_FRAME_TIMEOUT_MS");
 }
 GST_END_TEST;
 
@@ -560,6 +605,7 @@ static Suite* chain_suite() {
   tcase_add_test(tc, test_planar_chain);
   tcase_add_test(tc, test_every_format_at_the_tail);
   tcase_add_test(tc, test_tee_to_a_stock_element);
+  tcase_add_test(tc, test_blocked_downstream_does_not_stall_the_chain);
   tcase_add_test(tc, test_chain_across_devices);
   tcase_add_test(tc, test_renegotiation_and_flush_mid_chain);
   suite_add_tcase(suite, tc);

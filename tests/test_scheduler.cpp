@@ -179,9 +179,10 @@ GST_START_TEST(test_full_ring_waits_for_the_oldest) {
 }
 GST_END_TEST;
 
-// A busy ring's frames (full, or one short of full: scheduler.hpp) are the streaming thread's to
-// finish in its next reserve(); when no frame follows (a burst, then nothing), they still leave on
-// their own once the GPU is done.
+// A busy ring's frames (full, or one short of full: scheduler.hpp) are left to the streaming
+// thread, which finishes them once the ring is full; when no frame follows (a burst, then
+// nothing), they still leave on their own once the GPU is done, also when the ring becomes busy
+// only after a frame has left.
 GST_START_TEST(test_busy_ring_leaves_without_a_next_frame) {
   for (int frames : {int(kDepth) - 1, int(kDepth)}) {
     Rig rig;
@@ -196,6 +197,16 @@ GST_START_TEST(test_busy_ring_leaves_without_a_next_frame) {
                 Text(rig.log.get(rig.log.finished)).c_str());
     ExpectLog(rig.log, rig.log.finished, all, "finished");
   }
+  // A full ring whose oldest frame leaves is one short of full: the rest leave by the looks.
+  Rig rig;
+  for (int n = 0; n < int(kDepth); ++n) ExpectFlow(rig.submit(n), GST_FLOW_OK, "submit(n)");
+  rig.gpu.complete(0);
+  fail_unless(rig.log.wait_for(rig.log.finished, 1), "frame 0 of a full ring did not leave on its own");
+  for (int n = 1; n < int(kDepth); ++n) rig.gpu.complete(n);
+  fail_unless(rig.log.wait_for(rig.log.finished, kDepth),
+              "a busy ring's frames did not leave on their own: %s",
+              Text(rig.log.get(rig.log.finished)).c_str());
+  ExpectLog(rig.log, rig.log.finished, std::vector<int>({0, 1, 2, 3}), "finished");
 }
 GST_END_TEST;
 
@@ -247,6 +258,20 @@ GST_START_TEST(test_slow_frame_stalls) {
 }
 GST_END_TEST;
 
+// A frame that outlives the timeout in a busy ring, with no call after it (a live source that
+// stopped), is reported all the same, once.
+GST_START_TEST(test_slow_frame_in_a_busy_ring_is_reported) {
+  Rig rig(20'000'000);
+  for (int n = 0; n < int(kDepth) - 1; ++n) ExpectFlow(rig.submit(n), GST_FLOW_OK, "submit(n)");
+  fail_unless(rig.log.wait_for(rig.log.failures, 1), "a slow frame in a busy ring was not reported");
+  ExpectLog(rig.log, rig.log.failures, std::vector<int>({int(Completion::kPending)}), "failures");
+  ExpectLog(rig.log, rig.log.released, {}, "released");
+  FrameScheduler::Frames left = rig.scheduler.discard();
+  fail_unless(left.size() == kDepth - 1, "%zu frames handed over by the flush, expected %u", left.size(),
+              kDepth - 1);
+}
+GST_END_TEST;
+
 // A lost device: one report, every frame dropped without being finished.
 GST_START_TEST(test_lost_device_drops_everything) {
   Rig rig;
@@ -287,6 +312,7 @@ static Suite* scheduler_suite() {
   tcase_add_test(tc, test_downstream_flow_returns_once);
   tcase_add_test(tc, test_discard_drops_after_the_gpu);
   tcase_add_test(tc, test_slow_frame_stalls);
+  tcase_add_test(tc, test_slow_frame_in_a_busy_ring_is_reported);
   tcase_add_test(tc, test_lost_device_drops_everything);
   tcase_add_test(tc, test_stop_hands_running_frames_back);
   suite_add_tcase(suite, tc);

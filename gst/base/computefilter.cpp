@@ -161,7 +161,12 @@ class FrameWork : public vkc::FrameScheduler::Work {
     note_gpu_time(self_, priv->ring->gpu_time_ns(frame.slot));
     GstBuffer* out = std::exchange(frame.outbuf, nullptr);
     release();  // the input goes back upstream before the output goes on
-    return out ? gst_pad_push(GST_BASE_TRANSFORM_SRC_PAD(self_), out) : GST_FLOW_OK;
+    if (!out) return GST_FLOW_OK;
+    // On the streaming thread (reserve()), the push may block downstream (a sink's clock, a full
+    // queue, a paused pipeline): the work of the elements above, left in the thread's batch, is
+    // sent first, or their frames would outlive the timeout while they wait.
+    vkc::batch::flush();
+    return gst_pad_push(GST_BASE_TRANSFORM_SRC_PAD(self_), out);
   }
 
   vkc::Frame frame;
@@ -275,7 +280,10 @@ static gboolean gst_vkcompute_filter_start(GstBaseTransform* trans) {
   priv->scheduler = std::make_unique<vkc::FrameScheduler>(
       kVkComputeFramesInFlight, priv->frame_timeout_ns,
       [ring = priv->ring.get()](uint32_t slot) { return ring->wait(slot, 0); },
-      [self](vkc::Completion status) { post_gpu_failure(self, status); }, thread_name);
+      [self](vkc::Completion status) { post_gpu_failure(self, status); }, thread_name,
+      // The streaming thread may wait long for the completion thread (its push blocked downstream):
+      // the work of the elements above, left in its batch, must not wait with it.
+      [] { vkc::batch::flush(); });
   priv->counts->uploads = 0;
   priv->counts->downloads = 0;
   priv->pools = std::make_unique<vkc::FramePools>(device, priv->counts, kVkComputeFramesInFlight);

@@ -29,12 +29,13 @@ constexpr auto kBusyRingLook = std::chrono::microseconds(1000);
 }  // namespace
 
 FrameScheduler::FrameScheduler(uint32_t depth, uint64_t timeout_ns, FenceStatus status, FailureReport report,
-                               const std::string& thread_name)
+                               const std::string& thread_name, BeforeBlocking before_blocking)
     : depth_(depth),
       busy_ring_(depth > 2 ? depth - 1 : depth),
       timeout_ns_(timeout_ns),
       status_(std::move(status)),
-      report_(std::move(report)) {
+      report_(std::move(report)),
+      before_blocking_(std::move(before_blocking)) {
   thread_ = std::thread(&FrameScheduler::run, this, thread_name);
 }
 
@@ -46,11 +47,12 @@ GstFlowReturn FrameScheduler::reserve(uint32_t& slot) {
   std::unique_lock<std::mutex> guard(lock_);
   // A full ring: the streaming thread waits for the oldest frame and finishes it itself, unless the
   // completion thread already is.
+  bool warned = false;
   while (in_flight_.size() >= depth_ && !failed_ && !stopping_ && flow_ == GST_FLOW_OK) {
     if (!finishing_)
       finish_oldest(guard);
     else
-      changed_.wait(guard);
+      wait_for_finisher(warned, guard);
   }
   const GstFlowReturn flow = take_flow(guard);
   slot = uint32_t(submitted_ % depth_);
@@ -68,13 +70,26 @@ void FrameScheduler::push(std::unique_ptr<Work> work) {
 
 GstFlowReturn FrameScheduler::drain() {
   std::unique_lock<std::mutex> guard(lock_);
+  bool warned = false;
   while ((!in_flight_.empty() || releasing_ > 0) && !stalled_ && !stopping_) {
     if (!in_flight_.empty() && !finishing_ && !failed_)
       finish_oldest(guard);
     else
-      changed_.wait(guard);
+      wait_for_finisher(warned, guard);
   }
   return take_flow(guard);
+}
+
+void FrameScheduler::wait_for_finisher(bool& warned, std::unique_lock<std::mutex>& guard) {
+  if (warned || !before_blocking_) {
+    changed_.wait(guard);
+    return;
+  }
+  // Outside the lock; the caller looks at the state again after it, so no change is missed.
+  warned = true;
+  guard.unlock();
+  before_blocking_();
+  guard.lock();
 }
 
 FrameScheduler::Frames FrameScheduler::discard() {
@@ -135,6 +150,10 @@ void FrameScheduler::finish_oldest(std::unique_lock<std::mutex>& guard) {
   finishing_ = true;
   const Completion status = wait_oldest(uint32_t(retired_ % depth_), guard);
   finishing_ = false;
+  settle_oldest(status, guard);
+}
+
+void FrameScheduler::settle_oldest(Completion status, std::unique_lock<std::mutex>& guard) {
   if (stopping_) {  // what is left goes to stop()'s caller, finished or not
     changed_.notify_all();
     return;
@@ -177,13 +196,17 @@ void FrameScheduler::run(const std::string& thread_name) {
   prctl(PR_SET_TIMERSLACK, kTimerSlackNs);
   std::unique_lock<std::mutex> guard(lock_);
   bool look_again = false;  // the last look found the oldest frame done: look at the next one now
+  // The oldest frame that the looks found still running, and since when: after the timeout it
+  // fails as a frame waited for does.
+  uint64_t running = UINT64_MAX;
+  auto running_since = std::chrono::steady_clock::now();
   for (;;) {
     const bool busy = kept_busy();
     idle_ = true;
     if (busy) {
       // The oldest frame is the streaming thread's to finish (reserve()) unless it stays away:
       // look at the fence now and then, and finish the frame once the GPU is done.
-      if (!look_again) wake_.wait_for(guard, kBusyRingLook);
+      if (!look_again) wake_.wait_for(guard, kBusyRingLook, [&] { return stopping_ || dropping_; });
     } else {
       awaits_turn_ = true;
       wake_.wait(guard, [&] {
@@ -200,18 +223,28 @@ void FrameScheduler::run(const std::string& thread_name) {
       // The look holds the turn: the streaming thread must not finish the frame and record into its
       // slot (resetting the fence) while the fence is read here (the validation layer's threading
       // check caught vkResetFences beside this look's wait).
+      const uint64_t oldest = retired_;
       finishing_ = true;
       guard.unlock();
-      const bool done = status_(slot) != Completion::kPending;
+      const Completion status = status_(slot);
       guard.lock();
       finishing_ = false;
       changed_.notify_all();
-      if (!done || stopping_ || in_flight_.empty() || uint32_t(retired_ % depth_) != slot) continue;
-      look_again = true;
+      if (stopping_ || in_flight_.empty() || retired_ != oldest) continue;
+      if (status == Completion::kPending) {
+        const auto now = std::chrono::steady_clock::now();
+        if (running != oldest) running = oldest, running_since = now;
+        if (uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(now - running_since).count()) <
+            timeout_ns_)
+          continue;
+      }
+      look_again = status == Completion::kDone;
+      settle_oldest(status, guard);
     } else if (kept_busy()) {
       continue;  // filled up while it waited
+    } else {
+      finish_oldest(guard);
     }
-    finish_oldest(guard);
     if (stopping_) break;
   }
   changed_.notify_all();

@@ -5,12 +5,13 @@
 // posted) as soon as the GPU is done with it, in submission order, by one of two threads:
 // - the completion thread, which waits for the oldest frame's fence while the streaming thread
 //   is away (a live stream: no frame waits for a later one to arrive, whatever the frame rate);
-// - the streaming thread itself when it keeps the ring busy (an unpaced stream: the ring full, or
-//   one frame short of it): it needs the oldest frame's slot soon, so it waits for that frame in
-//   reserve() and finishes it, and the completion thread only looks at the fence every
-//   millisecond in case no frame follows. One thread waits per frame instead of two handing it
-//   over, which halves the wakes per frame; in a chain, one streaming thread waits for the frame
-//   of all of its elements (they share the batch's fence) instead of one thread per element.
+// - the streaming thread itself while it keeps the ring busy (an unpaced stream: the ring full, or
+//   one frame short of it): it needs the oldest frame's slot soon, so once the ring is full it
+//   waits for that frame in reserve() and finishes it, and the completion thread only looks at
+//   the fence every millisecond in case no frame follows (finishing what is done, reporting a
+//   frame that outlives the timeout). One thread waits per frame instead of two handing it over,
+//   which halves the wakes per frame; in a chain, one streaming thread waits for the frame of all
+//   of its elements (they share the batch's fence) instead of one thread per element.
 // drain() finishes the frames on the streaming thread too. Never two threads finish at once.
 //
 // A frame that does not complete stops the scheduler for good: either the device was lost (that
@@ -57,10 +58,13 @@ class FrameScheduler {
   // The frame that did not complete (kPending: still running after the timeout; kLost), once, on
   // the thread that waited for it.
   using FailureReport = std::function<void(Completion status)>;
+  // Called on the streaming thread before it waits for the completion thread to finish a frame
+  // (whose push downstream may block for long): the element sends any GPU work it holds back.
+  using BeforeBlocking = std::function<void()>;
 
   // `depth` frames at most in flight; `thread_name` (at most 15 bytes) shows in top and debuggers.
   FrameScheduler(uint32_t depth, uint64_t timeout_ns, FenceStatus status, FailureReport report,
-                 const std::string& thread_name);
+                 const std::string& thread_name, BeforeBlocking before_blocking = nullptr);
   // Joins the completion thread (stop()); frames still held are destroyed, so the owner must hand
   // them over with stop() first when the GPU may still use them.
   ~FrameScheduler();
@@ -90,6 +94,11 @@ class FrameScheduler {
   // thread holds the turn: the completion thread, or the streaming thread in reserve() or drain().
   // With the lock held and no other thread finishing.
   void finish_oldest(std::unique_lock<std::mutex>& guard);
+  // The rest of finish_oldest() once the oldest frame's `status` is known.
+  void settle_oldest(Completion status, std::unique_lock<std::mutex>& guard);
+  // The streaming thread in reserve() or drain(), while another thread finishes the oldest frame:
+  // calls before_blocking_ the first time (`warned`), then waits for a change.
+  void wait_for_finisher(bool& warned, std::unique_lock<std::mutex>& guard);
   // Waits for the oldest frame: looks at its fence, naps, looks again (see kShortestNapNs).
   Completion wait_oldest(uint32_t slot, std::unique_lock<std::mutex>& guard);
   // The first flow to return to the streaming thread: a failure's error once it is reported, a
@@ -110,6 +119,7 @@ class FrameScheduler {
   const uint64_t timeout_ns_;
   const FenceStatus status_;
   const FailureReport report_;
+  const BeforeBlocking before_blocking_;
   uint64_t submitted_ = 0;  // streaming thread: frames pushed, for slot numbers
 
   std::mutex lock_;

@@ -52,7 +52,8 @@ constexpr uint32_t kRowsTileW = 64, kRowsTileH = 32;  // see shaders/morph_rows.
 constexpr uint32_t kMaxRuns = 255;
 // Descriptor sets 0..kFrameSets-1 of a kernel are bound anew for each frame: kVkComputeFramesInFlight
 // per binding of the frame's own buffers in one frame (a kernel reads the input plane in place at
-// most four times: gradient's two mask passes, each a row and a column pass of a cross).
+// most four times: gradient's two mask passes, each a row and a column pass of a cross; a pass
+// into the output frame is one more only where the input is read at most once before it).
 constexpr uint32_t kFrameBindings = 4;
 constexpr uint32_t kFrameSets = kFrameBindings * kVkComputeFramesInFlight;
 
@@ -165,7 +166,10 @@ void Passes::line_pass(bool dilate, bool along_x, uint32_t radius, Image src, Im
   const uint32_t count = along_x ? format_.height : format_.width;
   // Into the output frame, the lanes it keeps (alpha, padding) come from the input.
   const bool keep = dst == kOutput && format_.keep != 0;
-  if (keep) combine_with = kSource;
+  if (keep) {
+    g_assert(combine_with == kNone);  // a cross's column pass never writes the output frame
+    combine_with = kSource;
+  }
   const View from = view(src), to = view(dst), other = combine_with == kNone ? to : view(combine_with);
   LineParams params{.samples = samples,
                     .count = count,
