@@ -11,9 +11,11 @@
 // GST_VKCOMPUTE_BATCH=0 turns batches off (to compare). While a BatchScope lives on a thread,
 // Device::submit() with `defer` keeps the submission in the thread's batch; any other submission from the
 // thread, any wait for the GPU on it that finds work still running (CommandRing), and the end of the
-// outermost scope submit the batch first. Only work whose result stays on the thread until the batch goes may
-// be deferred: a buffer that another thread could map, or that a stock element could hold, must have its work
-// submitted before it leaves (the element's output goes straight into another element of ours).
+// outermost scope submit the batch first; so does the thread before anything that may block it for long
+// (the base class: before it waits for an element's completion thread, and before it pushes a finished
+// frame downstream). Only work whose result stays on the thread until the batch goes may be deferred: a
+// buffer that another thread could map, or that a stock element could hold, must have its work submitted
+// before it leaves (the element's output goes straight into another element of ours).
 #pragma once
 
 #include <atomic>
