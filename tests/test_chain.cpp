@@ -71,6 +71,25 @@ std::string VisibleBytes(GstSample* sample) {
   return vktest::VisibleBytes(info, gst_sample_get_buffer(sample));
 }
 
+// Pulls `count` frames from the appsink `sink` (their visible bytes), expects EOS after them, then
+// stops the pipeline and drops it, its appsrc `src` and `sink`.
+std::vector<std::string> PullAllAndStop(GstElement* pipeline, GstElement* src, GstElement* sink, guint count,
+                                        const std::string& description) {
+  std::vector<std::string> frames;
+  while (frames.size() < count) {
+    GstSample* sample = gst_app_sink_try_pull_sample(GST_APP_SINK(sink), kTimeout);
+    fail_unless(sample != nullptr, "%s: %zu frames came out", description.c_str(), frames.size());
+    frames.push_back(VisibleBytes(sample));
+    gst_sample_unref(sample);
+  }
+  vktest::ExpectEos(pipeline, kTimeout, description);
+  gst_element_set_state(pipeline, GST_STATE_NULL);
+  gst_object_unref(sink);
+  gst_object_unref(src);
+  gst_object_unref(pipeline);
+  return frames;
+}
+
 GstBuffer* RandomFrame(std::mt19937& rng, const GstVideoInfo& info, guint n) {
   GstBuffer* buffer = gst_buffer_new_allocate(nullptr, info.size, nullptr);
   GstMapInfo map;
@@ -383,19 +402,7 @@ GST_START_TEST(test_tee_to_a_stock_element) {
     std::mt19937 rng = vktest::RngFor("tee");
     for (guint f = 0; f < kFrames; ++f) gst_app_src_push_buffer(GST_APP_SRC(src), RandomFrame(rng, info, f));
     gst_app_src_end_of_stream(GST_APP_SRC(src));
-    std::vector<std::string> frames;
-    while (frames.size() < kFrames) {
-      GstSample* sample = gst_app_sink_try_pull_sample(GST_APP_SINK(sink), kTimeout);
-      fail_unless(sample != nullptr, "%s: %zu frames came out", description.c_str(), frames.size());
-      frames.push_back(VisibleBytes(sample));
-      gst_sample_unref(sample);
-    }
-    vktest::ExpectEos(pipeline, kTimeout, description);
-    gst_element_set_state(pipeline, GST_STATE_NULL);
-    gst_object_unref(sink);
-    gst_object_unref(src);
-    gst_object_unref(pipeline);
-    return frames;
+    return PullAllAndStop(pipeline, src, sink, kFrames, description);
   };
   const auto alone = run("appsink name=sink sync=false");
   const auto teed =
@@ -434,16 +441,7 @@ GST_START_TEST(test_blocked_downstream_does_not_stall_the_chain) {
   fail_unless(error == nullptr, "%s: %s while downstream was blocked", description.c_str(),
               error ? vktest::Describe(error).c_str() : "");
   gst_object_unref(bus);
-  for (guint f = 0; f < frames; ++f) {
-    GstSample* sample = gst_app_sink_try_pull_sample(GST_APP_SINK(sink), kTimeout);
-    fail_unless(sample != nullptr, "%s: %u frames came out", description.c_str(), f);
-    gst_sample_unref(sample);
-  }
-  vktest::ExpectEos(pipeline, kTimeout, description);
-  gst_element_set_state(pipeline, GST_STATE_NULL);
-  gst_object_unref(sink);
-  gst_object_unref(src);
-  gst_object_unref(pipeline);
+  PullAllAndStop(pipeline, src, sink, frames, description);
   g_unsetenv("GST_VKCOMPUTE_FRAME_TIMEOUT_MS");
 }
 GST_END_TEST;
