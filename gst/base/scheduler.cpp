@@ -117,7 +117,7 @@ FrameScheduler::Frames FrameScheduler::stop() {
 }
 
 bool FrameScheduler::kept_busy() const {
-  return in_flight_.size() >= busy_ring_ && !dropping_;
+  return in_flight_.size() >= busy_ring_ && !dropping_ && !stalled_;  // a stalled ring waits for stop()
 }
 
 GstFlowReturn FrameScheduler::take_flow(std::unique_lock<std::mutex>& guard) {
