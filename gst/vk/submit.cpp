@@ -174,9 +174,7 @@ Completion CommandRing::wait_fences(const std::vector<const Slot*>& slots, uint6
       if (std::chrono::steady_clock::now() >= deadline) return Completion::kPending;
       std::this_thread::sleep_for(std::chrono::microseconds(50));
     }
-  std::vector<vk::Fence> fences;
-  for (const Slot* s : slots)
-    if (s->submitted) fences.push_back(s->completion());
+  const std::vector<vk::Fence> fences = completions(slots);
   if (fences.empty()) return Completion::kDone;
   const auto left = std::max<int64_t>(
       0, std::chrono::duration_cast<std::chrono::nanoseconds>(deadline - std::chrono::steady_clock::now())
@@ -191,13 +189,17 @@ Completion CommandRing::wait_fences(const std::vector<const Slot*>& slots, uint6
   }
 }
 
-bool CommandRing::signalled(const std::vector<const Slot*>& slots) const {
+std::vector<vk::Fence> CommandRing::completions(const std::vector<const Slot*>& slots) {
   std::vector<vk::Fence> fences;
-  for (const Slot* s : slots) {
-    if (!s->submitted) continue;
-    if (!s->fence_submitted()) return false;
-    fences.push_back(s->completion());
-  }
+  for (const Slot* s : slots)
+    if (s->submitted) fences.push_back(s->completion());
+  return fences;
+}
+
+bool CommandRing::signalled(const std::vector<const Slot*>& slots) const {
+  for (const Slot* s : slots)
+    if (s->submitted && !s->fence_submitted()) return false;
+  const std::vector<vk::Fence> fences = completions(slots);
   try {
     return fences.empty() || device_->device().waitForFences(fences, VK_TRUE, 0) == vk::Result::eSuccess;
   } catch (const vk::DeviceLostError&) {

@@ -74,6 +74,8 @@ class CommandRing {
   Completion wait_fences(const std::vector<const Slot*>& slots, uint64_t timeout_ns) const;
   // Whether every submitted slot in `slots` has completed, without waiting or flushing the batch.
   bool signalled(const std::vector<const Slot*>& slots) const;
+  // The fences that signal the completion of the submitted slots in `slots`.
+  static std::vector<vk::Fence> completions(const std::vector<const Slot*>& slots);
 
   // Command buffers of one copy queue for a slot, made on first use.
   struct Copies {
