@@ -1,9 +1,14 @@
 #include "element_kernels.hpp"
 
+#include <cstring>
+#include <functional>
+#include <random>
 #include <string>
 
 #include "histogram.spv.h"
 #include "lumamax_scan_subgroup.spv.h"
+#include "lut.spv.h"
+#include "random_frames.hpp"
 #include "rgb2yuv.spv.h"
 #include "vk/kernel.hpp"
 #include "vk/memory.hpp"
@@ -27,9 +32,158 @@ struct Rgb2YuvParams {
 };
 static_assert(sizeof(ScanParams) == 19 * 4, "shaders/lumamax_scan.comp's push constants");
 static_assert(sizeof(HistogramParams) == 15 * 4, "shaders/histogram.comp's push constants");
+struct LutParams {
+  float domain_min[4], scale[4];
+  uint32_t width, height, src_offset, src_stride, dst_offset, dst_stride, order, mode, size;
+  float intensity;
+};
 static_assert(sizeof(Rgb2YuvParams) == 96, "shaders/rgb2yuv.comp's push constants");
+static_assert(sizeof(LutParams) == 72, "shaders/lut.comp's push constants");
+
+// shaders/lut.comp's MODE_*.
+constexpr uint32_t kLutNearest = 0, kLutTrilinear = 1, kLutTetrahedral = 2;
+constexpr uint32_t kCube = 33;  // entries along each axis, as the bench's .cube file
+
+// A 33^3 table of random entries (vec4, as the element uploads it) in device memory.
+std::unique_ptr<vkc::Buffer> lab_cube_table(const std::shared_ptr<vkc::Device>& device,
+                                            vkc::CommandRing& ring) {
+  const vk::DeviceSize bytes = vk::DeviceSize(kCube) * kCube * kCube * 16;
+  auto host = vkc::Buffer::create_host(device, bytes, "lab lut table");
+  auto table = vkc::Buffer::create_device(device, bytes, "lab lut table");
+  std::mt19937 rng(0x1a7);
+  std::uniform_real_distribution<float> value(0.0f, 1.0f);
+  auto* entries = reinterpret_cast<float*>(host->mapped());
+  for (vk::DeviceSize i = 0; i < bytes / 4; ++i) entries[i] = value(rng);
+  time_submissions(ring, [&](vk::CommandBuffer cmd) {
+    cmd.copyBuffer(host->handle(), table->handle(), vk::BufferCopy{.size = bytes});
+  });
+  return table;
+}
+
+// lut's kernel on an RGBA frame, with the push constants the element gives it (identity domain).
+class LutLab {
+ public:
+  LutLab(const std::shared_ptr<vkc::Device>& device, uint32_t w, uint32_t h, vk::Buffer src, vk::Buffer dst,
+         vk::Buffer table)
+      : gx_(((w + 3) / 4 + 63) / 64),
+        gy_((h + 3) / 4),
+        kernel_(device, {.name = "lab lut",
+                         .spirv = lut_spv,
+                         .spirv_bytes = sizeof(lut_spv),
+                         .bindings = 3,
+                         .push_constant_bytes = sizeof(LutParams),
+                         .specialization = {64, 4, 4}}),
+        params_{{0, 0, 0, 0},
+                {kCube - 1.0f, kCube - 1.0f, kCube - 1.0f, 0},
+                w,
+                h,
+                0,
+                4 * w,
+                0,
+                4 * w,
+                0x020100,
+                kLutTetrahedral,
+                kCube,
+                1.0f} {
+    kernel_.update(0, {{src}, {dst}, {table}});
+  }
+  void record(vk::CommandBuffer cmd) const { kernel_.dispatch(cmd, 0, &params_, gx_, gy_); }
+  LutParams& params() { return params_; }
+
+ private:
+  uint32_t gx_, gy_;
+  vkc::Kernel kernel_;
+  LutParams params_;
+};
+
+// histogram's kernel on an RGBA frame, counting R, G, B, A and luma as the element does.
+class HistogramLab {
+ public:
+  HistogramLab(const std::shared_ptr<vkc::Device>& device, vkc::CommandRing& ring, uint32_t w, uint32_t h,
+               vk::Buffer src)
+      : gx_((w / 4 + 63) / 64),
+        gy_((h + 15) / 16),
+        counts_(vkc::Buffer::create_device(device, (5 * 256 + 1) * 4, "lab histogram counts")),
+        result_(vkc::Buffer::create_host(device, 5 * 256 * 4, "lab histogram result")),
+        kernel_(device, {.name = "lab histogram",
+                         .spirv = histogram_spv,
+                         .spirv_bytes = sizeof(histogram_spv),
+                         .bindings = 4,
+                         .push_constant_bytes = sizeof(HistogramParams),
+                         .specialization = {4}}),
+        params_{0, 4 * w, 0, 0, w, h, 4, 0x03020100, 0x03020100, 4, 19595, 38470, 7471, 256, gx_ * gy_} {
+    kernel_.update(0, {{src}, {counts_->handle()}, {src}, {result_->handle()}});
+    time_submissions(ring, [&](vk::CommandBuffer cmd) { vkc::clear_buffer(cmd, counts_->handle()); });
+  }
+  void record(vk::CommandBuffer cmd) const { kernel_.dispatch(cmd, 0, &params_, gx_, gy_); }
+  HistogramParams& params() { return params_; }
+
+ private:
+  uint32_t gx_, gy_;
+  std::unique_ptr<vkc::Buffer> counts_, result_;
+  vkc::Kernel kernel_;
+  HistogramParams params_;
+};
 
 }  // namespace
+
+void print_content_lab(const std::shared_ptr<vkc::Device>& device, vkc::CommandRing& ring, uint32_t w,
+                       uint32_t h) {
+  const vk::DeviceSize bytes = vk::DeviceSize(w) * h * 4;
+  auto host = vkc::Buffer::create_host(device, bytes, "lab frame");
+  auto frame = vkc::Buffer::create_device(device, bytes, "lab frame");
+  auto out = vkc::Buffer::create_device(device, bytes, "lab output");
+  auto table = lab_cube_table(device, ring);
+  LutLab lut(device, w, h, frame->handle(), out->handle(), table->handle());
+  HistogramLab histogram(device, ring, w, h, frame->handle());
+  uint8_t* pixels = host->mapped();
+  const struct {
+    const char* name;
+    std::function<void()> fill;
+  } contents[] = {{"random", [&] { fill_random_frame(pixels, size_t(bytes), 0); }},
+                  {"random colours, alpha 255",
+                   [&] {
+                     fill_random_frame(pixels, size_t(bytes), 0);
+                     for (vk::DeviceSize i = 3; i < bytes; i += 4) pixels[i] = 255;
+                   }},
+                  {"smooth", [&] { fill_smooth_frame(pixels, int(w), int(h), 4, size_t(w) * 4, 0); }},
+                  {"one colour", [&] {
+                     for (vk::DeviceSize i = 0; i < bytes; i += 4)
+                       std::memcpy(pixels + i, "\x20\x60\xa0\xff", 4);
+                   }}};
+  auto time = [&](const std::string& what, const auto& lab, double moved) {
+    print_line(what.c_str(), time_submissions(ring, [&](vk::CommandBuffer cmd) { lab.record(cmd); }), moved);
+  };
+  for (const auto& content : contents) {
+    content.fill();
+    time_submissions(ring, [&](vk::CommandBuffer cmd) {
+      cmd.copyBuffer(host->handle(), frame->handle(), vk::BufferCopy{.size = bytes});
+    });
+    const std::string frame_kind = std::string(", ") + content.name + " frame";
+    // Where histogram's time goes: the values it counts per pixel (R, G, B, A and luma; fewer),
+    // and the fixed cost of its workgroups (clearing, adding into the frame's counts, the last
+    // workgroup's move into the result) with a region of no pixels.
+    HistogramParams& hp = histogram.params();
+    const HistogramParams whole = hp;
+    time("histogram" + frame_kind, histogram, double(bytes));
+    hp.luma_slot = 0xff;
+    time("histogram, R G B A without luma" + frame_kind, histogram, double(bytes));
+    hp.channels = 1;
+    time("histogram, R alone" + frame_kind, histogram, double(bytes));
+    hp = whole;
+    if (&content == &contents[0]) {
+      hp.y1 = 0;
+      time("histogram, the same workgroups counting no pixel", histogram, 0);
+      hp = whole;
+    }
+    // lut: four table entries per pixel (tetrahedral), one (nearest), eight (trilinear).
+    for (auto [mode, name] : {std::pair{kLutTetrahedral, "tetrahedral"}, std::pair{kLutNearest, "nearest"},
+                              std::pair{kLutTrilinear, "trilinear"}}) {
+      lut.params().mode = mode;
+      time(std::string("lut 33^3 ") + name + frame_kind, lut, 2.0 * double(bytes));
+    }
+  }
+}
 
 void print_element_kernels(const std::shared_ptr<vkc::Device>& device, vkc::CommandRing& ring, uint32_t w,
                            uint32_t h, vk::Buffer src, vk::Buffer dst, const Recorder& before,
@@ -60,21 +214,9 @@ void print_element_kernels(const std::shared_ptr<vkc::Device>& device, vkc::Comm
     }
   }
   {
-    const uint32_t gx = (w / 4 + 63) / 64, gy = (h + 15) / 16;
-    auto counts = vkc::Buffer::create_device(device, (5 * 256 + 1) * 4, "lab histogram counts");
-    auto result = vkc::Buffer::create_host(device, 5 * 256 * 4, "lab histogram result");
-    vkc::Kernel histogram(device, {.name = "lab histogram",
-                                   .spirv = histogram_spv,
-                                   .spirv_bytes = sizeof(histogram_spv),
-                                   .bindings = 4,
-                                   .push_constant_bytes = sizeof(HistogramParams),
-                                   .specialization = {4}});
-    histogram.update(0, {{src}, {counts->handle()}, {src}, {result->handle()}});
-    time_submissions(ring, [&](vk::CommandBuffer cmd) { vkc::clear_buffer(cmd, counts->handle()); });
-    HistogramParams p{0, 4 * w, 0, 0, w, h, 4, 0x03020100, 0x03020100, 4, kr, kg, kb, 256, gx * gy};
+    HistogramLab histogram(device, ring, w, h, src);
     line(
-        "histogram", [&](vk::CommandBuffer cmd) { histogram.dispatch(cmd, 0, &p, gx, gy); },
-        double(w) * h * 4);
+        "histogram", [&](vk::CommandBuffer cmd) { histogram.record(cmd); }, double(w) * h * 4);
   }
   {
     vkc::Kernel convert(device, {.name = "lab rgb2yuv",

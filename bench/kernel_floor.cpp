@@ -108,6 +108,7 @@ bool print_kernel_floors(const std::vector<std::string>& sizes) {
       cmd.copyBuffer(src->handle(), dst->handle(), vk::BufferCopy{.size = frame});
     });
     print_element_kernels(device, ring, w, h, src->handle(), spare->handle(), nullptr, ", alone");
+    print_content_lab(device, ring, w, h);
     print_element_kernels(
         device, ring, w, h, src->handle(), spare->handle(),
         [&](vk::CommandBuffer cmd) { refill->dispatch(cmd, 0, &count, refill_groups, 1); },

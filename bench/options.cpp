@@ -16,7 +16,9 @@ void usage(const char* argv0) {
                "Runs each case (element and input) with our element and its peers on the same random\n"
                "frames: frames/s, ms/frame, CPU time/frame, peak memory, GPU time from timestamps.\n"
                "--kernel-floor prints, for each size, what timestamps, a dispatch, a device copy and\n"
-               "kernels that only stream the frame take on the device, and exits.\n",
+               "kernels that only stream the frame take on the device, then lumamax's, histogram's,\n"
+               "rgb2yuv's and lut's own kernels (histogram and lut on frames of different content),\n"
+               "and exits.\n",
                argv0);
 }
 
