@@ -6,21 +6,20 @@
 // it does any memory, and so does the device query). A videoconvert alone between two of ours
 // keeps the frames on the device. Seeded random chains, analysis elements at either end, and a tee whose
 // stock branch maps the device memory.
+#include <glib/gstdio.h>
 #include <gst/app/gstappsink.h>
 #include <gst/app/gstappsrc.h>
 #include <gst/video/video.h>
 
-#include <atomic>
 #include <random>
 #include <string>
 #include <tuple>
 #include <utility>
 #include <vector>
 
+#include "chain/chain_frames.h"
 #include "common/bus_wait.h"
-#include "common/test_data.h"
 #include "common/test_seed.h"
-#include "common/visible_bytes.h"
 #include "common/vktest.h"
 
 // After the C++ headers: its macros (fail, ...) would break <ios>.
@@ -29,10 +28,14 @@
 
 namespace {
 
-constexpr GstClockTime kTimeout = 120 * GST_SECOND;
+using chaintest::kFeature;
+using chaintest::kTimeout;
+using chaintest::Lut;
+using chaintest::PullAllAndStop;
+using chaintest::RandomFrame;
+using chaintest::VisibleBytes;
+
 constexpr guint kFrames = 4;
-const char* const kFeature = "memory:VkComputeDevice";
-const char* const kDeviceMemory = "VkComputeDeviceMemory";
 // Between elements: system memory on every link, as before frames stayed on the device.
 const char* const kSeparated = " ! videoconvert ! video/x-raw ! ";
 
@@ -52,10 +55,6 @@ struct Chain {
   }
 };
 
-std::string Lut() {
-  return "lut location=" + vktest::TestDataDir() + "/lookup_amatorka.png";
-}
-
 // What a run of a chain gave: the output frames' visible bytes and the messages, in order.
 struct Run {
   std::vector<std::string> frames;
@@ -63,58 +62,6 @@ struct Run {
   std::vector<guint64> uploads, downloads;  // per element
   int device_links = 0;                     // links into an element whose caps have kFeature
 };
-
-// The visible bytes of a frame, row by row (strides may differ between runs).
-std::string VisibleBytes(GstSample* sample) {
-  GstVideoInfo info;
-  fail_unless(gst_video_info_from_caps(&info, gst_sample_get_caps(sample)));
-  return vktest::VisibleBytes(info, gst_sample_get_buffer(sample));
-}
-
-// Pulls `count` frames from the appsink `sink` (their visible bytes), expects EOS after them, then
-// stops the pipeline and drops it, its appsrc `src` and `sink`.
-std::vector<std::string> PullAllAndStop(GstElement* pipeline, GstElement* src, GstElement* sink, guint count,
-                                        const std::string& description) {
-  std::vector<std::string> frames;
-  while (frames.size() < count) {
-    GstSample* sample = gst_app_sink_try_pull_sample(GST_APP_SINK(sink), kTimeout);
-    fail_unless(sample != nullptr, "%s: %zu frames came out", description.c_str(), frames.size());
-    frames.push_back(VisibleBytes(sample));
-    gst_sample_unref(sample);
-  }
-  vktest::ExpectEos(pipeline, kTimeout, description);
-  gst_element_set_state(pipeline, GST_STATE_NULL);
-  gst_object_unref(sink);
-  gst_object_unref(src);
-  gst_object_unref(pipeline);
-  return frames;
-}
-
-GstBuffer* RandomFrame(std::mt19937& rng, const GstVideoInfo& info, guint n) {
-  GstBuffer* buffer = gst_buffer_new_allocate(nullptr, info.size, nullptr);
-  GstMapInfo map;
-  gst_buffer_map(buffer, &map, GST_MAP_WRITE);
-  for (gsize i = 0; i < map.size; ++i) map.data[i] = guint8(rng() >> 24);
-  gst_buffer_unmap(buffer, &map);
-  GST_BUFFER_PTS(buffer) = n * GST_SECOND / 30;
-  GST_BUFFER_DURATION(buffer) = GST_SECOND / 30;
-  return buffer;
-}
-
-// Counts the buffers that pass a pad, and those of them in device memory.
-struct MemoryCount {
-  std::atomic<int> buffers{0}, in_device{0};
-};
-
-GstPadProbeReturn CountMemory(GstPad*, GstPadProbeInfo* info, gpointer data) {
-  auto* count = static_cast<MemoryCount*>(data);
-  GstBuffer* buffer = GST_PAD_PROBE_INFO_BUFFER(info);
-  count->buffers++;
-  if (gst_buffer_n_memory(buffer) == 1 &&
-      gst_memory_is_type(gst_buffer_peek_memory(buffer, 0), kDeviceMemory))
-    count->in_device++;
-  return GST_PAD_PROBE_OK;
-}
 
 bool HasFeature(GstPad* pad) {
   GstCaps* caps = gst_pad_get_current_caps(pad);
@@ -143,12 +90,10 @@ Run RunChain(const Chain& chain, const std::string& link, const std::string& see
   GstElement* sink = gst_bin_get_by_name(GST_BIN(pipeline), "sink");
   const size_t n = chain.elements.size();
   std::vector<GstElement*> elements;
-  std::vector<MemoryCount> counts(n);
+  std::vector<chaintest::MemoryCount> counts(n);
   for (size_t i = 0; i < n; ++i) {
     elements.push_back(gst_bin_get_by_name(GST_BIN(pipeline), ("e" + std::to_string(i)).c_str()));
-    GstPad* pad = gst_element_get_static_pad(elements[i], "sink");
-    gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, CountMemory, &counts[i], nullptr);
-    gst_object_unref(pad);
+    chaintest::CountMemoryAt(elements[i], "sink", &counts[i]);
   }
   fail_unless(gst_element_set_state(pipeline, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE, "%s",
               description.c_str());
@@ -162,15 +107,8 @@ Run RunChain(const Chain& chain, const std::string& link, const std::string& see
     gst_sample_unref(sample);
     if (run.frames.size() == kFrames) break;
   }
-  vktest::ExpectEos(pipeline, kTimeout, description);
-  GstBus* bus = gst_element_get_bus(pipeline);
-  while (GstMessage* message = gst_bus_pop_filtered(bus, GST_MESSAGE_ELEMENT)) {
-    gchar* text = gst_structure_to_string(gst_message_get_structure(message));
-    run.messages.push_back(std::string(GST_OBJECT_NAME(GST_MESSAGE_SRC(message))) + ": " + text);
-    g_free(text);
-    gst_message_unref(message);
-  }
-  gst_object_unref(bus);
+  vktest::ExpectEos(pipeline, kTimeout, description, &run.messages);
+  chaintest::GroupBySource(run.messages);
   for (size_t i = 0; i < n; ++i) {
     guint64 up = 0, down = 0;
     g_object_get(elements[i], "uploads", &up, "downloads", &down, nullptr);
@@ -234,6 +172,12 @@ GST_START_TEST(test_chain_uploads_once_and_downloads_once) {
       "video/x-raw,format=NV12"};
   Run run;
   ExpectSameAsSeparated(chain, "five", &run);
+  // Every frame's message from lumamax (e2), then histogram's (e3): the comparison above held them.
+  fail_unless(run.messages.size() == 2 * kFrames, "%zu messages from the chain", run.messages.size());
+  fail_unless(g_str_has_prefix(run.messages.front().c_str(), "e2: lumamax,") &&
+                  g_str_has_prefix(run.messages.back().c_str(), "e3: histogram,"),
+              "messages from the chain: %s ... %s", run.messages.front().c_str(),
+              run.messages.back().c_str());
   const std::vector<guint64> uploads = {kFrames, 0, 0, 0, 0}, downloads = {0, 0, 0, 0, kFrames};
   fail_unless(run.uploads == uploads,
               "uploads per element: %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT
@@ -386,31 +330,66 @@ GST_START_TEST(test_random_chains) {
 }
 GST_END_TEST;
 
-// A tee after lut: one branch goes on in device memory to morph, the other to a stock appsink that
-// maps what it gets (device memory read back, or system memory): both read lut's frames.
+// A tee after lut: one branch goes on in device memory to morph, the others to stock elements,
+// an appsink and a filesink, which get device memory too and map it: read back, each read back
+// counting as one of lut's downloads. Both read lut's frames.
 GST_START_TEST(test_tee_to_a_stock_element) {
   GstVideoInfo info;
   gst_video_info_set_format(&info, GST_VIDEO_FORMAT_RGBA, 97, 61);
   const std::string caps = "video/x-raw,format=RGBA,width=97,height=61,framerate=30/1";
-  auto run = [&](const std::string& after_lut) {
+  gchar* file = g_build_filename(g_get_tmp_dir(), "vkcompute-test-chain-tee.rgba", nullptr);
+  struct Result {
+    std::vector<std::string> frames;
+    guint64 downloads = 0;
+  };
+  auto run = [&](const std::string& after_lut, chaintest::MemoryCount* at_sink) {
     const std::string description =
-        "appsrc name=src format=time caps=" + caps + " ! " + Lut() + " ! " + after_lut;
+        "appsrc name=src format=time caps=" + caps + " ! " + Lut() + " name=lut ! " + after_lut;
     GstElement* pipeline = vktest::ParsePipeline(description.c_str());
     GstElement* src = gst_bin_get_by_name(GST_BIN(pipeline), "src");
     GstElement* sink = gst_bin_get_by_name(GST_BIN(pipeline), "sink");
+    GstElement* lut = gst_bin_get_by_name(GST_BIN(pipeline), "lut");
+    chaintest::CountMemoryAt(sink, "sink", at_sink);
     fail_unless(gst_element_set_state(pipeline, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE);
     std::mt19937 rng = vktest::RngFor("tee");
     for (guint f = 0; f < kFrames; ++f) gst_app_src_push_buffer(GST_APP_SRC(src), RandomFrame(rng, info, f));
     gst_app_src_end_of_stream(GST_APP_SRC(src));
-    return PullAllAndStop(pipeline, src, sink, kFrames, description);
+    Result result;
+    result.frames = PullAllAndStop(pipeline, src, sink, kFrames, description);
+    g_object_get(lut, "downloads", &result.downloads, nullptr);
+    gst_object_unref(lut);
+    return result;
   };
-  const auto alone = run("appsink name=sink sync=false");
-  const auto teed =
-      run("tee name=t t. ! queue ! morph ! fakesink sync=false "
-          "t. ! queue ! appsink name=sink sync=false");
-  for (guint f = 0; f < kFrames; ++f)
-    fail_unless(alone[f] == teed[f], "%s: frame %u differs behind the tee", vktest::WithSeed("tee").c_str(),
-                f);
+  chaintest::MemoryCount alone_at_sink, teed_at_sink;
+  const Result alone = run("appsink name=sink sync=false", &alone_at_sink);
+  const Result teed =
+      run("tee name=t t. ! queue ! morph ! fakesink sync=false t. ! queue ! appsink name=sink sync=false "
+          "t. ! queue ! filesink location=" +
+              std::string(file),
+          &teed_at_sink);
+  const std::string what = vktest::WithSeed("tee");
+  fail_unless(alone_at_sink.in_device == 0 && alone.downloads == kFrames,
+              "%s: lut alone gave %d frames in device memory, %" G_GUINT64_FORMAT " downloads", what.c_str(),
+              alone_at_sink.in_device.load(), alone.downloads);
+  fail_unless(teed_at_sink.in_device == int(kFrames),
+              "%s: %d of %d frames reached the appsink in device memory", what.c_str(),
+              teed_at_sink.in_device.load(), teed_at_sink.buffers.load());
+  // Each frame read back once for the appsink's map and once for the filesink's.
+  fail_unless(teed.downloads == 2 * kFrames, "%s: lut counted %" G_GUINT64_FORMAT " downloads behind the tee",
+              what.c_str(), teed.downloads);
+  std::string expected_file;
+  for (guint f = 0; f < kFrames; ++f) {
+    fail_unless(alone.frames[f] == teed.frames[f], "%s: frame %u differs behind the tee", what.c_str(), f);
+    expected_file += alone.frames[f];
+  }
+  gchar* contents = nullptr;
+  gsize length = 0;
+  fail_unless(g_file_get_contents(file, &contents, &length, nullptr), "%s: no %s", what.c_str(), file);
+  fail_unless(std::string(contents, length) == expected_file,
+              "%s: the filesink wrote %zu bytes, not lut's frames", what.c_str(), length);
+  g_free(contents);
+  g_unlink(file);
+  g_free(file);
 }
 GST_END_TEST;
 

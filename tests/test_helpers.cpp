@@ -225,17 +225,19 @@ GST_DEBUG_CATEGORY_STATIC(fake_vkcompute);
 GST_DEBUG_CATEGORY_STATIC(other_category);
 
 GST_START_TEST(test_validation_counter) {
-  // Stands in for the plugin's category: only ERROR messages with the prefix are counted.
+  // Stands in for the plugin's category: only ERROR and WARNING messages with the prefix count.
   GST_DEBUG_CATEGORY_INIT(fake_vkcompute, "vkcompute", 0, "stand-in for the plugin category");
   GST_DEBUG_CATEGORY_INIT(other_category, "vkcompute-other", 0, "unrelated category");
   vktest::TakeValidationErrors();
   GST_CAT_ERROR(fake_vkcompute, "Vulkan validation: pretend error %d", 1);
-  GST_CAT_WARNING(fake_vkcompute, "Vulkan validation: a warning is not counted");
+  GST_CAT_WARNING(fake_vkcompute, "Vulkan validation: pretend warning %d", 2);
+  GST_CAT_DEBUG(fake_vkcompute, "Vulkan validation: a debug message is not counted");
   GST_CAT_ERROR(fake_vkcompute, "an unrelated error is not counted");
   GST_CAT_ERROR(other_category, "Vulkan validation: another category is not counted");
   const std::vector<std::string> errors = vktest::TakeValidationErrors();
-  fail_unless_equals_int(errors.size(), 1);
+  fail_unless_equals_int(errors.size(), 2);
   fail_unless(errors[0] == "Vulkan validation: pretend error 1", "got '%s'", errors[0].c_str());
+  fail_unless(errors[1] == "Vulkan validation: pretend warning 2", "got '%s'", errors[1].c_str());
   fail_unless(vktest::TakeValidationErrors().empty());
 }
 GST_END_TEST;

@@ -34,8 +34,29 @@ std::string Describe(GstMessage* message) {
   return text;
 }
 
-void ExpectEos(GstElement* pipeline, GstClockTime timeout, const std::string& context) {
-  GstMessage* message = WaitForErrorOrEos(pipeline, timeout);
+std::string DescribeElementMessage(GstMessage* message) {
+  gchar* text = gst_structure_to_string(gst_message_get_structure(message));
+  std::string described = std::string(GST_OBJECT_NAME(GST_MESSAGE_SRC(message))) + ": " + text;
+  g_free(text);
+  return described;
+}
+
+void ExpectEos(GstElement* pipeline, GstClockTime timeout, const std::string& context,
+               std::vector<std::string>* element_messages) {
+  GstMessage* message = nullptr;
+  if (element_messages == nullptr) {
+    message = WaitForErrorOrEos(pipeline, timeout);
+  } else {
+    // gst_bus_timed_pop_filtered() drops what does not match: element messages are taken too.
+    GstBus* bus = gst_element_get_bus(pipeline);
+    const auto types = static_cast<GstMessageType>(GST_MESSAGE_ERROR | GST_MESSAGE_EOS | GST_MESSAGE_ELEMENT);
+    while ((message = gst_bus_timed_pop_filtered(bus, timeout, types)) != nullptr &&
+           GST_MESSAGE_TYPE(message) == GST_MESSAGE_ELEMENT) {
+      element_messages->push_back(DescribeElementMessage(message));
+      gst_message_unref(message);
+    }
+    gst_object_unref(bus);
+  }
   fail_unless(message != nullptr, "%s: no EOS within %" GST_TIME_FORMAT, context.c_str(),
               GST_TIME_ARGS(timeout));
   const bool eos = GST_MESSAGE_TYPE(message) == GST_MESSAGE_EOS;

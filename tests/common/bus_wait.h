@@ -4,6 +4,7 @@
 #include <gst/gst.h>
 
 #include <string>
+#include <vector>
 
 namespace vktest {
 
@@ -17,8 +18,14 @@ GstMessage* WaitForErrorOrEos(GstElement* pipeline, GstClockTime timeout);
 std::string Describe(GstMessage* message);
 
 // Fails the test unless EOS, and no error before it, reaches `pipeline`'s bus within `timeout`;
-// `context` (e.g. the pipeline's description) starts the failure message.
-void ExpectEos(GstElement* pipeline, GstClockTime timeout, const std::string& context);
+// `context` (e.g. the pipeline's description) starts the failure message. Other messages before
+// EOS are dropped, except element messages when `element_messages` is given: they are appended
+// to it (DescribeElementMessage()), oldest first.
+void ExpectEos(GstElement* pipeline, GstClockTime timeout, const std::string& context,
+               std::vector<std::string>* element_messages = nullptr);
+
+// "source: structure" of an element message, as a test compares messages.
+std::string DescribeElementMessage(GstMessage* message);
 
 // Runs the pipeline `description` from PLAYING to EOS (ExpectEos) and back to NULL.
 void RunToEos(const std::string& description, GstClockTime timeout);

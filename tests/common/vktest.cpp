@@ -63,7 +63,8 @@ void EnableSynchronizationValidation() {
 void CountValidationErrors(GstDebugCategory* category, GstDebugLevel level, const gchar* /*file*/,
                            const gchar* /*function*/, gint /*line*/, GObject* /*object*/,
                            GstDebugMessage* message, gpointer /*user_data*/) {
-  if (level != GST_LEVEL_ERROR) return;
+  // The validation layer's warnings count too: any message of it fails the test.
+  if (level != GST_LEVEL_ERROR && level != GST_LEVEL_WARNING) return;
   if (std::strcmp(gst_debug_category_get_name(category), kCategoryName) != 0) return;
   const gchar* text = gst_debug_message_get(message);
   if (text == nullptr || !g_str_has_prefix(text, kValidationPrefix)) return;
@@ -71,14 +72,14 @@ void CountValidationErrors(GstDebugCategory* category, GstDebugLevel level, cons
   Errors().emplace_back(text);
 }
 
-// Errors are only delivered to log functions when the category's threshold lets them through.
+// Messages are only delivered to log functions when the category's threshold lets them through.
 // The category may not exist yet (the plugin is loaded lazily), so a name pattern is used. A
 // pattern wins over the default threshold, hence it is set to at least the default threshold
 // (GST_DEBUG=4 keeps vkcompute at 4); the user's own GST_DEBUG patterns are applied again on
 // top so that an explicit "vkcompute:6" still wins.
 void RaiseCategoryThreshold() {
   GstDebugLevel level = gst_debug_get_default_threshold();
-  if (level < GST_LEVEL_ERROR) level = GST_LEVEL_ERROR;
+  if (level < GST_LEVEL_WARNING) level = GST_LEVEL_WARNING;
   gst_debug_set_threshold_for_name(kCategoryName, level);
   const char* user = g_getenv("GST_DEBUG");
   if (user != nullptr) gst_debug_set_threshold_from_string(user, FALSE);

@@ -1,8 +1,9 @@
 // Vulkan-aware setup shared by every test executable of the project.
 //
 // The element logs each Vulkan validation-layer message through the "vkcompute" debug category;
-// errors are logged at GST_LEVEL_ERROR with a "Vulkan validation:" prefix. These helpers turn
-// the validation layer on, count those errors and make the running test fail when any was seen,
+// errors and warnings are logged at GST_LEVEL_ERROR and GST_LEVEL_WARNING with a "Vulkan
+// validation:" prefix. These helpers turn the validation layer on, count both (called errors
+// below) and make the running test fail when any was seen,
 // so that API misuse is caught even when the converted pixels happen to be right.
 #pragma once
 

@@ -1,0 +1,313 @@
+// A chain of vkcompute elements through what applications do to a pipeline while frames flow in
+// device memory between them: PAUSED and PLAYING in turn, NULL and back to PLAYING, properties
+// changed while PLAYING, and an element that fails mid-stream. The frames and messages that come
+// out are those of the same chain set up once with the same settings, and a failure stops the
+// pipeline with the failing element's error, after which it starts again.
+#include <gst/app/gstappsink.h>
+#include <gst/app/gstappsrc.h>
+#include <gst/video/video.h>
+
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "chain/chain_frames.h"
+#include "common/bus_wait.h"
+#include "common/test_data.h"
+#include "common/test_seed.h"
+#include "common/vktest.h"
+
+// After the C++ headers: its macros (fail, ...) would break <ios>.
+#include <gst/check/gstcheck.h>
+
+namespace {
+
+using chaintest::kTimeout;
+
+constexpr int kWidth = 97, kHeight = 61;
+
+// The chain's elements, e0 to e4, each with its settings ("name=value" pairs).
+using Settings = std::vector<std::vector<std::string>>;
+
+Settings DefaultSettings() {
+  return {{}, {"operation=close", "width=5", "height=3"}, {"count=2"}, {"bins=16"}, {}};
+}
+
+std::string Describe(const Settings& settings) {
+  const char* const elements[] = {"", "morph", "lumamax", "histogram", "rgb2yuv"};
+  std::string text;
+  for (size_t i = 0; i < settings.size(); ++i) {
+    text += (i ? " ! " : "") + (i == 0 ? chaintest::Lut() : std::string(elements[i])) + " name=e" +
+            std::to_string(i);
+    for (const std::string& setting : settings[i]) text += " " + setting;
+  }
+  return text + " ! video/x-raw,format=NV12";
+}
+
+// Seeded random RGBA frames, frame n timestamped n / 30 s; the same for every run of a test.
+std::vector<GstBuffer*> Frames(const std::string& seed_name, guint count) {
+  GstVideoInfo info;
+  gst_video_info_set_format(&info, GST_VIDEO_FORMAT_RGBA, kWidth, kHeight);
+  std::mt19937 rng = vktest::RngFor(seed_name);
+  std::vector<GstBuffer*> frames;
+  for (guint n = 0; n < count; ++n) frames.push_back(chaintest::RandomFrame(rng, info, n));
+  return frames;
+}
+
+// appsrc ! the chain ! appsink, driven frame by frame.
+class Stream {
+ public:
+  explicit Stream(const Settings& settings)
+      : description_("appsrc name=src format=time caps=video/x-raw,format=RGBA,width=" +
+                     std::to_string(kWidth) + ",height=" + std::to_string(kHeight) + ",framerate=30/1 ! " +
+                     Describe(settings) + " ! appsink name=sink sync=false") {
+    pipeline_ = vktest::ParsePipeline(description_.c_str());
+    src_ = gst_bin_get_by_name(GST_BIN(pipeline_), "src");
+    sink_ = gst_bin_get_by_name(GST_BIN(pipeline_), "sink");
+  }
+  ~Stream() {
+    gst_element_set_state(pipeline_, GST_STATE_NULL);
+    gst_object_unref(sink_);
+    gst_object_unref(src_);
+    gst_object_unref(pipeline_);
+  }
+
+  const std::string& description() const { return description_; }
+  GstElement* element(int i) const {
+    GstElement* e = gst_bin_get_by_name(GST_BIN(pipeline_), ("e" + std::to_string(i)).c_str());
+    gst_object_unref(e);  // the pipeline holds it
+    return e;
+  }
+
+  // Without waiting for it: PAUSED and PLAYING complete once a frame reaches the sink.
+  void SetState(GstState state) {
+    fail_if(gst_element_set_state(pipeline_, state) == GST_STATE_CHANGE_FAILURE, "%s: to %s",
+            description_.c_str(), gst_element_state_get_name(state));
+  }
+  void Push(GstBuffer* frame) {
+    fail_unless(gst_app_src_push_buffer(GST_APP_SRC(src_), gst_buffer_ref(frame)) == GST_FLOW_OK);
+  }
+  // The next `count` frames out (their visible bytes) and the element messages posted until then.
+  void Pull(guint count) {
+    for (guint n = 0; n < count; ++n) {
+      GstSample* sample = gst_app_sink_try_pull_sample(GST_APP_SINK(sink_), kTimeout);
+      fail_unless(sample != nullptr, "%s: frame %zu did not come out", description_.c_str(), frames.size());
+      frames.push_back(chaintest::VisibleBytes(sample));
+      gst_sample_unref(sample);
+    }
+    TakeMessages();
+  }
+  void EndOfStream() {
+    gst_app_src_end_of_stream(GST_APP_SRC(src_));
+    vktest::ExpectEos(pipeline_, kTimeout, description_, &messages);
+    chaintest::GroupBySource(messages);
+  }
+  GstBus* bus() const { return GST_ELEMENT_BUS(pipeline_); }
+  // Waits until `count` element messages in all have come (before a stop to NULL, which drops
+  // those not yet taken), grouped by source (chaintest::GroupBySource()).
+  void AwaitMessages(size_t count) {
+    while (messages.size() < count) {
+      GstMessage* message = gst_bus_timed_pop_filtered(bus(), kTimeout, GST_MESSAGE_ELEMENT);
+      fail_unless(message != nullptr, "%s: %zu of %zu messages came", description_.c_str(), messages.size(),
+                  count);
+      messages.push_back(vktest::DescribeElementMessage(message));
+      gst_message_unref(message);
+    }
+    chaintest::GroupBySource(messages);
+  }
+
+  std::vector<std::string> frames;
+  std::vector<std::string> messages;
+
+ private:
+  // The messages posted so far (a frame's may come after the frame left the chain).
+  void TakeMessages() {
+    while (GstMessage* message = gst_bus_pop_filtered(bus(), GST_MESSAGE_ELEMENT)) {
+      messages.push_back(vktest::DescribeElementMessage(message));
+      gst_message_unref(message);
+    }
+  }
+
+  std::string description_;
+  GstElement *pipeline_, *src_, *sink_;
+};
+
+// The frames and messages of `frames` through the chain set up once with `settings`.
+std::pair<std::vector<std::string>, std::vector<std::string>> SetUpOnce(
+    const Settings& settings, const std::vector<GstBuffer*>& frames) {
+  Stream stream(settings);
+  stream.SetState(GST_STATE_PLAYING);
+  for (GstBuffer* frame : frames) stream.Push(frame);
+  stream.Pull(guint(frames.size()));
+  stream.EndOfStream();
+  return {stream.frames, stream.messages};
+}
+
+void ExpectSame(const Stream& stream, const std::vector<std::string>& frames,
+                const std::vector<std::string>& messages, const std::string& seed_name) {
+  const std::string what = vktest::WithSeed(seed_name) + ", " + stream.description();
+  fail_unless(stream.frames.size() == frames.size(), "%s: %zu frames, %zu expected", what.c_str(),
+              stream.frames.size(), frames.size());
+  for (size_t f = 0; f < frames.size(); ++f)
+    fail_unless(stream.frames[f] == frames[f], "%s: frame %zu differs from the chain set up once",
+                what.c_str(), f);
+  fail_unless(stream.messages == messages, "%s: %zu messages, %zu from the chain set up once; first: %s",
+              what.c_str(), stream.messages.size(), messages.size(),
+              stream.messages.empty() ? "none" : stream.messages.front().c_str());
+}
+
+void Unref(std::vector<GstBuffer*>& frames) {
+  for (GstBuffer* frame : frames) gst_buffer_unref(frame);
+  frames.clear();
+}
+
+}  // namespace
+
+// PLAYING, PAUSED with frames pushed meanwhile (the sink prerolls one, the chain's last push
+// blocks behind it), PLAYING again, and a quick PAUSED and PLAYING between two frames.
+GST_START_TEST(test_paused_and_playing_in_turn) {
+  std::vector<GstBuffer*> frames = Frames("paused", 6);
+  const auto [expected_frames, expected_messages] = SetUpOnce(DefaultSettings(), frames);
+  Stream stream(DefaultSettings());
+  stream.SetState(GST_STATE_PLAYING);
+  stream.Push(frames[0]);
+  stream.Push(frames[1]);
+  stream.Pull(2);
+  stream.SetState(GST_STATE_PAUSED);
+  stream.Push(frames[2]);
+  stream.Push(frames[3]);
+  stream.SetState(GST_STATE_PLAYING);
+  stream.Pull(2);
+  stream.Push(frames[4]);
+  stream.SetState(GST_STATE_PAUSED);
+  stream.SetState(GST_STATE_PLAYING);
+  stream.Push(frames[5]);  // completes the state change if frame 4 passed before PAUSED
+  stream.Pull(2);
+  stream.EndOfStream();
+  ExpectSame(stream, expected_frames, expected_messages, "paused");
+  Unref(frames);
+}
+GST_END_TEST;
+
+// NULL and back to PLAYING between frames, twice: each start is a fresh stream (caps, segment) on
+// fresh pools and rings.
+GST_START_TEST(test_null_and_playing_in_turn) {
+  std::vector<GstBuffer*> frames = Frames("null", 6);
+  const auto [expected_frames, expected_messages] = SetUpOnce(DefaultSettings(), frames);
+  Stream stream(DefaultSettings());
+  for (guint start = 0; start < 3; ++start) {
+    stream.SetState(GST_STATE_PLAYING);
+    stream.Push(frames[2 * start]);
+    stream.Push(frames[2 * start + 1]);
+    stream.Pull(2);
+    stream.AwaitMessages(4 * (start + 1));  // lumamax's and histogram's for each frame so far
+    if (start < 2) stream.SetState(GST_STATE_NULL);
+  }
+  stream.EndOfStream();
+  ExpectSame(stream, expected_frames, expected_messages, "null");
+  Unref(frames);
+}
+GST_END_TEST;
+
+// Settings of every element changed while PLAYING, between two frames (each pulled before the
+// next goes in): each frame is that of the chain set up with the settings of its time, including
+// histogram starting and stopping to draw (its output then leaves in its own memory, not passed
+// through).
+GST_START_TEST(test_property_changes_while_playing) {
+  std::vector<GstBuffer*> frames = Frames("properties", 4);
+  const std::vector<Settings> steps = {
+      DefaultSettings(),
+      {{"intensity=0.5"}, {"operation=dilate", "width=3", "height=7"}, {"count=1"}, {"draw=true"}, {}},
+      {{"intensity=0.25"},
+       {"operation=tophat", "width=1", "height=1"},
+       {"roi-x=10", "roi-width=20"},
+       {"draw=false", "bins=64"},
+       {}},
+      {{"location=" + vktest::TestDataDir() + "/lookup_soft_elegance_1.png"},
+       {"operation=erode"},
+       {"count=3"},
+       {"draw=true", "bins=8"},
+       {}},
+  };
+  Stream stream(steps[0]);
+  stream.SetState(GST_STATE_PLAYING);
+  std::vector<std::string> expected_frames, expected_messages;
+  for (size_t step = 0; step < steps.size(); ++step) {
+    for (int e = 0; e < int(steps[step].size()); ++e)
+      for (const std::string& setting : steps[step][e]) {
+        const size_t eq = setting.find('=');
+        gst_util_set_object_arg(G_OBJECT(stream.element(e)), setting.substr(0, eq).c_str(),
+                                setting.substr(eq + 1).c_str());
+      }
+    stream.Push(frames[step]);
+    stream.Pull(1);
+    // The settings so far, as a chain set up with them would have from the start.
+    Settings so_far(steps[0].size());
+    for (size_t s = 0; s <= step; ++s)
+      for (size_t e = 0; e < so_far.size(); ++e)
+        so_far[e].insert(so_far[e].end(), steps[s][e].begin(), steps[s][e].end());
+    const auto [once_frames, once_messages] = SetUpOnce(so_far, {frames[step]});
+    expected_frames.push_back(once_frames.front());
+    expected_messages.insert(expected_messages.end(), once_messages.begin(), once_messages.end());
+  }
+  stream.EndOfStream();
+  chaintest::GroupBySource(expected_messages);
+  ExpectSame(stream, expected_frames, expected_messages, "properties");
+  Unref(frames);
+}
+GST_END_TEST;
+
+// lumamax (the chain's middle element) given a region outside the frame while PLAYING: its error
+// reaches the bus, the pipeline stops to NULL without waiting, and with the region back inside
+// it starts again and gives the frames of a chain set up once.
+GST_START_TEST(test_an_element_fails_mid_stream) {
+  std::vector<GstBuffer*> frames = Frames("failure", 5);
+  const auto [expected_frames, expected_messages] = SetUpOnce(DefaultSettings(), {frames[0], frames[1]});
+  const auto [restart_frames, restart_messages] = SetUpOnce(DefaultSettings(), {frames[3], frames[4]});
+  Stream stream(DefaultSettings());
+  stream.SetState(GST_STATE_PLAYING);
+  stream.Push(frames[0]);
+  stream.Push(frames[1]);
+  stream.Pull(2);
+  stream.AwaitMessages(4);
+  ExpectSame(stream, expected_frames, expected_messages, "failure");
+  GstElement* lumamax = stream.element(2);
+  g_object_set(lumamax, "roi-x", 5000u, nullptr);
+  stream.Push(frames[2]);
+  GstMessage* error =
+      gst_bus_timed_pop_filtered(stream.bus(), kTimeout, GstMessageType(GST_MESSAGE_ERROR | GST_MESSAGE_EOS));
+  fail_unless(error != nullptr && GST_MESSAGE_TYPE(error) == GST_MESSAGE_ERROR,
+              "no error for a region outside the frame");
+  fail_unless(GST_MESSAGE_SRC(error) == GST_OBJECT(lumamax), "the error came from %s, not lumamax",
+              GST_OBJECT_NAME(GST_MESSAGE_SRC(error)));
+  gst_message_unref(error);
+  stream.SetState(GST_STATE_NULL);
+  g_object_set(lumamax, "roi-x", 0u, nullptr);
+  stream.frames.clear();
+  stream.messages.clear();
+  stream.SetState(GST_STATE_PLAYING);
+  stream.Push(frames[3]);
+  stream.Push(frames[4]);
+  stream.Pull(2);
+  stream.EndOfStream();
+  ExpectSame(stream, restart_frames, restart_messages, "failure");
+  Unref(frames);
+}
+GST_END_TEST;
+
+static Suite* chain_lifecycle_suite() {
+  Suite* suite = suite_create("chain_lifecycle");
+  TCase* tc = vktest::NewTCase("chain_lifecycle", 600);
+  tcase_add_test(tc, test_paused_and_playing_in_turn);
+  tcase_add_test(tc, test_null_and_playing_in_turn);
+  tcase_add_test(tc, test_property_changes_while_playing);
+  tcase_add_test(tc, test_an_element_fails_mid_stream);
+  suite_add_tcase(suite, tc);
+  return suite;
+}
+
+int main(int argc, char** argv) {
+  vktest::Init(&argc, &argv);
+  return gst_check_run_suite(chain_lifecycle_suite(), "chain_lifecycle", __FILE__);
+}
