@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "base/heldoutputs.hpp"
 #include "base/scheduler.hpp"
 
 // After the C++ headers: its macros (fail, ...) would break <ios>.
@@ -301,6 +302,41 @@ GST_START_TEST(test_stop_hands_running_frames_back) {
 }
 GST_END_TEST;
 
+// vkc::HeldOutputs: outputs held while the streaming thread is inside a frame leave in the order
+// they were finished, also one that another thread finishes while release() pushes; the first flow
+// that is not OK is returned; before hold() and after release() nothing is held.
+GST_START_TEST(test_held_outputs_leave_in_order) {
+  vkc::HeldOutputs held;
+  auto frame = [](int n) {
+    GstBuffer* buffer = gst_buffer_new();
+    GST_BUFFER_OFFSET(buffer) = guint64(n);
+    return buffer;
+  };
+  GstBuffer* early = frame(-1);
+  fail_if(held.take(early), "an output was held before hold()");
+  gst_buffer_unref(early);
+  held.hold();
+  fail_unless(held.take(frame(0)) && held.take(frame(1)));
+  std::vector<int> pushed;
+  bool taken_meanwhile = false;
+  const GstFlowReturn flow = held.release([&](GstBuffer* out) {
+    pushed.push_back(int(GST_BUFFER_OFFSET(out)));
+    gst_buffer_unref(out);
+    if (pushed.size() == 1) {  // the completion thread finishes frame 2 while frame 0 leaves
+      std::thread other([&] { taken_meanwhile = held.take(frame(2)); });
+      other.join();
+    }
+    return pushed.size() == 2 ? GST_FLOW_FLUSHING : GST_FLOW_OK;
+  });
+  fail_unless(taken_meanwhile, "an output finished during release() was not held");
+  fail_unless(pushed == std::vector<int>({0, 1, 2}), "pushed %zu outputs out of order", pushed.size());
+  fail_unless_equals_int(flow, GST_FLOW_FLUSHING);
+  GstBuffer* late = frame(3);
+  fail_if(held.take(late), "an output was held after release()");
+  gst_buffer_unref(late);
+}
+GST_END_TEST;
+
 static Suite* scheduler_suite() {
   Suite* suite = suite_create("scheduler");
   TCase* tc = tcase_create("scheduler");
@@ -315,6 +351,7 @@ static Suite* scheduler_suite() {
   tcase_add_test(tc, test_slow_frame_in_a_busy_ring_is_reported);
   tcase_add_test(tc, test_lost_device_drops_everything);
   tcase_add_test(tc, test_stop_hands_running_frames_back);
+  tcase_add_test(tc, test_held_outputs_leave_in_order);
   suite_add_tcase(suite, tc);
   return suite;
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "framepools.hpp"
+#include "heldoutputs.hpp"
 #include "memorycaps.hpp"
 #include "scheduler.hpp"
 #include "staging.hpp"
@@ -68,6 +69,8 @@ struct GstVkComputeFilterPrivate {
   // Frames from their submission until they leave, finished by its completion thread or, with a
   // full ring, by the streaming thread (scheduler.hpp).
   std::unique_ptr<vkc::FrameScheduler> scheduler;
+  // Outputs in host memory finished while the streaming thread is inside a frame (heldoutputs.hpp).
+  vkc::HeldOutputs held;
   guint64 submitted = 0;
   GstVideoInfo in_info;
   GstVideoInfo out_info;
@@ -147,9 +150,18 @@ static bool wants_passthrough(GstVkComputeFilter* self) {
          priv->in_device == priv->out_device;
 }
 
+// Pushes a finished output in host memory. On the streaming thread the push may block downstream
+// (a sink's clock, a full queue, a paused pipeline): the work of the elements above, left in the
+// thread's batch, is sent first, or their frames would outlive the timeout while they wait.
+static GstFlowReturn push_output(GstVkComputeFilter* self, GstBuffer* out) {
+  vkc::batch::flush();
+  return gst_pad_push(GST_BASE_TRANSFORM_SRC_PAD(self), out);
+}
+
 // One submitted frame, finished by the scheduler (its completion thread, or the streaming thread
 // when the ring is full) the moment the GPU is done: an analysis element completes it (posts its
-// result) and an output in host memory leaves.
+// result) and an output in host memory leaves, or joins the outputs held while the streaming
+// thread is inside a frame.
 class FrameWork : public vkc::FrameScheduler::Work {
  public:
   explicit FrameWork(GstVkComputeFilter* self) : self_(self) {}
@@ -161,12 +173,8 @@ class FrameWork : public vkc::FrameScheduler::Work {
     note_gpu_time(self_, priv->ring->gpu_time_ns(frame.slot));
     GstBuffer* out = std::exchange(frame.outbuf, nullptr);
     release();  // the input goes back upstream before the output goes on
-    if (!out) return GST_FLOW_OK;
-    // On the streaming thread (reserve()), the push may block downstream (a sink's clock, a full
-    // queue, a paused pipeline): the work of the elements above, left in the thread's batch, is
-    // sent first, or their frames would outlive the timeout while they wait.
-    vkc::batch::flush();
-    return gst_pad_push(GST_BASE_TRANSFORM_SRC_PAD(self_), out);
+    if (!out || priv->held.take(out)) return GST_FLOW_OK;
+    return push_output(self_, out);
   }
 
   vkc::Frame frame;
@@ -539,10 +547,17 @@ static GstFlowReturn gst_vkcompute_filter_generate_output(GstBaseTransform* tran
   *outbuf = nullptr;
   GstBuffer* inbuf = std::exchange(trans->queued_buf, nullptr);
   if (!inbuf) return GST_FLOW_OK;
+  // Earlier frames that reserve() (or the completion thread meanwhile) finishes leave after this
+  // frame's submission has sent the batch.
+  priv->held.hold();
+  auto release_held = [self, priv] {
+    return priv->held.release([self](GstBuffer* out) { return push_output(self, out); });
+  };
   guint slot = 0;
   GstFlowReturn flow = priv->scheduler->reserve(slot);
   if (flow != GST_FLOW_OK) {
     gst_buffer_unref(inbuf);
+    release_held();
     return flow;
   }
   // Our reference keeps a passed-through frame readable until the GPU is done with it (and makes
@@ -555,6 +570,8 @@ static GstFlowReturn gst_vkcompute_filter_generate_output(GstBaseTransform* tran
     post_exception(self, e);
     flow = GST_FLOW_ERROR;
   }
+  const GstFlowReturn pushed = release_held();
+  if (flow == GST_FLOW_OK) flow = pushed;
   if (flow == GST_FLOW_OK) {
     *outbuf = pass ? pass : device_output;
   } else {
