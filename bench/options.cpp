@@ -10,16 +10,18 @@ namespace bench {
 namespace {
 
 void usage(const char* argv0) {
-  std::fprintf(stderr,
-               "usage: %s [--seconds S] [--warmup S] [--sizes 1080p,4k,360p] [--filter TEXT] [--json FILE]\n"
-               "          [--csv FILE] [--list] [--ours-only] [--write-cube FILE] [--kernel-floor]\n"
-               "Runs each case (element and input) with our element and its peers on the same random\n"
-               "frames: frames/s, ms/frame, CPU time/frame, peak memory, GPU time from timestamps.\n"
-               "--kernel-floor prints, for each size, what timestamps, a dispatch, a device copy and\n"
-               "kernels that only stream the frame take on the device, then lumamax's, histogram's,\n"
-               "rgb2yuv's and lut's own kernels (histogram and lut on frames of different content),\n"
-               "and exits.\n",
-               argv0);
+  std::fprintf(
+      stderr,
+      "usage: %s [--seconds S] [--warmup S] [--sizes 1080p,4k,360p] [--filter TEXT] [--json FILE]\n"
+      "          [--csv FILE] [--list] [--ours-only] [--sink-reads] [--write-cube FILE] [--kernel-floor]\n"
+      "Runs each case (element and input) with our element and its peers on the same random\n"
+      "frames: frames/s, ms/frame, CPU time/frame, peak memory, GPU time from timestamps.\n"
+      "--sink-reads maps every frame that reaches the sink (fakesink otherwise reads nothing).\n"
+      "--kernel-floor prints, for each size, what timestamps, a dispatch, a device copy and\n"
+      "kernels that only stream the frame take on the device, then lumamax's, histogram's,\n"
+      "rgb2yuv's and lut's own kernels (histogram and lut on frames of different content),\n"
+      "and exits.\n",
+      argv0);
 }
 
 std::vector<std::string> split(const std::string& text) {
@@ -41,6 +43,8 @@ bool parse_options(int argc, char** argv, Options& o) {
       o.list = true;
     } else if (arg == "--ours-only") {
       o.ours_only = true;
+    } else if (arg == "--sink-reads") {
+      o.sink_reads = true;
     } else if (arg == "--kernel-floor") {
       o.kernel_floor = true;
     } else if ((arg == "--seconds" || arg == "--warmup" || arg == "--sizes" || arg == "--filter" ||
@@ -84,7 +88,9 @@ std::vector<std::string> case_arguments(const Options& o) {
   char seconds[32], warmup[32];
   std::snprintf(seconds, sizeof seconds, "%g", o.measure_s);
   std::snprintf(warmup, sizeof warmup, "%g", o.warmup_s);
-  return {"--sizes", sizes, "--seconds", seconds, "--warmup", warmup};
+  std::vector<std::string> args = {"--sizes", sizes, "--seconds", seconds, "--warmup", warmup};
+  if (o.sink_reads) args.push_back("--sink-reads");
+  return args;
 }
 
 }  // namespace bench
