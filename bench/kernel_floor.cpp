@@ -32,6 +32,31 @@ Recorder in_a_row(const vkc::Kernel& kernel, const uint32_t& count, uint32_t gro
   };
 }
 
+// floor_empty.comp with nothing around it: a pipeline whose layout has no descriptor set and no
+// push constants, so that its launch reads nothing but what the driver records for the dispatch.
+class BareKernel {
+ public:
+  explicit BareKernel(const vkc::Device& device) {
+    const auto& dev = device.device();
+    layout_ = vk::raii::PipelineLayout(dev, vk::PipelineLayoutCreateInfo{});
+    vk::raii::ShaderModule module(
+        dev, vk::ShaderModuleCreateInfo{.codeSize = sizeof(floor_empty_spv), .pCode = floor_empty_spv});
+    pipeline_ = vk::raii::Pipeline(
+        dev, nullptr,
+        vk::ComputePipelineCreateInfo{
+            .stage = {.stage = vk::ShaderStageFlagBits::eCompute, .module = *module, .pName = "main"},
+            .layout = *layout_});
+  }
+  void dispatch(vk::CommandBuffer cmd) const {
+    cmd.bindPipeline(vk::PipelineBindPoint::eCompute, *pipeline_);
+    cmd.dispatch(1, 1, 1);
+  }
+
+ private:
+  vk::raii::PipelineLayout layout_ = nullptr;
+  vk::raii::Pipeline pipeline_ = nullptr;
+};
+
 }  // namespace
 
 bool print_kernel_floors(const std::vector<std::string>& sizes) {
@@ -76,6 +101,7 @@ bool print_kernel_floors(const std::vector<std::string>& sizes) {
     const uint32_t none = 0;
     auto empty = kernel("floor empty", floor_empty_spv, sizeof(floor_empty_spv), 1);
     empty->update(0, {{src->handle()}, {dst->handle()}});
+    const BareKernel bare(*device);
     // What launching costs, and where it waits: one workgroup that reads its push constants, one
     // that reads nothing, and launches in a row with and without barriers between them.
     auto launches = [&](const std::string& context) {
@@ -85,6 +111,9 @@ bool print_kernel_floors(const std::vector<std::string>& sizes) {
       print_line(("one workgroup reading nothing" + context).c_str(),
                  time_submissions(ring, [&](vk::CommandBuffer cmd) { empty->dispatch(cmd, 0, &none, 1, 1); }),
                  0);
+      // Without a descriptor set or push constants: whether the launch waits for those.
+      print_line(("one workgroup, no descriptor set or push constants bound" + context).c_str(),
+                 time_submissions(ring, [&](vk::CommandBuffer cmd) { bare.dispatch(cmd); }), 0);
       print_line(("one workgroup reading nothing, five in a row with barriers, each" + context).c_str(),
                  time_submissions(ring, in_a_row(*empty, none, 1), kInARow), 0);
       print_line(("one workgroup reading nothing, five in a row without barriers, each" + context).c_str(),
