@@ -426,7 +426,8 @@ GST_START_TEST(test_blocked_downstream_does_not_stall_the_chain) {
 GST_END_TEST;
 
 // A chain whose neighbours run on different devices (lavapipe listed twice, see main()): every
-// link carries system memory, and the frames and messages are those of one device.
+// link carries system memory, and the frames and messages are those of the same chain on one
+// device (device memory between) and separated by system memory.
 GST_START_TEST(test_chain_across_devices) {
   fail_unless(vktest::PhysicalDeviceNames().size() >= 2,
               "the loader lists %zu Vulkan devices; main() lists "
@@ -440,11 +441,15 @@ GST_START_TEST(test_chain_across_devices) {
               "video/x-raw,format=I420"};
   const Run across = RunChain(chain, " ! ", "devices", false);
   const Run separated = RunChain(chain, kSeparated, "devices", false);
+  // The same elements on the automatic choice, one device for all, frames on it between them.
+  Chain one_device = chain;
+  for (std::string& element : one_device.elements) element.erase(element.rfind(" device="));
+  const Run together = RunChain(one_device, " ! ", "devices", true);
   for (guint f = 0; f < kFrames; ++f)
-    fail_unless(across.frames[f] == separated.frames[f], "%s: frame %u differs across devices",
-                vktest::WithSeed("devices").c_str(), f);
-  fail_unless(across.messages == separated.messages, "%s: the messages differ across devices",
-              vktest::WithSeed("devices").c_str());
+    fail_unless(across.frames[f] == separated.frames[f] && across.frames[f] == together.frames[f],
+                "%s: frame %u differs across devices", vktest::WithSeed("devices").c_str(), f);
+  fail_unless(across.messages == separated.messages && across.messages == together.messages,
+              "%s: the messages differ across devices", vktest::WithSeed("devices").c_str());
   fail_unless(across.device_links == 0, "%d links between devices carry %s", across.device_links, kFeature);
   // System memory on every link: each element uploads, each filter downloads.
   fail_unless(across.uploads == separated.uploads && across.downloads == separated.downloads,
