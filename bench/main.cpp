@@ -11,6 +11,7 @@
 #include "cases.hpp"
 #include "copy_bandwidth.hpp"
 #include "cube_table.hpp"
+#include "generated_launch.hpp"
 #include "kernel_floor.hpp"
 #include "opencv_variant.hpp"
 #include "options.hpp"
@@ -85,6 +86,7 @@ int main(int argc, char** argv) {
   // The same table for other timing scripts (bench/gpu-checks.sh).
   if (!options.write_cube.empty()) return bench::write_cube_table(options.write_cube, 33) ? 0 : 1;
   if (options.kernel_floor) return bench::print_kernel_floors(options.sizes) ? 0 : 1;
+  if (options.generated_launch) return bench::print_generated_launches() ? 0 : 1;
   const std::string cube = std::string(g_get_tmp_dir()) + "/vkcompute-bench-33.cube";
   const auto cases = bench::build_cases(options.sizes, cube);
   if (options.child_case >= 0) return run_child(options, cases);

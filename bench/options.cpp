@@ -14,6 +14,7 @@ void usage(const char* argv0) {
       stderr,
       "usage: %s [--seconds S] [--warmup S] [--sizes 1080p,4k,360p] [--filter TEXT] [--json FILE]\n"
       "          [--csv FILE] [--list] [--ours-only] [--sink-reads] [--write-cube FILE] [--kernel-floor]\n"
+      "          [--generated-launch]\n"
       "Runs each case (element and input) with our element and its peers on the same random\n"
       "frames: frames/s, ms/frame, CPU time/frame, peak memory, GPU time from timestamps.\n"
       "--sink-reads maps every frame that reaches the sink (fakesink otherwise reads nothing).\n"
@@ -47,6 +48,8 @@ bool parse_options(int argc, char** argv, Options& o) {
       o.sink_reads = true;
     } else if (arg == "--kernel-floor") {
       o.kernel_floor = true;
+    } else if (arg == "--generated-launch") {
+      o.generated_launch = true;
     } else if ((arg == "--seconds" || arg == "--warmup" || arg == "--sizes" || arg == "--filter" ||
                 arg == "--json" || arg == "--csv" || arg == "--write-cube") &&
                (v = value())) {
