@@ -5,11 +5,12 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "bare_kernel.hpp"
 #include "bus_traffic.hpp"
-#include "floor_empty.spv.h"
 #include "vk/device.hpp"
 
 namespace bench {
@@ -57,14 +58,7 @@ class GeneratedLaunch {
                                                               .enabledExtensionCount = 2,
                                                               .ppEnabledExtensionNames = extensions});
     queue_ = device_.getQueue(family_, 0);
-    layout_ = vk::raii::PipelineLayout(device_, vk::PipelineLayoutCreateInfo{});
-    vk::raii::ShaderModule module(
-        device_, vk::ShaderModuleCreateInfo{.codeSize = sizeof(floor_empty_spv), .pCode = floor_empty_spv});
-    pipeline_ = vk::raii::Pipeline(
-        device_, nullptr,
-        vk::ComputePipelineCreateInfo{
-            .stage = {.stage = vk::ShaderStageFlagBits::eCompute, .module = *module, .pName = "main"},
-            .layout = *layout_});
+    kernel_ = std::make_unique<BareKernel>(device_);
     pool_ = vk::raii::CommandPool(device_, vk::CommandPoolCreateInfo{.queueFamilyIndex = family_});
     cmd_ = std::move(vk::raii::CommandBuffers(
                          device_, vk::CommandBufferAllocateInfo{.commandPool = *pool_,
@@ -107,7 +101,7 @@ class GeneratedLaunch {
               .pStreamStrides = &stride});
       const vk::MemoryRequirements2 needs = device_.getGeneratedCommandsMemoryRequirementsNV(
           vk::GeneratedCommandsMemoryRequirementsInfoNV{.pipelineBindPoint = vk::PipelineBindPoint::eCompute,
-                                                        .pipeline = *pipeline_,
+                                                        .pipeline = kernel_->pipeline(),
                                                         .indirectCommandsLayout = *commands,
                                                         .maxSequencesCount = 1});
       auto& preprocess = explicit_preprocess ? preprocess_explicit_ : preprocess_inline_;
@@ -142,18 +136,15 @@ class GeneratedLaunch {
     return us.empty() ? std::pair{0.0, 0.0} : std::pair{us[us.size() / 2], us.front()};
   }
 
-  void direct(vk::CommandBuffer cmd) const {
-    cmd.bindPipeline(vk::PipelineBindPoint::eCompute, *pipeline_);
-    cmd.dispatch(1, 1, 1);
-  }
+  void direct(vk::CommandBuffer cmd) const { kernel_->dispatch(cmd); }
   void generated(vk::CommandBuffer cmd, bool preprocessed) const {
-    cmd.bindPipeline(vk::PipelineBindPoint::eCompute, *pipeline_);
+    cmd.bindPipeline(vk::PipelineBindPoint::eCompute, kernel_->pipeline());
     cmd.executeGeneratedCommandsNV(preprocessed, info(preprocessed), *device_.getDispatcher());
   }
   // Generates the commands into device memory ahead of generated(cmd, true) in the same submission,
   // as an element could at the start of its command buffer, while earlier work still runs.
   void preprocess(vk::CommandBuffer cmd) const {
-    cmd.bindPipeline(vk::PipelineBindPoint::eCompute, *pipeline_);
+    cmd.bindPipeline(vk::PipelineBindPoint::eCompute, kernel_->pipeline());
     cmd.preprocessGeneratedCommandsNV(info(true), *device_.getDispatcher());
     const vk::MemoryBarrier generated{.srcAccessMask = vk::AccessFlagBits::eCommandPreprocessWriteNV,
                                       .dstAccessMask = vk::AccessFlagBits::eIndirectCommandRead};
@@ -166,7 +157,7 @@ class GeneratedLaunch {
     stream_info_ = vk::IndirectCommandsStreamNV{.buffer = *stream_, .offset = 0};
     return vk::GeneratedCommandsInfoNV{
         .pipelineBindPoint = vk::PipelineBindPoint::eCompute,
-        .pipeline = *pipeline_,
+        .pipeline = kernel_->pipeline(),
         .indirectCommandsLayout = preprocessed ? *preprocessed_layout_ : *inline_layout_,
         .streamCount = 1,
         .pStreams = &stream_info_,
@@ -214,8 +205,7 @@ class GeneratedLaunch {
   double period_ns_ = 1;
   vk::raii::Device device_ = nullptr;
   vk::raii::Queue queue_ = nullptr;
-  vk::raii::PipelineLayout layout_ = nullptr;
-  vk::raii::Pipeline pipeline_ = nullptr;
+  std::unique_ptr<BareKernel> kernel_;  // made on device_
   vk::raii::CommandPool pool_ = nullptr;
   vk::raii::CommandBuffer cmd_ = nullptr;
   vk::raii::Fence fence_ = nullptr;

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "bare_kernel.hpp"
 #include "bus_traffic.hpp"
 #include "cases.hpp"
 #include "element_kernels.hpp"
@@ -31,31 +32,6 @@ Recorder in_a_row(const vkc::Kernel& kernel, const uint32_t& count, uint32_t gro
     }
   };
 }
-
-// floor_empty.comp with nothing around it: a pipeline whose layout has no descriptor set and no
-// push constants, so that its launch reads nothing but what the driver records for the dispatch.
-class BareKernel {
- public:
-  explicit BareKernel(const vkc::Device& device) {
-    const auto& dev = device.device();
-    layout_ = vk::raii::PipelineLayout(dev, vk::PipelineLayoutCreateInfo{});
-    vk::raii::ShaderModule module(
-        dev, vk::ShaderModuleCreateInfo{.codeSize = sizeof(floor_empty_spv), .pCode = floor_empty_spv});
-    pipeline_ = vk::raii::Pipeline(
-        dev, nullptr,
-        vk::ComputePipelineCreateInfo{
-            .stage = {.stage = vk::ShaderStageFlagBits::eCompute, .module = *module, .pName = "main"},
-            .layout = *layout_});
-  }
-  void dispatch(vk::CommandBuffer cmd) const {
-    cmd.bindPipeline(vk::PipelineBindPoint::eCompute, *pipeline_);
-    cmd.dispatch(1, 1, 1);
-  }
-
- private:
-  vk::raii::PipelineLayout layout_ = nullptr;
-  vk::raii::Pipeline pipeline_ = nullptr;
-};
 
 }  // namespace
 
@@ -101,7 +77,7 @@ bool print_kernel_floors(const std::vector<std::string>& sizes) {
     const uint32_t none = 0;
     auto empty = kernel("floor empty", floor_empty_spv, sizeof(floor_empty_spv), 1);
     empty->update(0, {{src->handle()}, {dst->handle()}});
-    const BareKernel bare(*device);
+    const BareKernel bare(device->device());
     // What launching costs, and where it waits: one workgroup that reads its push constants, one
     // that reads nothing, and launches in a row with and without barriers between them.
     auto launches = [&](const std::string& context) {
