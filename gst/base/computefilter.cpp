@@ -152,9 +152,16 @@ static bool wants_passthrough(GstVkComputeFilter* self) {
 
 // Pushes a finished output in host memory. On the streaming thread the push may block downstream
 // (a sink's clock, a full queue, a paused pipeline): the work of the elements above, left in the
-// thread's batch, is sent first, or their frames would outlive the timeout while they wait.
+// thread's batch, is sent first, or their frames would outlive the timeout while they wait. A
+// submission that fails there is this element's error (no exception leaves into GStreamer).
 static GstFlowReturn push_output(GstVkComputeFilter* self, GstBuffer* out) {
-  vkc::batch::flush();
+  try {
+    vkc::batch::flush();
+  } catch (const std::exception& e) {
+    gst_buffer_unref(out);
+    post_exception(self, e);
+    return GST_FLOW_ERROR;
+  }
   return gst_pad_push(GST_BASE_TRANSFORM_SRC_PAD(self), out);
 }
 

@@ -33,8 +33,9 @@ class HeldOutputs {
   // Whichever thread finishes a frame: takes `out` (true) while the streaming thread holds;
   // otherwise (false) the caller pushes it.
   bool take(GstBuffer* out);
-  // Streaming thread, leaving the frame: pushes every held output with `push`, in order (also
-  // those taken while it pushes), then stops holding. Returns the first flow that is not OK.
+  // Streaming thread, leaving the frame: pushes every held output with `push` (which takes the
+  // buffer and must not throw), in order, also those taken while it pushes, then stops holding.
+  // Returns the first flow that is not OK.
   GstFlowReturn release(const Push& push);
 
  private:
