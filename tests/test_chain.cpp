@@ -11,6 +11,8 @@
 #include <gst/app/gstappsrc.h>
 #include <gst/video/video.h>
 
+#include <unistd.h>
+
 #include <random>
 #include <string>
 #include <tuple>
@@ -337,11 +339,15 @@ GST_START_TEST(test_tee_to_a_stock_element) {
   GstVideoInfo info;
   gst_video_info_set_format(&info, GST_VIDEO_FORMAT_RGBA, 97, 61);
   const std::string caps = "video/x-raw,format=RGBA,width=97,height=61,framerate=30/1";
-  gchar* file = g_build_filename(g_get_tmp_dir(), "vkcompute-test-chain-tee.rgba", nullptr);
+  gchar* file = nullptr;
+  const gint fd = g_file_open_tmp("vkcompute-test-chain-tee-XXXXXX.rgba", &file, nullptr);
+  fail_unless(fd >= 0, "no temporary file");
+  close(fd);
   struct Result {
     std::vector<std::string> frames;
     guint64 downloads = 0;
   };
+  chaintest::MemoryCount at_file;
   auto run = [&](const std::string& after_lut, chaintest::MemoryCount* at_sink) {
     const std::string description =
         "appsrc name=src format=time caps=" + caps + " ! " + Lut() + " name=lut ! " + after_lut;
@@ -350,6 +356,10 @@ GST_START_TEST(test_tee_to_a_stock_element) {
     GstElement* sink = gst_bin_get_by_name(GST_BIN(pipeline), "sink");
     GstElement* lut = gst_bin_get_by_name(GST_BIN(pipeline), "lut");
     chaintest::CountMemoryAt(sink, "sink", at_sink);
+    if (GstElement* filesink = gst_bin_get_by_name(GST_BIN(pipeline), "file")) {
+      chaintest::CountMemoryAt(filesink, "sink", &at_file);
+      gst_object_unref(filesink);
+    }
     fail_unless(gst_element_set_state(pipeline, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE);
     std::mt19937 rng = vktest::RngFor("tee");
     for (guint f = 0; f < kFrames; ++f) gst_app_src_push_buffer(GST_APP_SRC(src), RandomFrame(rng, info, f));
@@ -364,16 +374,17 @@ GST_START_TEST(test_tee_to_a_stock_element) {
   const Result alone = run("appsink name=sink sync=false", &alone_at_sink);
   const Result teed =
       run("tee name=t t. ! queue ! morph ! fakesink sync=false t. ! queue ! appsink name=sink sync=false "
-          "t. ! queue ! filesink location=" +
+          "t. ! queue ! filesink name=file location=" +
               std::string(file),
           &teed_at_sink);
   const std::string what = vktest::WithSeed("tee");
   fail_unless(alone_at_sink.in_device == 0 && alone.downloads == kFrames,
               "%s: lut alone gave %d frames in device memory, %" G_GUINT64_FORMAT " downloads", what.c_str(),
               alone_at_sink.in_device.load(), alone.downloads);
-  fail_unless(teed_at_sink.in_device == int(kFrames),
-              "%s: %d of %d frames reached the appsink in device memory", what.c_str(),
-              teed_at_sink.in_device.load(), teed_at_sink.buffers.load());
+  fail_unless(teed_at_sink.in_device == int(kFrames) && at_file.in_device == int(kFrames),
+              "%s: %d of %d frames reached the appsink in device memory, %d of %d the filesink", what.c_str(),
+              teed_at_sink.in_device.load(), teed_at_sink.buffers.load(), at_file.in_device.load(),
+              at_file.buffers.load());
   // Each frame read back once for the appsink's map and once for the filesink's.
   fail_unless(teed.downloads == 2 * kFrames, "%s: lut counted %" G_GUINT64_FORMAT " downloads behind the tee",
               what.c_str(), teed.downloads);

@@ -80,10 +80,14 @@ class Stream {
     return e;
   }
 
-  // Without waiting for it: PAUSED and PLAYING complete once a frame reaches the sink.
+  // Without waiting for PAUSED or PLAYING, which complete once a frame reaches the sink; NULL is
+  // reached at once (the elements stop their threads and hand their frames over).
   void SetState(GstState state) {
-    fail_if(gst_element_set_state(pipeline_, state) == GST_STATE_CHANGE_FAILURE, "%s: to %s",
-            description_.c_str(), gst_element_state_get_name(state));
+    const GstStateChangeReturn change = gst_element_set_state(pipeline_, state);
+    fail_if(change == GST_STATE_CHANGE_FAILURE, "%s: to %s", description_.c_str(),
+            gst_element_state_get_name(state));
+    fail_unless(state != GST_STATE_NULL || change == GST_STATE_CHANGE_SUCCESS, "%s: NULL not reached at once",
+                description_.c_str());
   }
   void Push(GstBuffer* frame) {
     fail_unless(gst_app_src_push_buffer(GST_APP_SRC(src_), gst_buffer_ref(frame)) == GST_FLOW_OK);
@@ -108,11 +112,10 @@ class Stream {
   // those not yet taken), grouped by source (chaintest::GroupBySource()).
   void AwaitMessages(size_t count) {
     while (messages.size() < count) {
-      GstMessage* message = gst_bus_timed_pop_filtered(bus(), kTimeout, GST_MESSAGE_ELEMENT);
+      GstMessage* message = gst_bus_timed_pop_filtered(bus(), kTimeout, kWatched);
       fail_unless(message != nullptr, "%s: %zu of %zu messages came", description_.c_str(), messages.size(),
                   count);
-      messages.push_back(vktest::DescribeElementMessage(message));
-      gst_message_unref(message);
+      Keep(message);
     }
     chaintest::GroupBySource(messages);
   }
@@ -121,13 +124,19 @@ class Stream {
   std::vector<std::string> messages;
 
  private:
-  // The messages posted so far (a frame's may come after the frame left the chain).
+  // The messages posted so far (a frame's may come after the frame left the chain); an error
+  // fails the test with its own text.
   void TakeMessages() {
-    while (GstMessage* message = gst_bus_pop_filtered(bus(), GST_MESSAGE_ELEMENT)) {
-      messages.push_back(vktest::DescribeElementMessage(message));
-      gst_message_unref(message);
-    }
+    while (GstMessage* message = gst_bus_pop_filtered(bus(), kWatched)) Keep(message);
   }
+  void Keep(GstMessage* message) {
+    const bool error = GST_MESSAGE_TYPE(message) == GST_MESSAGE_ERROR;
+    const std::string text = error ? vktest::Describe(message) : vktest::DescribeElementMessage(message);
+    gst_message_unref(message);
+    fail_if(error, "%s: %s", description_.c_str(), text.c_str());
+    messages.push_back(text);
+  }
+  static constexpr GstMessageType kWatched = GstMessageType(GST_MESSAGE_ELEMENT | GST_MESSAGE_ERROR);
 
   std::string description_;
   GstElement *pipeline_, *src_, *sink_;
@@ -164,8 +173,8 @@ void Unref(std::vector<GstBuffer*>& frames) {
 
 }  // namespace
 
-// PLAYING, PAUSED with frames pushed meanwhile (the sink prerolls one, the chain's last push
-// blocks behind it), PLAYING again, and a quick PAUSED and PLAYING between two frames.
+// PLAYING, PAUSED with frames pushed meanwhile (the sink prerolls one, and the chain's last push
+// may block behind it), PLAYING again, and a quick PAUSED and PLAYING between two frames.
 GST_START_TEST(test_paused_and_playing_in_turn) {
   std::vector<GstBuffer*> frames = Frames("paused", 6);
   const auto [expected_frames, expected_messages] = SetUpOnce(DefaultSettings(), frames);

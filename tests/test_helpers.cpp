@@ -21,8 +21,8 @@ const Params kBt601 =
     MakeParams(GST_VIDEO_COLOR_MATRIX_BT601, GST_VIDEO_COLOR_RANGE_16_235, ChromaSiting::kCentered);
 const Params kBt709 =
     MakeParams(GST_VIDEO_COLOR_MATRIX_BT709, GST_VIDEO_COLOR_RANGE_16_235, ChromaSiting::kCentered);
-const Params kBt2020 = MakeParams(GST_VIDEO_COLOR_MATRIX_BT2020, GST_VIDEO_COLOR_RANGE_16_235,
-                                  ChromaSiting::kCentered);
+const Params kBt2020 =
+    MakeParams(GST_VIDEO_COLOR_MATRIX_BT2020, GST_VIDEO_COLOR_RANGE_16_235, ChromaSiting::kCentered);
 const Params kBt709Full =
     MakeParams(GST_VIDEO_COLOR_MATRIX_BT709, GST_VIDEO_COLOR_RANGE_0_255, ChromaSiting::kCentered);
 
@@ -31,9 +31,8 @@ void ExpectYuv(const Params& params, int r, int g, int b, int y, int u, int v) {
   const int got_y = rgb2yuv_ref::Quantize(value.y);
   const int got_u = rgb2yuv_ref::Quantize(value.u);
   const int got_v = rgb2yuv_ref::Quantize(value.v);
-  fail_unless(got_y == y && got_u == u && got_v == v,
-              "RGB(%d,%d,%d) gave YUV(%d,%d,%d), expected (%d,%d,%d)", r, g, b, got_y, got_u, got_v,
-              y, u, v);
+  fail_unless(got_y == y && got_u == u && got_v == v, "RGB(%d,%d,%d) gave YUV(%d,%d,%d), expected (%d,%d,%d)",
+              r, g, b, got_y, got_u, got_v, y, u, v);
 }
 
 // A one-row RGB image whose red channel is `reds` (other channels 0).
@@ -79,24 +78,18 @@ GST_START_TEST(test_input_layouts) {
     double alpha;
   };
   const Case cases[] = {
-      {GST_VIDEO_FORMAT_RGB, {10, 20, 30}, 255},
-      {GST_VIDEO_FORMAT_BGR, {30, 20, 10}, 255},
-      {GST_VIDEO_FORMAT_RGBA, {10, 20, 30, 40}, 40},
-      {GST_VIDEO_FORMAT_BGRA, {30, 20, 10, 40}, 40},
-      {GST_VIDEO_FORMAT_ARGB, {40, 10, 20, 30}, 40},
-      {GST_VIDEO_FORMAT_ABGR, {40, 30, 20, 10}, 40},
-      {GST_VIDEO_FORMAT_RGBx, {10, 20, 30, 99}, 255},
-      {GST_VIDEO_FORMAT_BGRx, {30, 20, 10, 99}, 255},
-      {GST_VIDEO_FORMAT_xRGB, {99, 10, 20, 30}, 255},
-      {GST_VIDEO_FORMAT_xBGR, {99, 30, 20, 10}, 255},
+      {GST_VIDEO_FORMAT_RGB, {10, 20, 30}, 255},      {GST_VIDEO_FORMAT_BGR, {30, 20, 10}, 255},
+      {GST_VIDEO_FORMAT_RGBA, {10, 20, 30, 40}, 40},  {GST_VIDEO_FORMAT_BGRA, {30, 20, 10, 40}, 40},
+      {GST_VIDEO_FORMAT_ARGB, {40, 10, 20, 30}, 40},  {GST_VIDEO_FORMAT_ABGR, {40, 30, 20, 10}, 40},
+      {GST_VIDEO_FORMAT_RGBx, {10, 20, 30, 99}, 255}, {GST_VIDEO_FORMAT_BGRx, {30, 20, 10, 99}, 255},
+      {GST_VIDEO_FORMAT_xRGB, {99, 10, 20, 30}, 255}, {GST_VIDEO_FORMAT_xBGR, {99, 30, 20, 10}, 255},
   };
   for (const Case& c : cases) {
-    const rgb2yuv_ref::RgbView view{c.format, 1, 1, static_cast<int>(c.bytes.size()),
-                                    c.bytes.data()};
+    const rgb2yuv_ref::RgbView view{c.format, 1, 1, static_cast<int>(c.bytes.size()), c.bytes.data()};
     const rgb2yuv_ref::Rgba pixel = rgb2yuv_ref::ReadPixel(view, 0, 0);
     fail_unless(pixel.r == 10 && pixel.g == 20 && pixel.b == 30 && pixel.a == c.alpha,
-                "%s read as %g,%g,%g,%g", gst_video_format_to_string(c.format), pixel.r, pixel.g,
-                pixel.b, pixel.a);
+                "%s read as %g,%g,%g,%g", gst_video_format_to_string(c.format), pixel.r, pixel.g, pixel.b,
+                pixel.a);
     // The layout table agrees with GStreamer's own description of the format.
     const GstVideoFormatInfo* finfo = gst_video_format_get_info(c.format);
     const reference::RgbLayout& layout = rgb2yuv_ref::LayoutOf(c.format);
@@ -125,11 +118,10 @@ GST_START_TEST(test_chroma_filters) {
       {ChromaSiting::kHorizontallyCosited, 1, 80.0},   // (200 + 2*40 + 40) / 4, right edge
   };
   for (const Case& c : cases) {
-    const rgb2yuv_ref::Rgba source =
-        rgb2yuv_ref::FilteredChromaSource(view, c.column, 0, 1, 0, c.siting);
+    const rgb2yuv_ref::Rgba source = rgb2yuv_ref::FilteredChromaSource(view, c.column, 0, 1, 0, c.siting);
     fail_unless(source.r == c.red && source.g == 0 && source.b == 0,
-                "siting %d column %d: red %g, expected %g", static_cast<int>(c.siting), c.column,
-                source.r, c.red);
+                "siting %d column %d: red %g, expected %g", static_cast<int>(c.siting), c.column, source.r,
+                c.red);
   }
 
   // 4:2:0 averages rows 0 and 1 in both sitings; a lone last row is replicated.
@@ -161,11 +153,9 @@ GST_START_TEST(test_ayuv_alpha) {
   const rgb2yuv_ref::RgbView with_alpha{GST_VIDEO_FORMAT_RGBA, 1, 1, 4, rgba.data()};
   const rgb2yuv_ref::RgbView without_alpha{GST_VIDEO_FORMAT_RGBx, 1, 1, 4, rgbx.data()};
   fail_unless_equals_int(
-      rgb2yuv_ref::Convert(with_alpha, GST_VIDEO_FORMAT_AYUV, kBt601).At(GST_VIDEO_COMP_A, 0, 0),
-      77);
+      rgb2yuv_ref::Convert(with_alpha, GST_VIDEO_FORMAT_AYUV, kBt601).At(GST_VIDEO_COMP_A, 0, 0), 77);
   fail_unless_equals_int(
-      rgb2yuv_ref::Convert(without_alpha, GST_VIDEO_FORMAT_AYUV, kBt601).At(GST_VIDEO_COMP_A, 0, 0),
-      255);
+      rgb2yuv_ref::Convert(without_alpha, GST_VIDEO_FORMAT_AYUV, kBt601).At(GST_VIDEO_COMP_A, 0, 0), 255);
 }
 GST_END_TEST;
 
@@ -173,10 +163,9 @@ GST_START_TEST(test_layout_round_trip) {
   // Writing planes into a GstVideoInfo layout and reading them back through GstVideoFrame gives
   // the same samples, for every output format at an odd size; and a few byte positions are
   // pinned so that the helpers cannot agree on a wrong interpretation.
-  const GstVideoFormat formats[] = {
-      GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_YV12, GST_VIDEO_FORMAT_NV12,
-      GST_VIDEO_FORMAT_NV21, GST_VIDEO_FORMAT_Y42B, GST_VIDEO_FORMAT_Y444,
-      GST_VIDEO_FORMAT_YUY2, GST_VIDEO_FORMAT_UYVY, GST_VIDEO_FORMAT_AYUV};
+  const GstVideoFormat formats[] = {GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_YV12, GST_VIDEO_FORMAT_NV12,
+                                    GST_VIDEO_FORMAT_NV21, GST_VIDEO_FORMAT_Y42B, GST_VIDEO_FORMAT_Y444,
+                                    GST_VIDEO_FORMAT_YUY2, GST_VIDEO_FORMAT_UYVY, GST_VIDEO_FORMAT_AYUV};
   for (GstVideoFormat format : formats) {
     vktest::YuvPlanes planes = vktest::MakeYuvPlanes(format, 5, 3);
     for (int c = 0; c < planes.n_components; ++c) {
@@ -225,19 +214,22 @@ GST_DEBUG_CATEGORY_STATIC(fake_vkcompute);
 GST_DEBUG_CATEGORY_STATIC(other_category);
 
 GST_START_TEST(test_validation_counter) {
-  // Stands in for the plugin's category: only ERROR and WARNING messages with the prefix count.
+  // Stands in for the plugin's category: only ERROR and WARNING messages with a messenger prefix count.
   GST_DEBUG_CATEGORY_INIT(fake_vkcompute, "vkcompute", 0, "stand-in for the plugin category");
   GST_DEBUG_CATEGORY_INIT(other_category, "vkcompute-other", 0, "unrelated category");
   vktest::TakeValidationErrors();
   GST_CAT_ERROR(fake_vkcompute, "Vulkan validation: pretend error %d", 1);
   GST_CAT_WARNING(fake_vkcompute, "Vulkan validation: pretend warning %d", 2);
+  GST_CAT_WARNING(fake_vkcompute, "Vulkan: pretend layer warning %d", 3);
+  GST_CAT_WARNING(fake_vkcompute, "Vulkan loader: the loader's own messages are not counted");
   GST_CAT_DEBUG(fake_vkcompute, "Vulkan validation: a debug message is not counted");
   GST_CAT_ERROR(fake_vkcompute, "an unrelated error is not counted");
   GST_CAT_ERROR(other_category, "Vulkan validation: another category is not counted");
   const std::vector<std::string> errors = vktest::TakeValidationErrors();
-  fail_unless_equals_int(errors.size(), 2);
+  fail_unless_equals_int(errors.size(), 3);
   fail_unless(errors[0] == "Vulkan validation: pretend error 1", "got '%s'", errors[0].c_str());
   fail_unless(errors[1] == "Vulkan validation: pretend warning 2", "got '%s'", errors[1].c_str());
+  fail_unless(errors[2] == "Vulkan: pretend layer warning 3", "got '%s'", errors[2].c_str());
   fail_unless(vktest::TakeValidationErrors().empty());
 }
 GST_END_TEST;

@@ -20,8 +20,12 @@ VKAPI_ATTR VkBool32 VKAPI_CALL on_debug_message(VkDebugUtilsMessageSeverityFlagB
                                                 VkDebugUtilsMessageTypeFlagsEXT type,
                                                 const VkDebugUtilsMessengerCallbackDataEXT* data, void*) {
   const char* text = data && data->pMessage ? data->pMessage : "";
-  const char* source =
-      (type & VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT) ? "Vulkan validation" : "Vulkan";
+  // The loader names its own messages (an environment variable that adds layers, a manifest it
+  // skipped): they say how Vulkan was set up here, not what the plugin did.
+  const bool loader = data && data->pMessageIdName && strcmp(data->pMessageIdName, "Loader Message") == 0;
+  const char* source = (type & VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT) ? "Vulkan validation"
+                       : loader                                                ? "Vulkan loader"
+                                                                               : "Vulkan";
   if (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT)
     GST_ERROR("%s: %s", source, text);
   else if (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT)

@@ -3,6 +3,7 @@
 #include <vulkan/vulkan.h>
 
 #include <unistd.h>
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -15,7 +16,12 @@ namespace {
 
 constexpr char kValidationLayer[] = "VK_LAYER_KHRONOS_validation";
 constexpr char kCategoryName[] = "vkcompute";
+// The plugin's Vulkan messenger (gst/vk/device.cpp) prefixes the validation layer's checks
+// "Vulkan validation:", the layers' general and performance messages "Vulkan:", and the loader's
+// own "Vulkan loader:" (not counted: it says how the test set Vulkan up, e.g. that
+// VK_INSTANCE_LAYERS adds the validation layer).
 constexpr char kValidationPrefix[] = "Vulkan validation:";
+constexpr char kMessengerPrefix[] = "Vulkan:";
 
 // Log functions run on whatever thread the element logs from (streaming threads, Vulkan
 // callbacks), so the error list is guarded. It is deliberately leaked: messages may still be
@@ -63,26 +69,53 @@ void EnableSynchronizationValidation() {
 void CountValidationErrors(GstDebugCategory* category, GstDebugLevel level, const gchar* /*file*/,
                            const gchar* /*function*/, gint /*line*/, GObject* /*object*/,
                            GstDebugMessage* message, gpointer /*user_data*/) {
-  // The validation layer's warnings count too: any message of it fails the test.
+  // Warnings count too: any message of the layers at WARNING or ERROR fails the test.
   if (level != GST_LEVEL_ERROR && level != GST_LEVEL_WARNING) return;
   if (std::strcmp(gst_debug_category_get_name(category), kCategoryName) != 0) return;
   const gchar* text = gst_debug_message_get(message);
-  if (text == nullptr || !g_str_has_prefix(text, kValidationPrefix)) return;
+  if (text == nullptr ||
+      !(g_str_has_prefix(text, kValidationPrefix) || g_str_has_prefix(text, kMessengerPrefix)))
+    return;
   std::lock_guard<std::mutex> lock(ErrorsMutex());
   Errors().emplace_back(text);
 }
 
+// The level the user's GST_DEBUG gives `name` (its last matching "pattern:level" entry), or
+// GST_LEVEL_NONE when no entry matches.
+GstDebugLevel UserLevelFor(const char* name) {
+  GstDebugLevel level = GST_LEVEL_NONE;
+  const char* user = g_getenv("GST_DEBUG");
+  if (user == nullptr) return level;
+  gchar** entries = g_strsplit(user, ",", -1);
+  for (gchar** entry = entries; *entry != nullptr; ++entry) {
+    gchar** parts = g_strsplit(*entry, ":", 2);
+    if (parts[0] != nullptr && parts[1] != nullptr && g_pattern_match_simple(g_strstrip(parts[0]), name)) {
+      const gchar* value = g_strstrip(parts[1]);
+      if (g_ascii_isdigit(value[0])) {
+        level = GstDebugLevel(std::min<guint64>(g_ascii_strtoull(value, nullptr, 10), GST_LEVEL_MEMDUMP));
+      } else {
+        for (int l = GST_LEVEL_NONE; l <= GST_LEVEL_MEMDUMP; ++l)
+          if (g_ascii_strcasecmp(value, gst_debug_level_get_name(GstDebugLevel(l))) == 0)
+            level = GstDebugLevel(l);
+      }
+    }
+    g_strfreev(parts);
+  }
+  g_strfreev(entries);
+  return level;
+}
+
 // Messages are only delivered to log functions when the category's threshold lets them through.
-// The category may not exist yet (the plugin is loaded lazily), so a name pattern is used. A
-// pattern wins over the default threshold, hence it is set to at least the default threshold
-// (GST_DEBUG=4 keeps vkcompute at 4); the user's own GST_DEBUG patterns are applied again on
-// top so that an explicit "vkcompute:6" still wins.
+// The category may not exist yet (the plugin is loaded lazily), so a name pattern is used, set
+// last (the newest pattern wins): at least WARNING, so that no GST_DEBUG setting ("*:1",
+// "vkcompute:0") hides a validation message from the count, and higher when the default threshold
+// (GST_DEBUG=4) or the user's own pattern for the category ("vkcompute:6") asks for more.
 void RaiseCategoryThreshold() {
-  GstDebugLevel level = gst_debug_get_default_threshold();
-  if (level < GST_LEVEL_WARNING) level = GST_LEVEL_WARNING;
-  gst_debug_set_threshold_for_name(kCategoryName, level);
   const char* user = g_getenv("GST_DEBUG");
   if (user != nullptr) gst_debug_set_threshold_from_string(user, FALSE);
+  const GstDebugLevel level =
+      std::max({gst_debug_get_default_threshold(), UserLevelFor(kCategoryName), GST_LEVEL_WARNING});
+  gst_debug_set_threshold_for_name(kCategoryName, level);
 }
 
 std::string JoinErrors(const std::vector<std::string>& errors) {

@@ -1,10 +1,11 @@
 // Vulkan-aware setup shared by every test executable of the project.
 //
-// The element logs each Vulkan validation-layer message through the "vkcompute" debug category;
-// errors and warnings are logged at GST_LEVEL_ERROR and GST_LEVEL_WARNING with a "Vulkan
-// validation:" prefix. These helpers turn the validation layer on, count both (called errors
-// below) and make the running test fail when any was seen,
-// so that API misuse is caught even when the converted pixels happen to be right.
+// The element logs each message of its Vulkan messenger through the "vkcompute" debug category,
+// errors and warnings at GST_LEVEL_ERROR and GST_LEVEL_WARNING, prefixed "Vulkan validation:"
+// (the validation layer's checks), "Vulkan:" (the layers' general and performance messages) or
+// "Vulkan loader:" (the loader's own, not counted). These helpers turn the validation layer on, count them
+// all (called errors below) and make the running test fail when any was seen, so that API misuse is caught
+// even when the converted pixels happen to be right.
 #pragma once
 
 #include <gst/check/gstcheck.h>
