@@ -54,7 +54,7 @@ std::unique_ptr<vkc::Buffer> lab_cube_table(const std::shared_ptr<vkc::Device>& 
   std::uniform_real_distribution<float> value(0.0f, 1.0f);
   auto* entries = reinterpret_cast<float*>(host->mapped());
   for (vk::DeviceSize i = 0; i < bytes / 4; ++i) entries[i] = value(rng);
-  time_submissions(ring, [&](vk::CommandBuffer cmd) {
+  run_once(ring, [&](vk::CommandBuffer cmd) {
     cmd.copyBuffer(host->handle(), table->handle(), vk::BufferCopy{.size = bytes});
   });
   return table;
@@ -113,7 +113,7 @@ class HistogramLab {
                          .specialization = {4}}),
         params_{0, 4 * w, 0, 0, w, h, 4, 0x03020100, 0x03020100, 4, 19595, 38470, 7471, 256, gx_ * gy_} {
     kernel_.update(0, {{src}, {counts_->handle()}, {src}, {result_->handle()}});
-    time_submissions(ring, [&](vk::CommandBuffer cmd) { vkc::clear_buffer(cmd, counts_->handle()); });
+    run_once(ring, [&](vk::CommandBuffer cmd) { vkc::clear_buffer(cmd, counts_->handle()); });
   }
   void record(vk::CommandBuffer cmd) const { kernel_.dispatch(cmd, 0, &params_, gx_, gy_); }
   HistogramParams& params() { return params_; }
@@ -156,7 +156,7 @@ void print_content_lab(const std::shared_ptr<vkc::Device>& device, vkc::CommandR
   };
   for (const auto& content : contents) {
     content.fill();
-    time_submissions(ring, [&](vk::CommandBuffer cmd) {
+    run_once(ring, [&](vk::CommandBuffer cmd) {
       cmd.copyBuffer(host->handle(), frame->handle(), vk::BufferCopy{.size = bytes});
     });
     const std::string frame_kind = std::string(", ") + content.name + " frame";
@@ -204,7 +204,7 @@ void print_element_kernels(const std::shared_ptr<vkc::Device>& device, vkc::Comm
                               .push_constant_bytes = sizeof(ScanParams),
                               .specialization = {64, 4, 4, 0}});
     scan.update(0, {{src}, {scratch->handle()}, {src}, {result->handle()}});
-    time_submissions(ring, [&](vk::CommandBuffer cmd) { vkc::clear_buffer(cmd, scratch->handle()); });
+    run_once(ring, [&](vk::CommandBuffer cmd) { vkc::clear_buffer(cmd, scratch->handle()); });
     for (uint32_t finish : {1u, 0u}) {
       ScanParams p{w, h, 0, 4 * w, 0, 0, w, h, tiles_x, tiles, 0x020100, kr, kg, kb, 0, 1, 0, finish, 0};
       line(

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -59,7 +60,9 @@ class GeneratedLaunch {
                                                               .ppEnabledExtensionNames = extensions});
     queue_ = device_.getQueue(family_, 0);
     kernel_ = std::make_unique<BareKernel>(device_);
-    pool_ = vk::raii::CommandPool(device_, vk::CommandPoolCreateInfo{.queueFamilyIndex = family_});
+    pool_ = vk::raii::CommandPool(
+        device_, vk::CommandPoolCreateInfo{.flags = vk::CommandPoolCreateFlagBits::eResetCommandBuffer,
+                                           .queueFamilyIndex = family_});
     cmd_ = std::move(vk::raii::CommandBuffers(
                          device_, vk::CommandBufferAllocateInfo{.commandPool = *pool_,
                                                                 .level = vk::CommandBufferLevel::ePrimary,
@@ -122,7 +125,8 @@ class GeneratedLaunch {
       run([&](vk::CommandBuffer cmd) {
         if (before) before(cmd);
         cmd.resetQueryPool(*queries_, 0, 2);
-        cmd.writeTimestamp(vk::PipelineStageFlagBits::eTopOfPipe, *queries_, 0);
+        // Bottom of pipe: written once `before`'s work is done, so none of it is timed.
+        cmd.writeTimestamp(vk::PipelineStageFlagBits::eBottomOfPipe, *queries_, 0);
         record(cmd);
         cmd.writeTimestamp(vk::PipelineStageFlagBits::eBottomOfPipe, *queries_, 1);
       });
@@ -176,6 +180,8 @@ class GeneratedLaunch {
       if ((needs.memoryTypeBits & type_bits & (1u << type)) &&
           (memory_types_.memoryTypes[type].propertyFlags & vk::MemoryPropertyFlagBits::eDeviceLocal))
         break;
+    if (type == memory_types_.memoryTypeCount)
+      throw std::runtime_error("no device-local memory type for a buffer");
     memory = vk::raii::DeviceMemory(
         device_, vk::MemoryAllocateInfo{.allocationSize = needs.size, .memoryTypeIndex = type});
     made.bindMemory(*memory, 0);
@@ -236,7 +242,14 @@ bool print_generated_launches() {
     return true;
   }
   std::fflush(stdout);
-  GeneratedLaunch lab(*shared);
+  std::unique_ptr<GeneratedLaunch> made;
+  try {
+    made = std::make_unique<GeneratedLaunch>(*shared);
+  } catch (const std::exception& e) {
+    std::printf("  not usable: %s\n", e.what());
+    return true;
+  }
+  GeneratedLaunch& lab = *made;
   std::fprintf(stderr, "generated launches: device and layouts ready\n");
   auto line = [&](const std::string& what, const std::function<void(vk::CommandBuffer)>& record,
                   const std::function<void(vk::CommandBuffer)>& before = nullptr) {

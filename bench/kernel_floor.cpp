@@ -66,7 +66,7 @@ bool print_kernel_floors(const std::vector<std::string>& sizes) {
     {  // the bench's first random frame (histogram's shared counters see no more conflicts than there)
       auto host = vkc::Buffer::create_host(device, frame, "floor frame");
       fill_random_frame(host->mapped(), size_t(frame), 0);
-      time_submissions(ring, [&](vk::CommandBuffer cmd) {
+      run_once(ring, [&](vk::CommandBuffer cmd) {
         cmd.copyBuffer(host->handle(), src->handle(), vk::BufferCopy{.size = frame});
       });
     }
@@ -109,7 +109,7 @@ bool print_kernel_floors(const std::vector<std::string>& sizes) {
     auto refill = kernel("floor copy", floor_copy_spv, sizeof(floor_copy_spv), 1);
     refill->update(0, {{dst->handle()}, {src->handle()}});
     const uint32_t refill_groups = (count + kGroup - 1) / kGroup;
-    time_submissions(ring, [&](vk::CommandBuffer cmd) {  // dst: a copy of the frame, refill's source
+    run_once(ring, [&](vk::CommandBuffer cmd) {  // dst: a copy of the frame, refill's source
       cmd.copyBuffer(src->handle(), dst->handle(), vk::BufferCopy{.size = frame});
     });
     print_element_kernels(device, ring, w, h, src->handle(), spare->handle(), nullptr, ", alone");
@@ -148,7 +148,7 @@ bool print_kernel_floors(const std::vector<std::string>& sizes) {
       auto read_last = kernel("floor read", floor_read_spv, sizeof(floor_read_spv), vecs, 1);
       read_last->update(0, {{src->handle()}, {sums->handle()}});
       // The counter starts at zero; the last workgroup leaves it so.
-      time_submissions(ring, [&](vk::CommandBuffer cmd) { vkc::clear_buffer(cmd, sums->handle()); });
+      run_once(ring, [&](vk::CommandBuffer cmd) { vkc::clear_buffer(cmd, sums->handle()); });
       char what[96];
       std::snprintf(what, sizeof what, "copy kernel, %u B per invocation", 16 * vecs);
       print_line(

@@ -29,6 +29,18 @@ Times time_submissions(vkc::CommandRing& ring, const Recorder& record, int per_s
   return {us[us.size() / 2], us.front()};
 }
 
+void run_once(vkc::CommandRing& ring, const Recorder& record) {
+  vk::CommandBuffer cmd = ring.begin(0);
+  record(cmd);
+  const vk::MemoryBarrier all{
+      .srcAccessMask = vk::AccessFlagBits::eMemoryWrite,
+      .dstAccessMask = vk::AccessFlagBits::eMemoryRead | vk::AccessFlagBits::eMemoryWrite};
+  cmd.pipelineBarrier(vk::PipelineStageFlagBits::eAllCommands, vk::PipelineStageFlagBits::eAllCommands, {},
+                      all, nullptr, nullptr);
+  ring.submit(0);
+  ring.wait(0, 10'000'000'000ull);
+}
+
 void print_line(const char* what, const Times& t, double bytes) {
   if (bytes > 0)
     std::printf("  %-70s %8.1f µs (least %6.1f)  %6.0f GB/s\n", what, t.median_us, t.min_us,

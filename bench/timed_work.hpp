@@ -23,6 +23,10 @@ constexpr int kTimedRepeats = 50;
 Times time_submissions(vkc::CommandRing& ring, const Recorder& record, int per_submission = 1,
                        const Recorder& before = nullptr);
 
+// Records setup work with `record` into a submission of its own, followed by a barrier from every
+// command to every later one (here or in later submissions), submits it and waits: untimed.
+void run_once(vkc::CommandRing& ring, const Recorder& record);
+
 // "  what   median µs (least ...)", and the rate of `bytes` per median when bytes > 0.
 void print_line(const char* what, const Times& t, double bytes);
 
