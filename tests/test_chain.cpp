@@ -436,6 +436,74 @@ GST_START_TEST(test_blocked_downstream_does_not_stall_the_chain) {
 }
 GST_END_TEST;
 
+namespace {
+
+// What the chain's last element pushed on the streaming thread, against what it had submitted.
+struct PushOrder {
+  GstElement* last = nullptr;
+  GThread* streaming = nullptr;
+  std::atomic<guint64> entered{0};  // frames that entered the last element so far
+  std::atomic<int> midstream{0};    // outputs pushed on the streaming thread before the last frame entered
+  std::atomic<int> early{0};        // of them, pushed before the current frame was submitted
+};
+
+GstPadProbeReturn FrameEntered(GstPad*, GstPadProbeInfo*, gpointer data) {
+  auto* order = static_cast<PushOrder*>(data);
+  order->streaming = g_thread_self();
+  order->entered++;
+  return GST_PAD_PROBE_OK;
+}
+
+GstPadProbeReturn OutputPushed(GstPad*, GstPadProbeInfo*, gpointer data) {
+  auto* order = static_cast<PushOrder*>(data);
+  if (g_thread_self() != order->streaming) return GST_PAD_PROBE_OK;  // the completion thread's
+  const guint64 entered = order->entered;
+  if (entered >= 16) return GST_PAD_PROBE_OK;  // the last frame's call, or the drain at EOS
+  guint64 downloads = 0;                       // one per submitted frame whose output is in host memory
+  g_object_get(order->last, "downloads", &downloads, nullptr);
+  order->midstream++;
+  if (downloads < entered) order->early++;
+  return GST_PAD_PROBE_OK;
+}
+
+}  // namespace
+
+// The chain's last element pushes an earlier frame's output on the streaming thread only once it
+// has submitted the frame it is working on (vkc::HeldOutputs): pushed from reserve(), before that
+// submission, it would first have sent the thread's batch (the elements above's work for the same
+// frame) in a submission of its own. Its `downloads`, counted at submission, tell the two apart.
+GST_START_TEST(test_last_element_pushes_after_its_submission) {
+  GstVideoInfo info;
+  gst_video_info_set_format(&info, GST_VIDEO_FORMAT_RGBA, 64, 48);
+  const std::string description =
+      "appsrc name=src format=time caps=video/x-raw,format=RGBA,width=64,height=48,framerate=30/1 ! "
+      "morph ! rgb2yuv name=last ! video/x-raw,format=NV12 ! appsink name=sink sync=false";
+  GstElement* pipeline = vktest::ParsePipeline(description.c_str());
+  GstElement* src = gst_bin_get_by_name(GST_BIN(pipeline), "src");
+  GstElement* sink = gst_bin_get_by_name(GST_BIN(pipeline), "sink");
+  PushOrder order;
+  order.last = gst_bin_get_by_name(GST_BIN(pipeline), "last");
+  GstPad* in = gst_element_get_static_pad(order.last, "sink");
+  GstPad* out = gst_element_get_static_pad(order.last, "src");
+  gst_pad_add_probe(in, GST_PAD_PROBE_TYPE_BUFFER, FrameEntered, &order, nullptr);
+  gst_pad_add_probe(out, GST_PAD_PROBE_TYPE_BUFFER, OutputPushed, &order, nullptr);
+  fail_unless(gst_element_set_state(pipeline, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE);
+  std::mt19937 rng = vktest::RngFor("push order");
+  const guint frames = 16;  // OutputPushed leaves the last one's call out
+  for (guint f = 0; f < frames; ++f) gst_app_src_push_buffer(GST_APP_SRC(src), RandomFrame(rng, info, f));
+  gst_app_src_end_of_stream(GST_APP_SRC(src));
+  PullAllAndStop(pipeline, src, sink, frames, description);
+  // Held outputs leave from the streaming thread, so a full ring makes it push mid-stream.
+  fail_unless(order.midstream > 0, "no output was pushed on the streaming thread mid-stream (none held?)");
+  fail_unless(order.early == 0,
+              "%d of %d outputs pushed on the streaming thread before its frame was submitted",
+              order.early.load(), order.midstream.load());
+  gst_object_unref(in);
+  gst_object_unref(out);
+  gst_object_unref(order.last);
+}
+GST_END_TEST;
+
 // A chain whose neighbours run on different devices (lavapipe listed twice, see main()): every
 // link carries system memory, and the frames and messages are those of the same chain on one
 // device (device memory between) and separated by system memory.
@@ -599,6 +667,7 @@ static Suite* chain_suite() {
   tcase_add_test(tc, test_every_format_at_the_tail);
   tcase_add_test(tc, test_tee_to_a_stock_element);
   tcase_add_test(tc, test_blocked_downstream_does_not_stall_the_chain);
+  tcase_add_test(tc, test_last_element_pushes_after_its_submission);
   tcase_add_test(tc, test_chain_across_devices);
   tcase_add_test(tc, test_renegotiation_and_flush_mid_chain);
   suite_add_tcase(suite, tc);
