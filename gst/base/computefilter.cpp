@@ -206,12 +206,17 @@ static void post_gpu_failure(GstVkComputeFilter* self, vkc::Completion status) {
     GST_ELEMENT_ERROR(self, RESOURCE, FAILED, ("The Vulkan device %s was lost.", device.c_str()),
                       ("VK_ERROR_DEVICE_LOST while waiting for a frame: the driver reset or removed the "
                        "device; the frames in flight are dropped"));
-  else
-    GST_ELEMENT_ERROR(self, RESOURCE, FAILED,
-                      ("A frame took longer than %.1f s on the Vulkan device %s; the stream stops.",
-                       priv->frame_timeout_ns / 1e9, device.c_str()),
-                      ("the device is not lost, only slow for these settings; the frame's memory is "
-                       "kept until it completes. GST_VKCOMPUTE_FRAME_TIMEOUT_MS sets the limit"));
+  else {
+    // Milliseconds below a second: a limit lowered with GST_VKCOMPUTE_FRAME_TIMEOUT_MS reads as set.
+    const double ms = priv->frame_timeout_ns / 1e6;
+    gchar* limit = ms < 1000 ? g_strdup_printf("%.0f ms", ms) : g_strdup_printf("%.1f s", ms / 1000);
+    GST_ELEMENT_ERROR(
+        self, RESOURCE, FAILED,
+        ("A frame took longer than %s on the Vulkan device %s; the stream stops.", limit, device.c_str()),
+        ("the device is not lost, only slow for these settings; the frame's memory is "
+         "kept until it completes. GST_VKCOMPUTE_FRAME_TIMEOUT_MS sets the limit"));
+    g_free(limit);
+  }
 }
 
 // Waits until every frame in flight has left (filters' outputs pushed, analysis results posted).
