@@ -436,6 +436,29 @@ GST_START_TEST(test_blocked_downstream_does_not_stall_the_chain) {
 }
 GST_END_TEST;
 
+// videocrop between two of ours: the frames stay in device memory (videocrop used to refuse them,
+// "Downstream doesn't support crop for non-raw caps") and carry the crop, in the video meta's
+// offsets (RGBA) or as a GstVideoCropMeta (I420), which we accept; the frames and messages are those
+// of the same crop done by videocrop in system memory.
+GST_START_TEST(test_videocrop_between_two_of_ours) {
+  const std::pair<Chain, std::string> cases[] = {
+      {{{Lut(), "morph operation=dilate width=3 height=3"}, "RGBA", 97, 61},
+       "videocrop left=3 top=2 right=1 bottom=4"},
+      {{{"morph operation=erode width=5 height=3", "histogram bins=8", "lumamax count=2"}, "I420", 98, 62},
+       "videocrop left=4 top=2 right=2 bottom=6"},
+  };
+  for (const auto& [chain, crop] : cases) {
+    const Run cropped = RunChain(chain, " ! " + crop + " ! ", "crop", true);
+    const Run separated = RunChain(chain, kSeparated + crop + " ! ", "crop", false);
+    const std::string what = vktest::WithSeed("crop") + ": " + chain.Describe(" ! " + crop + " ! ");
+    for (guint f = 0; f < kFrames; ++f)
+      fail_unless(cropped.frames[f] == separated.frames[f],
+                  "%s: frame %u differs from the crop in system memory", what.c_str(), f);
+    fail_unless(cropped.messages == separated.messages, "%s: the messages differ", what.c_str());
+  }
+}
+GST_END_TEST;
+
 namespace {
 
 // What the chain's last element pushed on the streaming thread, against what it had submitted.
@@ -668,6 +691,7 @@ static Suite* chain_suite() {
   tcase_add_test(tc, test_tee_to_a_stock_element);
   tcase_add_test(tc, test_blocked_downstream_does_not_stall_the_chain);
   tcase_add_test(tc, test_last_element_pushes_after_its_submission);
+  tcase_add_test(tc, test_videocrop_between_two_of_ours);
   tcase_add_test(tc, test_chain_across_devices);
   tcase_add_test(tc, test_renegotiation_and_flush_mid_chain);
   suite_add_tcase(suite, tc);

@@ -129,12 +129,19 @@ bool frame_layout(GstBuffer* buf, const GstVideoInfo& info, vk::Buffer buffer, v
                   FrameLayout& layout, std::string& error) {
   const GstVideoFormatInfo* finfo = info.finfo;
   const GstVideoMeta* meta = gst_buffer_get_video_meta(buf);
+  // A crop (videocrop before us: we accept GstVideoCropMeta) moves each plane's start to the
+  // region's first sample; `info` already has the region's size.
+  const GstVideoCropMeta* crop = gst_buffer_get_video_crop_meta(buf);
   const gsize size = gst_buffer_get_size(buf);
   layout.buffer = buffer;
   for (guint c = 0; c < GST_VIDEO_FORMAT_INFO_N_COMPONENTS(finfo); ++c) {
     guint p = GST_VIDEO_FORMAT_INFO_PLANE(finfo, c);
     gsize offset = meta ? meta->offset[p] : GST_VIDEO_INFO_PLANE_OFFSET(&info, p);
     gint stride = meta ? meta->stride[p] : GST_VIDEO_INFO_PLANE_STRIDE(&info, p);
+    if (crop && stride > 0)
+      offset += gsize(GST_VIDEO_FORMAT_INFO_SCALE_HEIGHT(finfo, c, crop->y)) * gsize(stride) +
+                gsize(GST_VIDEO_FORMAT_INFO_SCALE_WIDTH(finfo, c, crop->x)) *
+                    GST_VIDEO_FORMAT_INFO_PSTRIDE(finfo, c);
     guint rows;
     gsize row_bytes;
     plane_extent(info, p, rows, row_bytes);

@@ -59,6 +59,11 @@ bool FramePools::propose(GstQuery* query, bool passthrough, GstPad* src) {
   gst_query_add_allocation_param(query, allocator_for(caps), nullptr);
   if (!gst_query_find_allocation_meta(query, GST_VIDEO_META_API_TYPE, nullptr))
     gst_query_add_allocation_meta(query, GST_VIDEO_META_API_TYPE, nullptr);
+  // A crop upstream (videocrop) may leave the frame whole and say where the region is: the input
+  // binding reads it there (frame.cpp). Not when the buffers pass through to downstream, whose
+  // answer above says whether it reads crops.
+  if (!passthrough && !gst_query_find_allocation_meta(query, GST_VIDEO_CROP_META_API_TYPE, nullptr))
+    gst_query_add_allocation_meta(query, GST_VIDEO_CROP_META_API_TYPE, nullptr);
   return true;
 }
 
