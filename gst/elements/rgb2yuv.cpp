@@ -104,12 +104,22 @@ static void fill_coefficients(const GstVideoInfo* out, Params& params) {
 
 static std::unique_ptr<vkc::CapsState> gst_rgb2yuv_configure(GstVkComputeFilter* filter,
                                                              const GstVideoInfo* in, const GstVideoInfo* out,
-                                                             GError**) {
+                                                             GError** error) {
   const GstVideoFormatInfo* in_f = in->finfo;
   const GstVideoFormatInfo* out_f = out->finfo;
   const Layout layout = layout_of(GST_VIDEO_INFO_FORMAT(out));
   const uint32_t sub_x = 1u << GST_VIDEO_FORMAT_INFO_W_SUB(out_f, 1);
   const uint32_t sub_y = 1u << GST_VIDEO_FORMAT_INFO_H_SUB(out_f, 1);
+  // A chroma sample shared by two rows would mix the two fields of an interlaced frame (videoconvert
+  // subsamples each field on its own): refused rather than converted wrongly.
+  if (GST_VIDEO_INFO_IS_INTERLACED(in) && sub_y > 1) {
+    g_set_error(error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
+                "interlaced frames (interlace-mode=%s) cannot become %s, whose chroma rows span two "
+                "fields: deinterlace first, or convert to a format without vertical subsampling",
+                gst_video_interlace_mode_to_string(GST_VIDEO_INFO_INTERLACE_MODE(in)),
+                GST_VIDEO_INFO_NAME(out));
+    return nullptr;
+  }
   // Vertical siting is always centred between the two rows, as videoconvert does.
   const bool cosited = (out->chroma_site & GST_VIDEO_CHROMA_SITE_H_COSITED) && sub_x == 2;
 

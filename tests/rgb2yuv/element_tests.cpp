@@ -165,6 +165,28 @@ GST_START_TEST(test_invalid_device) {
 }
 GST_END_TEST;
 
+// Interlaced RGB into a format with vertically subsampled chroma is refused with an error that
+// says why (a chroma row would mix the two fields); into Y444 (no vertical subsampling) it converts.
+GST_START_TEST(test_interlaced_input) {
+  const std::string source =
+      "videotestsrc num-buffers=2 ! video/x-raw,format=RGBA,width=16,height=8,"
+      "interlace-mode=interleaved ! rgb2yuv ! video/x-raw,format=";
+  for (const char* format : {"I420", "NV12"}) {
+    GstElement* pipeline = vktest::ParsePipeline((source + format + " ! fakesink").c_str());
+    const std::string end = RunToEnd(pipeline);
+    fail_unless(end.find("interlaced frames (interlace-mode=interleaved) cannot become") != std::string::npos,
+                "interlaced RGBA to %s: %s", format, end.c_str());
+    gst_element_set_state(pipeline, GST_STATE_NULL);
+    gst_object_unref(pipeline);
+  }
+  GstElement* pipeline = vktest::ParsePipeline((source + "Y444 ! fakesink").c_str());
+  const std::string end = RunToEnd(pipeline);
+  fail_unless(end == "eos", "interlaced RGBA to Y444: %s", end.c_str());
+  gst_element_set_state(pipeline, GST_STATE_NULL);
+  gst_object_unref(pipeline);
+}
+GST_END_TEST;
+
 // PLAYING <-> NULL on the same pipeline: every other round runs to EOS, the others are torn
 // down while buffers are flowing (the live source paces the 5 buffers over ~170 ms, so the
 // teardown after the first one really happens mid-stream).
@@ -224,6 +246,7 @@ TCase* ElementTCase() {
   tcase_add_test(tcase, test_gpu_time);
   tcase_add_test(tcase, test_invalid_device);
   tcase_add_test(tcase, test_state_loop);
+  tcase_add_test(tcase, test_interlaced_input);
   return tcase;
 }
 
