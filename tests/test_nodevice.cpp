@@ -36,15 +36,14 @@ GST_START_TEST(test_no_driver_is_a_resource_error) {
               "going to PLAYING succeeded although there is no Vulkan driver");
 
   GstMessage* message = vktest::WaitForErrorOrEos(pipeline, kTimeout);
-  fail_unless(message != nullptr, "no ERROR message within %" GST_TIME_FORMAT,
-              GST_TIME_ARGS(kTimeout));
+  fail_unless(message != nullptr, "no ERROR message within %" GST_TIME_FORMAT, GST_TIME_ARGS(kTimeout));
   fail_unless(GST_MESSAGE_TYPE(message) == GST_MESSAGE_ERROR, "got %s instead of an error",
               GST_MESSAGE_TYPE_NAME(message));
   GError* error = nullptr;
   gchar* debug = nullptr;
   gst_message_parse_error(message, &error, &debug);
-  fail_unless(error->domain == GST_RESOURCE_ERROR, "error domain %s: %s",
-              g_quark_to_string(error->domain), error->message);
+  fail_unless(error->domain == GST_RESOURCE_ERROR, "error domain %s: %s", g_quark_to_string(error->domain),
+              error->message);
   fail_unless(Mentions(error->message, "vulkan") || Mentions(debug, "vulkan"),
               "the error does not mention Vulkan: %s (%s)", error->message,
               debug != nullptr ? debug : "no debug text");

@@ -6,8 +6,7 @@
 namespace vktest {
 namespace {
 
-std::vector<uint8_t> LayOut(const uint8_t* rows, int row_bytes, int height,
-                            const Placement& placement) {
+std::vector<uint8_t> LayOut(const uint8_t* rows, int row_bytes, int height, const Placement& placement) {
   g_assert(placement.stride >= row_bytes);
   const gsize size = placement.offset + static_cast<gsize>(placement.stride) * height;
   std::vector<uint8_t> bytes(size);
@@ -23,8 +22,8 @@ void AddPackedVideoMeta(GstBuffer* buffer, const GstVideoInfo& info, const Place
   gsize offsets[GST_VIDEO_MAX_PLANES] = {placement.offset};
   gint strides[GST_VIDEO_MAX_PLANES] = {placement.stride};
   gst_buffer_add_video_meta_full(buffer, GST_VIDEO_FRAME_FLAG_NONE, GST_VIDEO_INFO_FORMAT(&info),
-                                 GST_VIDEO_INFO_WIDTH(&info), GST_VIDEO_INFO_HEIGHT(&info), 1,
-                                 offsets, strides);
+                                 GST_VIDEO_INFO_WIDTH(&info), GST_VIDEO_INFO_HEIGHT(&info), 1, offsets,
+                                 strides);
 }
 
 GstMemory* NewSystemMemory(const uint8_t* bytes, gsize size) {
@@ -50,8 +49,7 @@ const char* ToString(MemoryKind kind) {
 
 GstBuffer* NewSystemMemoryBuffer(const GstVideoInfo& info, const uint8_t* rows, int row_bytes,
                                  const Placement& placement) {
-  const std::vector<uint8_t> bytes =
-      LayOut(rows, row_bytes, GST_VIDEO_INFO_HEIGHT(&info), placement);
+  const std::vector<uint8_t> bytes = LayOut(rows, row_bytes, GST_VIDEO_INFO_HEIGHT(&info), placement);
   GstBuffer* buffer = gst_buffer_new();
   gst_buffer_append_memory(buffer, NewSystemMemory(bytes.data(), bytes.size()));
   AddPackedVideoMeta(buffer, info, placement);
@@ -73,8 +71,7 @@ GstBuffer* NewSplitMemoryBuffer(const GstVideoInfo& info, const uint8_t* rows, i
   return buffer;
 }
 
-void FillPackedBuffer(GstBuffer* buffer, const GstVideoInfo& info, const uint8_t* rows,
-                      int row_bytes) {
+void FillPackedBuffer(GstBuffer* buffer, const GstVideoInfo& info, const uint8_t* rows, int row_bytes) {
   GstVideoFrame frame;
   if (!gst_video_frame_map(&frame, &info, buffer, GST_MAP_WRITE)) {
     g_error("cannot map an input buffer for writing");
@@ -82,8 +79,7 @@ void FillPackedBuffer(GstBuffer* buffer, const GstVideoInfo& info, const uint8_t
   auto* data = static_cast<uint8_t*>(GST_VIDEO_FRAME_PLANE_DATA(&frame, 0));
   const int stride = GST_VIDEO_FRAME_PLANE_STRIDE(&frame, 0);
   for (int y = 0; y < GST_VIDEO_FRAME_HEIGHT(&frame); ++y) {
-    std::memcpy(data + static_cast<gsize>(y) * stride, rows + static_cast<gsize>(y) * row_bytes,
-                row_bytes);
+    std::memcpy(data + static_cast<gsize>(y) * stride, rows + static_cast<gsize>(y) * row_bytes, row_bytes);
   }
   gst_video_frame_unmap(&frame);
 }

@@ -36,7 +36,6 @@ GstBuffer* NewSplitMemoryBuffer(const GstVideoInfo& info, const uint8_t* rows, i
                                 const Placement& placement);
 
 // Copies tightly packed rows into a writable buffer whose layout is `info` or its GstVideoMeta.
-void FillPackedBuffer(GstBuffer* buffer, const GstVideoInfo& info, const uint8_t* rows,
-                      int row_bytes);
+void FillPackedBuffer(GstBuffer* buffer, const GstVideoInfo& info, const uint8_t* rows, int row_bytes);
 
 }  // namespace vktest

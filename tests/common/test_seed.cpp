@@ -15,8 +15,8 @@ uint32_t TestSeed() {
     if (env != nullptr && env[0] != '\0') {
       chosen = static_cast<uint32_t>(std::strtoul(env, nullptr, 0));
     } else {
-      chosen = static_cast<uint32_t>(std::chrono::system_clock::now().time_since_epoch().count() &
-                                     0xffffffffu);
+      chosen =
+          static_cast<uint32_t>(std::chrono::system_clock::now().time_since_epoch().count() & 0xffffffffu);
     }
     std::printf("Random data seed: %u (set %s to reproduce)\n", chosen, kSeedEnv);
     std::fflush(stdout);

@@ -6,14 +6,12 @@ namespace vktest {
 namespace {
 
 // Describes why a buffer cannot be read as `info` says, or returns "".
-std::string LayoutProblem(GstBuffer* buffer, const GstVideoInfo& info,
-                          bool downstream_has_video_meta) {
+std::string LayoutProblem(GstBuffer* buffer, const GstVideoInfo& info, bool downstream_has_video_meta) {
   const GstVideoMeta* meta = gst_buffer_get_video_meta(buffer);
   if (meta == nullptr) {
     if (gst_buffer_get_size(buffer) < GST_VIDEO_INFO_SIZE(&info)) {
       return "buffer of " + std::to_string(gst_buffer_get_size(buffer)) +
-             " bytes without GstVideoMeta, the caps need " +
-             std::to_string(GST_VIDEO_INFO_SIZE(&info));
+             " bytes without GstVideoMeta, the caps need " + std::to_string(GST_VIDEO_INFO_SIZE(&info));
     }
     return "";
   }
@@ -41,8 +39,7 @@ VideoOutputRecorder::VideoOutputRecorder(GstPad* pad, bool downstream_has_video_
   probe_id_ = gst_pad_add_probe(
       pad_,
       static_cast<GstPadProbeType>(GST_PAD_PROBE_TYPE_BUFFER | GST_PAD_PROBE_TYPE_BUFFER_LIST |
-                                   GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM |
-                                   GST_PAD_PROBE_TYPE_EVENT_FLUSH),
+                                   GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM | GST_PAD_PROBE_TYPE_EVENT_FLUSH),
       OnProbe, this, nullptr);
 }
 
@@ -51,8 +48,7 @@ VideoOutputRecorder::~VideoOutputRecorder() {
   gst_object_unref(pad_);
 }
 
-GstPadProbeReturn VideoOutputRecorder::OnProbe(GstPad* pad, GstPadProbeInfo* info,
-                                               gpointer user_data) {
+GstPadProbeReturn VideoOutputRecorder::OnProbe(GstPad* pad, GstPadProbeInfo* info, gpointer user_data) {
   auto* self = static_cast<VideoOutputRecorder*>(user_data);
   if (info->type & GST_PAD_PROBE_TYPE_BUFFER) {
     self->RecordBuffer(pad, GST_PAD_PROBE_INFO_BUFFER(info));

@@ -42,8 +42,7 @@ YuvPlanes MakeYuvPlanes(GstVideoFormat format, int width, int height) {
   planes.height = height;
   planes.n_components = GST_VIDEO_FORMAT_INFO_N_COMPONENTS(finfo);
   for (int c = 0; c < planes.n_components; ++c) {
-    planes.samples[c].assign(
-        static_cast<size_t>(planes.ComponentWidth(c)) * planes.ComponentHeight(c), 0);
+    planes.samples[c].assign(static_cast<size_t>(planes.ComponentWidth(c)) * planes.ComponentHeight(c), 0);
   }
   return planes;
 }
@@ -77,10 +76,8 @@ YuvPlanes ReadFromFrame(const GstVideoFrame& frame) {
   return planes;
 }
 
-std::optional<SampleMismatch> FindMismatch(const YuvPlanes& got, const YuvPlanes& expected,
-                                           int tolerance) {
-  g_assert(got.format == expected.format && got.width == expected.width &&
-           got.height == expected.height);
+std::optional<SampleMismatch> FindMismatch(const YuvPlanes& got, const YuvPlanes& expected, int tolerance) {
+  g_assert(got.format == expected.format && got.width == expected.width && got.height == expected.height);
   const GstVideoFormatInfo* finfo = gst_video_format_get_info(got.format);
   for (int c = 0; c < got.n_components; ++c) {
     for (int y = 0; y < got.ComponentHeight(c); ++y) {
@@ -88,8 +85,7 @@ std::optional<SampleMismatch> FindMismatch(const YuvPlanes& got, const YuvPlanes
         const int a = got.At(c, x, y);
         const int b = expected.At(c, x, y);
         if (std::abs(a - b) > tolerance) {
-          return SampleMismatch{c, static_cast<int>(GST_VIDEO_FORMAT_INFO_PLANE(finfo, c)), x, y, a,
-                                b};
+          return SampleMismatch{c, static_cast<int>(GST_VIDEO_FORMAT_INFO_PLANE(finfo, c)), x, y, a, b};
         }
       }
     }
@@ -109,8 +105,8 @@ int MaxDifference(const YuvPlanes& got, const YuvPlanes& expected) {
 
 std::string Describe(const SampleMismatch& mismatch) {
   gchar* text = g_strdup_printf("%s sample (plane %d) at x=%d y=%d: got %d, expected %d",
-                                ComponentName(mismatch.component), mismatch.plane, mismatch.x,
-                                mismatch.y, mismatch.got, mismatch.expected);
+                                ComponentName(mismatch.component), mismatch.plane, mismatch.x, mismatch.y,
+                                mismatch.got, mismatch.expected);
   std::string result(text);
   g_free(text);
   return result;

@@ -45,8 +45,7 @@ struct SampleMismatch {
 };
 
 // The first sample (component by component, row by row) differing by more than `tolerance`.
-std::optional<SampleMismatch> FindMismatch(const YuvPlanes& got, const YuvPlanes& expected,
-                                           int tolerance);
+std::optional<SampleMismatch> FindMismatch(const YuvPlanes& got, const YuvPlanes& expected, int tolerance);
 
 // Largest absolute difference over all samples (for diagnostics).
 int MaxDifference(const YuvPlanes& got, const YuvPlanes& expected);

@@ -36,8 +36,7 @@ const reference::RgbLayout& LayoutOf(GstVideoFormat format) {
 
 Rgba ReadPixel(const RgbView& image, int x, int y) {
   const reference::RgbLayout& layout = LayoutOf(image.format);
-  const uint8_t* pixel =
-      image.data + static_cast<size_t>(y) * image.stride + x * layout.bytes_per_pixel;
+  const uint8_t* pixel = image.data + static_cast<size_t>(y) * image.stride + x * layout.bytes_per_pixel;
   return Rgba{static_cast<double>(pixel[layout.r]), static_cast<double>(pixel[layout.g]),
               static_cast<double>(pixel[layout.b]),
               layout.a < 0 ? 255.0 : static_cast<double>(pixel[layout.a])};
@@ -104,8 +103,7 @@ Rgba FilteredChromaSource(const RgbView& image, int chroma_x, int chroma_y, int 
   return sum;
 }
 
-vktest::YuvPlanes Convert(const RgbView& image, GstVideoFormat output_format,
-                          const Params& params) {
+vktest::YuvPlanes Convert(const RgbView& image, GstVideoFormat output_format, const Params& params) {
   vktest::YuvPlanes planes = vktest::MakeYuvPlanes(output_format, image.width, image.height);
   const GstVideoFormatInfo* finfo = gst_video_format_get_info(output_format);
 

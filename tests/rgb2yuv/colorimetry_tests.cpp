@@ -40,16 +40,15 @@ GST_START_TEST(test_unset_colorimetry_uses_defaults) {
     ConversionStream stream("rgb2yuv", OutputSpec{output, "", c.chroma_site});
     // A different input format per output format, so all of them meet this path.
     const GstVideoFormat input = kInputFormats[__i__ % kNumInputFormats];
-    fail_unless(stream.Push(RandomRgbFrame(input, c.width, c.height, rng)) == GST_FLOW_OK,
-                "%s: push failed", WithSeed(name).c_str());
+    fail_unless(stream.Push(RandomRgbFrame(input, c.width, c.height, rng)) == GST_FLOW_OK, "%s: push failed",
+                WithSeed(name).c_str());
     fail_unless(stream.EndOfStream(), "%s: EOS did not come out", WithSeed(name).c_str());
     ExpectMatchesReference(stream, name);
 
     // The element may write the colorimetry it used into the caps, but it must be GStreamer's
     // default for these caps, which is also what the test expects it to be.
-    GstCaps* bare =
-        gst_caps_new_simple("video/x-raw", "format", G_TYPE_STRING, Name(output), "width",
-                            G_TYPE_INT, c.width, "height", G_TYPE_INT, c.height, nullptr);
+    GstCaps* bare = gst_caps_new_simple("video/x-raw", "format", G_TYPE_STRING, Name(output), "width",
+                                        G_TYPE_INT, c.width, "height", G_TYPE_INT, c.height, nullptr);
     GstVideoInfo defaults;
     fail_unless(gst_video_info_from_caps(&defaults, bare));
     gst_caps_unref(bare);
@@ -63,10 +62,9 @@ GST_START_TEST(test_unset_colorimetry_uses_defaults) {
                 WithSeed(name).c_str(), output_frame.caps.c_str(), defaults.colorimetry.matrix,
                 defaults.colorimetry.range);
     // An unset siting means centred chroma (jpeg) for rgb2yuv.
-    fail_if(
-        c.chroma_site[0] == '\0' && output_frame.info.chroma_site == GST_VIDEO_CHROMA_SITE_MPEG2,
-        "%s: unset chroma-site was negotiated as mpeg2: %s", WithSeed(name).c_str(),
-        output_frame.caps.c_str());
+    fail_if(c.chroma_site[0] == '\0' && output_frame.info.chroma_site == GST_VIDEO_CHROMA_SITE_MPEG2,
+            "%s: unset chroma-site was negotiated as mpeg2: %s", WithSeed(name).c_str(),
+            output_frame.caps.c_str());
   }
 }
 GST_END_TEST;

@@ -16,8 +16,7 @@ GstElement* MakeElement(const char* factory) {
   // say so clearly first.
   if (std::string(factory) == "rgb2yuv") vktest::RequirePhysicalDevice();
   GstElement* element = gst_element_factory_make(factory, nullptr);
-  fail_unless(element != nullptr, "cannot create a %s element (is the plugin built and found?)",
-              factory);
+  fail_unless(element != nullptr, "cannot create a %s element (is the plugin built and found?)", factory);
   return element;
 }
 
@@ -49,8 +48,7 @@ std::string InputPlacement::Describe() const {
   return text;
 }
 
-ConversionStream::ConversionStream(GstElement* element, const OutputSpec& output,
-                                   bool downstream_video_meta)
+ConversionStream::ConversionStream(GstElement* element, const OutputSpec& output, bool downstream_video_meta)
     : output_(output) {
   harness_ = gst_harness_new_with_element(element, "sink", "src");
   if (downstream_video_meta) {
@@ -59,13 +57,11 @@ ConversionStream::ConversionStream(GstElement* element, const OutputSpec& output
   // The recorder decodes every output; the harness need not keep them (and must not: holding
   // buffers could exhaust a bounded output pool).
   gst_harness_set_drop_buffers(harness_, TRUE);
-  recorder_ =
-      std::make_unique<vktest::VideoOutputRecorder>(harness_->sinkpad, downstream_video_meta);
+  recorder_ = std::make_unique<vktest::VideoOutputRecorder>(harness_->sinkpad, downstream_video_meta);
   gst_harness_set_sink_caps(harness_, output.ToCaps());
 }
 
-ConversionStream::ConversionStream(const char* factory, const OutputSpec& output,
-                                   bool downstream_video_meta)
+ConversionStream::ConversionStream(const char* factory, const OutputSpec& output, bool downstream_video_meta)
     : ConversionStream(MakeElement(factory), output, downstream_video_meta) {
   // The harness holds its own reference; drop the one from MakeElement().
   gst_object_unref(harness_->element);
@@ -90,8 +86,7 @@ void ConversionStream::SendInputCaps(const RgbFrame& frame) {
   GstCaps* caps = gst_video_info_to_caps(&input_info_);
   gchar* text = gst_caps_to_string(caps);
   const bool accepted = gst_harness_push_event(harness_, gst_event_new_caps(caps));
-  fail_unless(accepted, "the element refused input caps %s (output %s)", text,
-              output_.Describe().c_str());
+  fail_unless(accepted, "the element refused input caps %s (output %s)", text, output_.Describe().c_str());
   g_free(text);
   // Like a real source: a new allocation for every new format.
   allocation_.reset();
@@ -129,12 +124,10 @@ GstFlowReturn ConversionStream::Push(const RgbFrame& frame, const InputPlacement
       vktest::FillPackedBuffer(buffer, input_info_, frame.pixels.data(), frame.row_bytes);
       break;
     case vktest::MemoryKind::kSystem:
-      buffer =
-          vktest::NewSystemMemoryBuffer(input_info_, frame.pixels.data(), frame.row_bytes, where);
+      buffer = vktest::NewSystemMemoryBuffer(input_info_, frame.pixels.data(), frame.row_bytes, where);
       break;
     case vktest::MemoryKind::kSplit:
-      buffer =
-          vktest::NewSplitMemoryBuffer(input_info_, frame.pixels.data(), frame.row_bytes, where);
+      buffer = vktest::NewSplitMemoryBuffer(input_info_, frame.pixels.data(), frame.row_bytes, where);
       break;
   }
 
@@ -157,13 +150,11 @@ void ConversionStream::Flush() {
 }
 
 void ConversionStream::FlushStart() {
-  fail_unless(gst_harness_push_event(harness_, gst_event_new_flush_start()),
-              "FLUSH_START was not handled");
+  fail_unless(gst_harness_push_event(harness_, gst_event_new_flush_start()), "FLUSH_START was not handled");
 }
 
 void ConversionStream::FlushStop() {
-  fail_unless(gst_harness_push_event(harness_, gst_event_new_flush_stop(TRUE)),
-              "FLUSH_STOP was not handled");
+  fail_unless(gst_harness_push_event(harness_, gst_event_new_flush_stop(TRUE)), "FLUSH_STOP was not handled");
   SendSegment();
 }
 

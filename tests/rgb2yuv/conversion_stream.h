@@ -50,11 +50,9 @@ class ConversionStream {
  public:
   // Puts a harness around `element` (a reference is taken) and sets it PLAYING.
   // `downstream_video_meta` makes downstream accept GstVideoMeta in the ALLOCATION query.
-  ConversionStream(GstElement* element, const OutputSpec& output,
-                   bool downstream_video_meta = false);
+  ConversionStream(GstElement* element, const OutputSpec& output, bool downstream_video_meta = false);
   // A stream through a new element of `factory` (properties at their defaults).
-  ConversionStream(const char* factory, const OutputSpec& output,
-                   bool downstream_video_meta = false);
+  ConversionStream(const char* factory, const OutputSpec& output, bool downstream_video_meta = false);
   ~ConversionStream();
   ConversionStream(const ConversionStream&) = delete;
   ConversionStream& operator=(const ConversionStream&) = delete;

@@ -35,8 +35,8 @@ const Step kSteps[] = {
 
 void RunCombination(GstVideoFormat input, GstVideoFormat output, const ColorSetup& color,
                     const SitingSetup& siting) {
-  const std::string name = std::string("matrix ") + Name(input) + "->" + Name(output) + " " +
-                           color.label + " " + siting.chroma_site;
+  const std::string name = std::string("matrix ") + Name(input) + "->" + Name(output) + " " + color.label +
+                           " " + siting.chroma_site;
   std::mt19937 rng = vktest::RngFor(name);
   ConversionStream stream("rgb2yuv", OutputSpec{output, color.CapsString(), siting.chroma_site});
   for (const Step& step : kSteps) {
@@ -47,8 +47,7 @@ void RunCombination(GstVideoFormat input, GstVideoFormat output, const ColorSetu
                 gst_flow_get_name(flow));
   }
   fail_unless(stream.EndOfStream(), "%s: EOS did not come out", WithSeed(name).c_str());
-  ExpectMatchesReference(stream, name,
-                         rgb2yuv_ref::MakeParams(color.matrix, color.range, siting.siting));
+  ExpectMatchesReference(stream, name, rgb2yuv_ref::MakeParams(color.matrix, color.range, siting.siting));
 }
 
 }  // namespace

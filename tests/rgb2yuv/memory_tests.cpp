@@ -17,9 +17,8 @@ namespace {
 using vktest::MemoryKind;
 
 const InputPlacement kPlacements[] = {
-    {MemoryKind::kUpstreamPool, 0, 0}, {MemoryKind::kHarnessBuffer, 0, 0},
-    {MemoryKind::kSystem, 0, 0},       {MemoryKind::kSystem, 12, 64},
-    {MemoryKind::kSystem, 7, 5},       {MemoryKind::kSplit, 0, 0},
+    {MemoryKind::kUpstreamPool, 0, 0}, {MemoryKind::kHarnessBuffer, 0, 0}, {MemoryKind::kSystem, 0, 0},
+    {MemoryKind::kSystem, 12, 64},     {MemoryKind::kSystem, 7, 5},        {MemoryKind::kSplit, 0, 0},
     {MemoryKind::kSplit, 5, 7},
 };
 
@@ -35,8 +34,7 @@ GST_START_TEST(test_input_memory_kinds) {
                           /*downstream_video_meta=*/true);
   for (const auto& size : kSizes) {
     for (const InputPlacement& placement : kPlacements) {
-      const GstFlowReturn flow =
-          stream.Push(RandomRgbFrame(input, size[0], size[1], rng), placement);
+      const GstFlowReturn flow = stream.Push(RandomRgbFrame(input, size[0], size[1], rng), placement);
       fail_unless(flow == GST_FLOW_OK, "%s: %s: push returned %s", name.c_str(),
                   DescribeFrame(stream.pushed().back(), stream.pushed().size() - 1).c_str(),
                   gst_flow_get_name(flow));
@@ -44,8 +42,8 @@ GST_START_TEST(test_input_memory_kinds) {
     // A real upstream allocates from the pool the element proposes; the element must offer
     // one so that its zero-copy path is used at all.
     fail_unless(stream.allocation()->has_pool(),
-                "%s %dx%d: rgb2yuv proposed no buffer pool in the ALLOCATION query", name.c_str(),
-                size[0], size[1]);
+                "%s %dx%d: rgb2yuv proposed no buffer pool in the ALLOCATION query", name.c_str(), size[0],
+                size[1]);
   }
   fail_unless(stream.EndOfStream(), "%s: EOS did not come out", WithSeed(name).c_str());
   ExpectMatchesReference(stream, name);

@@ -34,16 +34,15 @@ std::string DescribeFrame(const PushedFrame& input, size_t index) {
 void ExpectOutputMatchesReference(const vktest::RecordedItem& output, const PushedFrame& input,
                                   const std::string& where,
                                   const std::optional<rgb2yuv_ref::Params>& params) {
-  fail_unless(output.layout_problem.empty(), "%s: %s", where.c_str(),
-              output.layout_problem.c_str());
+  fail_unless(output.layout_problem.empty(), "%s: %s", where.c_str(), output.layout_problem.c_str());
   ExpectCapsWithinRequest(output, input, where);
   fail_unless(GST_VIDEO_INFO_WIDTH(&output.info) == input.frame.width &&
                   GST_VIDEO_INFO_HEIGHT(&output.info) == input.frame.height,
               "%s: output is %dx%d", where.c_str(), GST_VIDEO_INFO_WIDTH(&output.info),
               GST_VIDEO_INFO_HEIGHT(&output.info));
   fail_unless(output.pts == input.pts && output.duration == input.duration,
-              "%s: output pts %" GST_TIME_FORMAT " duration %" GST_TIME_FORMAT
-              ", input pts %" GST_TIME_FORMAT " duration %" GST_TIME_FORMAT,
+              "%s: output pts %" GST_TIME_FORMAT " duration %" GST_TIME_FORMAT ", input pts %" GST_TIME_FORMAT
+              " duration %" GST_TIME_FORMAT,
               where.c_str(), GST_TIME_ARGS(output.pts), GST_TIME_ARGS(output.duration),
               GST_TIME_ARGS(input.pts), GST_TIME_ARGS(input.duration));
 
@@ -57,10 +56,9 @@ void ExpectOutputMatchesReference(const vktest::RecordedItem& output, const Push
   const rgb2yuv_ref::Params used = params ? *params : rgb2yuv_ref::ParamsFromVideoInfo(output.info);
   const vktest::YuvPlanes expected =
       rgb2yuv_ref::Convert(input.frame.View(), GST_VIDEO_INFO_FORMAT(&output.info), used);
-  const std::optional<vktest::SampleMismatch> mismatch =
-      vktest::FindMismatch(output.planes, expected, 1);
-  fail_unless(!mismatch, "%s (caps %s): %s; largest difference %d", where.c_str(),
-              output.caps.c_str(), mismatch ? vktest::Describe(*mismatch).c_str() : "",
+  const std::optional<vktest::SampleMismatch> mismatch = vktest::FindMismatch(output.planes, expected, 1);
+  fail_unless(!mismatch, "%s (caps %s): %s; largest difference %d", where.c_str(), output.caps.c_str(),
+              mismatch ? vktest::Describe(*mismatch).c_str() : "",
               vktest::MaxDifference(output.planes, expected));
 }
 
@@ -75,13 +73,12 @@ void ExpectMatchesReference(const ConversionStream& stream, const std::string& c
                 DescribeFrame(inputs[i], i).c_str(), gst_flow_get_name(inputs[i].flow));
   }
   for (size_t i = 0; i < inputs.size(); ++i) {
-    ExpectOutputMatchesReference(outputs[i], inputs[i],
-                                 context + ": " + DescribeFrame(inputs[i], i), params);
+    ExpectOutputMatchesReference(outputs[i], inputs[i], context + ": " + DescribeFrame(inputs[i], i), params);
   }
 }
 
-void ExpectStreamsAgree(const ConversionStream& tested, const ConversionStream& other,
-                        int tolerance, const std::string& context) {
+void ExpectStreamsAgree(const ConversionStream& tested, const ConversionStream& other, int tolerance,
+                        const std::string& context) {
   const std::vector<vktest::RecordedItem> a = tested.recorder().Buffers();
   const std::vector<vktest::RecordedItem> b = other.recorder().Buffers();
   fail_unless(a.size() == b.size() && a.size() == tested.pushed().size(),

@@ -27,8 +27,8 @@ void ExpectOutputMatchesReference(const vktest::RecordedItem& output, const Push
 
 // Fails the test unless both streams produced the same number of outputs with the same caps
 // and samples within ±tolerance.
-void ExpectStreamsAgree(const ConversionStream& tested, const ConversionStream& other,
-                        int tolerance, const std::string& context);
+void ExpectStreamsAgree(const ConversionStream& tested, const ConversionStream& other, int tolerance,
+                        const std::string& context);
 
 // Failure messages name the seed alike in every element's tests.
 using vktest::WithSeed;

@@ -33,8 +33,7 @@ void MakeXBytesOpaque(RgbFrame& frame) {
   const reference::RgbLayout& layout = rgb2yuv_ref::LayoutOf(frame.format);
   if (layout.a >= 0 || layout.bytes_per_pixel != 4) return;
   const int x_byte = 6 - layout.r - layout.g - layout.b;  // the one offset of 0..3 left over
-  for (size_t pixel = 0; pixel < frame.pixels.size(); pixel += 4)
-    frame.pixels[pixel + x_byte] = 0xff;
+  for (size_t pixel = 0; pixel < frame.pixels.size(); pixel += 4) frame.pixels[pixel + x_byte] = 0xff;
 }
 
 // One pair of streams per format pair; downstream switches colorimetry and siting between the
@@ -55,10 +54,8 @@ void RunFormatPair(GstVideoFormat input, GstVideoFormat output) {
       other.SetOutput(spec);
       RgbFrame frame = RandomRgbFrame(input, kWidth, kHeight, rng);
       MakeXBytesOpaque(frame);
-      fail_unless(tested.Push(frame) == GST_FLOW_OK, "%s: rgb2yuv push failed",
-                  WithSeed(name).c_str());
-      fail_unless(other.Push(frame) == GST_FLOW_OK, "%s: videoconvert push failed",
-                  WithSeed(name).c_str());
+      fail_unless(tested.Push(frame) == GST_FLOW_OK, "%s: rgb2yuv push failed", WithSeed(name).c_str());
+      fail_unless(other.Push(frame) == GST_FLOW_OK, "%s: videoconvert push failed", WithSeed(name).c_str());
     }
   }
   fail_unless(tested.EndOfStream() && other.EndOfStream(), "%s: EOS did not come out",
