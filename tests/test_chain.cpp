@@ -99,10 +99,7 @@ Run RunChain(const Chain& chain, const std::string& link, const std::string& see
   }
   fail_unless(gst_element_set_state(pipeline, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE, "%s",
               description.c_str());
-  std::mt19937 rng = vktest::RngFor(seed_name);
-  for (guint f = 0; f < kFrames; ++f)
-    fail_unless(gst_app_src_push_buffer(GST_APP_SRC(src), RandomFrame(rng, info, f)) == GST_FLOW_OK);
-  gst_app_src_end_of_stream(GST_APP_SRC(src));
+  chaintest::PushRandomFrames(src, info, seed_name, kFrames);
   Run run;
   while (GstSample* sample = gst_app_sink_try_pull_sample(GST_APP_SINK(sink), kTimeout)) {
     run.frames.push_back(VisibleBytes(sample));
@@ -361,9 +358,7 @@ GST_START_TEST(test_tee_to_a_stock_element) {
       gst_object_unref(filesink);
     }
     fail_unless(gst_element_set_state(pipeline, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE);
-    std::mt19937 rng = vktest::RngFor("tee");
-    for (guint f = 0; f < kFrames; ++f) gst_app_src_push_buffer(GST_APP_SRC(src), RandomFrame(rng, info, f));
-    gst_app_src_end_of_stream(GST_APP_SRC(src));
+    chaintest::PushRandomFrames(src, info, "tee", kFrames);
     Result result;
     result.frames = PullAllAndStop(pipeline, src, sink, kFrames, description);
     g_object_get(lut, "downloads", &result.downloads, nullptr);
@@ -419,10 +414,8 @@ GST_START_TEST(test_blocked_downstream_does_not_stall_the_chain) {
   GstElement* src = gst_bin_get_by_name(GST_BIN(pipeline), "src");
   GstElement* sink = gst_bin_get_by_name(GST_BIN(pipeline), "sink");
   fail_unless(gst_element_set_state(pipeline, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE);
-  std::mt19937 rng = vktest::RngFor("blocked downstream");
   const guint frames = 16;  // more than the appsink and both rings behind it hold
-  for (guint f = 0; f < frames; ++f) gst_app_src_push_buffer(GST_APP_SRC(src), RandomFrame(rng, info, f));
-  gst_app_src_end_of_stream(GST_APP_SRC(src));
+  chaintest::PushRandomFrames(src, info, "blocked downstream", frames);
   // The frames fill the appsink and the rings behind it; the streaming thread then blocks in the
   // last element's push, longer than the frame timeout.
   g_usleep(4 * 300 * 1000);
@@ -511,10 +504,8 @@ GST_START_TEST(test_last_element_pushes_after_its_submission) {
   gst_pad_add_probe(in, GST_PAD_PROBE_TYPE_BUFFER, FrameEntered, &order, nullptr);
   gst_pad_add_probe(out, GST_PAD_PROBE_TYPE_BUFFER, OutputPushed, &order, nullptr);
   fail_unless(gst_element_set_state(pipeline, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE);
-  std::mt19937 rng = vktest::RngFor("push order");
   const guint frames = 16;  // OutputPushed leaves the last one's call out
-  for (guint f = 0; f < frames; ++f) gst_app_src_push_buffer(GST_APP_SRC(src), RandomFrame(rng, info, f));
-  gst_app_src_end_of_stream(GST_APP_SRC(src));
+  chaintest::PushRandomFrames(src, info, "push order", frames);
   PullAllAndStop(pipeline, src, sink, frames, description);
   // Held outputs leave from the streaming thread, so a full ring makes it push mid-stream.
   fail_unless(order.midstream > 0, "no output was pushed on the streaming thread mid-stream (none held?)");

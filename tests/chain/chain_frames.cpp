@@ -1,11 +1,13 @@
 #include "chain/chain_frames.h"
 
 #include <gst/app/gstappsink.h>
+#include <gst/app/gstappsrc.h>
 
 #include <algorithm>
 
 #include "common/bus_wait.h"
 #include "common/test_data.h"
+#include "common/test_seed.h"
 #include "common/visible_bytes.h"
 
 // After the C++ headers: its macros (fail, ...) would break <ios>.
@@ -26,6 +28,13 @@ GstBuffer* RandomFrame(std::mt19937& rng, const GstVideoInfo& info, guint n) {
   GST_BUFFER_PTS(buffer) = n * GST_SECOND / 30;
   GST_BUFFER_DURATION(buffer) = GST_SECOND / 30;
   return buffer;
+}
+
+void PushRandomFrames(GstElement* src, const GstVideoInfo& info, const std::string& seed_name, guint count) {
+  std::mt19937 rng = vktest::RngFor(seed_name);
+  for (guint f = 0; f < count; ++f)
+    fail_unless(gst_app_src_push_buffer(GST_APP_SRC(src), RandomFrame(rng, info, f)) == GST_FLOW_OK);
+  gst_app_src_end_of_stream(GST_APP_SRC(src));
 }
 
 std::string VisibleBytes(GstSample* sample) {

@@ -22,6 +22,10 @@ std::string Lut();
 // A frame of seeded random bytes, timestamped as frame `n` of a 30 frames/s stream.
 GstBuffer* RandomFrame(std::mt19937& rng, const GstVideoInfo& info, guint n);
 
+// Pushes `count` frames (RandomFrame(), seeded by the seed named `seed_name`) into the appsrc
+// `src`, then EOS.
+void PushRandomFrames(GstElement* src, const GstVideoInfo& info, const std::string& seed_name, guint count);
+
 // The visible bytes of a frame, row by row (strides may differ between runs).
 std::string VisibleBytes(GstSample* sample);
 
