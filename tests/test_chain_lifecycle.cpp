@@ -305,6 +305,186 @@ GST_START_TEST(test_an_element_fails_mid_stream) {
 }
 GST_END_TEST;
 
+namespace {
+
+// `appsrc ! queue ! lut ! tee`, one branch `queue ! morph ! appsink name=a` from the start: lut's
+// frames stay in device memory into the tee. (The queue upstream, as after a decoder, does not retry
+// a push refused as not negotiated, which a source next to lut would.) A second branch, `branch` (ending in
+// `appsink name=b`), is added while PLAYING, as applications add a recording branch.
+class TeeStream {
+ public:
+  explicit TeeStream(const std::string& branch)
+      : description_(
+            "appsrc name=src format=time caps=video/x-raw,format=RGBA,width=" + std::to_string(kWidth) +
+            ",height=" + std::to_string(kHeight) + ",framerate=30/1 ! queue ! " + chaintest::Lut() +
+            " name=lut ! tee name=t allow-not-linked=true t. ! queue ! morph ! appsink name=a "
+            "sync=false"),
+        branch_description_(branch) {
+    pipeline_ = vktest::ParsePipeline(description_.c_str());
+    src_ = gst_bin_get_by_name(GST_BIN(pipeline_), "src");
+    lut_ = gst_bin_get_by_name(GST_BIN(pipeline_), "lut");
+    tee_ = gst_bin_get_by_name(GST_BIN(pipeline_), "t");
+    a_ = gst_bin_get_by_name(GST_BIN(pipeline_), "a");
+    GError* error = nullptr;
+    branch_ = gst_parse_bin_from_description(branch.c_str(), TRUE, &error);
+    fail_unless(branch_ != nullptr, "%s: %s", branch.c_str(), error ? error->message : "");
+    b_ = gst_bin_get_by_name(GST_BIN(branch_), "b");
+    fail_unless(gst_element_set_state(pipeline_, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE, "%s",
+                description_.c_str());
+  }
+  ~TeeStream() {
+    gst_element_set_state(pipeline_, GST_STATE_NULL);
+    if (tee_pad_) gst_object_unref(tee_pad_);
+    for (GstElement* e : {b_, a_, tee_, lut_, src_, pipeline_}) gst_object_unref(e);
+  }
+
+  std::string what() const { return description_ + ", then " + branch_description_; }
+  GstElement* lut() const { return lut_; }
+
+  // Adds the branch (PLAYING) and links it to a new pad of the tee; any thread.
+  void AddBranch() {
+    gst_bin_add(GST_BIN(pipeline_), branch_);
+    gst_element_sync_state_with_parent(branch_);
+    tee_pad_ = gst_element_request_pad_simple(tee_, "src_%u");
+    GstPad* sink = gst_element_get_static_pad(branch_, "sink");
+    fail_unless(gst_pad_link(tee_pad_, sink) == GST_PAD_LINK_OK, "%s: the branch did not link",
+                what().c_str());
+    gst_object_unref(sink);
+  }
+  void Push(GstBuffer* frame) {
+    fail_unless(gst_app_src_push_buffer(GST_APP_SRC(src_), gst_buffer_ref(frame)) == GST_FLOW_OK, "%s",
+                what().c_str());
+  }
+  // The next `count` frames out of the appsink `sink` (a_ or b_), appended to `frames`.
+  void Pull(GstElement* sink, guint count, std::vector<std::string>& frames) {
+    for (guint n = 0; n < count; ++n) {
+      GstSample* sample = gst_app_sink_try_pull_sample(GST_APP_SINK(sink), kTimeout);
+      fail_unless(sample != nullptr, "%s: %s's frame %zu did not come out", what().c_str(),
+                  GST_OBJECT_NAME(sink), frames.size());
+      frames.push_back(chaintest::VisibleBytes(sample));
+      gst_sample_unref(sample);
+    }
+  }
+  void EndOfStream() {
+    gst_app_src_end_of_stream(GST_APP_SRC(src_));
+    vktest::ExpectEos(pipeline_, kTimeout, what());
+  }
+  bool LutOutputsDeviceMemory() const {
+    GstPad* pad = gst_element_get_static_pad(lut_, "src");
+    GstCaps* caps = gst_pad_get_current_caps(pad);
+    const bool device =
+        caps && gst_caps_features_contains(gst_caps_get_features(caps, 0), chaintest::kFeature);
+    if (caps) gst_caps_unref(caps);
+    gst_object_unref(pad);
+    return device;
+  }
+
+  GstElement *a_ = nullptr, *b_ = nullptr;
+
+ private:
+  std::string description_, branch_description_;
+  GstElement *pipeline_, *src_, *lut_, *tee_, *branch_;
+  GstPad* tee_pad_ = nullptr;
+};
+
+// The visible bytes of `frames` through `description` (between an appsrc and an appsink).
+std::vector<std::string> Through(const std::string& description, const std::string& seed_name, guint count) {
+  GstVideoInfo info;
+  gst_video_info_set_format(&info, GST_VIDEO_FORMAT_RGBA, kWidth, kHeight);
+  const std::string full =
+      "appsrc name=src format=time caps=video/x-raw,format=RGBA,width=" + std::to_string(kWidth) +
+      ",height=" + std::to_string(kHeight) + ",framerate=30/1 ! " + description +
+      " ! appsink name=sink sync=false";
+  GstElement* pipeline = vktest::ParsePipeline(full.c_str());
+  GstElement* src = gst_bin_get_by_name(GST_BIN(pipeline), "src");
+  GstElement* sink = gst_bin_get_by_name(GST_BIN(pipeline), "sink");
+  fail_unless(gst_element_set_state(pipeline, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE, "%s",
+              full.c_str());
+  chaintest::PushRandomFrames(src, info, seed_name, count);
+  return chaintest::PullAllAndStop(pipeline, src, sink, count, full);
+}
+
+// What the recording branch does to lut's frames, and the branch's sink.
+const char* const kRecording = "videoconvert ! video/x-raw,format=I420";
+const char* const kBranchSink = " ! appsink name=b sync=false async=false";
+
+struct LinkAt {
+  TeeStream* stream;
+  GstClockTime pts;
+  bool linked = false;
+};
+
+// Links the branch as the frame at `pts` leaves lut, before the tee has it.
+GstPadProbeReturn LinkAsFrameLeaves(GstPad*, GstPadProbeInfo* info, gpointer data) {
+  auto* at = static_cast<LinkAt*>(data);
+  if (at->linked || GST_BUFFER_PTS(GST_PAD_PROBE_INFO_BUFFER(info)) != at->pts) return GST_PAD_PROBE_OK;
+  at->linked = true;
+  at->stream->AddBranch();
+  return GST_PAD_PROBE_OK;
+}
+
+// After the stream ended: lut outputs system memory now, the first branch gave morph's frames of
+// every frame, and the added branch lut's frames in I420 from frame `first_b` on.
+void ExpectTeeFrames(const TeeStream& stream, const std::string& seed_name, guint count,
+                     const std::vector<std::string>& a, const std::vector<std::string>& b, guint first_b) {
+  const std::string what = vktest::WithSeed(seed_name) + ", " + stream.what();
+  fail_if(stream.LutOutputsDeviceMemory(), "%s: lut still outputs device memory", what.c_str());
+  const auto expected_a = Through(chaintest::Lut() + " ! morph", seed_name, count);
+  const auto expected_b = Through(chaintest::Lut() + " ! " + kRecording, seed_name, count);
+  for (guint f = 0; f < count; ++f)
+    fail_unless(a[f] == expected_a[f], "%s: frame %u of the first branch differs", what.c_str(), f);
+  for (guint f = first_b; f < count; ++f)
+    fail_unless(b[f - first_b] == expected_b[f], "%s: frame %u of the added branch differs", what.c_str(), f);
+}
+
+}  // namespace
+
+// A recording branch (`queue ! videoconvert ! I420`) added to a tee after lut while PLAYING, between
+// two frames: lut negotiates again, from device memory to system memory (videoconvert converts
+// only system memory), and the branch records every frame pushed after it came; the branch of ours
+// keeps getting every frame.
+GST_START_TEST(test_tee_branch_added_while_playing) {
+  constexpr guint kFrames = 6, kBefore = 3;
+  std::vector<GstBuffer*> frames = Frames("tee branch", kFrames);
+  TeeStream stream(std::string("queue ! ") + kRecording + kBranchSink);
+  std::vector<std::string> a, b;
+  for (guint f = 0; f < kBefore; ++f) stream.Push(frames[f]);
+  stream.Pull(stream.a_, kBefore, a);
+  fail_unless(stream.LutOutputsDeviceMemory(), "%s: lut's frames are not in device memory before the branch",
+              stream.what().c_str());
+  stream.AddBranch();
+  for (guint f = kBefore; f < kFrames; ++f) stream.Push(frames[f]);
+  stream.Pull(stream.a_, kFrames - kBefore, a);
+  stream.Pull(stream.b_, kFrames - kBefore, b);
+  stream.EndOfStream();
+  ExpectTeeFrames(stream, "tee branch", kFrames, a, b, kBefore);
+  Unref(frames);
+}
+GST_END_TEST;
+
+// The branch linked at the worst moment: as a frame leaves lut in device memory, before the tee
+// has it. The branch refuses that frame's caps at once (its capsfilter takes system memory only):
+// lut drops the frame for it, negotiates system memory, and the stream goes on without an error;
+// the branch gets every later frame, the first branch every frame (the tee pushes to it first).
+GST_START_TEST(test_tee_branch_linked_as_a_frame_leaves) {
+  constexpr guint kFrames = 6, kLinkAt = 2;
+  std::vector<GstBuffer*> frames = Frames("tee link", kFrames);
+  TeeStream stream(std::string("capsfilter caps=video/x-raw ! queue ! ") + kRecording + kBranchSink);
+  LinkAt at{&stream, GST_BUFFER_PTS(frames[kLinkAt])};
+  GstPad* lut_src = gst_element_get_static_pad(stream.lut(), "src");
+  gst_pad_add_probe(lut_src, GST_PAD_PROBE_TYPE_BUFFER, LinkAsFrameLeaves, &at, nullptr);
+  gst_object_unref(lut_src);
+  std::vector<std::string> a, b;
+  for (GstBuffer* frame : frames) stream.Push(frame);
+  stream.Pull(stream.a_, kFrames, a);
+  fail_unless(at.linked, "the branch was never linked");
+  stream.Pull(stream.b_, kFrames - kLinkAt - 1, b);
+  stream.EndOfStream();
+  ExpectTeeFrames(stream, "tee link", kFrames, a, b, kLinkAt + 1);
+  Unref(frames);
+}
+GST_END_TEST;
+
 static Suite* chain_lifecycle_suite() {
   Suite* suite = suite_create("chain_lifecycle");
   TCase* tc = vktest::NewTCase("chain_lifecycle", 600);
@@ -312,6 +492,8 @@ static Suite* chain_lifecycle_suite() {
   tcase_add_test(tc, test_null_and_playing_in_turn);
   tcase_add_test(tc, test_property_changes_while_playing);
   tcase_add_test(tc, test_an_element_fails_mid_stream);
+  tcase_add_test(tc, test_tee_branch_added_while_playing);
+  tcase_add_test(tc, test_tee_branch_linked_as_a_frame_leaves);
   suite_add_tcase(suite, tc);
   return suite;
 }

@@ -78,6 +78,11 @@ struct GstVkComputeFilterPrivate {
   bool out_device = false;                     // the source caps have it: outputs leave at submit
   std::unique_ptr<vkc::CapsState> caps_state;  // from configure(); the ring's frames use it
   vkc::InputPath last_path = vkc::InputPath::kOwnMemory;
+  // Streaming thread: generate_output() last handed GstBaseTransform a buffer to push (see
+  // gst_vkcompute_filter_chain()).
+  bool base_pushes = false;
+  // Pushes refused since the last accepted one and dropped for a renegotiation (after_push()).
+  std::atomic<guint> refused_pushes{0};
   // Written by the streaming thread with no frame in flight, read by allocation queries too: see
   // passes_through().
   std::atomic<bool> passthrough{false};
@@ -150,6 +155,34 @@ static bool wants_passthrough(GstVkComputeFilter* self) {
          priv->in_device == priv->out_device;
 }
 
+// The flow of a push of ours. A push refused as not negotiated, while a reconfigure is pending on
+// the source pad or while the link no longer accepts our caps, carried caps that downstream changed
+// away from between this frame's negotiation and its push: a tee's branch added while PLAYING gets
+// the tee's caps of the moment, in device memory, which a stock element there may refuse. That
+// frame is dropped and the stream goes on, as GstBaseSrc does in its own loop: the next frame
+// negotiates again. Consecutive refusals beyond a ring of frames under the old caps are an error
+// (downstream refuses what negotiation chose).
+static GstFlowReturn after_push(GstVkComputeFilter* self, GstFlowReturn flow) {
+  auto* priv = get_priv(self);
+  if (flow != GST_FLOW_NOT_NEGOTIATED) {
+    if (flow == GST_FLOW_OK) priv->refused_pushes = 0;
+    return flow;
+  }
+  GstPad* src = GST_BASE_TRANSFORM_SRC_PAD(self);
+  bool stale = gst_pad_needs_reconfigure(src);
+  if (!stale) {
+    GstCaps* caps = gst_pad_get_current_caps(src);
+    stale = caps && !gst_pad_peer_query_accept_caps(src, caps);
+    if (caps) gst_caps_unref(caps);
+  }
+  if (!stale || ++priv->refused_pushes > kVkComputeFramesInFlight + 1) return flow;
+  GST_INFO_OBJECT(self,
+                  "downstream refused a frame's caps after a change downstream: frame dropped, "
+                  "negotiating again");
+  gst_pad_mark_reconfigure(src);
+  return GST_FLOW_OK;
+}
+
 // Pushes a finished output in host memory. On the streaming thread the push may block downstream
 // (a sink's clock, a full queue, a paused pipeline): the work of the elements above, left in the
 // thread's batch, is sent first, or their frames would outlive the timeout while they wait. A
@@ -162,7 +195,7 @@ static GstFlowReturn push_output(GstVkComputeFilter* self, GstBuffer* out) {
     post_exception(self, e);
     return GST_FLOW_ERROR;
   }
-  return gst_pad_push(GST_BASE_TRANSFORM_SRC_PAD(self), out);
+  return after_push(self, gst_pad_push(GST_BASE_TRANSFORM_SRC_PAD(self), out));
 }
 
 // One submitted frame, finished by the scheduler (its completion thread, or the streaming thread
@@ -306,6 +339,7 @@ static gboolean gst_vkcompute_filter_start(GstBaseTransform* trans) {
       [] { vkc::batch::flush(); });
   priv->counts->uploads = 0;
   priv->counts->downloads = 0;
+  priv->refused_pushes = 0;
   priv->pools = std::make_unique<vkc::FramePools>(device, priv->counts, kVkComputeFramesInFlight);
   priv->device = std::move(device);
   GST_OBJECT_LOCK(self);
@@ -550,6 +584,33 @@ static GstFlowReturn submit_frame(GstVkComputeFilter* self, GstBuffer* inbuf, gu
   return GST_FLOW_OK;
 }
 
+// Pushes the outputs held while the streaming thread was inside a frame and stops holding.
+static GstFlowReturn push_held(GstVkComputeFilter* self) {
+  return get_priv(self)->held.release([self](GstBuffer* out) { return push_output(self, out); });
+}
+
+// A reconfigure that came while this frame was on its way (a link downstream changed: a tee's new
+// branch) applies before its output leaves, or the output would carry caps that the new link may
+// refuse; a stock element behind a queue there accepts them at first and refuses them later, in the
+// queue's thread, where the branch stays refused. Negotiation drains the frames in flight under the
+// old caps first. An output whose frames stay the same leaves under the new caps, even from device
+// into system memory (it maps like any memory); one whose format or size changed is dropped.
+static GstFlowReturn negotiate_before_push(GstVkComputeFilter* self, GstBuffer** outbuf) {
+  GstPad* src = GST_BASE_TRANSFORM_SRC_PAD(self);
+  if (!gst_pad_needs_reconfigure(src)) return GST_FLOW_OK;
+  GstCaps* before = gst_pad_get_current_caps(src);
+  const gboolean negotiated = gst_base_transform_reconfigure(GST_BASE_TRANSFORM(self));
+  GstCaps* after = gst_pad_get_current_caps(src);
+  const bool same_frames = before && after && vkc::same_frames(before, after);
+  if (before) gst_caps_unref(before);
+  if (after) gst_caps_unref(after);
+  if (negotiated && same_frames) return GST_FLOW_OK;
+  gst_clear_buffer(outbuf);
+  if (!negotiated) return GST_FLOW_NOT_NEGOTIATED;
+  GST_DEBUG_OBJECT(self, "the caps changed under a frame on its way out: dropped");
+  return GST_BASE_TRANSFORM_FLOW_DROPPED;
+}
+
 // One input frame: waits for a free slot, then submits it. An output in host memory leaves from the
 // scheduler when the GPU is done; one in device memory, and the input of an analysis element that
 // passes it through, leave now, and the scheduler posts results when they are ready.
@@ -562,14 +623,11 @@ static GstFlowReturn gst_vkcompute_filter_generate_output(GstBaseTransform* tran
   // Earlier frames that reserve() (or the completion thread meanwhile) finishes leave after this
   // frame's submission has sent the batch.
   priv->held.hold();
-  auto release_held = [self, priv] {
-    return priv->held.release([self](GstBuffer* out) { return push_output(self, out); });
-  };
   guint slot = 0;
   GstFlowReturn flow = priv->scheduler->reserve(slot);
   if (flow != GST_FLOW_OK) {
     gst_buffer_unref(inbuf);
-    release_held();
+    push_held(self);
     return flow;
   }
   // Our reference keeps a passed-through frame readable until the GPU is done with it (and makes
@@ -582,14 +640,16 @@ static GstFlowReturn gst_vkcompute_filter_generate_output(GstBaseTransform* tran
     post_exception(self, e);
     flow = GST_FLOW_ERROR;
   }
-  const GstFlowReturn pushed = release_held();
+  const GstFlowReturn pushed = push_held(self);
   if (flow == GST_FLOW_OK) flow = pushed;
-  if (flow == GST_FLOW_OK) {
-    *outbuf = pass ? pass : device_output;
-  } else {
+  if (flow != GST_FLOW_OK) {
     if (pass) gst_buffer_unref(pass);
     if (device_output) gst_buffer_unref(device_output);
+    return flow;
   }
+  *outbuf = pass ? pass : device_output;
+  if (*outbuf) flow = negotiate_before_push(self, outbuf);
+  priv->base_pushes = *outbuf != nullptr;
   return flow;
 }
 
@@ -739,16 +799,22 @@ static GstPadChainFunction base_chain = nullptr;
 
 // A buffer's way down the elements of ours linked one to the next, on this streaming thread, is one
 // batch of GPU submissions (vkc::BatchScope): the outermost element's chain call sends what is left.
-static GstFlowReturn chain_in_one_batch(GstPad* pad, GstObject* parent, GstBuffer* buffer) {
+// GstBaseTransform pushes what generate_output() hands it (an output in device memory, a frame
+// passed through); when that push is what failed, after_push() judges its flow as ours.
+static GstFlowReturn gst_vkcompute_filter_chain(GstPad* pad, GstObject* parent, GstBuffer* buffer) {
   vkc::BatchScope scope;
-  return base_chain(pad, parent, buffer);
+  auto* self = GST_VKCOMPUTE_FILTER(parent);
+  auto* priv = get_priv(self);
+  priv->base_pushes = false;
+  const GstFlowReturn flow = base_chain(pad, parent, buffer);
+  return priv->base_pushes ? after_push(self, flow) : flow;
 }
 
 static void gst_vkcompute_filter_init(GstVkComputeFilter* self) {
   new (get_priv(self)) GstVkComputeFilterPrivate();
   GstPad* sink = GST_BASE_TRANSFORM_SINK_PAD(self);
   base_chain = GST_PAD_CHAINFUNC(sink);
-  gst_pad_set_chain_function(sink, chain_in_one_batch);
+  gst_pad_set_chain_function(sink, gst_vkcompute_filter_chain);
 }
 
 void gst_vkcompute_filter_class_add_pad_templates(GstVkComputeFilterClass* klass, const char* sink_caps,

@@ -22,6 +22,11 @@ bool caps_in_device_memory(GstCaps* caps) {
          features_in_device_memory(gst_caps_get_features(caps, 0));
 }
 
+bool same_frames(GstCaps* a, GstCaps* b) {
+  return !gst_caps_is_empty(a) && !gst_caps_is_empty(b) &&
+         gst_structure_is_equal(gst_caps_get_structure(a, 0), gst_caps_get_structure(b, 0));
+}
+
 GstCaps* in_both_memories(GstCaps* caps) {
   GstCaps* result = gst_caps_new_empty();
   for (const char* feature :

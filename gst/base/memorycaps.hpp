@@ -16,6 +16,9 @@ bool features_in_device_memory(const GstCapsFeatures* features);
 // Whether fixed `caps` (their first structure) are in device memory.
 bool caps_in_device_memory(GstCaps* caps);
 
+// Whether fixed `a` and `b` describe the same frames, whatever memory each is in.
+bool same_frames(GstCaps* a, GstCaps* b);
+
 // Every structure of `caps`, first in device memory, then in system memory (new caps).
 GstCaps* in_both_memories(GstCaps* caps);
 // Takes `caps` and returns their structures in device memory (`device`) or in system memory, or
