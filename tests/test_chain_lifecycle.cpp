@@ -7,6 +7,9 @@
 #include <gst/app/gstappsrc.h>
 #include <gst/video/video.h>
 
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <random>
 #include <string>
 #include <utility>
@@ -307,23 +310,21 @@ GST_END_TEST;
 
 namespace {
 
-// `appsrc ! queue ! lut ! tee`, one branch `queue ! morph ! appsink name=a` from the start: lut's
-// frames stay in device memory into the tee. (The queue upstream, as after a decoder, does not retry
-// a push refused as not negotiated, which a source next to lut would.) A second branch, `branch` (ending in
-// `appsink name=b`), is added while PLAYING, as applications add a recording branch.
-class TeeStream {
+// `appsrc ! queue ! lut ! <after_lut>`, which ends in `appsink name=a`: lut's frames go on in
+// device memory. (The queue upstream, as after a decoder, does not retry a push refused as not
+// negotiated, which a source next to lut would.) While PLAYING a branch (`branch`, ending in
+// `appsink name=b`) is added after a tee, or replaces what follows lut, as applications add a
+// recording branch or swap an element.
+class DynamicStream {
  public:
-  explicit TeeStream(const std::string& branch)
-      : description_(
-            "appsrc name=src format=time caps=video/x-raw,format=RGBA,width=" + std::to_string(kWidth) +
-            ",height=" + std::to_string(kHeight) + ",framerate=30/1 ! queue ! " + chaintest::Lut() +
-            " name=lut ! tee name=t allow-not-linked=true t. ! queue ! morph ! appsink name=a "
-            "sync=false"),
+  DynamicStream(const std::string& after_lut, const std::string& branch)
+      : description_("appsrc name=src format=time caps=video/x-raw,format=RGBA,width=" +
+                     std::to_string(kWidth) + ",height=" + std::to_string(kHeight) +
+                     ",framerate=30/1 ! queue ! " + chaintest::Lut() + " name=lut ! " + after_lut),
         branch_description_(branch) {
     pipeline_ = vktest::ParsePipeline(description_.c_str());
     src_ = gst_bin_get_by_name(GST_BIN(pipeline_), "src");
     lut_ = gst_bin_get_by_name(GST_BIN(pipeline_), "lut");
-    tee_ = gst_bin_get_by_name(GST_BIN(pipeline_), "t");
     a_ = gst_bin_get_by_name(GST_BIN(pipeline_), "a");
     GError* error = nullptr;
     branch_ = gst_parse_bin_from_description(branch.c_str(), TRUE, &error);
@@ -332,24 +333,44 @@ class TeeStream {
     fail_unless(gst_element_set_state(pipeline_, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE, "%s",
                 description_.c_str());
   }
-  ~TeeStream() {
+  ~DynamicStream() {
     gst_element_set_state(pipeline_, GST_STATE_NULL);
-    if (tee_pad_) gst_object_unref(tee_pad_);
-    for (GstElement* e : {b_, a_, tee_, lut_, src_, pipeline_}) gst_object_unref(e);
+    for (GstElement* e : {b_, a_, lut_, src_, pipeline_}) gst_object_unref(e);
   }
 
   std::string what() const { return description_ + ", then " + branch_description_; }
   GstElement* lut() const { return lut_; }
 
-  // Adds the branch (PLAYING) and links it to a new pad of the tee; any thread.
-  void AddBranch() {
-    gst_bin_add(GST_BIN(pipeline_), branch_);
-    gst_element_sync_state_with_parent(branch_);
-    tee_pad_ = gst_element_request_pad_simple(tee_, "src_%u");
-    GstPad* sink = gst_element_get_static_pad(branch_, "sink");
-    fail_unless(gst_pad_link(tee_pad_, sink) == GST_PAD_LINK_OK, "%s: the branch did not link",
-                what().c_str());
-    gst_object_unref(sink);
+  // Adds the branch after a new pad of the tee `t`; any thread.
+  void AddBranchToTee() {
+    GstElement* tee = gst_bin_get_by_name(GST_BIN(pipeline_), "t");
+    GstPad* pad = gst_element_request_pad_simple(tee, "src_%u");
+    LinkBranch(pad);
+    gst_object_unref(pad);
+    gst_object_unref(tee);
+  }
+  // Replaces what follows lut (up to the appsink a, which stops receiving) by the branch; on the
+  // streaming thread, while a probe blocks lut's source pad.
+  void ReplaceAfterLut() {
+    GstPad* src = gst_element_get_static_pad(lut_, "src");
+    GstPad* peer = gst_pad_get_peer(src);
+    GstElement* next = gst_pad_get_parent_element(peer);
+    gst_pad_unlink(src, peer);
+    for (GstElement* e : {next, a_}) {
+      gst_element_set_state(e, GST_STATE_NULL);
+      gst_bin_remove(GST_BIN(pipeline_), e);
+    }
+    LinkBranch(src);
+    gst_object_unref(next);
+    gst_object_unref(peer);
+    gst_object_unref(src);
+  }
+  // Waits until the branch is linked (by another thread).
+  void AwaitBranch() {
+    std::unique_lock<std::mutex> lock(linked_lock_);
+    fail_unless(
+        linked_changed_.wait_for(lock, std::chrono::nanoseconds(kTimeout), [this] { return linked_; }),
+        "%s: the branch was never linked", what().c_str());
   }
   void Push(GstBuffer* frame) {
     fail_unless(gst_app_src_push_buffer(GST_APP_SRC(src_), gst_buffer_ref(frame)) == GST_FLOW_OK, "%s",
@@ -382,10 +403,27 @@ class TeeStream {
   GstElement *a_ = nullptr, *b_ = nullptr;
 
  private:
+  // Adds the branch (PLAYING) and links `from` to it.
+  void LinkBranch(GstPad* from) {
+    gst_bin_add(GST_BIN(pipeline_), branch_);
+    gst_element_sync_state_with_parent(branch_);
+    GstPad* sink = gst_element_get_static_pad(branch_, "sink");
+    fail_unless(gst_pad_link(from, sink) == GST_PAD_LINK_OK, "%s: the branch did not link", what().c_str());
+    gst_object_unref(sink);
+    std::lock_guard<std::mutex> lock(linked_lock_);
+    linked_ = true;
+    linked_changed_.notify_all();
+  }
+
   std::string description_, branch_description_;
-  GstElement *pipeline_, *src_, *lut_, *tee_, *branch_;
-  GstPad* tee_pad_ = nullptr;
+  GstElement *pipeline_, *src_, *lut_, *branch_;
+  std::mutex linked_lock_;
+  std::condition_variable linked_changed_;
+  bool linked_ = false;  // linked_lock_
 };
+
+// A tee after lut, its first branch ours.
+const char* const kTee = "tee name=t allow-not-linked=true t. ! queue ! morph ! appsink name=a sync=false";
 
 // The visible bytes of `frames` through `description` (between an appsrc and an appsink).
 std::vector<std::string> Through(const std::string& description, const std::string& seed_name, guint count) {
@@ -409,7 +447,7 @@ const char* const kRecording = "videoconvert ! video/x-raw,format=I420";
 const char* const kBranchSink = " ! appsink name=b sync=false async=false";
 
 struct LinkAt {
-  TeeStream* stream;
+  DynamicStream* stream;
   GstClockTime pts;
   bool linked = false;
 };
@@ -419,20 +457,20 @@ GstPadProbeReturn LinkAsFrameLeaves(GstPad*, GstPadProbeInfo* info, gpointer dat
   auto* at = static_cast<LinkAt*>(data);
   if (at->linked || GST_BUFFER_PTS(GST_PAD_PROBE_INFO_BUFFER(info)) != at->pts) return GST_PAD_PROBE_OK;
   at->linked = true;
-  at->stream->AddBranch();
+  at->stream->AddBranchToTee();
   return GST_PAD_PROBE_OK;
 }
 
 // After the stream ended: lut outputs system memory now, the first branch gave morph's frames of
-// every frame, and the added branch lut's frames in I420 from frame `first_b` on.
-void ExpectTeeFrames(const TeeStream& stream, const std::string& seed_name, guint count,
-                     const std::vector<std::string>& a, const std::vector<std::string>& b, guint first_b) {
+// the first frames, and the added branch lut's frames in I420 from frame `first_b` on.
+void ExpectBranchFrames(const DynamicStream& stream, const std::string& seed_name, guint count,
+                        const std::vector<std::string>& a, const std::vector<std::string>& b, guint first_b) {
   const std::string what = vktest::WithSeed(seed_name) + ", " + stream.what();
   fail_if(stream.LutOutputsDeviceMemory(), "%s: lut still outputs device memory", what.c_str());
   const auto expected_a = Through(chaintest::Lut() + " ! morph", seed_name, count);
   const auto expected_b = Through(chaintest::Lut() + " ! " + kRecording, seed_name, count);
-  for (guint f = 0; f < count; ++f)
-    fail_unless(a[f] == expected_a[f], "%s: frame %u of the first branch differs", what.c_str(), f);
+  for (size_t f = 0; f < a.size(); ++f)
+    fail_unless(a[f] == expected_a[f], "%s: frame %zu of the first branch differs", what.c_str(), f);
   for (guint f = first_b; f < count; ++f)
     fail_unless(b[f - first_b] == expected_b[f], "%s: frame %u of the added branch differs", what.c_str(), f);
 }
@@ -446,18 +484,18 @@ void ExpectTeeFrames(const TeeStream& stream, const std::string& seed_name, guin
 GST_START_TEST(test_tee_branch_added_while_playing) {
   constexpr guint kFrames = 6, kBefore = 3;
   std::vector<GstBuffer*> frames = Frames("tee branch", kFrames);
-  TeeStream stream(std::string("queue ! ") + kRecording + kBranchSink);
+  DynamicStream stream(kTee, std::string("queue ! ") + kRecording + kBranchSink);
   std::vector<std::string> a, b;
   for (guint f = 0; f < kBefore; ++f) stream.Push(frames[f]);
   stream.Pull(stream.a_, kBefore, a);
   fail_unless(stream.LutOutputsDeviceMemory(), "%s: lut's frames are not in device memory before the branch",
               stream.what().c_str());
-  stream.AddBranch();
+  stream.AddBranchToTee();
   for (guint f = kBefore; f < kFrames; ++f) stream.Push(frames[f]);
   stream.Pull(stream.a_, kFrames - kBefore, a);
   stream.Pull(stream.b_, kFrames - kBefore, b);
   stream.EndOfStream();
-  ExpectTeeFrames(stream, "tee branch", kFrames, a, b, kBefore);
+  ExpectBranchFrames(stream, "tee branch", kFrames, a, b, kBefore);
   Unref(frames);
 }
 GST_END_TEST;
@@ -469,7 +507,8 @@ GST_END_TEST;
 GST_START_TEST(test_tee_branch_linked_as_a_frame_leaves) {
   constexpr guint kFrames = 6, kLinkAt = 2;
   std::vector<GstBuffer*> frames = Frames("tee link", kFrames);
-  TeeStream stream(std::string("capsfilter caps=video/x-raw ! queue ! ") + kRecording + kBranchSink);
+  DynamicStream stream(kTee,
+                       std::string("capsfilter caps=video/x-raw ! queue ! ") + kRecording + kBranchSink);
   LinkAt at{&stream, GST_BUFFER_PTS(frames[kLinkAt])};
   GstPad* lut_src = gst_element_get_static_pad(stream.lut(), "src");
   gst_pad_add_probe(lut_src, GST_PAD_PROBE_TYPE_BUFFER, LinkAsFrameLeaves, &at, nullptr);
@@ -477,10 +516,46 @@ GST_START_TEST(test_tee_branch_linked_as_a_frame_leaves) {
   std::vector<std::string> a, b;
   for (GstBuffer* frame : frames) stream.Push(frame);
   stream.Pull(stream.a_, kFrames, a);
-  fail_unless(at.linked, "the branch was never linked");
+  stream.AwaitBranch();
   stream.Pull(stream.b_, kFrames - kLinkAt - 1, b);
   stream.EndOfStream();
-  ExpectTeeFrames(stream, "tee link", kFrames, a, b, kLinkAt + 1);
+  ExpectBranchFrames(stream, "tee link", kFrames, a, b, kLinkAt + 1);
+  Unref(frames);
+}
+GST_END_TEST;
+
+namespace {
+
+GstPadProbeReturn ReplaceWhenBlocked(GstPad*, GstPadProbeInfo*, gpointer data) {
+  static_cast<DynamicStream*>(data)->ReplaceAfterLut();
+  return GST_PAD_PROBE_REMOVE;
+}
+
+}  // namespace
+
+// The element after lut replaced while PLAYING the usual way (a probe blocks lut's source pad, the
+// old elements go, the new ones are linked) by `queue ! videoconvert ! I420`, a stock element that
+// converts only system memory. The frame the probe held was made in device memory for morph: lut
+// hands the new peer its caps in system memory (device memory maps like any) and negotiates
+// system memory for the next frames; the new branch gets every frame from the held one on.
+GST_START_TEST(test_element_after_lut_replaced_while_playing) {
+  constexpr guint kFrames = 6, kBefore = 3;
+  std::vector<GstBuffer*> frames = Frames("replace", kFrames);
+  DynamicStream stream("morph ! appsink name=a sync=false",
+                       std::string("queue ! ") + kRecording + kBranchSink);
+  std::vector<std::string> a, b;
+  for (guint f = 0; f < kBefore; ++f) stream.Push(frames[f]);
+  stream.Pull(stream.a_, kBefore, a);
+  fail_unless(stream.LutOutputsDeviceMemory(), "%s: lut's frames are not in device memory before the change",
+              stream.what().c_str());
+  GstPad* lut_src = gst_element_get_static_pad(stream.lut(), "src");
+  gst_pad_add_probe(lut_src, GST_PAD_PROBE_TYPE_BLOCK_DOWNSTREAM, ReplaceWhenBlocked, &stream, nullptr);
+  gst_object_unref(lut_src);
+  for (guint f = kBefore; f < kFrames; ++f) stream.Push(frames[f]);
+  stream.AwaitBranch();
+  stream.Pull(stream.b_, kFrames - kBefore, b);
+  stream.EndOfStream();
+  ExpectBranchFrames(stream, "replace", kFrames, a, b, kBefore);
   Unref(frames);
 }
 GST_END_TEST;
@@ -494,6 +569,7 @@ static Suite* chain_lifecycle_suite() {
   tcase_add_test(tc, test_an_element_fails_mid_stream);
   tcase_add_test(tc, test_tee_branch_added_while_playing);
   tcase_add_test(tc, test_tee_branch_linked_as_a_frame_leaves);
+  tcase_add_test(tc, test_element_after_lut_replaced_while_playing);
   suite_add_tcase(suite, tc);
   return suite;
 }

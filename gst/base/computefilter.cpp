@@ -183,6 +183,34 @@ static GstFlowReturn after_push(GstVkComputeFilter* self, GstFlowReturn flow) {
   return GST_FLOW_OK;
 }
 
+// A caps event in device memory on its way to a peer that does not take it: the element after this
+// one was replaced while PLAYING (relinked behind a blocking probe, the usual way), and the pad
+// hands the new peer the caps it kept. A stock element there may accept them and fail later (a
+// queue ! videoconvert: in the queue's thread, where the link stays refused). The peer gets the same
+// caps in system memory instead: the frames already on their way are device memory, which maps like
+// any memory (read back), and the element negotiates again before its next frame.
+static GstPadProbeReturn system_memory_for_new_peer(GstPad* pad, GstPadProbeInfo* info, gpointer data) {
+  GstEvent* event = GST_PAD_PROBE_INFO_EVENT(info);
+  if (GST_EVENT_TYPE(event) != GST_EVENT_CAPS) return GST_PAD_PROBE_OK;
+  GstCaps* caps = nullptr;
+  gst_event_parse_caps(event, &caps);
+  auto* priv = get_priv(GST_VKCOMPUTE_FILTER(data));
+  if (!vkc::caps_in_device_memory(caps) || !priv->device ||
+      vkc::peer_takes_device_memory(pad, priv->device->index()))
+    return GST_PAD_PROBE_OK;
+  GST_INFO_OBJECT(data,
+                  "the element downstream does not take device memory (relinked?): caps in system "
+                  "memory for it, negotiating again");
+  GstCaps* system = vkc::in_system_memory(caps);
+  GstEvent* replaced = gst_event_new_caps(system);
+  gst_caps_unref(system);
+  gst_event_set_seqnum(replaced, gst_event_get_seqnum(event));
+  gst_event_unref(event);
+  GST_PAD_PROBE_INFO_DATA(info) = replaced;
+  gst_pad_mark_reconfigure(pad);
+  return GST_PAD_PROBE_OK;
+}
+
 // Pushes a finished output in host memory. On the streaming thread the push may block downstream
 // (a sink's clock, a full queue, a paused pipeline): the work of the elements above, left in the
 // thread's batch, is sent first, or their frames would outlive the timeout while they wait. A
@@ -815,6 +843,8 @@ static void gst_vkcompute_filter_init(GstVkComputeFilter* self) {
   GstPad* sink = GST_BASE_TRANSFORM_SINK_PAD(self);
   base_chain = GST_PAD_CHAINFUNC(sink);
   gst_pad_set_chain_function(sink, gst_vkcompute_filter_chain);
+  gst_pad_add_probe(GST_BASE_TRANSFORM_SRC_PAD(self), GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM,
+                    system_memory_for_new_peer, self, nullptr);
 }
 
 void gst_vkcompute_filter_class_add_pad_templates(GstVkComputeFilterClass* klass, const char* sink_caps,

@@ -27,14 +27,24 @@ bool same_frames(GstCaps* a, GstCaps* b) {
          gst_structure_is_equal(gst_caps_get_structure(a, 0), gst_caps_get_structure(b, 0));
 }
 
-GstCaps* in_both_memories(GstCaps* caps) {
+namespace {
+// Every structure of `caps` in each memory of `features`, in that order (new caps).
+GstCaps* in_memories(GstCaps* caps, std::initializer_list<const char*> features) {
   GstCaps* result = gst_caps_new_empty();
-  for (const char* feature :
-       {GST_CAPS_FEATURE_MEMORY_VKCOMPUTE_DEVICE, GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY})
+  for (const char* feature : features)
     for (guint i = 0; i < gst_caps_get_size(caps); ++i)
       result = gst_caps_merge_structure_full(result, gst_structure_copy(gst_caps_get_structure(caps, i)),
                                              gst_caps_features_new_single(feature));
   return result;
+}
+}  // namespace
+
+GstCaps* in_both_memories(GstCaps* caps) {
+  return in_memories(caps, {GST_CAPS_FEATURE_MEMORY_VKCOMPUTE_DEVICE, GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY});
+}
+
+GstCaps* in_system_memory(GstCaps* caps) {
+  return in_memories(caps, {GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY});
 }
 
 GstCaps* keep_memory(GstCaps* caps, bool device) {

@@ -21,6 +21,8 @@ bool same_frames(GstCaps* a, GstCaps* b);
 
 // Every structure of `caps`, first in device memory, then in system memory (new caps).
 GstCaps* in_both_memories(GstCaps* caps);
+// Every structure of `caps` in system memory (new caps).
+GstCaps* in_system_memory(GstCaps* caps);
 // Takes `caps` and returns their structures in device memory (`device`) or in system memory, or
 // `caps` unchanged when none is.
 GstCaps* keep_memory(GstCaps* caps, bool device);
