@@ -5,10 +5,12 @@
 // pipeline with the failing element's error, after which it starts again.
 #include <gst/app/gstappsink.h>
 #include <gst/app/gstappsrc.h>
+#include <gst/gsttracer.h>
 #include <gst/video/video.h>
 
 #include <chrono>
 #include <condition_variable>
+#include <functional>
 #include <mutex>
 #include <random>
 #include <string>
@@ -329,13 +331,14 @@ class DynamicStream {
     GError* error = nullptr;
     branch_ = gst_parse_bin_from_description(branch.c_str(), TRUE, &error);
     fail_unless(branch_ != nullptr, "%s: %s", branch.c_str(), error ? error->message : "");
+    gst_object_ref_sink(branch_);
     b_ = gst_bin_get_by_name(GST_BIN(branch_), "b");
     fail_unless(gst_element_set_state(pipeline_, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE, "%s",
                 description_.c_str());
   }
   ~DynamicStream() {
     gst_element_set_state(pipeline_, GST_STATE_NULL);
-    for (GstElement* e : {b_, a_, lut_, src_, pipeline_}) gst_object_unref(e);
+    for (GstElement* e : {b_, branch_, a_, lut_, src_, pipeline_}) gst_object_unref(e);
   }
 
   std::string what() const { return description_ + ", then " + branch_description_; }
@@ -458,7 +461,7 @@ GstPadProbeReturn LinkAsFrameLeaves(GstPad*, GstPadProbeInfo* info, gpointer dat
   if (at->linked || GST_BUFFER_PTS(GST_PAD_PROBE_INFO_BUFFER(info)) != at->pts) return GST_PAD_PROBE_OK;
   at->linked = true;
   at->stream->AddBranchToTee();
-  return GST_PAD_PROBE_OK;
+  return GST_PAD_PROBE_REMOVE;
 }
 
 // After the stream ended: lut outputs system memory now, the first branch gave morph's frames of
@@ -531,13 +534,69 @@ GstPadProbeReturn ReplaceWhenBlocked(GstPad*, GstPadProbeInfo*, gpointer data) {
   return GST_PAD_PROBE_REMOVE;
 }
 
+// Holds a thread right after its next push on `pad` until a frame reached `at`: lut's streaming
+// thread, after the held frame went into the new branch, whose videoconvert (in its queue's thread)
+// has read the frame back by then, while lut's chain call, at whose end its thread's batch of GPU
+// work would go, has not returned.
+struct HoldAfterPush {
+  GstPad* pad = nullptr;
+  std::mutex lock;
+  std::condition_variable changed;
+  bool armed = false, reached = false;  // lock
+};
+HoldAfterPush* hold_after_push = nullptr;
+
+struct PushTracer {
+  GstTracer parent;
+};
+struct PushTracerClass {
+  GstTracerClass parent_class;
+};
+G_DEFINE_TYPE(PushTracer, push_tracer, GST_TYPE_TRACER)
+void push_tracer_class_init(PushTracerClass*) {}
+void push_tracer_init(PushTracer*) {}
+
+void OnPushed(GObject*, GstClockTime, GstPad* pad, GstFlowReturn) {
+  HoldAfterPush* hold = hold_after_push;
+  if (!hold || pad != hold->pad) return;
+  std::unique_lock<std::mutex> lock(hold->lock);
+  if (!std::exchange(hold->armed, false)) return;
+  hold->changed.wait_for(lock, std::chrono::seconds(30), [hold] { return hold->reached; });
+}
+
+GstPadProbeReturn Reached(GstPad*, GstPadProbeInfo*, gpointer data) {
+  auto* hold = static_cast<HoldAfterPush*>(data);
+  std::lock_guard<std::mutex> lock(hold->lock);
+  hold->reached = true;
+  hold->changed.notify_all();
+  return GST_PAD_PROBE_REMOVE;
+}
+
+// Makes the thread that next pushes on `pad` wait after that push until a buffer reached `at`.
+void HoldNextPushUntilReached(HoldAfterPush& hold, GstPad* pad, GstElement* at) {
+  static GstTracer* tracer = [] {
+    auto* created = GST_TRACER(g_object_new(push_tracer_get_type(), nullptr));
+    gst_tracing_register_hook(created, "pad-push-post", G_CALLBACK(OnPushed));
+    return created;
+  }();
+  (void)tracer;
+  hold.pad = pad;
+  hold.armed = true;
+  hold_after_push = &hold;
+  GstPad* sink = gst_element_get_static_pad(at, "sink");
+  gst_pad_add_probe(sink, GST_PAD_PROBE_TYPE_BUFFER, Reached, &hold, nullptr);
+  gst_object_unref(sink);
+}
+
 }  // namespace
 
 // The element after lut replaced while PLAYING the usual way (a probe blocks lut's source pad, the
 // old elements go, the new ones are linked) by `queue ! videoconvert ! I420`, a stock element that
 // converts only system memory. The frame the probe held was made in device memory for morph: lut
 // hands the new peer its caps in system memory (device memory maps like any) and negotiates
-// system memory for the next frames; the new branch gets every frame from the held one on.
+// system memory for the next frames; the new branch gets every frame from the held one on. lut's
+// thread is held after that push until videoconvert has read the frame back: lut's work for it was
+// recorded to join its thread's batch for morph, and must have gone to the GPU with the caps.
 GST_START_TEST(test_element_after_lut_replaced_while_playing) {
   constexpr guint kFrames = 6, kBefore = 3;
   std::vector<GstBuffer*> frames = Frames("replace", kFrames);
@@ -549,6 +608,8 @@ GST_START_TEST(test_element_after_lut_replaced_while_playing) {
   fail_unless(stream.LutOutputsDeviceMemory(), "%s: lut's frames are not in device memory before the change",
               stream.what().c_str());
   GstPad* lut_src = gst_element_get_static_pad(stream.lut(), "src");
+  HoldAfterPush hold;
+  HoldNextPushUntilReached(hold, lut_src, stream.b_);
   gst_pad_add_probe(lut_src, GST_PAD_PROBE_TYPE_BLOCK_DOWNSTREAM, ReplaceWhenBlocked, &stream, nullptr);
   gst_object_unref(lut_src);
   for (guint f = kBefore; f < kFrames; ++f) stream.Push(frames[f]);
@@ -556,6 +617,83 @@ GST_START_TEST(test_element_after_lut_replaced_while_playing) {
   stream.Pull(stream.b_, kFrames - kBefore, b);
   stream.EndOfStream();
   ExpectBranchFrames(stream, "replace", kFrames, a, b, kBefore);
+  fail_unless(!hold.armed && hold.reached, "lut's push of the held frame was not held");
+  hold_after_push = nullptr;
+  Unref(frames);
+}
+GST_END_TEST;
+
+namespace {
+
+// Memory whose first map calls a hook: lut maps its input while it works on the frame (to import or
+// stage it), after it looked for a pending reconfigure and before its output leaves.
+struct HookMemory {
+  GstMemory memory;
+  guint8* data;
+  std::function<void()> hook;
+};
+struct HookAllocator {
+  GstAllocator parent;
+};
+struct HookAllocatorClass {
+  GstAllocatorClass parent_class;
+};
+G_DEFINE_TYPE(HookAllocator, hook_allocator, GST_TYPE_ALLOCATOR)
+
+gpointer HookMap(GstMemory* memory, gsize, GstMapFlags) {
+  auto* hooked = reinterpret_cast<HookMemory*>(memory);
+  if (auto hook = std::exchange(hooked->hook, nullptr)) hook();
+  return hooked->data;
+}
+void HookUnmap(GstMemory*) {}
+void HookFree(GstAllocator*, GstMemory* memory) {
+  auto* hooked = reinterpret_cast<HookMemory*>(memory);
+  g_free(hooked->data);
+  delete hooked;
+}
+void hook_allocator_class_init(HookAllocatorClass* klass) {
+  GST_ALLOCATOR_CLASS(klass)->free = HookFree;
+}
+void hook_allocator_init(HookAllocator* allocator) {
+  GstAllocator* base = GST_ALLOCATOR(allocator);
+  base->mem_type = "VkComputeTestHookMemory";
+  base->mem_map = HookMap;
+  base->mem_unmap = HookUnmap;
+  GST_OBJECT_FLAG_SET(allocator, GST_ALLOCATOR_FLAG_CUSTOM_ALLOC);
+}
+
+// A copy of `frame` in one HookMemory that calls `hook` when first mapped.
+GstBuffer* HookedCopy(GstBuffer* frame, std::function<void()> hook) {
+  static GstAllocator* allocator = GST_ALLOCATOR(g_object_new(hook_allocator_get_type(), nullptr));
+  const gsize size = gst_buffer_get_size(frame);
+  auto* hooked = new HookMemory{{}, static_cast<guint8*>(g_malloc(size)), std::move(hook)};
+  gst_memory_init(&hooked->memory, GstMemoryFlags(0), allocator, nullptr, size, 0, 0, size);
+  gst_buffer_extract(frame, 0, hooked->data, size);
+  GstBuffer* copy = gst_buffer_new();
+  gst_buffer_append_memory(copy, &hooked->memory);
+  gst_buffer_copy_into(copy, frame, GST_BUFFER_COPY_METADATA, 0, -1);
+  return copy;
+}
+
+}  // namespace
+
+// The branch linked while lut works on a frame, after it looked for a pending reconfigure at the
+// frame's start: lut negotiates again before that frame leaves (its device memory goes on under
+// system-memory caps, read back by videoconvert), so the branch gets every frame from that one on
+// and nothing is dropped.
+GST_START_TEST(test_tee_branch_linked_while_lut_works) {
+  constexpr guint kFrames = 6, kLinkAt = 2;
+  std::vector<GstBuffer*> frames = Frames("tee working", kFrames);
+  DynamicStream stream(kTee, std::string("queue ! ") + kRecording + kBranchSink);
+  GstBuffer* hooked = HookedCopy(frames[kLinkAt], [&stream] { stream.AddBranchToTee(); });
+  gst_buffer_unref(std::exchange(frames[kLinkAt], hooked));
+  std::vector<std::string> a, b;
+  for (GstBuffer* frame : frames) stream.Push(frame);
+  stream.Pull(stream.a_, kFrames, a);
+  stream.AwaitBranch();
+  stream.Pull(stream.b_, kFrames - kLinkAt, b);
+  stream.EndOfStream();
+  ExpectBranchFrames(stream, "tee working", kFrames, a, b, kLinkAt);
   Unref(frames);
 }
 GST_END_TEST;
@@ -569,6 +707,7 @@ static Suite* chain_lifecycle_suite() {
   tcase_add_test(tc, test_an_element_fails_mid_stream);
   tcase_add_test(tc, test_tee_branch_added_while_playing);
   tcase_add_test(tc, test_tee_branch_linked_as_a_frame_leaves);
+  tcase_add_test(tc, test_tee_branch_linked_while_lut_works);
   tcase_add_test(tc, test_element_after_lut_replaced_while_playing);
   suite_add_tcase(suite, tc);
   return suite;

@@ -81,8 +81,10 @@ struct GstVkComputeFilterPrivate {
   // Streaming thread: generate_output() last handed GstBaseTransform a buffer to push (see
   // gst_vkcompute_filter_chain()).
   bool base_pushes = false;
-  // Pushes refused since the last accepted one and dropped for a renegotiation (after_push()).
+  // Pushes refused since the last accepted one, the last caps or the last flush, and dropped for a
+  // renegotiation (after_push()); the next output is then a discontinuity.
   std::atomic<guint> refused_pushes{0};
+  std::atomic<bool> dropped{false};
   // Written by the streaming thread with no frame in flight, read by allocation queries too: see
   // passes_through().
   std::atomic<bool> passthrough{false};
@@ -180,35 +182,74 @@ static GstFlowReturn after_push(GstVkComputeFilter* self, GstFlowReturn flow) {
                   "downstream refused a frame's caps after a change downstream: frame dropped, "
                   "negotiating again");
   gst_pad_mark_reconfigure(src);
+  priv->dropped = true;
   return GST_FLOW_OK;
 }
 
-// A caps event in device memory on its way to a peer that does not take it: the element after this
-// one was replaced while PLAYING (relinked behind a blocking probe, the usual way), and the pad
-// hands the new peer the caps it kept. A stock element there may accept them and fail later (a
-// queue ! videoconvert: in the queue's thread, where the link stays refused). The peer gets the same
-// caps in system memory instead: the frames already on their way are device memory, which maps like
-// any memory (read back), and the element negotiates again before its next frame.
-static GstPadProbeReturn system_memory_for_new_peer(GstPad* pad, GstPadProbeInfo* info, gpointer data) {
+// Whether a frame's work may wait in the streaming thread's batch (vkc::BatchScope) once submitted:
+// its output stays in device memory and goes straight into another element of ours, on this thread,
+// whose work joins the batch too, down to the chain's last element, which sends it. An output that
+// a stock element receives could reach another thread, which must find its work submitted.
+static bool joins_batch(GstVkComputeFilter* self) {
+  if (!get_priv(self)->out_device) return false;
+  GstPad* peer = gst_pad_get_peer(GST_BASE_TRANSFORM_SRC_PAD(self));
+  if (!peer) return false;
+  GstObject* element = gst_pad_get_parent(peer);
+  const bool ours = element && GST_IS_VKCOMPUTE_FILTER(element);
+  if (element) gst_object_unref(element);
+  gst_object_unref(peer);
+  return ours;
+}
+
+// A caps event on its way downstream, sent at a negotiation or again to a new peer after the element
+// after this one was replaced while PLAYING (relinked behind a blocking probe, the usual way), on the
+// streaming thread, before the frame that follows it. Two things may have changed under the frames
+// recorded for the old peer:
+// - Their work may wait in this thread's batch for an element of ours that is gone: a stock element
+//   may read the frame from another thread, which must find the work submitted. The batch goes now.
+// - The pad hands the new peer the caps it kept, in device memory, which a stock element there may
+//   accept and fail on later (queue ! videoconvert: in the queue's thread, where the link stays
+//   refused). The peer gets the same caps in system memory instead, if it takes those: the frames
+//   already on their way are device memory, which maps like any memory (read back). The pad's own
+//   current caps stay in device memory until the element negotiates again, before its next frame.
+static GstPadProbeReturn caps_for_current_peer(GstPad* pad, GstPadProbeInfo* info, gpointer data) {
   GstEvent* event = GST_PAD_PROBE_INFO_EVENT(info);
   if (GST_EVENT_TYPE(event) != GST_EVENT_CAPS) return GST_PAD_PROBE_OK;
+  auto* self = GST_VKCOMPUTE_FILTER(data);
+  auto* priv = get_priv(self);
+  if (!joins_batch(self)) {
+    try {
+      vkc::batch::flush();
+    } catch (const std::exception& e) {
+      post_exception(self, e);
+    }
+  }
   GstCaps* caps = nullptr;
   gst_event_parse_caps(event, &caps);
-  auto* priv = get_priv(GST_VKCOMPUTE_FILTER(data));
-  if (!vkc::caps_in_device_memory(caps) || !priv->device ||
+  if (!vkc::caps_in_device_memory(caps) || !priv->device || !gst_pad_is_linked(pad) ||
       vkc::peer_takes_device_memory(pad, priv->device->index()))
     return GST_PAD_PROBE_OK;
-  GST_INFO_OBJECT(data,
-                  "the element downstream does not take device memory (relinked?): caps in system "
-                  "memory for it, negotiating again");
   GstCaps* system = vkc::in_system_memory(caps);
-  GstEvent* replaced = gst_event_new_caps(system);
+  if (gst_pad_peer_query_accept_caps(pad, system)) {
+    GST_INFO_OBJECT(self,
+                    "the element downstream does not take device memory (relinked?): caps in system "
+                    "memory for it, negotiating again");
+    GstEvent* replaced = gst_event_new_caps(system);
+    gst_event_set_seqnum(replaced, gst_event_get_seqnum(event));
+    gst_event_unref(event);
+    GST_PAD_PROBE_INFO_DATA(info) = replaced;
+    gst_pad_mark_reconfigure(pad);
+  }
   gst_caps_unref(system);
-  gst_event_set_seqnum(replaced, gst_event_get_seqnum(event));
-  gst_event_unref(event);
-  GST_PAD_PROBE_INFO_DATA(info) = replaced;
-  gst_pad_mark_reconfigure(pad);
   return GST_PAD_PROBE_OK;
+}
+
+// The output that follows a frame dropped for a renegotiation (after_push()) is a discontinuity,
+// as GstBaseTransform marks the one after a frame it drops.
+static void mark_discont_after_drop(GstVkComputeFilter* self, GstBuffer** out) {
+  if (!get_priv(self)->dropped.exchange(false)) return;
+  *out = gst_buffer_make_writable(*out);
+  GST_BUFFER_FLAG_SET(*out, GST_BUFFER_FLAG_DISCONT);
 }
 
 // Pushes a finished output in host memory. On the streaming thread the push may block downstream
@@ -223,6 +264,7 @@ static GstFlowReturn push_output(GstVkComputeFilter* self, GstBuffer* out) {
     post_exception(self, e);
     return GST_FLOW_ERROR;
   }
+  mark_discont_after_drop(self, &out);
   return after_push(self, gst_pad_push(GST_BASE_TRANSFORM_SRC_PAD(self), out));
 }
 
@@ -409,6 +451,7 @@ static gboolean gst_vkcompute_filter_set_caps(GstBaseTransform* trans, GstCaps* 
   }
   priv->in_device = vkc::caps_in_device_memory(incaps);
   priv->out_device = vkc::caps_in_device_memory(outcaps);
+  priv->refused_pushes = 0;
   GError* error = nullptr;
   try {
     // The old state goes first: a device has limited memory for two sets of kernels and buffers.
@@ -491,21 +534,6 @@ static void gather_input(GstVkComputeFilter* self, vkc::Frame& frame, const vkc:
   if (input.path() != vkc::InputPath::kGathered) return;
   frame.in.buffer = priv->copies->input_copy(frame.slot, gst_buffer_get_size(frame.inbuf));
   input.record_gather(frame.cmd, frame.in.buffer);
-}
-
-// Whether a frame's work may wait in the streaming thread's batch (vkc::BatchScope) once submitted:
-// its output stays in device memory and goes straight into another element of ours, on this thread,
-// whose work joins the batch too, down to the chain's last element, which sends it. An output that
-// a stock element receives could reach another thread, which must find its work submitted.
-static bool joins_batch(GstVkComputeFilter* self) {
-  if (!get_priv(self)->out_device) return false;
-  GstPad* peer = gst_pad_get_peer(GST_BASE_TRANSFORM_SRC_PAD(self));
-  if (!peer) return false;
-  GstObject* element = gst_pad_get_parent(peer);
-  const bool ours = element && GST_IS_VKCOMPUTE_FILTER(element);
-  if (element) gst_object_unref(element);
-  gst_object_unref(peer);
-  return ours;
 }
 
 // Records and submits the GPU work of a bound frame.
@@ -621,18 +649,20 @@ static GstFlowReturn push_held(GstVkComputeFilter* self) {
 // branch) applies before its output leaves, or the output would carry caps that the new link may
 // refuse; a stock element behind a queue there accepts them at first and refuses them later, in the
 // queue's thread, where the branch stays refused. Negotiation drains the frames in flight under the
-// old caps first. An output whose frames stay the same leaves under the new caps, even from device
-// into system memory (it maps like any memory); one whose format or size changed is dropped.
+// old caps first. The output leaves under the new caps if they describe the same frames (every
+// field: a colorimetry changes rgb2yuv's pixels) and its memory fits them (device memory maps like
+// any memory, host memory is not device memory); otherwise it is dropped.
 static GstFlowReturn negotiate_before_push(GstVkComputeFilter* self, GstBuffer** outbuf) {
   GstPad* src = GST_BASE_TRANSFORM_SRC_PAD(self);
   if (!gst_pad_needs_reconfigure(src)) return GST_FLOW_OK;
   GstCaps* before = gst_pad_get_current_caps(src);
   const gboolean negotiated = gst_base_transform_reconfigure(GST_BASE_TRANSFORM(self));
   GstCaps* after = gst_pad_get_current_caps(src);
-  const bool same_frames = before && after && vkc::same_frames(before, after);
+  const bool kept = negotiated && before && after && vkc::same_frames(before, after) &&
+                    (!vkc::caps_in_device_memory(after) || vkc::in_device_memory(*outbuf));
   if (before) gst_caps_unref(before);
   if (after) gst_caps_unref(after);
-  if (negotiated && same_frames) return GST_FLOW_OK;
+  if (kept) return GST_FLOW_OK;
   gst_clear_buffer(outbuf);
   if (!negotiated) return GST_FLOW_NOT_NEGOTIATED;
   GST_DEBUG_OBJECT(self, "the caps changed under a frame on its way out: dropped");
@@ -677,6 +707,7 @@ static GstFlowReturn gst_vkcompute_filter_generate_output(GstBaseTransform* tran
   }
   *outbuf = pass ? pass : device_output;
   if (*outbuf) flow = negotiate_before_push(self, outbuf);
+  if (*outbuf) mark_discont_after_drop(self, outbuf);
   priv->base_pushes = *outbuf != nullptr;
   return flow;
 }
@@ -765,6 +796,7 @@ static gboolean gst_vkcompute_filter_sink_event(GstBaseTransform* trans, GstEven
   try {
     // A flush drops the frames in flight; any other serialized event follows them downstream.
     if (GST_EVENT_TYPE(event) == GST_EVENT_FLUSH_STOP) {
+      get_priv(self)->refused_pushes = 0;
       if (auto* scheduler = get_priv(self)->scheduler.get()) release_after_gpu(self, scheduler->discard());
     } else if (GST_EVENT_IS_SERIALIZED(event)) {
       drain(self);
@@ -844,7 +876,7 @@ static void gst_vkcompute_filter_init(GstVkComputeFilter* self) {
   base_chain = GST_PAD_CHAINFUNC(sink);
   gst_pad_set_chain_function(sink, gst_vkcompute_filter_chain);
   gst_pad_add_probe(GST_BASE_TRANSFORM_SRC_PAD(self), GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM,
-                    system_memory_for_new_peer, self, nullptr);
+                    caps_for_current_peer, self, nullptr);
 }
 
 void gst_vkcompute_filter_class_add_pad_templates(GstVkComputeFilterClass* klass, const char* sink_caps,

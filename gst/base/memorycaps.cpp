@@ -2,6 +2,8 @@
 
 #include <initializer_list>
 
+#include "vkmemory.hpp"
+
 GST_DEBUG_CATEGORY_EXTERN(gst_vkcompute_runtime_debug);
 #define GST_CAT_DEFAULT gst_vkcompute_runtime_debug
 
@@ -20,6 +22,11 @@ bool features_in_device_memory(const GstCapsFeatures* features) {
 bool caps_in_device_memory(GstCaps* caps) {
   return caps && !gst_caps_is_empty(caps) && !gst_caps_is_any(caps) &&
          features_in_device_memory(gst_caps_get_features(caps, 0));
+}
+
+bool in_device_memory(GstBuffer* buffer) {
+  return gst_buffer_n_memory(buffer) == 1 &&
+         gst_memory_is_type(gst_buffer_peek_memory(buffer, 0), GST_VKCOMPUTE_DEVICE_MEMORY_TYPE);
 }
 
 bool same_frames(GstCaps* a, GstCaps* b) {

@@ -16,6 +16,8 @@ bool features_in_device_memory(const GstCapsFeatures* features);
 // Whether fixed `caps` (their first structure) are in device memory.
 bool caps_in_device_memory(GstCaps* caps);
 
+// Whether `buffer` is one memory of device memory (VkComputeDeviceMemory, of any device).
+bool in_device_memory(GstBuffer* buffer);
 // Whether fixed `a` and `b` describe the same frames, whatever memory each is in.
 bool same_frames(GstCaps* a, GstCaps* b);
 
