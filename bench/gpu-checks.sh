@@ -21,7 +21,7 @@ done
 # on a GPU may finish within it).
 # Chains in device memory (not across devices: that case lists lavapipe twice, which the GPU machine
 # does not have), frames leaving when done, and the scheduler.
-LUT_TEST_DATA_DIR=$PWD/tests/data GST_CHECKS='test_chain_uploads_once_and_downloads_once,test_analysis_at_either_end,test_random_chains,test_tee_to_a_stock_element,test_renegotiation_and_flush_mid_chain' \
+LUT_TEST_DATA_DIR=$PWD/tests/data GST_CHECKS='test_chain_uploads_once_and_downloads_once,test_analysis_at_either_end,test_random_chains,test_tee_to_a_stock_element,test_renegotiation_and_flush_mid_chain,test_last_element_pushes_after_its_submission' \
   test_chain > "$OUT/test_chain.log" 2>&1; echo "test_chain (one device) rc=$? $(grep '%:' "$OUT/test_chain.log")"
 for t in test_chain_lifecycle test_live test_scheduler; do LUT_TEST_DATA_DIR=$PWD/tests/data "$t" > "$OUT/$t.log" 2>&1; echo "$t rc=$? $(grep '%:' "$OUT/$t.log")"; done
 LUT_TEST_DATA_DIR=$PWD/tests/data test_odd_sizes > "$OUT/test_odd_sizes.log" 2>&1; echo "test_odd_sizes rc=$? $(grep '%:' "$OUT/test_odd_sizes.log")"

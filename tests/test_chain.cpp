@@ -472,7 +472,13 @@ GstPadProbeReturn FrameEntered(GstPad*, GstPadProbeInfo*, gpointer data) {
 
 GstPadProbeReturn OutputPushed(GstPad*, GstPadProbeInfo*, gpointer data) {
   auto* order = static_cast<PushOrder*>(data);
-  if (g_thread_self() != order->streaming) return GST_PAD_PROBE_OK;  // the completion thread's
+  if (g_thread_self() != order->streaming) {
+    // The completion thread's push, made slow: meanwhile the streaming thread enters the next
+    // frames, so the frames finished next are held for it, on a GPU that finishes every frame
+    // before the ring fills as on lavapipe.
+    g_usleep(20 * 1000);
+    return GST_PAD_PROBE_OK;
+  }
   const guint64 entered = order->entered;
   if (entered >= 16) return GST_PAD_PROBE_OK;  // the last frame's call, or the drain at EOS
   guint64 downloads = 0;                       // one per submitted frame whose output is in host memory
