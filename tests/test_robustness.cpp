@@ -13,6 +13,7 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/bus_wait.h"
@@ -319,6 +320,87 @@ GST_START_TEST(test_buffer_per_plane) {
 }
 GST_END_TEST;
 
+namespace {
+
+gpointer SetPlaying(gpointer element) {
+  gst_element_set_state(GST_ELEMENT(element), GST_STATE_PLAYING);
+  return nullptr;
+}
+
+GstStaticPadTemplate kRawSrc =
+    GST_STATIC_PAD_TEMPLATE("src", GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS("video/x-raw"));
+GstStaticPadTemplate kRawSink =
+    GST_STATIC_PAD_TEMPLATE("sink", GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS("video/x-raw"));
+
+}  // namespace
+
+// An element upstream that already streams when ours starts (a branch added while PLAYING, synced
+// source first) gets its events and frames through as soon as our sink pad is active: GStreamer
+// activates it before start(), which opens the device. Here a pad pushes a frame again and again
+// while the element goes to PLAYING in another thread, so its caps arrive while start() runs. They
+// wait for the start, and the frame comes out as from an element started first (the elements
+// crashed, configuring kernels on no device).
+GST_START_TEST(test_caps_while_starting) {
+  GstVideoInfo info;
+  gst_video_info_set_format(&info, GST_VIDEO_FORMAT_RGBA, 97, 61);
+  std::mt19937 rng = vktest::RngFor("caps while starting");
+  std::vector<guint8> bytes(info.size);
+  for (guint8& b : bytes) b = guint8(rng());
+  GstCaps* caps = gst_video_info_to_caps(&info);
+  const std::string lut_location = vktest::TestDataDir() + "/lookup_amatorka.png";
+  const std::vector<std::pair<const char*, std::vector<std::pair<const char*, std::string>>>> elements = {
+      {"morph", {{"operation", "dilate"}, {"width", "3"}, {"height", "5"}}},
+      {"lut", {{"location", lut_location}}}};
+  for (const auto& [name, settings] : elements) {
+    std::string description = name;
+    for (const auto& [property, value] : settings) description += std::string(" ") + property + "=" + value;
+    GstHarness* h = gst_harness_new_parse(description.c_str());
+    gst_harness_set_src_caps(h, gst_caps_ref(caps));
+    GstBuffer* first_started = gst_harness_push_and_pull(h, FrameBuffer(info, bytes, false));
+    fail_unless(first_started != nullptr, "%s: no output", description.c_str());
+    const std::string expected = vktest::VisibleBytes(info, first_started);
+    gst_buffer_unref(first_started);
+    gst_harness_teardown(h);
+
+    GstElement* element = gst_check_setup_element(name);
+    for (const auto& [property, value] : settings)
+      gst_util_set_object_arg(G_OBJECT(element), property, value.c_str());
+    GstPad* src = gst_check_setup_src_pad(element, &kRawSrc);
+    GstPad* sink = gst_check_setup_sink_pad(element, &kRawSink);
+    gst_pad_set_active(src, TRUE);
+    gst_pad_set_active(sink, TRUE);
+    // The events go with the first push that the element's sink pad lets through.
+    gst_pad_store_sticky_event(src, gst_event_new_stream_start("caps-while-starting"));
+    gst_pad_store_sticky_event(src, gst_event_new_caps(caps));
+    GstSegment segment;
+    gst_segment_init(&segment, GST_FORMAT_TIME);
+    gst_pad_store_sticky_event(src, gst_event_new_segment(&segment));
+    GThread* starter = g_thread_new("starter", SetPlaying, element);
+    GstBuffer* frame = FrameBuffer(info, bytes, false);
+    GstFlowReturn flow;
+    while ((flow = gst_pad_push(src, gst_buffer_ref(frame))) == GST_FLOW_FLUSHING) g_thread_yield();
+    gst_buffer_unref(frame);
+    fail_unless_equals_int(flow, GST_FLOW_OK);
+    g_thread_join(starter);
+    g_mutex_lock(&check_mutex);
+    while (g_list_length(buffers) < 1) g_cond_wait(&check_cond, &check_mutex);
+    g_mutex_unlock(&check_mutex);
+    fail_unless(vktest::VisibleBytes(info, GST_BUFFER(buffers->data)) == expected,
+                "%s: the frame differs from that of an element started first (%s)", description.c_str(),
+                vktest::SeedDescription().c_str());
+    gst_check_drop_buffers();
+    gst_element_set_state(element, GST_STATE_NULL);
+    gst_pad_set_active(src, FALSE);
+    gst_pad_set_active(sink, FALSE);
+    gst_check_teardown_src_pad(element);
+    gst_check_teardown_sink_pad(element);
+    gst_check_teardown_element(element);
+    vktest::AssertNoValidationErrors(description);
+  }
+  gst_caps_unref(caps);
+}
+GST_END_TEST;
+
 static Suite* robustness_suite() {
   Suite* suite = suite_create("robustness");
   TCase* tcase = vktest::NewTCase("robustness", 600);
@@ -327,6 +409,7 @@ static Suite* robustness_suite() {
   tcase_add_test(tcase, test_device_refused_while_playing);
   tcase_add_test(tcase, test_output_bytes_are_deterministic);
   tcase_add_test(tcase, test_buffer_per_plane);
+  tcase_add_test(tcase, test_caps_while_starting);
   suite_add_tcase(suite, tcase);
   return suite;
 }

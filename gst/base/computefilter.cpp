@@ -1,6 +1,9 @@
 #include "computefilter.hpp"
 
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -94,6 +97,10 @@ struct GstVkComputeFilterPrivate {
   double gpu_ns = 0;
   guint gpu_frames = 0;
   double gpu_time_us = 0;  // object lock: the mean of the last complete window, for `gpu-time`
+  // Set by change_state() while READY to PAUSED runs start(), which opens the device (start_lock).
+  std::mutex start_lock;
+  std::condition_variable start_changed;
+  bool starting = false;
   // `uploads` and `downloads` since the last start; the device allocator counts CPU maps.
   std::shared_ptr<vkc::TransferCounts> counts = std::make_shared<vkc::TransferCounts>();
 };
@@ -438,10 +445,45 @@ static gboolean gst_vkcompute_filter_stop(GstBaseTransform* trans) {
   return TRUE;
 }
 
+// GStreamer lets events and queries through the sink pad as soon as the pad is active, while the
+// pad's activation still runs start(), which opens the device: an element upstream that is already
+// PLAYING pushes its caps then (a branch added while PLAYING and synced source first). Serialized
+// events and queries from upstream wait here until the start has ended, or the pad flushes (a start
+// that failed, a stop).
+static void wait_for_start(GstVkComputeFilter* self) {
+  auto* priv = get_priv(self);
+  GstPad* sink = GST_BASE_TRANSFORM_SINK_PAD(self);
+  std::unique_lock<std::mutex> lock(priv->start_lock);
+  while (priv->starting && !GST_PAD_IS_FLUSHING(sink))
+    priv->start_changed.wait_for(lock, std::chrono::milliseconds(10));
+}
+
+static GstStateChangeReturn gst_vkcompute_filter_change_state(GstElement* element,
+                                                              GstStateChange transition) {
+  auto* priv = get_priv(GST_VKCOMPUTE_FILTER(element));
+  const bool starts = transition == GST_STATE_CHANGE_READY_TO_PAUSED;
+  if (starts) {
+    std::lock_guard<std::mutex> lock(priv->start_lock);
+    priv->starting = true;
+  }
+  const GstStateChangeReturn result =
+      GST_ELEMENT_CLASS(gst_vkcompute_filter_parent_class)->change_state(element, transition);
+  if (starts) {
+    std::lock_guard<std::mutex> lock(priv->start_lock);
+    priv->starting = false;
+    priv->start_changed.notify_all();
+  }
+  return result;
+}
+
 static gboolean gst_vkcompute_filter_set_caps(GstBaseTransform* trans, GstCaps* incaps, GstCaps* outcaps) {
   auto* self = GST_VKCOMPUTE_FILTER(trans);
   auto* priv = get_priv(self);
   auto* klass = GST_VKCOMPUTE_FILTER_GET_CLASS(self);
+  if (!priv->device) {  // caps from upstream before a start that failed
+    GST_ERROR_OBJECT(self, "caps %" GST_PTR_FORMAT " before the element started", incaps);
+    return FALSE;
+  }
   // Frames in flight belong to the previous caps: they leave before the new caps event.
   drain(self);
   if (!gst_video_info_from_caps(&priv->in_info, incaps) ||
@@ -785,7 +827,9 @@ static GstCaps* gst_vkcompute_filter_fixate_caps(GstBaseTransform* trans, GstPad
 // Answers the device query of the element upstream (vkc::peer_takes_device_memory()).
 static gboolean gst_vkcompute_filter_query(GstBaseTransform* trans, GstPadDirection direction,
                                            GstQuery* query) {
-  auto* priv = get_priv(GST_VKCOMPUTE_FILTER(trans));
+  auto* self = GST_VKCOMPUTE_FILTER(trans);
+  auto* priv = get_priv(self);
+  if (direction == GST_PAD_SINK) wait_for_start(self);
   if (direction == GST_PAD_SINK && priv->device && vkc::answer_device_query(query, priv->device->index()))
     return TRUE;
   return GST_BASE_TRANSFORM_CLASS(gst_vkcompute_filter_parent_class)->query(trans, direction, query);
@@ -793,6 +837,7 @@ static gboolean gst_vkcompute_filter_query(GstBaseTransform* trans, GstPadDirect
 
 static gboolean gst_vkcompute_filter_sink_event(GstBaseTransform* trans, GstEvent* event) {
   auto* self = GST_VKCOMPUTE_FILTER(trans);
+  if (GST_EVENT_IS_SERIALIZED(event)) wait_for_start(self);
   try {
     // A flush drops the frames in flight; any other serialized event follows them downstream.
     if (GST_EVENT_TYPE(event) == GST_EVENT_FLUSH_STOP) {
@@ -906,6 +951,7 @@ static void gst_vkcompute_filter_class_init(GstVkComputeFilterClass* klass) {
   gobject_class->set_property = gst_vkcompute_filter_set_property;
   gobject_class->get_property = gst_vkcompute_filter_get_property;
   gobject_class->finalize = gst_vkcompute_filter_finalize;
+  GST_ELEMENT_CLASS(klass)->change_state = gst_vkcompute_filter_change_state;
 
   g_object_class_install_property(
       gobject_class, PROP_DEVICE,
