@@ -100,7 +100,7 @@ struct GstVkComputeFilterPrivate {
   // Set by change_state() while READY to PAUSED runs start(), which opens the device (start_lock).
   std::mutex start_lock;
   std::condition_variable start_changed;
-  bool starting = false;
+  GThread* starting = nullptr;  // the thread that runs it
   // `uploads` and `downloads` since the last start; the device allocator counts CPU maps.
   std::shared_ptr<vkc::TransferCounts> counts = std::make_shared<vkc::TransferCounts>();
 };
@@ -454,7 +454,8 @@ static void wait_for_start(GstVkComputeFilter* self) {
   auto* priv = get_priv(self);
   GstPad* sink = GST_BASE_TRANSFORM_SINK_PAD(self);
   std::unique_lock<std::mutex> lock(priv->start_lock);
-  while (priv->starting && !GST_PAD_IS_FLUSHING(sink))
+  // Not the starting thread itself: a query of its own would wait for itself.
+  while (priv->starting && priv->starting != g_thread_self() && !GST_PAD_IS_FLUSHING(sink))
     priv->start_changed.wait_for(lock, std::chrono::milliseconds(10));
 }
 
@@ -464,13 +465,13 @@ static GstStateChangeReturn gst_vkcompute_filter_change_state(GstElement* elemen
   const bool starts = transition == GST_STATE_CHANGE_READY_TO_PAUSED;
   if (starts) {
     std::lock_guard<std::mutex> lock(priv->start_lock);
-    priv->starting = true;
+    priv->starting = g_thread_self();
   }
   const GstStateChangeReturn result =
       GST_ELEMENT_CLASS(gst_vkcompute_filter_parent_class)->change_state(element, transition);
   if (starts) {
     std::lock_guard<std::mutex> lock(priv->start_lock);
-    priv->starting = false;
+    priv->starting = nullptr;
     priv->start_changed.notify_all();
   }
   return result;
