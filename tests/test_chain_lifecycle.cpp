@@ -60,13 +60,17 @@ std::vector<GstBuffer*> Frames(const std::string& seed_name, guint count) {
   return frames;
 }
 
+// The appsrc every stream here starts with, and the link after it: Frames() into it.
+std::string Source() {
+  return "appsrc name=src format=time caps=video/x-raw,format=RGBA,width=" + std::to_string(kWidth) +
+         ",height=" + std::to_string(kHeight) + ",framerate=30/1 ! ";
+}
+
 // appsrc ! the chain ! appsink, driven frame by frame.
 class Stream {
  public:
   explicit Stream(const Settings& settings)
-      : description_("appsrc name=src format=time caps=video/x-raw,format=RGBA,width=" +
-                     std::to_string(kWidth) + ",height=" + std::to_string(kHeight) + ",framerate=30/1 ! " +
-                     Describe(settings) + " ! appsink name=sink sync=false") {
+      : description_(Source() + Describe(settings) + " ! appsink name=sink sync=false") {
     pipeline_ = vktest::ParsePipeline(description_.c_str());
     src_ = gst_bin_get_by_name(GST_BIN(pipeline_), "src");
     sink_ = gst_bin_get_by_name(GST_BIN(pipeline_), "sink");
@@ -320,9 +324,7 @@ namespace {
 class DynamicStream {
  public:
   DynamicStream(const std::string& after_lut, const std::string& branch)
-      : description_("appsrc name=src format=time caps=video/x-raw,format=RGBA,width=" +
-                     std::to_string(kWidth) + ",height=" + std::to_string(kHeight) +
-                     ",framerate=30/1 ! queue ! " + chaintest::Lut() + " name=lut ! " + after_lut),
+      : description_(Source() + "queue ! " + chaintest::Lut() + " name=lut ! " + after_lut),
         branch_description_(branch) {
     pipeline_ = vktest::ParsePipeline(description_.c_str());
     src_ = gst_bin_get_by_name(GST_BIN(pipeline_), "src");
@@ -432,10 +434,7 @@ const char* const kTee = "tee name=t allow-not-linked=true t. ! queue ! morph ! 
 std::vector<std::string> Through(const std::string& description, const std::string& seed_name, guint count) {
   GstVideoInfo info;
   gst_video_info_set_format(&info, GST_VIDEO_FORMAT_RGBA, kWidth, kHeight);
-  const std::string full =
-      "appsrc name=src format=time caps=video/x-raw,format=RGBA,width=" + std::to_string(kWidth) +
-      ",height=" + std::to_string(kHeight) + ",framerate=30/1 ! " + description +
-      " ! appsink name=sink sync=false";
+  const std::string full = Source() + description + " ! appsink name=sink sync=false";
   GstElement* pipeline = vktest::ParsePipeline(full.c_str());
   GstElement* src = gst_bin_get_by_name(GST_BIN(pipeline), "src");
   GstElement* sink = gst_bin_get_by_name(GST_BIN(pipeline), "sink");
