@@ -1,9 +1,12 @@
 // vkc::FrameScheduler alone, with a fake GPU whose frames complete when a test says so: each frame
 // leaves the moment its GPU work is done, without a later frame pushed; frames leave in order; the
 // ring never holds more than its depth; flows, drains, flushes, a slow frame, a lost device and a
-// stop with frames still on the GPU behave as the element relies on.
+// stop with frames still on the GPU behave as the element relies on. The base class's other parts
+// with no GObject in them (held outputs, the start gate) are tested here too.
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <future>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -13,6 +16,7 @@
 
 #include "base/heldoutputs.hpp"
 #include "base/scheduler.hpp"
+#include "base/startgate.hpp"
 
 // After the C++ headers: its macros (fail, ...) would break <ios>.
 #include <gst/check/gstcheck.h>
@@ -337,6 +341,46 @@ GST_START_TEST(test_held_outputs_leave_in_order) {
 }
 GST_END_TEST;
 
+// vkc::StartGate: while a start runs, another thread waits until it has ended, or until its pad
+// flushes; the starting thread itself, and any thread when no start runs, pass at once. The waiter
+// is seen waiting (it has looked at its pad twice) before the test ends the start or flushes.
+GST_START_TEST(test_start_gate) {
+  vkc::StartGate gate;
+  auto never = [] { return false; };
+  gate.wait(never);  // no start runs
+  gate.begin();
+  gate.wait(never);  // the starting thread
+  for (const bool flush : {false, true}) {
+    std::promise<void> waiting;
+    std::atomic<int> polls{0};
+    std::atomic<bool> signalled{false}, flushing{false}, ended{false}, passed_after_end{false};
+    auto signal = [&] {  // once: waiting, or (a broken gate) passed without waiting
+      if (!signalled.exchange(true)) waiting.set_value();
+    };
+    std::thread waiter([&] {
+      gate.wait([&] {
+        if (++polls == 2) signal();
+        return flushing.load();
+      });
+      passed_after_end = ended.load();
+      signal();
+    });
+    waiting.get_future().wait();
+    if (flush) {
+      flushing = true;
+    } else {
+      ended = true;
+      gate.end();
+    }
+    waiter.join();
+    fail_unless(passed_after_end == !flush, "a waiter passed %s",
+                flush ? "after the start although its pad flushed" : "before the start ended");
+    if (!flush) gate.begin();
+  }
+  gate.end();
+}
+GST_END_TEST;
+
 static Suite* scheduler_suite() {
   Suite* suite = suite_create("scheduler");
   TCase* tc = tcase_create("scheduler");
@@ -352,6 +396,7 @@ static Suite* scheduler_suite() {
   tcase_add_test(tc, test_lost_device_drops_everything);
   tcase_add_test(tc, test_stop_hands_running_frames_back);
   tcase_add_test(tc, test_held_outputs_leave_in_order);
+  tcase_add_test(tc, test_start_gate);
   suite_add_tcase(suite, tc);
   return suite;
 }

@@ -1,9 +1,6 @@
 #include "computefilter.hpp"
 
 #include <atomic>
-#include <chrono>
-#include <condition_variable>
-#include <mutex>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -11,15 +8,17 @@
 
 #include "framepools.hpp"
 #include "heldoutputs.hpp"
+#include "linkchanges.hpp"
 #include "memorycaps.hpp"
 #include "scheduler.hpp"
 #include "staging.hpp"
+#include "startgate.hpp"
 #include "vk/batch.hpp"
 #include "vk/reaper.hpp"
 #include "vk/submit.hpp"
 #include "vkmemory.hpp"
 
-GST_DEBUG_CATEGORY_STATIC(gst_vkcompute_filter_debug);
+GST_DEBUG_CATEGORY(gst_vkcompute_filter_debug);  // linkchanges.cpp logs in it too
 #define GST_CAT_DEFAULT gst_vkcompute_filter_debug
 
 namespace {
@@ -84,10 +83,9 @@ struct GstVkComputeFilterPrivate {
   // Streaming thread: generate_output() last handed GstBaseTransform a buffer to push (see
   // gst_vkcompute_filter_chain()).
   bool base_pushes = false;
-  // Pushes refused since the last accepted one, the last caps or the last flush, and dropped for a
-  // renegotiation (after_push()); the next output is then a discontinuity.
-  std::atomic<guint> refused_pushes{0};
-  std::atomic<bool> dropped{false};
+  // Pushes refused after a change downstream, their frames dropped (after_push()): more than a ring
+  // of frames under the old caps is an error.
+  vkc::RefusedPushes refused{kVkComputeFramesInFlight + 1};
   // Written by the streaming thread with no frame in flight, read by allocation queries too: see
   // passes_through().
   std::atomic<bool> passthrough{false};
@@ -97,10 +95,8 @@ struct GstVkComputeFilterPrivate {
   double gpu_ns = 0;
   guint gpu_frames = 0;
   double gpu_time_us = 0;  // object lock: the mean of the last complete window, for `gpu-time`
-  // Set by change_state() while READY to PAUSED runs start(), which opens the device (start_lock).
-  std::mutex start_lock;
-  std::condition_variable start_changed;
-  GThread* starting = nullptr;  // the thread that runs it
+  // Marked by change_state() while READY to PAUSED runs start(), which opens the device.
+  vkc::StartGate start_gate;
   // `uploads` and `downloads` since the last start; the device allocator counts CPU maps.
   std::shared_ptr<vkc::TransferCounts> counts = std::make_shared<vkc::TransferCounts>();
 };
@@ -164,33 +160,9 @@ static bool wants_passthrough(GstVkComputeFilter* self) {
          priv->in_device == priv->out_device;
 }
 
-// The flow of a push of ours. A push refused as not negotiated, while a reconfigure is pending on
-// the source pad or while the link no longer accepts our caps, carried caps that downstream changed
-// away from between this frame's negotiation and its push: a tee's branch added while PLAYING gets
-// the tee's caps of the moment, in device memory, which a stock element there may refuse. That
-// frame is dropped and the stream goes on, as GstBaseSrc does in its own loop: the next frame
-// negotiates again. Consecutive refusals beyond a ring of frames under the old caps are an error
-// (downstream refuses what negotiation chose).
+// The flow of a push of ours: a frame refused after a change downstream is dropped (linkchanges.hpp).
 static GstFlowReturn after_push(GstVkComputeFilter* self, GstFlowReturn flow) {
-  auto* priv = get_priv(self);
-  if (flow != GST_FLOW_NOT_NEGOTIATED) {
-    if (flow == GST_FLOW_OK) priv->refused_pushes = 0;
-    return flow;
-  }
-  GstPad* src = GST_BASE_TRANSFORM_SRC_PAD(self);
-  bool stale = gst_pad_needs_reconfigure(src);
-  if (!stale) {
-    GstCaps* caps = gst_pad_get_current_caps(src);
-    stale = caps && !gst_pad_peer_query_accept_caps(src, caps);
-    if (caps) gst_caps_unref(caps);
-  }
-  if (!stale || ++priv->refused_pushes > kVkComputeFramesInFlight + 1) return flow;
-  GST_INFO_OBJECT(self,
-                  "downstream refused a frame's caps after a change downstream: frame dropped, "
-                  "negotiating again");
-  gst_pad_mark_reconfigure(src);
-  priv->dropped = true;
-  return GST_FLOW_OK;
+  return get_priv(self)->refused.judge(GST_OBJECT(self), GST_BASE_TRANSFORM_SRC_PAD(self), flow);
 }
 
 // Whether a frame's work may wait in the streaming thread's batch (vkc::BatchScope) once submitted:
@@ -210,18 +182,12 @@ static bool joins_batch(GstVkComputeFilter* self) {
 
 // A caps event on its way downstream, sent at a negotiation or again to a new peer after the element
 // after this one was replaced while PLAYING (relinked behind a blocking probe, the usual way), on the
-// streaming thread, before the frame that follows it. Two things may have changed under the frames
-// recorded for the old peer:
-// - Their work may wait in this thread's batch for an element of ours that is gone: a stock element
-//   may read the frame from another thread, which must find the work submitted. The batch goes now.
-// - The pad hands the new peer the caps it kept, in device memory, which a stock element there may
-//   accept and fail on later (queue ! videoconvert: in the queue's thread, where the link stays
-//   refused). The peer gets the same caps in system memory instead, if it takes those: the frames
-//   already on their way are device memory, which maps like any memory (read back). The pad's own
-//   current caps stay in device memory until the element negotiates again, before its next frame.
+// streaming thread, before the frame that follows it. The frames recorded for the old peer may have
+// their work waiting in this thread's batch for an element of ours that is gone: a stock element may
+// read the frame from another thread, which must find the work submitted, so the batch goes now. A
+// new peer that does not take device memory gets the caps in system memory (linkchanges.hpp).
 static GstPadProbeReturn caps_for_current_peer(GstPad* pad, GstPadProbeInfo* info, gpointer data) {
-  GstEvent* event = GST_PAD_PROBE_INFO_EVENT(info);
-  if (GST_EVENT_TYPE(event) != GST_EVENT_CAPS) return GST_PAD_PROBE_OK;
+  if (GST_EVENT_TYPE(GST_PAD_PROBE_INFO_EVENT(info)) != GST_EVENT_CAPS) return GST_PAD_PROBE_OK;
   auto* self = GST_VKCOMPUTE_FILTER(data);
   auto* priv = get_priv(self);
   if (!joins_batch(self)) {
@@ -231,32 +197,8 @@ static GstPadProbeReturn caps_for_current_peer(GstPad* pad, GstPadProbeInfo* inf
       post_exception(self, e);
     }
   }
-  GstCaps* caps = nullptr;
-  gst_event_parse_caps(event, &caps);
-  if (!vkc::caps_in_device_memory(caps) || !priv->device || !gst_pad_is_linked(pad) ||
-      vkc::peer_takes_device_memory(pad, priv->device->index()))
-    return GST_PAD_PROBE_OK;
-  GstCaps* system = vkc::in_system_memory(caps);
-  if (gst_pad_peer_query_accept_caps(pad, system)) {
-    GST_INFO_OBJECT(self,
-                    "the element downstream does not take device memory (relinked?): caps in system "
-                    "memory for it, negotiating again");
-    GstEvent* replaced = gst_event_new_caps(system);
-    gst_event_set_seqnum(replaced, gst_event_get_seqnum(event));
-    gst_event_unref(event);
-    GST_PAD_PROBE_INFO_DATA(info) = replaced;
-    gst_pad_mark_reconfigure(pad);
-  }
-  gst_caps_unref(system);
+  if (priv->device) vkc::system_memory_for_new_peer(pad, info, priv->device->index());
   return GST_PAD_PROBE_OK;
-}
-
-// The output that follows a frame dropped for a renegotiation (after_push()) is a discontinuity,
-// as GstBaseTransform marks the one after a frame it drops.
-static void mark_discont_after_drop(GstVkComputeFilter* self, GstBuffer** out) {
-  if (!get_priv(self)->dropped.exchange(false)) return;
-  *out = gst_buffer_make_writable(*out);
-  GST_BUFFER_FLAG_SET(*out, GST_BUFFER_FLAG_DISCONT);
 }
 
 // Pushes a finished output in host memory. On the streaming thread the push may block downstream
@@ -271,7 +213,7 @@ static GstFlowReturn push_output(GstVkComputeFilter* self, GstBuffer* out) {
     post_exception(self, e);
     return GST_FLOW_ERROR;
   }
-  mark_discont_after_drop(self, &out);
+  get_priv(self)->refused.mark_discont(&out);
   return after_push(self, gst_pad_push(GST_BASE_TRANSFORM_SRC_PAD(self), out));
 }
 
@@ -416,7 +358,7 @@ static gboolean gst_vkcompute_filter_start(GstBaseTransform* trans) {
       [] { vkc::batch::flush(); });
   priv->counts->uploads = 0;
   priv->counts->downloads = 0;
-  priv->refused_pushes = 0;
+  priv->refused.restart_count();
   priv->pools = std::make_unique<vkc::FramePools>(device, priv->counts, kVkComputeFramesInFlight);
   priv->device = std::move(device);
   GST_OBJECT_LOCK(self);
@@ -445,35 +387,21 @@ static gboolean gst_vkcompute_filter_stop(GstBaseTransform* trans) {
   return TRUE;
 }
 
-// GStreamer lets events and queries through the sink pad as soon as the pad is active, while the
-// pad's activation still runs start(), which opens the device: an element upstream that is already
-// PLAYING pushes its caps then (a branch added while PLAYING and synced source first). Serialized
-// events and queries from upstream wait here until the start has ended, or the pad flushes (a start
-// that failed, a stop).
+// Serialized events and queries from upstream wait until the start has ended (startgate.hpp), or the
+// pad flushes (a start that failed, a stop).
 static void wait_for_start(GstVkComputeFilter* self) {
-  auto* priv = get_priv(self);
   GstPad* sink = GST_BASE_TRANSFORM_SINK_PAD(self);
-  std::unique_lock<std::mutex> lock(priv->start_lock);
-  // Not the starting thread itself: a query of its own would wait for itself.
-  while (priv->starting && priv->starting != g_thread_self() && !GST_PAD_IS_FLUSHING(sink))
-    priv->start_changed.wait_for(lock, std::chrono::milliseconds(10));
+  get_priv(self)->start_gate.wait([sink] { return GST_PAD_IS_FLUSHING(sink); });
 }
 
 static GstStateChangeReturn gst_vkcompute_filter_change_state(GstElement* element,
                                                               GstStateChange transition) {
   auto* priv = get_priv(GST_VKCOMPUTE_FILTER(element));
   const bool starts = transition == GST_STATE_CHANGE_READY_TO_PAUSED;
-  if (starts) {
-    std::lock_guard<std::mutex> lock(priv->start_lock);
-    priv->starting = g_thread_self();
-  }
+  if (starts) priv->start_gate.begin();
   const GstStateChangeReturn result =
       GST_ELEMENT_CLASS(gst_vkcompute_filter_parent_class)->change_state(element, transition);
-  if (starts) {
-    std::lock_guard<std::mutex> lock(priv->start_lock);
-    priv->starting = nullptr;
-    priv->start_changed.notify_all();
-  }
+  if (starts) priv->start_gate.end();
   return result;
 }
 
@@ -494,7 +422,7 @@ static gboolean gst_vkcompute_filter_set_caps(GstBaseTransform* trans, GstCaps* 
   }
   priv->in_device = vkc::caps_in_device_memory(incaps);
   priv->out_device = vkc::caps_in_device_memory(outcaps);
-  priv->refused_pushes = 0;
+  priv->refused.restart_count();
   GError* error = nullptr;
   try {
     // The old state goes first: a device has limited memory for two sets of kernels and buffers.
@@ -688,30 +616,6 @@ static GstFlowReturn push_held(GstVkComputeFilter* self) {
   return get_priv(self)->held.release([self](GstBuffer* out) { return push_output(self, out); });
 }
 
-// A reconfigure that came while this frame was on its way (a link downstream changed: a tee's new
-// branch) applies before its output leaves, or the output would carry caps that the new link may
-// refuse; a stock element behind a queue there accepts them at first and refuses them later, in the
-// queue's thread, where the branch stays refused. Negotiation drains the frames in flight under the
-// old caps first. The output leaves under the new caps if they describe the same frames (every
-// field: a colorimetry changes rgb2yuv's pixels) and its memory fits them (device memory maps like
-// any memory, host memory is not device memory); otherwise it is dropped.
-static GstFlowReturn negotiate_before_push(GstVkComputeFilter* self, GstBuffer** outbuf) {
-  GstPad* src = GST_BASE_TRANSFORM_SRC_PAD(self);
-  if (!gst_pad_needs_reconfigure(src)) return GST_FLOW_OK;
-  GstCaps* before = gst_pad_get_current_caps(src);
-  const gboolean negotiated = gst_base_transform_reconfigure(GST_BASE_TRANSFORM(self));
-  GstCaps* after = gst_pad_get_current_caps(src);
-  const bool kept = negotiated && before && after && vkc::same_frames(before, after) &&
-                    (!vkc::caps_in_device_memory(after) || vkc::in_device_memory(*outbuf));
-  if (before) gst_caps_unref(before);
-  if (after) gst_caps_unref(after);
-  if (kept) return GST_FLOW_OK;
-  gst_clear_buffer(outbuf);
-  if (!negotiated) return GST_FLOW_NOT_NEGOTIATED;
-  GST_DEBUG_OBJECT(self, "the caps changed under a frame on its way out: dropped");
-  return GST_BASE_TRANSFORM_FLOW_DROPPED;
-}
-
 // One input frame: waits for a free slot, then submits it. An output in host memory leaves from the
 // scheduler when the GPU is done; one in device memory, and the input of an analysis element that
 // passes it through, leave now, and the scheduler posts results when they are ready.
@@ -749,8 +653,10 @@ static GstFlowReturn gst_vkcompute_filter_generate_output(GstBaseTransform* tran
     return flow;
   }
   *outbuf = pass ? pass : device_output;
-  if (*outbuf) flow = negotiate_before_push(self, outbuf);
-  if (*outbuf) mark_discont_after_drop(self, outbuf);
+  // A reconfigure that came while this frame was on its way (a tee's new branch) applies before
+  // its output leaves; negotiation drains the frames in flight under the old caps first.
+  if (*outbuf) flow = vkc::negotiate_before_push(trans, outbuf);
+  if (*outbuf) priv->refused.mark_discont(outbuf);
   priv->base_pushes = *outbuf != nullptr;
   return flow;
 }
@@ -842,7 +748,7 @@ static gboolean gst_vkcompute_filter_sink_event(GstBaseTransform* trans, GstEven
   try {
     // A flush drops the frames in flight; any other serialized event follows them downstream.
     if (GST_EVENT_TYPE(event) == GST_EVENT_FLUSH_STOP) {
-      get_priv(self)->refused_pushes = 0;
+      get_priv(self)->refused.restart_count();
       if (auto* scheduler = get_priv(self)->scheduler.get()) release_after_gpu(self, scheduler->discard());
     } else if (GST_EVENT_IS_SERIALIZED(event)) {
       drain(self);
