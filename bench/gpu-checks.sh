@@ -25,7 +25,7 @@ LUT_TEST_DATA_DIR=$PWD/tests/data GST_CHECKS='test_chain_uploads_once_and_downlo
   test_chain > "$OUT/test_chain.log" 2>&1; echo "test_chain (one device) rc=$? $(grep '%:' "$OUT/test_chain.log")"
 for t in test_chain_lifecycle test_live test_scheduler; do LUT_TEST_DATA_DIR=$PWD/tests/data "$t" > "$OUT/$t.log" 2>&1; echo "$t rc=$? $(grep '%:' "$OUT/$t.log")"; done
 LUT_TEST_DATA_DIR=$PWD/tests/data test_odd_sizes > "$OUT/test_odd_sizes.log" 2>&1; echo "test_odd_sizes rc=$? $(grep '%:' "$OUT/test_odd_sizes.log")"
-LUT_TEST_DATA_DIR=$PWD/tests/data GST_CHECKS='test_dispose_while_playing,test_device_refused_while_playing,test_output_bytes_are_deterministic' \
+LUT_TEST_DATA_DIR=$PWD/tests/data GST_CHECKS='test_dispose_while_playing,test_device_refused_while_playing,test_output_bytes_are_deterministic,test_caps_while_starting' \
   test_robustness > "$OUT/test_robustness.log" 2>&1; echo "test_robustness (no slow-frame case) rc=$? $(grep '%:' "$OUT/test_robustness.log")"
 fi
 run() {  # label, caps, element...

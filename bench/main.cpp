@@ -92,7 +92,9 @@ int main(int argc, char** argv) {
   if (options.child_case >= 0) return run_child(options, cases);
 
   auto selected = [&](const bench::Case& c) {
-    return options.filter.empty() || (c.name + " " + c.size).find(options.filter) != std::string::npos;
+    const std::string name = c.name + " " + c.size;
+    if (!options.filter.empty() && options.filter[0] == '=') return name == options.filter.substr(1);
+    return options.filter.empty() || name.find(options.filter) != std::string::npos;
   };
   if (options.list) {
     for (const auto& c : cases)

@@ -17,6 +17,8 @@ void usage(const char* argv0) {
       "          [--generated-launch]\n"
       "Runs each case (element and input) with our element and its peers on the same random\n"
       "frames: frames/s, ms/frame, CPU time/frame, peak memory, GPU time from timestamps.\n"
+      "--filter runs the cases whose name and size contain TEXT; =TEXT runs the one named TEXT\n"
+      "(\"=rgb2yuv RGBA->NV12 1080p\" without the chains that end in it).\n"
       "--sink-reads maps every frame that reaches the sink (fakesink otherwise reads nothing).\n"
       "--kernel-floor prints, for each size, what timestamps, a dispatch, a device copy and\n"
       "kernels that only stream the frame take on the device, then lumamax's, histogram's,\n"

@@ -10,7 +10,7 @@ struct Options {
   double warmup_s = 1.0;   // per run, before measuring
   double measure_s = 3.0;  // per run
   std::vector<std::string> sizes = {"1080p", "4k"};
-  std::string filter;     // run only cases whose name contains this
+  std::string filter;     // run only cases whose name and size contain this (=TEXT: are this)
   std::string json_path;  // one JSON object per run (JSON lines)
   std::string csv_path;
   bool list = false;
