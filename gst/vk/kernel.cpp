@@ -1,5 +1,7 @@
 #include "kernel.hpp"
 
+#include <algorithm>
+
 namespace vkc {
 
 Kernel::Kernel(std::shared_ptr<Device> device, const KernelInfo& info)
@@ -40,6 +42,8 @@ Kernel::Kernel(std::shared_ptr<Device> device, const KernelInfo& info)
                                                         .pName = "main",
                                                         .pSpecializationInfo = &spec},
                                               .layout = *layout_};
+  // dispatch() may split a grid larger than the device takes at once into parts with a base.
+  pipeline_info.flags = vk::PipelineCreateFlagBits::eDispatchBase;
   pipeline_ = vk::raii::Pipeline(dev, nullptr, pipeline_info);
   device_->set_name(*pipeline_, name_);
   device_->set_name(*layout_, name_);
@@ -86,7 +90,22 @@ void Kernel::dispatch(vk::CommandBuffer cmd, uint32_t set, const void* push_cons
   cmd.bindDescriptorSets(vk::PipelineBindPoint::eCompute, *layout_, 0, descriptor_set(set), nullptr);
   if (push_bytes_)
     cmd.pushConstants(*layout_, vk::ShaderStageFlagBits::eCompute, 0, push_bytes_, push_constants);
-  cmd.dispatch(groups_x, groups_y, 1);
+  const auto& most = device_->properties().limits.maxComputeWorkGroupCount;
+  if (groups_x <= most[0] && groups_y <= most[1]) {
+    cmd.dispatch(groups_x, groups_y, 1);
+    return;
+  }
+  // A grid larger than the device dispatches at once (65 535 workgroups in a direction on lavapipe,
+  // and in Y on NVIDIA's GPUs: a frame 65 536 rows tall for morph's line passes, 262 141 for lut's
+  // 4-row workgroups) goes in parts, each from its base workgroup: gl_WorkGroupID counts from it,
+  // so the kernel sees one grid. Each part is ordered after the one before, which the last-workgroup
+  // reductions (lumamax, histogram) need to count every part's workgroups, and the validation layer
+  // to see that parts writing one buffer do not race.
+  for (uint32_t y = 0; y < groups_y; y += most[1])
+    for (uint32_t x = 0; x < groups_x; x += most[0]) {
+      if (x > 0 || y > 0) compute_barrier(cmd);
+      cmd.dispatchBase(x, y, 0, std::min(most[0], groups_x - x), std::min(most[1], groups_y - y), 1);
+    }
 }
 
 void compute_barrier(vk::CommandBuffer cmd) {

@@ -34,7 +34,8 @@ class Kernel {
   void update(uint32_t set, std::initializer_list<Binding> buffers) const;
 
   // Records binding the pipeline and set `set`, the push constants and a dispatch of
-  // groups_x * groups_y workgroups. One set may serve several dispatches of a frame.
+  // groups_x * groups_y workgroups, in parts with barriers between them where the grid exceeds the
+  // device's maxComputeWorkGroupCount. One set may serve several dispatches of a frame.
   void dispatch(vk::CommandBuffer cmd, uint32_t set, const void* push_constants, uint32_t groups_x,
                 uint32_t groups_y) const;
 
