@@ -137,7 +137,8 @@ void main() {
       if (x < p.width) dst[out_row + x] = transform(load_word(in_row + 4u * x));
     return;
   }
-  // Four 3-byte pixels in three words; bytes past the row's end land in its stride padding.
+  // Four 3-byte pixels in three words. Bytes past the row's end land in its stride padding: they
+  // are written as zero, whatever the input's padding held, so that equal frames give equal buffers.
   const uint W = gl_WorkGroupSize.x;
   uint lx = gl_LocalInvocationID.x, ly = gl_LocalInvocationID.y;
   uint row_words = (p.width * 3u + 3u) / 4u;
@@ -154,6 +155,7 @@ void main() {
     uint w[3] = uint[3](s_words[ly][3u * lx], s_words[ly][3u * lx + 1u], s_words[ly][3u * lx + 2u]);
     uint o[3] = uint[3](0u, 0u, 0u);
     for (uint k = 0u; k < 4u; ++k) {
+      if (x0 + k >= p.width) break;
       uint px = 0u;
       for (uint c = 0u; c < 3u; ++c) px |= byte_of(w[(3u * k + c) >> 2], (3u * k + c) & 3u) << (8u * c);
       px = transform(px);

@@ -1,9 +1,12 @@
 // What the shared base class guarantees for every element, whatever the element does: a frame that
 // outlives the frame timeout stops the stream with one error and the pipeline still reaches NULL
 // (and starts again); an element dropped while PLAYING goes quietly; `device` cannot change under
-// a running element; output buffers hold the same bytes in every run, row padding included; a
-// buffer in one memory per plane reaches the GPU without a CPU copy.
+// a running element; output buffers hold the same bytes in every run, row padding included, whatever
+// the input's padding held; a buffer in one memory per plane reaches the GPU without a CPU copy;
+// every buffer a frame held is released by the time the state change to NULL returns; analysis
+// messages of frames in a segment not in time carry no stream or running time.
 #include <gst/app/gstappsink.h>
+#include <gst/app/gstappsrc.h>
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
@@ -155,32 +158,6 @@ GST_END_TEST;
 
 namespace {
 
-struct Output {
-  GstVideoInfo info;
-  std::vector<std::vector<guint8>> buffers;  // every byte of each buffer
-};
-
-// Every output buffer of `description` (ending in "appsink name=sink"), whole.
-Output Collect(const std::string& description) {
-  GstElement* pipeline = vktest::ParsePipeline(description.c_str());
-  GstElement* sink = gst_bin_get_by_name(GST_BIN(pipeline), "sink");
-  gst_element_set_state(pipeline, GST_STATE_PLAYING);
-  Output output;
-  while (GstSample* sample = gst_app_sink_pull_sample(GST_APP_SINK(sink))) {
-    fail_unless(gst_video_info_from_caps(&output.info, gst_sample_get_caps(sample)));
-    GstMapInfo map;
-    fail_unless(gst_buffer_map(gst_sample_get_buffer(sample), &map, GST_MAP_READ));
-    output.buffers.emplace_back(map.data, map.data + map.size);
-    gst_buffer_unmap(gst_sample_get_buffer(sample), &map);
-    gst_sample_unref(sample);
-  }
-  vktest::ExpectEos(pipeline, kTimeout, "'" + description + "'");
-  gst_element_set_state(pipeline, GST_STATE_NULL);
-  gst_object_unref(sink);
-  gst_object_unref(pipeline);
-  return output;
-}
-
 // Which bytes of a frame laid out as `info` hold samples (every component of every pixel).
 std::vector<bool> SampleBytes(const GstVideoInfo& info) {
   std::vector<bool> used(info.size, false);
@@ -198,37 +175,104 @@ std::vector<bool> SampleBytes(const GstVideoInfo& info) {
   return used;
 }
 
+// Fills every byte of each frame leaving `pad` that holds no sample (row and plane padding) with
+// values from `rng`: what upstream leaves there must not reach the output.
+GstPadProbeReturn ScribbleOnPadding(GstPad* pad, GstPadProbeInfo* info, gpointer data) {
+  auto* rng = static_cast<std::mt19937*>(data);
+  GstCaps* caps = gst_pad_get_current_caps(pad);
+  GstVideoInfo video;
+  fail_unless(caps && gst_video_info_from_caps(&video, caps));
+  gst_caps_unref(caps);
+  GstBuffer* buffer = gst_buffer_make_writable(GST_PAD_PROBE_INFO_BUFFER(info));
+  GST_PAD_PROBE_INFO_DATA(info) = buffer;
+  const std::vector<bool> used = SampleBytes(video);
+  GstMapInfo map;
+  fail_unless(gst_buffer_map(buffer, &map, GST_MAP_WRITE));
+  for (size_t i = 0; i < std::min<size_t>(map.size, used.size()); ++i)
+    if (!used[i]) map.data[i] = guint8((*rng)());
+  gst_buffer_unmap(buffer, &map);
+  return GST_PAD_PROBE_OK;
+}
+
+struct Output {
+  GstVideoInfo info;
+  std::vector<std::vector<guint8>> buffers;  // every byte of each buffer
+};
+
+// Every output buffer of `description` (ending in "appsink name=sink"), whole. The padding of the
+// frames leaving an element named "scribble" is filled from `padding`.
+Output Collect(const std::string& description, std::mt19937 padding = std::mt19937()) {
+  GstElement* pipeline = vktest::ParsePipeline(description.c_str());
+  GstElement* sink = gst_bin_get_by_name(GST_BIN(pipeline), "sink");
+  if (GstElement* scribble = gst_bin_get_by_name(GST_BIN(pipeline), "scribble")) {
+    GstPad* src = gst_element_get_static_pad(scribble, "src");
+    gst_pad_add_probe(src, GST_PAD_PROBE_TYPE_BUFFER, ScribbleOnPadding, &padding, nullptr);
+    gst_object_unref(src);
+    gst_object_unref(scribble);
+  }
+  gst_element_set_state(pipeline, GST_STATE_PLAYING);
+  Output output;
+  while (GstSample* sample = gst_app_sink_pull_sample(GST_APP_SINK(sink))) {
+    fail_unless(gst_video_info_from_caps(&output.info, gst_sample_get_caps(sample)));
+    GstMapInfo map;
+    fail_unless(gst_buffer_map(gst_sample_get_buffer(sample), &map, GST_MAP_READ));
+    output.buffers.emplace_back(map.data, map.data + map.size);
+    gst_buffer_unmap(gst_sample_get_buffer(sample), &map);
+    gst_sample_unref(sample);
+  }
+  vktest::ExpectEos(pipeline, kTimeout, "'" + description + "'");
+  gst_element_set_state(pipeline, GST_STATE_NULL);
+  gst_object_unref(sink);
+  gst_object_unref(pipeline);
+  return output;
+}
+
 }  // namespace
 
 // Whole output buffers, compared between two runs of the same input, and the bytes that hold no
 // sample (row padding at width 97, gaps between planes) between the frames of a run: files and
 // checksums of identical streams are identical.
 GST_START_TEST(test_output_bytes_are_deterministic) {
-  const std::string filters[] = {
-      "video/x-raw,format=RGB ! rgb2yuv ! video/x-raw,format=I420",
-      "video/x-raw,format=BGRx ! rgb2yuv ! video/x-raw,format=NV12",
-      "video/x-raw,format=RGB ! lut location=" + vktest::TestDataDir() + "/lookup_amatorka.png",
-      "video/x-raw,format=GRAY8 ! morph operation=dilate width=3 height=3",
-      "video/x-raw,format=I420 ! morph operation=erode shape=cross width=5 height=5",
-      "video/x-raw,format=RGB ! histogram draw=true",
+  // The filter, and whether its output is a new frame: then the input's padding, random and
+  // different in the two runs, must not reach the output. Planes an element copies keep their
+  // padding, as a passed-through frame does: histogram draws into a copy of its input, and morph
+  // copies the chroma planes of YUV frames.
+  const std::pair<std::string, bool> filters[] = {
+      {"video/x-raw,format=RGB ! rgb2yuv ! video/x-raw,format=I420", true},
+      {"video/x-raw,format=BGRx ! rgb2yuv ! video/x-raw,format=NV12", true},
+      {"video/x-raw,format=RGB ! lut location=" + vktest::TestDataDir() + "/lookup_amatorka.png", true},
+      {"video/x-raw,format=GRAY8 ! morph operation=dilate width=3 height=3", true},
+      {"video/x-raw,format=I420 ! morph operation=erode shape=cross width=5 height=5", false},
+      {"video/x-raw,format=RGB ! histogram draw=true", false},
   };
-  for (const std::string& filter : filters) {
+  for (const auto& [filter, new_frames] : filters) {
+    // The filter's first caps become a capsfilter that the padding probe can find.
     const std::string description =
-        "videotestsrc num-buffers=3 pattern=ball ! video/x-raw,width=97,height=61 ! "
-        "videoconvert ! " +
-        filter + " ! appsink name=sink sync=false";
-    const Output first = Collect(description);
+        "videotestsrc num-buffers=3 pattern=ball ! video/x-raw,width=97,height=61 ! videoconvert ! "
+        "capsfilter name=" +
+        std::string(new_frames ? "scribble" : "kept") + " caps=" + filter + " ! appsink name=sink sync=false";
+    const Output first = Collect(description, vktest::RngFor(filter + ": padding, first run"));
     // A second run after memory that held other frames was freed and may come back.
     vktest::RunToEos(
         "videotestsrc num-buffers=3 pattern=snow ! video/x-raw,width=97,height=61 ! videoconvert ! " +
             filter + " ! fakesink",
         kTimeout);
-    const Output second = Collect(description);
+    const Output second = Collect(description, vktest::RngFor(filter + ": padding, second run"));
     fail_unless(first.buffers.size() == 3, "%s: %zu frames out of 3", filter.c_str(), first.buffers.size());
-    fail_unless(first.buffers == second.buffers, "%s: two runs of the same frames differ", filter.c_str());
+    const std::vector<bool> used = SampleBytes(first.info);
+    for (size_t f = 0; f < std::min(first.buffers.size(), second.buffers.size()); ++f) {
+      const std::vector<guint8>&a = first.buffers[f], &b = second.buffers[f];
+      fail_unless(a.size() == b.size(), "%s: frame %zu is %zu bytes in one run, %zu in the other",
+                  filter.c_str(), f, a.size(), b.size());
+      const auto differ = std::mismatch(a.begin(), a.end(), b.begin());
+      const size_t at = size_t(differ.first - a.begin());
+      fail_unless(differ.first == a.end(),
+                  "%s: two runs of the same frames differ: frame %zu, byte %zu (%s): %u, %u (%s)",
+                  filter.c_str(), f, at, at < used.size() && used[at] ? "a sample" : "no sample",
+                  *differ.first, *differ.second, vktest::SeedDescription().c_str());
+    }
     // Each output buffer of a run came from a different allocation: bytes outside the samples
     // that no kernel writes would show what each allocation held before.
-    const std::vector<bool> used = SampleBytes(first.info);
     const std::vector<guint8>& reference = first.buffers[0];
     for (const std::vector<guint8>& bytes : first.buffers)
       for (size_t i = 0; i < std::min(bytes.size(), used.size()); ++i)
@@ -401,6 +445,115 @@ GST_START_TEST(test_caps_while_starting) {
 }
 GST_END_TEST;
 
+namespace {
+
+// An application's frame memory, wrapped into a buffer whose notify counts its release.
+struct WrappedFrame {
+  std::atomic<int>* released;
+  guint8* data;
+  static void Release(gpointer user_data) {
+    auto* frame = static_cast<WrappedFrame*>(user_data);
+    frame->released->fetch_add(1);
+    g_free(frame->data);
+    delete frame;
+  }
+};
+
+GstPadProbeReturn CountBuffer(GstPad*, GstPadProbeInfo*, gpointer data) {
+  static_cast<std::atomic<int>*>(data)->fetch_add(1);
+  return GST_PAD_PROBE_OK;
+}
+
+}  // namespace
+
+// Every buffer a frame holds has been released when the state change to NULL returns, as stock
+// elements release theirs: an application's wrapped memory gets its notify then, and may go. The
+// pipeline goes to NULL as soon as the element has taken the last frame, with frames on the GPU.
+GST_START_TEST(test_buffers_released_by_null) {
+  constexpr int kFrames = 12, kWidth = 320, kHeight = 240;
+  for (const char* name : kElements) {
+    const std::string description =
+        "appsrc name=src format=time caps=video/x-raw,format=RGBx,width=" + std::to_string(kWidth) +
+        ",height=" + std::to_string(kHeight) + ",framerate=30/1 ! " + HeavyElement(name) +
+        " ! fakesink sync=false";
+    GstElement* pipeline = vktest::ParsePipeline(description.c_str());
+    GstElement* src = gst_bin_get_by_name(GST_BIN(pipeline), "src");
+    GstElement* dut = gst_bin_get_by_name(GST_BIN(pipeline), "dut");
+    std::atomic<int> taken{0}, released{0};
+    GstPad* sink = gst_element_get_static_pad(dut, "sink");
+    gst_pad_add_probe(sink, GST_PAD_PROBE_TYPE_BUFFER, CountBuffer, &taken, nullptr);
+    gst_object_unref(sink);
+    fail_unless(gst_element_set_state(pipeline, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE);
+    const gsize size = gsize(kWidth) * kHeight * 4;
+    for (int i = 0; i < kFrames; ++i) {
+      auto* frame = new WrappedFrame{&released, static_cast<guint8*>(g_malloc0(size))};
+      GstBuffer* buffer = gst_buffer_new_wrapped_full(GstMemoryFlags(0), frame->data, size, 0, size, frame,
+                                                      WrappedFrame::Release);
+      GST_BUFFER_PTS(buffer) = i * GST_SECOND / 30;
+      fail_unless_equals_int(gst_app_src_push_buffer(GST_APP_SRC(src), buffer), GST_FLOW_OK);
+    }
+    const gint64 give_up = g_get_monotonic_time() + gint64(kTimeout / GST_USECOND);
+    while (taken.load() < kFrames && g_get_monotonic_time() < give_up) g_usleep(1000);
+    fail_unless_equals_int(taken.load(), kFrames);
+    fail_unless(gst_element_set_state(pipeline, GST_STATE_NULL) == GST_STATE_CHANGE_SUCCESS);
+    fail_unless(released.load() == kFrames, "%s: %d of %d frames' memory still held after NULL", name,
+                kFrames - released.load(), kFrames);
+    gst_object_unref(dut);
+    gst_object_unref(src);
+    gst_object_unref(pipeline);
+    vktest::AssertNoValidationErrors(name);
+  }
+}
+GST_END_TEST;
+
+// An analysis element fed a segment that is not in time (an appsrc left in its default bytes
+// format) posts its messages with the frame's timestamp and no stream or running time, where the
+// conversions would fail an assertion (a GStreamer critical, which fails the test) for every frame.
+GST_START_TEST(test_analysis_messages_without_a_time_segment) {
+  constexpr int kFrames = 3;
+  for (const char* name : {"lumamax", "histogram"}) {
+    const std::string description =
+        std::string("appsrc name=src caps=video/x-raw,format=RGBx,width=64,height=48 ! ") + name +
+        " ! fakesink sync=false";
+    GstElement* pipeline = vktest::ParsePipeline(description.c_str());
+    GstElement* src = gst_bin_get_by_name(GST_BIN(pipeline), "src");
+    fail_unless(gst_element_set_state(pipeline, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE);
+    for (int i = 0; i < kFrames; ++i) {
+      GstBuffer* buffer = gst_buffer_new_and_alloc(64 * 48 * 4);
+      gst_buffer_memset(buffer, 0, guint8(40 * i), 64 * 48 * 4);
+      GST_BUFFER_PTS(buffer) = i * GST_SECOND / 30;
+      fail_unless_equals_int(gst_app_src_push_buffer(GST_APP_SRC(src), buffer), GST_FLOW_OK);
+    }
+    gst_app_src_end_of_stream(GST_APP_SRC(src));
+    GstBus* bus = gst_element_get_bus(pipeline);
+    int posted = 0;
+    while (GstMessage* message = gst_bus_timed_pop_filtered(
+               bus, kTimeout, GstMessageType(GST_MESSAGE_ELEMENT | GST_MESSAGE_EOS | GST_MESSAGE_ERROR))) {
+      const GstMessageType type = GST_MESSAGE_TYPE(message);
+      fail_if(type == GST_MESSAGE_ERROR, "%s: %s", name, vktest::Describe(message).c_str());
+      const GstStructure* s = gst_message_get_structure(message);
+      if (type == GST_MESSAGE_ELEMENT && gst_structure_has_name(s, name)) {
+        guint64 timestamp = 0, stream_time = 0, running_time = 0;
+        fail_unless(gst_structure_get_uint64(s, "timestamp", &timestamp) &&
+                    gst_structure_get_uint64(s, "stream-time", &stream_time) &&
+                    gst_structure_get_uint64(s, "running-time", &running_time));
+        fail_unless_equals_uint64(timestamp, guint64(posted) * GST_SECOND / 30);
+        fail_unless_equals_uint64(stream_time, GST_CLOCK_TIME_NONE);
+        fail_unless_equals_uint64(running_time, GST_CLOCK_TIME_NONE);
+        ++posted;
+      }
+      gst_message_unref(message);
+      if (type == GST_MESSAGE_EOS) break;
+    }
+    fail_unless(posted == kFrames, "%s: %d messages for %d frames", name, posted, kFrames);
+    gst_object_unref(bus);
+    gst_element_set_state(pipeline, GST_STATE_NULL);
+    gst_object_unref(src);
+    gst_object_unref(pipeline);
+  }
+}
+GST_END_TEST;
+
 static Suite* robustness_suite() {
   Suite* suite = suite_create("robustness");
   TCase* tcase = vktest::NewTCase("robustness", 600);
@@ -410,6 +563,8 @@ static Suite* robustness_suite() {
   tcase_add_test(tcase, test_output_bytes_are_deterministic);
   tcase_add_test(tcase, test_buffer_per_plane);
   tcase_add_test(tcase, test_caps_while_starting);
+  tcase_add_test(tcase, test_buffers_released_by_null);
+  tcase_add_test(tcase, test_analysis_messages_without_a_time_segment);
   suite_add_tcase(suite, tcase);
   return suite;
 }

@@ -118,8 +118,13 @@ bool set_frame_region(const RegionOfInterest& roi, guint width, guint height, Fr
 
 GstStructure* new_frame_structure(const char* name, GstBuffer* buffer, const GstSegment& segment) {
   GstClockTime timestamp = GST_BUFFER_PTS(buffer);
-  GstClockTime stream_time = gst_segment_to_stream_time(&segment, GST_FORMAT_TIME, timestamp);
-  GstClockTime running_time = gst_segment_to_running_time(&segment, GST_FORMAT_TIME, timestamp);
+  // A segment in another format (appsrc's default is bytes) places no timestamp: both times are
+  // GST_CLOCK_TIME_NONE, where the conversions would fail an assertion for every frame.
+  const bool timed = segment.format == GST_FORMAT_TIME;
+  GstClockTime stream_time =
+      timed ? gst_segment_to_stream_time(&segment, GST_FORMAT_TIME, timestamp) : GST_CLOCK_TIME_NONE;
+  GstClockTime running_time =
+      timed ? gst_segment_to_running_time(&segment, GST_FORMAT_TIME, timestamp) : GST_CLOCK_TIME_NONE;
   return gst_structure_new(name, "timestamp", G_TYPE_UINT64, timestamp, "stream-time", G_TYPE_UINT64,
                            stream_time, "running-time", G_TYPE_UINT64, running_time, "duration",
                            G_TYPE_UINT64, GST_BUFFER_DURATION(buffer), nullptr);

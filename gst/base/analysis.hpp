@@ -59,7 +59,8 @@ bool get_analysis_property(const AnalysisSettings& settings, guint first_id, gui
 bool set_frame_region(const RegionOfInterest& roi, guint width, guint height, Frame& frame, GError** error);
 
 // A message structure named `name` with the frame's "timestamp", "stream-time", "running-time"
-// and "duration" (guint64, as gst-plugins-good's level posts them) for `buffer` in `segment`.
+// and "duration" (guint64, as gst-plugins-good's level posts them) for `buffer` in `segment`; the
+// two times are GST_CLOCK_TIME_NONE when `segment` is not in time.
 GstStructure* new_frame_structure(const char* name, GstBuffer* buffer, const GstSegment& segment);
 
 }  // namespace vkc

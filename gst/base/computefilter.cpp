@@ -1,5 +1,6 @@
 #include "computefilter.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <string>
 #include <tuple>
@@ -27,6 +28,10 @@ namespace {
 // forever (a device lost outright reports VK_ERROR_DEVICE_LOST at once instead).
 // GST_VKCOMPUTE_FRAME_TIMEOUT_MS sets another limit, read at start.
 constexpr uint64_t kFrameTimeoutNs = 10'000'000'000ull;
+// How long a stop or a flush waits for the frames on the GPU before handing them over (at most the
+// frame timeout): frames take micro- to milliseconds on a GPU, up to a few hundred milliseconds on
+// a CPU implementation (lavapipe, large kernels), a stalled GPU forever.
+constexpr uint64_t kStopWaitNs = 1'000'000'000;
 constexpr guint kGpuTimeWindow = 8;  // timed frames (one in CommandRing::kTimestampInterval)
 // Loads at least this wide read host memory about as fast as a transfer plus a kernel on the copy
 // (NVIDIA H200, 1080p, lumamax with 64x16 tiles: RGBA's 16-byte loads 193 us in place against
@@ -279,12 +284,21 @@ static GstFlowReturn drain(GstVkComputeFilter* self) {
   return priv->scheduler ? priv->scheduler->drain() : GST_FLOW_OK;
 }
 
-// Hands frames that the GPU may still run over with the ring and everything else they may touch,
-// to be freed once they end: memory the GPU may still write is never freed, and a state change
-// never waits for a slow frame. Nothing is submitted after it until stop.
+// Releases frames that the GPU may still run (a stop, a flush after a frame outlived the timeout).
+// Frames that end within a short wait release their buffers here, before the state change returns,
+// as a stock element's would: an input's memory goes back upstream (an application's wrapped memory
+// gets its notify) and a leak check right after NULL finds nothing. Slower ones are handed over with
+// the ring and everything else they may touch, to be freed once they end: memory the GPU may still
+// write is never freed, and a state change never waits for a slow frame. Nothing is submitted after
+// a hand-over until stop.
 static void release_after_gpu(GstVkComputeFilter* self, vkc::FrameScheduler::Frames frames) {
   auto* priv = get_priv(self);
   if (frames.empty()) return;
+  // Done, or the device is lost (the driver no longer touches their memory).
+  if (priv->ring->wait_all(std::min(kStopWaitNs, priv->frame_timeout_ns)) != vkc::Completion::kPending) {
+    frames.clear();
+    return;
+  }
   auto leftovers = std::make_shared<GpuLeftovers>();
   leftovers->caps_state = std::move(priv->caps_state);
   leftovers->copies = std::move(priv->copies);
