@@ -234,6 +234,20 @@ GST_START_TEST(test_validation_counter) {
 }
 GST_END_TEST;
 
+// A failure message lists the first validation errors, cut short, and counts the rest: check
+// refuses a message of more than 8 KB (the test then fails as an early exit with no text), which
+// nine errors of the validation layer's usual length used to exceed.
+GST_START_TEST(test_validation_summary_fits_a_failure_message) {
+  const std::vector<std::string> errors(20, "Vulkan validation: " + std::string(2000, 'x'));
+  const std::string summary = vktest::SummarizeValidationErrors(errors);
+  fail_unless(summary.size() < 4000, "a summary of %zu bytes", summary.size());
+  fail_unless(summary.find("Vulkan validation: xxx") != std::string::npos, "%s", summary.c_str());
+  fail_unless(summary.find("17 more") != std::string::npos, "%s", summary.c_str());
+  const std::vector<std::string> one = {"Vulkan validation: short"};
+  fail_unless(vktest::SummarizeValidationErrors(one) == "\n  Vulkan validation: short");
+}
+GST_END_TEST;
+
 // A validation error logged after the last teardown check (as when Vulkan objects are destroyed
 // at exit) must still fail the test: the at-exit check makes the test process exit with
 // EXIT_FAILURE, which this test expects.
@@ -260,6 +274,7 @@ static Suite* helpers_suite() {
   TCase* validation = tcase_create("validation");
   suite_add_tcase(suite, validation);
   tcase_add_test(validation, test_validation_counter);
+  tcase_add_test(validation, test_validation_summary_fits_a_failure_message);
   // Only a forked test process may exit; without fork the whole runner would.
   if (g_strcmp0(g_getenv("CK_FORK"), "no") != 0) {
     tcase_add_exit_test(validation, test_validation_error_at_exit_fails, EXIT_FAILURE);

@@ -170,10 +170,24 @@ std::vector<std::string> TakeValidationErrors() {
   return taken;
 }
 
+std::string SummarizeValidationErrors(const std::vector<std::string>& errors) {
+  constexpr size_t kShown = 3, kLength = 800;
+  std::string text;
+  for (size_t i = 0; i < std::min(errors.size(), kShown); ++i)
+    text += "\n  " + (errors[i].size() > kLength ? errors[i].substr(0, kLength) + " [...]" : errors[i]);
+  if (errors.size() > kShown)
+    text += "\n  (" + std::to_string(errors.size() - kShown) + " more, in full in the test's output)";
+  return text;
+}
+
 void AssertNoValidationErrors(const std::string& context) {
   std::vector<std::string> errors = TakeValidationErrors();
-  fail_unless(errors.empty(), "%s%s%zu Vulkan validation error(s):%s", context.c_str(),
-              context.empty() ? "" : ": ", errors.size(), JoinErrors(errors).c_str());
+  if (errors.empty()) return;
+  std::fprintf(stderr, "%s%s%zu Vulkan validation error(s):%s\n", context.c_str(),
+               context.empty() ? "" : ": ", errors.size(), JoinErrors(errors).c_str());
+  std::fflush(stderr);
+  fail("%s%s%zu Vulkan validation error(s):%s", context.c_str(), context.empty() ? "" : ": ", errors.size(),
+       SummarizeValidationErrors(errors).c_str());
 }
 
 void Setup() {

@@ -29,9 +29,13 @@ bool ValidationEnabled();
 // Validation errors logged since the last call, oldest first; the list is cleared.
 std::vector<std::string> TakeValidationErrors();
 
-// Fails the running test, listing the messages, when any validation error was logged;
-// `context` (e.g. "round 3") starts the failure message.
+// Fails the running test when any validation error was logged, the first ones in the failure
+// message and all of them on stderr; `context` (e.g. "round 3") starts the failure message.
 void AssertNoValidationErrors(const std::string& context = "");
+// What a failure message holds of `errors`: the first ones, each cut short, and how many more there
+// are (check refuses a message of more than 8 KB and reports the test as an early exit with no
+// text). AssertNoValidationErrors() prints every error in full on stderr.
+std::string SummarizeValidationErrors(const std::vector<std::string>& errors);
 
 // Checked fixture (tcase_add_checked_fixture) for tests that drive the element: forgets errors
 // left by earlier code and fails the test at teardown when validation errors were logged.
