@@ -4,7 +4,8 @@
 // a running element; output buffers hold the same bytes in every run, row padding included, whatever
 // the input's padding held; a buffer in one memory per plane reaches the GPU without a CPU copy;
 // every buffer a frame held is released by the time the state change to NULL returns; analysis
-// messages of frames in a segment not in time carry no stream or running time.
+// messages of frames in a segment not in time carry no stream or running time; a frame too large
+// for one dispatch on the device is refused with an error that says so.
 #include <gst/app/gstappsink.h>
 #include <gst/app/gstappsrc.h>
 #include <gst/check/gstcheck.h>
@@ -554,6 +555,53 @@ GST_START_TEST(test_analysis_messages_without_a_time_segment) {
 }
 GST_END_TEST;
 
+// A frame whose dispatch needs more workgroups in a direction than the device takes at once
+// (maxComputeWorkGroupCount, 65 535 in X and Y on lavapipe) stops the stream with an error that
+// says the frame is too large for the device, with no validation message; one row shorter, the
+// frame goes through. The heights are lavapipe's thresholds for each element's largest grid:
+// morph's row table has a workgroup per row in X, lumamax and lut 4 rows per workgroup in Y,
+// rgb2yuv 8, histogram 16.
+GST_START_TEST(test_frames_beyond_one_dispatch) {
+  struct Case {
+    const char* format;
+    int height;  // the first refused
+    std::string element;
+  };
+  const Case cases[] = {
+      {"GRAY8", 65536, "morph"},
+      {"GRAY8", 262141, "lumamax"},
+      {"RGBA", 262141, "lut location=" + vktest::TestDataDir() + "/lookup_amatorka.png"},
+      {"RGBA", 524281, "rgb2yuv ! video/x-raw,format=I420"},
+      {"GRAY8", 1048561, "histogram"},
+  };
+  for (const Case& c : cases) {
+    for (const int height : {c.height - 1, c.height}) {
+      const std::string description =
+          "videotestsrc num-buffers=1 ! video/x-raw,width=1,height=" + std::to_string(height) +
+          ",format=" + c.format + " ! " + c.element + " ! fakesink";
+      GstElement* pipeline = vktest::ParsePipeline(description.c_str());
+      gst_element_set_state(pipeline, GST_STATE_PLAYING);
+      GstMessage* message = vktest::WaitForErrorOrEos(pipeline, kTimeout);
+      fail_unless(message != nullptr, "%s: neither an error nor EOS", description.c_str());
+      const std::string text = vktest::Describe(message);
+      if (height < c.height) {
+        fail_unless(GST_MESSAGE_TYPE(message) == GST_MESSAGE_EOS, "%s: %s", description.c_str(),
+                    text.c_str());
+      } else {
+        fail_unless(GST_MESSAGE_TYPE(message) == GST_MESSAGE_ERROR &&
+                        text.find("are too large for the Vulkan device") != std::string::npos &&
+                        text.find("maxComputeWorkGroupCount") != std::string::npos,
+                    "%s: expected the too-large error, got %s", description.c_str(), text.c_str());
+      }
+      gst_message_unref(message);
+      fail_unless(gst_element_set_state(pipeline, GST_STATE_NULL) == GST_STATE_CHANGE_SUCCESS);
+      gst_object_unref(pipeline);
+      vktest::AssertNoValidationErrors(description);
+    }
+  }
+}
+GST_END_TEST;
+
 static Suite* robustness_suite() {
   Suite* suite = suite_create("robustness");
   TCase* tcase = vktest::NewTCase("robustness", 600);
@@ -565,6 +613,7 @@ static Suite* robustness_suite() {
   tcase_add_test(tcase, test_caps_while_starting);
   tcase_add_test(tcase, test_buffers_released_by_null);
   tcase_add_test(tcase, test_analysis_messages_without_a_time_segment);
+  tcase_add_test(tcase, test_frames_beyond_one_dispatch);
   suite_add_tcase(suite, tcase);
   return suite;
 }

@@ -15,6 +15,7 @@
 #include "staging.hpp"
 #include "startgate.hpp"
 #include "vk/batch.hpp"
+#include "vk/kernel.hpp"
 #include "vk/reaper.hpp"
 #include "vk/submit.hpp"
 #include "vkmemory.hpp"
@@ -655,6 +656,13 @@ static GstFlowReturn gst_vkcompute_filter_generate_output(GstBaseTransform* tran
   GstBuffer* device_output = nullptr;
   try {
     flow = submit_frame(self, inbuf, slot, &device_output);
+  } catch (const vkc::GridTooLarge& e) {
+    GST_ELEMENT_ERROR(
+        self, STREAM, FORMAT,
+        ("Frames of %dx%d are too large for the Vulkan device %s.", GST_VIDEO_INFO_WIDTH(&priv->in_info),
+         GST_VIDEO_INFO_HEIGHT(&priv->in_info), priv->device->name().c_str()),
+        ("%s", e.what()));
+    flow = GST_FLOW_ERROR;
   } catch (const std::exception& e) {
     post_exception(self, e);
     flow = GST_FLOW_ERROR;

@@ -5,6 +5,7 @@
 #include <gst/gst.h>
 #include <gst/video/video.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstddef>
@@ -229,7 +230,10 @@ static gboolean gst_lumamax_record(GstVkComputeFilter* filter, vkc::Frame* frame
   vkc::compute_barrier(cmd);
   ReduceParams reduce{scan.tiles, 0, scan.peak_floor};
   state.reduce_full->dispatch(cmd, frame->slot, &reduce, 1, 1);
-  const uint32_t rescan_x = 2 * scan.reach / kTileWidth + 2, rescan_y = 2 * scan.reach / kTileHeight + 2;
+  // The tiles within reach of a peak, never more than the region's (a min-distance beyond the
+  // frame made a grid of millions of workgroups, seconds of GPU time per peak).
+  const uint32_t rescan_x = std::min(2 * scan.reach / kTileWidth + 2, scan.tiles_x),
+                 rescan_y = std::min(2 * scan.reach / kTileHeight + 2, scan.tiles / scan.tiles_x);
   for (guint n = 1; n < settings.count; ++n) {
     scan.peak = n - 1;
     reduce.peak = n;

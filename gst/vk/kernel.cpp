@@ -1,6 +1,6 @@
 #include "kernel.hpp"
 
-#include <algorithm>
+#include <string>
 
 namespace vkc {
 
@@ -42,8 +42,6 @@ Kernel::Kernel(std::shared_ptr<Device> device, const KernelInfo& info)
                                                         .pName = "main",
                                                         .pSpecializationInfo = &spec},
                                               .layout = *layout_};
-  // dispatch() may split a grid larger than the device takes at once into parts with a base.
-  pipeline_info.flags = vk::PipelineCreateFlagBits::eDispatchBase;
   pipeline_ = vk::raii::Pipeline(dev, nullptr, pipeline_info);
   device_->set_name(*pipeline_, name_);
   device_->set_name(*layout_, name_);
@@ -86,26 +84,21 @@ void Kernel::update(uint32_t set, std::initializer_list<Binding> buffers) const 
 
 void Kernel::dispatch(vk::CommandBuffer cmd, uint32_t set, const void* push_constants, uint32_t groups_x,
                       uint32_t groups_y) const {
+  // A grid larger than the device dispatches at once (maxComputeWorkGroupCount: 65 535 workgroups
+  // in a direction on lavapipe, in Y on NVIDIA's GPUs) cannot be recorded: the kernels index their
+  // rows from the workgroup's place in one dispatch, and a dispatch's base may not reach past the
+  // limit either. The element reports the frame as too large for the device.
+  const auto& most = device_->properties().limits.maxComputeWorkGroupCount;
+  if (groups_x > most[0] || groups_y > most[1])
+    throw GridTooLarge(std::string(name_) + " needs " + std::to_string(groups_x) + " x " +
+                       std::to_string(groups_y) + " workgroups in one dispatch; the device takes at most " +
+                       std::to_string(most[0]) + " x " + std::to_string(most[1]) +
+                       " (maxComputeWorkGroupCount)");
   cmd.bindPipeline(vk::PipelineBindPoint::eCompute, *pipeline_);
   cmd.bindDescriptorSets(vk::PipelineBindPoint::eCompute, *layout_, 0, descriptor_set(set), nullptr);
   if (push_bytes_)
     cmd.pushConstants(*layout_, vk::ShaderStageFlagBits::eCompute, 0, push_bytes_, push_constants);
-  const auto& most = device_->properties().limits.maxComputeWorkGroupCount;
-  if (groups_x <= most[0] && groups_y <= most[1]) {
-    cmd.dispatch(groups_x, groups_y, 1);
-    return;
-  }
-  // A grid larger than the device dispatches at once (65 535 workgroups in a direction on lavapipe,
-  // and in Y on NVIDIA's GPUs: a frame 65 536 rows tall for morph's line passes, 262 141 for lut's
-  // 4-row workgroups) goes in parts, each from its base workgroup: gl_WorkGroupID counts from it,
-  // so the kernel sees one grid. Each part is ordered after the one before, which the last-workgroup
-  // reductions (lumamax, histogram) need to count every part's workgroups, and the validation layer
-  // to see that parts writing one buffer do not race.
-  for (uint32_t y = 0; y < groups_y; y += most[1])
-    for (uint32_t x = 0; x < groups_x; x += most[0]) {
-      if (x > 0 || y > 0) compute_barrier(cmd);
-      cmd.dispatchBase(x, y, 0, std::min(most[0], groups_x - x), std::min(most[1], groups_y - y), 1);
-    }
+  cmd.dispatch(groups_x, groups_y, 1);
 }
 
 void compute_barrier(vk::CommandBuffer cmd) {

@@ -3,6 +3,8 @@
 
 #include <initializer_list>
 #include <memory>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "device.hpp"
@@ -13,6 +15,12 @@ namespace vkc {
 // constants, which keeps binding offsets free of the device's alignment rules).
 struct Binding {
   vk::Buffer buffer;
+};
+
+// A frame whose dispatch needs more workgroups in a direction than the device takes at once.
+class GridTooLarge : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
 };
 
 struct KernelInfo {
@@ -34,8 +42,8 @@ class Kernel {
   void update(uint32_t set, std::initializer_list<Binding> buffers) const;
 
   // Records binding the pipeline and set `set`, the push constants and a dispatch of
-  // groups_x * groups_y workgroups, in parts with barriers between them where the grid exceeds the
-  // device's maxComputeWorkGroupCount. One set may serve several dispatches of a frame.
+  // groups_x * groups_y workgroups. One set may serve several dispatches of a frame. Throws
+  // GridTooLarge when the grid exceeds the device's maxComputeWorkGroupCount.
   void dispatch(vk::CommandBuffer cmd, uint32_t set, const void* push_constants, uint32_t groups_x,
                 uint32_t groups_y) const;
 

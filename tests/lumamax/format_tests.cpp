@@ -63,51 +63,9 @@ GST_START_TEST(test_format_against_reference) {
 }
 GST_END_TEST;
 
-// A frame taller than one dispatch covers: a device takes at most maxComputeWorkGroupCount
-// workgroups in each direction (65 535 on lavapipe in X and Y, and in Y on NVIDIA's GPUs), and a
-// scan workgroup covers a tile of 256x4 pixels, so 262 141 rows need more than 65 535 in Y;
-// 262 150 rows (65 538 tiles) leave a last part of 3 tiles. The grid goes in parts, each from its
-// base workgroup. The brightest and darkest pixels and the peaks are planted in the last part's
-// rows: a part that ignores its base (scanning the top tiles again) or a last-workgroup reduction
-// that finishes before the last part misses them. count=1 takes the scan whose last workgroup
-// writes the results, count=3 the peak chain (scan, reductions, rescans). The validation layer
-// fails the test on a dispatch beyond the limit.
-GST_START_TEST(test_taller_than_one_dispatch) {
-  const std::string name = "taller than one dispatch";
-  std::mt19937 rng = vktest::RngFor(name);
-  const int width = 1, height = 262150, last_part = 65535 * 4;
-  TestFrame frame = NewTestFrame(GST_VIDEO_FORMAT_RGBA, width, height);
-  FillRandom(frame, rng, 16, 239);
-  SetGrey(frame, 0, height - 3, 255);     // the maximum and peak 0
-  SetGrey(frame, 0, last_part + 1, 250);  // peak 1
-  SetGrey(frame, 0, height - 1, 245);     // peak 2 (2 rows from peak 0)
-  SetGrey(frame, 0, last_part + 3, 0);    // the minimum
-  lumamax_ref::Params params;
-  AnalysisStream stream(params);
-  stream.Push(frame);
-  params.count = 3;
-  params.min_distance = 2;
-  stream.SetParams(params);
-  stream.Push(frame);
-  for (const PushedFrame& pushed : stream.pushed()) {
-    const lumamax_ref::Result& result = *pushed.expected;
-    bool planted = result.max.y == height - 3 && result.min.y == last_part + 3;
-    if (pushed.params.count == 3)
-      planted = planted && result.peaks.size() == 3 && result.peaks[1].y == last_part + 1 &&
-                result.peaks[2].y == height - 1;
-    fail_unless(planted, "test data: %s: the reference does not find the planted pixels",
-                pushed.description.c_str());
-  }
-  fail_unless(stream.EndOfStream(), "%s: EOS did not come out", WithSeed(name).c_str());
-  ExpectStreamMatches(stream, name);
-  vktest::AssertNoValidationErrors(WithSeed(name));
-}
-GST_END_TEST;
-
 TCase* FormatTCase() {
   TCase* tcase = vktest::NewTCase("formats", 120);
   tcase_add_loop_test(tcase, test_format_against_reference, 0, kNumFormats);
-  tcase_add_test(tcase, test_taller_than_one_dispatch);
   return tcase;
 }
 

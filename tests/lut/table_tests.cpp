@@ -134,27 +134,6 @@ GST_START_TEST(test_hald) {
 }
 GST_END_TEST;
 
-// A frame taller than one dispatch covers: a device takes at most maxComputeWorkGroupCount
-// workgroups in each direction (65 535 on lavapipe in X and Y, and in Y on NVIDIA's GPUs), and a
-// workgroup covers 4 rows, so 262 141 rows need more than 65 535 in Y; 262 150 rows (65 538
-// workgroups) leave a last part of 3 workgroups, 10 rows. The grid goes in parts, each from its
-// base workgroup: a part that ignores its base (grading the top rows again) leaves the bottom rows
-// ungraded, unlike the reference. RGBA reads a pixel a word, RGB four pixels in three words. The
-// validation layer fails the test on a dispatch beyond the limit.
-GST_START_TEST(test_taller_than_one_dispatch) {
-  TempDir dir;
-  const std::string name = "taller than one dispatch";
-  std::mt19937 rng = vktest::RngFor(name);
-  const lut_ref::Cube cube = RandomSmoothCube(17, rng);
-  const std::string path = dir.Write("tall.cube", CubeText(cube));
-  for (GstVideoFormat format : {GST_VIDEO_FORMAT_RGBA, GST_VIDEO_FORMAT_RGB}) {
-    const Frame input = RandomFrame(format, 1, 262150, rng);
-    CheckAgainstReference({path, "tetrahedral"}, cube, lut_ref::Interp::kTetrahedral, input, 1, name);
-  }
-  vktest::AssertNoValidationErrors(vktest::WithSeed(name));
-}
-GST_END_TEST;
-
 }  // namespace
 
 TCase* TableTCase() {
@@ -165,7 +144,6 @@ TCase* TableTCase() {
   tcase_add_test(tc, test_intensity);
   tcase_add_test(tc, test_gpuimage_lookup);
   tcase_add_test(tc, test_hald);
-  tcase_add_test(tc, test_taller_than_one_dispatch);
   return tc;
 }
 

@@ -61,40 +61,9 @@ GST_START_TEST(test_large_frames) {
 }
 GST_END_TEST;
 
-// A frame taller than one dispatch covers: a device takes at most maxComputeWorkGroupCount
-// workgroups in each direction (65 535 on lavapipe in X and Y, and in Y on NVIDIA's GPUs), and
-// morph's row passes give every row a workgroup: the row-table pass (narrow rows like these) one
-// per row in X, the line pass along rows (rows wider than the row table) one per row in Y. So
-// 65 536 rows already need more; 65 540 leave a last part of 5 rows. Every case here runs the
-// row-table pass (rectangles and crosses; an ellipse takes the tiled rows pass instead). The grid
-// goes in parts, each from its base workgroup: noise everywhere makes a part that ignores its base
-// (working on the top rows again, leaving the bottom ones unwritten) differ from the reference,
-// and the validation layer fails the test on a dispatch beyond the limit.
-GST_START_TEST(test_taller_than_one_dispatch) {
-  const std::string name = "taller than one dispatch";
-  std::mt19937 rng = vktest::RngFor(name);
-  const int height = 65540;
-  const LargeFrame cases[] = {
-      {GST_VIDEO_FORMAT_GRAY8, 2, height, {morph_ref::kDilate, morph_ref::kRect, 3, 3, 1}},
-      {GST_VIDEO_FORMAT_GRAY8, 2, height, {morph_ref::kGradient, morph_ref::kCross, 3, 5, 1}},
-      {GST_VIDEO_FORMAT_RGBA, 1, height, {morph_ref::kClose, morph_ref::kRect, 5, 3, 1}},
-      {GST_VIDEO_FORMAT_RGBA, 1, height, {morph_ref::kTophat, morph_ref::kCross, 3, 3, 2}},
-  };
-  // A frame at a time, so that a failure names its case (and the validation errors of one frame
-  // fit into check's message).
-  for (const LargeFrame& c : cases) {
-    const TestFrame frame = NoiseFrame(c.format, c.width, c.height, rng);
-    const std::string where = name + " " + frame.Describe() + " " + c.spec.Describe();
-    RunAndVerify(where, {{frame, c.spec}});
-    vktest::AssertNoValidationErrors(vktest::WithSeed(where));
-  }
-}
-GST_END_TEST;
-
 TCase* LargeFrameTCase() {
   TCase* tcase = vktest::NewTCase("large", 300);
   tcase_add_loop_test(tcase, test_large_frames, 0, G_N_ELEMENTS(kLargeCases));
-  tcase_add_test(tcase, test_taller_than_one_dispatch);
   return tcase;
 }
 
