@@ -191,7 +191,8 @@ static gboolean gst_lumamax_record(GstVkComputeFilter* filter, vkc::Frame* frame
   scan.offset = frame->in.offset[0];
   scan.stride = frame->in.stride[0];
   scan.tiles_x = (scan.roi_x1 - scan.roi_x0 + kTileWidth - 1) / kTileWidth;
-  scan.tiles = scan.tiles_x * ((scan.roi_y1 - scan.roi_y0 + kTileHeight - 1) / kTileHeight);
+  const uint32_t tiles_y = (scan.roi_y1 - scan.roi_y0 + kTileHeight - 1) / kTileHeight;
+  scan.tiles = scan.tiles_x * tiles_y;
   scan.order = state.order;
   scan.kr = k.kr;
   scan.kg = k.kg;
@@ -217,7 +218,7 @@ static gboolean gst_lumamax_record(GstVkComputeFilter* filter, vkc::Frame* frame
     bind_scan(*state.scan, slot.scratch->host());
     // One dispatch: its last workgroup reduces the tiles and writes the results for the CPU.
     scan.finish = 1;
-    state.scan->dispatch(cmd, frame->slot, &scan, scan.tiles_x, scan.tiles / scan.tiles_x);
+    state.scan->dispatch(cmd, frame->slot, &scan, scan.tiles_x, tiles_y);
     return TRUE;
   }
   // The peak chain: scan, reduce, then per further peak a rescan of the tiles near the previous
@@ -226,14 +227,14 @@ static gboolean gst_lumamax_record(GstVkComputeFilter* filter, vkc::Frame* frame
   state.reduce_full->update(frame->slot, {{frame->in.buffer}, scratch});
   bind_scan(*state.rescan, slot.scratch->work());
   state.reduce_peak->update(frame->slot, {{frame->in.buffer}, scratch});
-  state.scan->dispatch(cmd, frame->slot, &scan, scan.tiles_x, scan.tiles / scan.tiles_x);
+  state.scan->dispatch(cmd, frame->slot, &scan, scan.tiles_x, tiles_y);
   vkc::compute_barrier(cmd);
   ReduceParams reduce{scan.tiles, 0, scan.peak_floor};
   state.reduce_full->dispatch(cmd, frame->slot, &reduce, 1, 1);
   // The tiles within reach of a peak, never more than the region's (a min-distance beyond the
   // frame made a grid of millions of workgroups, seconds of GPU time per peak).
   const uint32_t rescan_x = std::min(2 * scan.reach / kTileWidth + 2, scan.tiles_x),
-                 rescan_y = std::min(2 * scan.reach / kTileHeight + 2, scan.tiles / scan.tiles_x);
+                 rescan_y = std::min(2 * scan.reach / kTileHeight + 2, tiles_y);
   for (guint n = 1; n < settings.count; ++n) {
     scan.peak = n - 1;
     reduce.peak = n;
