@@ -3,6 +3,7 @@
 // ring never holds more than its depth; flows, drains, flushes, a slow frame, a lost device and a
 // stop with frames still on the GPU behave as the element relies on. The base class's other parts
 // with no GObject in them (held outputs, the start gate) are tested here too.
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -14,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "base/completions.hpp"
 #include "base/heldoutputs.hpp"
 #include "base/scheduler.hpp"
 #include "base/startgate.hpp"
@@ -85,11 +87,39 @@ class Log {
   std::condition_variable changed_;
 };
 
+// A finish that blocks until the test opens it, as a push into a downstream waiting for its clock.
+class Gate {
+ public:
+  void pass() {
+    std::unique_lock<std::mutex> guard(lock_);
+    waiting_ = true;
+    changed_.notify_all();
+    changed_.wait(guard, [&] { return open_; });
+  }
+  // Waits until a finish waits at the gate; false after kPatience.
+  bool wait_for_waiter() {
+    std::unique_lock<std::mutex> guard(lock_);
+    return changed_.wait_for(guard, kPatience, [&] { return waiting_; });
+  }
+  void open() {
+    std::lock_guard<std::mutex> guard(lock_);
+    open_ = true;
+    changed_.notify_all();
+  }
+
+ private:
+  std::mutex lock_;
+  std::condition_variable changed_;
+  bool waiting_ = false;
+  bool open_ = false;
+};
+
 class FakeFrame : public FrameScheduler::Work {
  public:
-  FakeFrame(int n, Log& log, GstFlowReturn flow) : n_(n), log_(log), flow_(flow) {}
+  FakeFrame(int n, Log& log, GstFlowReturn flow, Gate* gate) : n_(n), log_(log), flow_(flow), gate_(gate) {}
   ~FakeFrame() override { log_.add(log_.released, n_); }
   GstFlowReturn finish() override {
+    if (gate_) gate_->pass();
     log_.add(log_.finished, n_);
     return flow_;
   }
@@ -98,22 +128,24 @@ class FakeFrame : public FrameScheduler::Work {
   int n_;
   Log& log_;
   GstFlowReturn flow_;
+  Gate* gate_;
 };
 
 // A scheduler over a fake GPU, and the streaming thread's side of it.
 struct Rig {
-  explicit Rig(uint64_t timeout_ns = kLongTimeoutNs)
+  explicit Rig(uint64_t timeout_ns = kLongTimeoutNs, std::shared_ptr<vkc::CompletionService> service =
+                                                         std::make_shared<vkc::CompletionService>("test"))
       : scheduler(
             kDepth, timeout_ns, [this](uint32_t slot) { return gpu.status(slot); },
-            [this](Completion status) { log.add(log.failures, int(status)); }, "test:done") {}
+            [this](Completion status) { log.add(log.failures, int(status)); }, std::move(service)) {}
   // reserve() and push() of frame `n`, as the element does; returns reserve()'s flow.
-  GstFlowReturn submit(int n, GstFlowReturn finish_flow = GST_FLOW_OK) {
+  GstFlowReturn submit(int n, GstFlowReturn finish_flow = GST_FLOW_OK, Gate* gate = nullptr) {
     uint32_t slot = 0;
     const GstFlowReturn flow = scheduler.reserve(slot);
     if (flow != GST_FLOW_OK) return flow;
     fail_unless(slot == uint32_t(n) % kDepth, "frame %d got slot %u", n, slot);
     gpu.submit(slot, n);
-    scheduler.push(std::make_unique<FakeFrame>(n, log, finish_flow));
+    scheduler.push(std::make_unique<FakeFrame>(n, log, finish_flow, gate));
     return GST_FLOW_OK;
   }
   FakeGpu gpu;
@@ -306,6 +338,59 @@ GST_START_TEST(test_stop_hands_running_frames_back) {
 }
 GST_END_TEST;
 
+// Many elements share their device's completion service: every frame of each leaves on its own
+// once done, and the threads looking and finishing stay few, whatever the number of elements (the
+// finishes here never block, so one worker at a time is all they need, plus the service's thread).
+GST_START_TEST(test_many_schedulers_share_one_service) {
+  constexpr int kElements = 64;
+  constexpr int kFrames = 6;
+  auto service = std::make_shared<vkc::CompletionService>("test");
+  std::vector<std::unique_ptr<Rig>> rigs;
+  for (int e = 0; e < kElements; ++e) rigs.push_back(std::make_unique<Rig>(kLongTimeoutNs, service));
+  size_t most_threads = 0;
+  for (int n = 0; n < kFrames; ++n) {
+    for (auto& rig : rigs) ExpectFlow(rig->submit(n), GST_FLOW_OK, "submit(n)");
+    for (auto& rig : rigs) rig->gpu.complete(n);
+    for (int e = 0; e < kElements; ++e)
+      fail_unless(rigs[e]->log.wait_for(rigs[e]->log.finished, size_t(n) + 1),
+                  "element %d: frame %d did not leave on its own", e, n);
+    most_threads = std::max(most_threads, service->threads());
+  }
+  for (auto& rig : rigs) {
+    std::vector<int> all(kFrames);
+    for (int n = 0; n < kFrames; ++n) all[n] = n;
+    ExpectLog(rig->log, rig->log.finished, all, "finished");
+  }
+  // The service's thread and a few workers (more only for finishes queued a millisecond behind
+  // others, which a loaded machine may see now and then), never one per element.
+  const size_t bound = kElements / 4;
+  fail_unless(most_threads <= bound, "%zu threads for %d elements, expected at most %zu", most_threads,
+              kElements, bound);
+}
+GST_END_TEST;
+
+// A finish that blocks (a push into a downstream waiting for its clock) holds up its own element
+// only: another element on the same service gets its frames finished meanwhile.
+GST_START_TEST(test_blocked_finish_delays_no_other_element) {
+  auto service = std::make_shared<vkc::CompletionService>("test");
+  Rig blocked(kLongTimeoutNs, service), other(kLongTimeoutNs, service);
+  Gate gate;
+  ExpectFlow(blocked.submit(0, GST_FLOW_OK, &gate), GST_FLOW_OK, "submit(0) of the blocked element");
+  blocked.gpu.complete(0);
+  fail_unless(gate.wait_for_waiter(), "the blocked element's frame was never finished");
+  for (int n = 0; n < 3; ++n) {
+    ExpectFlow(other.submit(n), GST_FLOW_OK, "submit(n) of the other element");
+    other.gpu.complete(n);
+    fail_unless(other.log.wait_for(other.log.finished, size_t(n) + 1),
+                "the other element's frame %d waited for the blocked finish", n);
+  }
+  ExpectLog(blocked.log, blocked.log.finished, {}, "finished of the blocked element");
+  gate.open();
+  ExpectFlow(blocked.scheduler.drain(), GST_FLOW_OK, "drain() of the blocked element");
+  ExpectLog(blocked.log, blocked.log.finished, std::vector<int>({0}), "finished of the blocked element");
+}
+GST_END_TEST;
+
 // vkc::HeldOutputs: outputs held while the streaming thread is inside a frame leave in the order
 // they were finished, also one that another thread finishes while release() pushes; the first flow
 // that is not OK is returned; before hold() and after release() nothing is held.
@@ -395,6 +480,8 @@ static Suite* scheduler_suite() {
   tcase_add_test(tc, test_slow_frame_in_a_busy_ring_is_reported);
   tcase_add_test(tc, test_lost_device_drops_everything);
   tcase_add_test(tc, test_stop_hands_running_frames_back);
+  tcase_add_test(tc, test_many_schedulers_share_one_service);
+  tcase_add_test(tc, test_blocked_finish_delays_no_other_element);
   tcase_add_test(tc, test_held_outputs_leave_in_order);
   tcase_add_test(tc, test_start_gate);
   suite_add_tcase(suite, tc);

@@ -362,14 +362,13 @@ static gboolean gst_vkcompute_filter_start(GstBaseTransform* trans) {
   }
   priv->copies = std::make_unique<vkc::SlotCopies>(device, kVkComputeFramesInFlight);
   priv->frame_timeout_ns = frame_timeout_ns();
-  // "<element>:done" (at most 15 bytes) in top, perf and debuggers.
-  const std::string thread_name = std::string(GST_OBJECT_NAME(self)).substr(0, 10) + ":done";
   priv->scheduler = std::make_unique<vkc::FrameScheduler>(
       kVkComputeFramesInFlight, priv->frame_timeout_ns,
       [ring = priv->ring.get()](uint32_t slot) { return ring->wait(slot, 0); },
-      [self](vkc::Completion status) { post_gpu_failure(self, status); }, thread_name,
-      // The streaming thread may wait long for the completion thread (its push blocked downstream):
-      // the work of the elements above, left in its batch, must not wait with it.
+      [self](vkc::Completion status) { post_gpu_failure(self, status); },
+      vkc::CompletionService::for_device(*device),
+      // The streaming thread may wait long for a worker (its push blocked downstream): the work of
+      // the elements above, left in its batch, must not wait with it.
       [] { vkc::batch::flush(); });
   priv->counts->uploads = 0;
   priv->counts->downloads = 0;

@@ -1,8 +1,5 @@
 #include "scheduler.hpp"
 
-#include <pthread.h>
-#include <sys/prctl.h>
-
 #include <algorithm>
 #include <chrono>
 #include <utility>
@@ -12,32 +9,36 @@ namespace vkc {
 namespace {
 // NVIDIA's driver spins in vkWaitForFences until the fence signals, so a thread waiting there for
 // every frame keeps a core busy for the whole GPU time (docs/benchmarks.md: 240 us of CPU per
-// 1080p rgb2yuv frame instead of 40). The thread that waits for a frame looks at the fence without
-// waiting instead, and naps between looks: first 7/8 of the time recent frames took (a running
-// mean of the waits), then an eighth of the time waited so far, within these bounds. A frame is
-// then seen a few tens of microseconds after it ends (at most 1 ms), with about two wakes, and
-// stop() interrupts a nap.
+// 1080p rgb2yuv frame instead of 40). The threads that wait for a frame look at its status without
+// waiting instead, and nap between looks: first 7/8 of the time recent frames took (a running mean
+// of the waits), then an eighth of the time waited so far, within these bounds. A frame is then
+// seen a few tens of microseconds after it ends (at most 1 ms), with about two looks.
 constexpr uint64_t kShortestNapNs = 20'000;
 constexpr uint64_t kLongestNapNs = 1'000'000;
-// The kernel may stretch a sleep by the thread's timer slack (50 us by default): far more than the
-// shortest nap.
-constexpr unsigned long kTimerSlackNs = 2'000;
-// While the streaming thread keeps the ring busy (kept_busy()) the completion thread leaves the
-// oldest frame to it, and only looks at its fence this often: frames of a burst that no frame
-// follows still leave, this late at most.
+// While the streaming thread keeps the ring busy (kept_busy()) the service leaves the oldest frame
+// to it, and only looks at it this often: frames of a burst that no frame follows still leave,
+// this late at most.
 constexpr auto kBusyRingLook = std::chrono::microseconds(1000);
+// While another thread holds the turn (finishing_), the service looks again this late at most;
+// that thread wakes it when it lets the turn go (settle_oldest()).
+constexpr auto kTurnHeldLook = std::chrono::microseconds(1000);
+
+uint64_t since_ns(CompletionService::Clock::time_point start) {
+  return uint64_t(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(CompletionService::Clock::now() - start).count());
+}
 }  // namespace
 
 FrameScheduler::FrameScheduler(uint32_t depth, uint64_t timeout_ns, FenceStatus status, FailureReport report,
-                               const std::string& thread_name, BeforeBlocking before_blocking)
+                               std::shared_ptr<CompletionService> service, BeforeBlocking before_blocking)
     : depth_(depth),
       busy_ring_(depth > 2 ? depth - 1 : depth),
       timeout_ns_(timeout_ns),
       status_(std::move(status)),
       report_(std::move(report)),
-      before_blocking_(std::move(before_blocking)) {
-  thread_ = std::thread(&FrameScheduler::run, this, thread_name);
-}
+      before_blocking_(std::move(before_blocking)),
+      service_(std::move(service)),
+      entry_(service_->add(this)) {}
 
 FrameScheduler::~FrameScheduler() {
   stop();
@@ -45,8 +46,8 @@ FrameScheduler::~FrameScheduler() {
 
 GstFlowReturn FrameScheduler::reserve(uint32_t& slot) {
   std::unique_lock<std::mutex> guard(lock_);
-  // A full ring: the streaming thread waits for the oldest frame and finishes it itself, unless the
-  // completion thread already is.
+  // A full ring: the streaming thread waits for the oldest frame and finishes it itself, unless a
+  // worker already is.
   bool warned = false;
   while (in_flight_.size() >= depth_ && !failed_ && !stopping_ && flow_ == GST_FLOW_OK) {
     if (!finishing_)
@@ -63,9 +64,12 @@ void FrameScheduler::push(std::unique_ptr<Work> work) {
   std::lock_guard<std::mutex> guard(lock_);
   in_flight_.push_back(std::move(work));
   submitted_++;
-  // Not during a nap (the fence is looked at after it anyway), nor when the ring is busy (the
-  // streaming thread finishes the oldest frame in a coming reserve()).
-  if (idle_ && !kept_busy()) wake_.notify_all();
+  if (in_flight_.size() > 1 || stopping_) return;  // the service watches the oldest frame already
+  // The service's first look comes when recent frames were about to end.
+  watched_ = retired_;
+  watched_since_ = Clock::now();
+  looks_ = 1;
+  service_->wake(entry_, watched_since_ + std::chrono::nanoseconds(nap_ns(0, 0)));
 }
 
 GstFlowReturn FrameScheduler::drain() {
@@ -95,23 +99,25 @@ void FrameScheduler::wait_for_finisher(bool& warned, std::unique_lock<std::mutex
 FrameScheduler::Frames FrameScheduler::discard() {
   std::unique_lock<std::mutex> guard(lock_);
   dropping_ = true;
-  wake_.notify_all();
+  if (entry_) service_->wake(entry_);
   changed_.wait(guard, [&] { return (in_flight_.empty() && releasing_ == 0) || stalled_ || stopping_; });
   dropping_ = false;
   flow_ = GST_FLOW_OK;  // what the flush interrupted
-  // A stalled frame keeps the completion thread away from every frame: they are the caller's now.
+  // A stalled frame keeps every thread away from every frame: they are the caller's now.
   return stalled_ ? std::exchange(in_flight_, {}) : Frames{};
 }
 
 FrameScheduler::Frames FrameScheduler::stop() {
+  CompletionService::Entry* entry;
   {
     std::lock_guard<std::mutex> guard(lock_);
-    if (!thread_.joinable()) return {};
+    entry = std::exchange(entry_, nullptr);
+    if (!entry) return {};
     stopping_ = true;
   }
-  wake_.notify_all();
+  nap_.notify_all();
   changed_.notify_all();
-  thread_.join();
+  service_->remove(entry);  // once a look or a finish in progress has returned
   std::lock_guard<std::mutex> guard(lock_);
   return std::exchange(in_flight_, {});
 }
@@ -129,26 +135,38 @@ GstFlowReturn FrameScheduler::take_flow(std::unique_lock<std::mutex>& guard) {
   return std::exchange(flow_, GST_FLOW_OK);
 }
 
-Completion FrameScheduler::wait_oldest(uint32_t slot, std::unique_lock<std::mutex>& guard) {
-  const auto start = std::chrono::steady_clock::now();
-  for (bool first = true;; first = false) {
+uint64_t FrameScheduler::nap_ns(uint64_t waited_ns, unsigned looks) const {
+  const uint64_t nap = looks == 0 ? expected_wait_ns_ * 7 / 8 : waited_ns / 8;
+  return std::clamp(nap, kShortestNapNs,
+                    std::min(kLongestNapNs, timeout_ns_ - std::min(waited_ns, timeout_ns_)));
+}
+
+Completion FrameScheduler::look_at_oldest(std::unique_lock<std::mutex>& guard) {
+  const uint32_t slot = uint32_t(retired_ % depth_);
+  finishing_ = true;
+  guard.unlock();
+  const Completion status = status_(slot);
+  guard.lock();
+  finishing_ = false;
+  return status;
+}
+
+Completion FrameScheduler::wait_oldest(std::unique_lock<std::mutex>& guard) {
+  const auto start = Clock::now();
+  for (unsigned looks = 0;; ++looks) {
     guard.unlock();
-    const Completion status = status_(slot);
+    const Completion status = status_(uint32_t(retired_ % depth_));
     guard.lock();
-    const uint64_t waited = uint64_t(
-        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start)
-            .count());
+    const uint64_t waited = since_ns(start);
     if (status == Completion::kDone) expected_wait_ns_ = (7 * expected_wait_ns_ + waited) / 8;
     if (status != Completion::kPending || stopping_ || waited >= timeout_ns_) return status;
-    const uint64_t nap = first ? expected_wait_ns_ * 7 / 8 : waited / 8;
-    wake_.wait_for(guard, std::chrono::nanoseconds(std::clamp(
-                              nap, kShortestNapNs, std::min(kLongestNapNs, timeout_ns_ - waited))));
+    nap_.wait_for(guard, std::chrono::nanoseconds(nap_ns(waited, looks)));
   }
 }
 
 void FrameScheduler::finish_oldest(std::unique_lock<std::mutex>& guard) {
   finishing_ = true;
-  const Completion status = wait_oldest(uint32_t(retired_ % depth_), guard);
+  const Completion status = wait_oldest(guard);
   finishing_ = false;
   settle_oldest(status, guard);
 }
@@ -178,7 +196,6 @@ void FrameScheduler::settle_oldest(Completion status, std::unique_lock<std::mute
     retired_++;
     releasing_++;
   }
-  if (awaits_turn_) wake_.notify_all();  // the completion thread waits for the oldest to be free
   if (frame || first_failure) {
     guard.unlock();
     frame.reset();  // releases buffers outside the lock: their pools may call back
@@ -188,66 +205,56 @@ void FrameScheduler::settle_oldest(Completion status, std::unique_lock<std::mute
   }
   // Only now: drain() returns once the frames it waited for have released what they held.
   if (status != Completion::kPending) releasing_--;
+  // The next frame is the service's to look at, unless the streaming thread keeps the ring busy.
+  if (!in_flight_.empty() && entry_ && !stopping_) service_->wake(entry_);
   changed_.notify_all();
 }
 
-void FrameScheduler::run(const std::string& thread_name) {
-  pthread_setname_np(pthread_self(), thread_name.substr(0, 15).c_str());
-  prctl(PR_SET_TIMERSLACK, kTimerSlackNs);
+CompletionService::Client::Look FrameScheduler::look(Clock::time_point now, Clock::time_point& next) {
   std::unique_lock<std::mutex> guard(lock_);
-  bool look_again = false;  // the last look found the oldest frame done: look at the next one now
-  // The oldest frame that the looks found still running, and since when: after the timeout it
-  // fails as a frame waited for does.
-  uint64_t running = UINT64_MAX;
-  auto running_since = std::chrono::steady_clock::now();
-  for (;;) {
-    const bool busy = kept_busy();
-    idle_ = true;
-    if (busy) {
-      // The oldest frame is the streaming thread's to finish (reserve()) unless it stays away:
-      // look at the fence now and then, and finish the frame once the GPU is done.
-      if (!look_again) wake_.wait_for(guard, kBusyRingLook, [&] { return stopping_ || dropping_; });
-    } else {
-      awaits_turn_ = true;
-      wake_.wait(guard, [&] {
-        return stopping_ || kept_busy() || (!in_flight_.empty() && !stalled_ && !finishing_);
-      });
-      awaits_turn_ = false;
-    }
-    idle_ = false;
-    look_again = false;
-    if (stopping_) break;
-    if (in_flight_.empty() || stalled_ || finishing_) continue;
-    if (busy) {
-      const uint32_t slot = uint32_t(retired_ % depth_);
-      // The look holds the turn: the streaming thread must not finish the frame and record into its
-      // slot (resetting the fence) while the fence is read here (the validation layer's threading
-      // check caught vkResetFences beside this look's wait).
-      const uint64_t oldest = retired_;
-      finishing_ = true;
-      guard.unlock();
-      const Completion status = status_(slot);
-      guard.lock();
-      finishing_ = false;
-      changed_.notify_all();
-      if (stopping_ || in_flight_.empty() || retired_ != oldest) continue;
-      if (status == Completion::kPending) {
-        const auto now = std::chrono::steady_clock::now();
-        if (running != oldest) running = oldest, running_since = now;
-        if (uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(now - running_since).count()) <
-            timeout_ns_)
-          continue;
-      }
-      look_again = status == Completion::kDone;
-      settle_oldest(status, guard);
-    } else if (kept_busy()) {
-      continue;  // filled up while it waited
-    } else {
-      finish_oldest(guard);
-    }
-    if (stopping_) break;
+  if (stopping_ || in_flight_.empty() || stalled_) return Look::kIdle;
+  if (finishing_) {  // the streaming thread's turn; its settle_oldest() wakes the service
+    next = now + kTurnHeldLook;
+    return Look::kLater;
   }
-  changed_.notify_all();
+  if (watched_ != retired_) {
+    watched_ = retired_;
+    watched_since_ = now;
+    looks_ = 0;
+  }
+  const uint64_t oldest = retired_;
+  const bool busy = kept_busy();
+  const Completion status = look_at_oldest(guard);
+  changed_.notify_all();  // the streaming thread may wait for the turn
+  if (stopping_) return Look::kIdle;
+  if (retired_ != oldest || finishing_) {  // another thread took the frame meanwhile
+    next = now;
+    return Look::kLater;
+  }
+  const uint64_t waited = since_ns(watched_since_);
+  if (status == Completion::kPending && waited < timeout_ns_) {
+    next = busy ? now + kBusyRingLook : Clock::now() + std::chrono::nanoseconds(nap_ns(waited, looks_));
+    looks_++;
+    return Look::kLater;
+  }
+  if (status == Completion::kDone && !busy) expected_wait_ns_ = (7 * expected_wait_ns_ + waited) / 8;
+  found_ = status;
+  finishing_ = true;  // the turn is the worker's until finish() settles the frame
+  return Look::kReady;
+}
+
+void FrameScheduler::finish() {
+  std::unique_lock<std::mutex> guard(lock_);
+  finishing_ = false;
+  settle_oldest(found_, guard);
+  // Frames done behind it leave now too, without another look by the service.
+  while (!stopping_ && !stalled_ && !in_flight_.empty() && !finishing_) {
+    const uint64_t oldest = retired_;
+    const Completion status = look_at_oldest(guard);
+    changed_.notify_all();
+    if (status == Completion::kPending || retired_ != oldest || finishing_) break;
+    settle_oldest(status, guard);
+  }
 }
 
 }  // namespace vkc

@@ -3,24 +3,25 @@
 // The streaming thread reserves a ring slot, records and submits into it, and hands the frame over
 // with push(). Each frame is finished (a filter's output pushed downstream, an analysis result
 // posted) as soon as the GPU is done with it, in submission order, by one of two threads:
-// - the completion thread, which waits for the oldest frame's fence while the streaming thread
-//   is away (a live stream: no frame waits for a later one to arrive, whatever the frame rate);
+// - a worker of the device's completion service (completions.hpp), whose one thread looks at the
+//   oldest frame of every element on the device while their streaming threads are away (a live
+//   stream: no frame waits for a later one to arrive, whatever the frame rate);
 // - the streaming thread itself while it keeps the ring busy (an unpaced stream: the ring full, or
 //   one frame short of it): it needs the oldest frame's slot soon, so once the ring is full it
-//   waits for that frame in reserve() and finishes it, and the completion thread only looks at
-//   the fence every millisecond in case no frame follows (finishing what is done, reporting a
-//   frame that outlives the timeout). One thread waits per frame instead of two handing it over,
-//   which halves the wakes per frame; in a chain, one streaming thread waits for the frame of all
-//   of its elements (they share the batch's fence) instead of one thread per element.
+//   waits for that frame in reserve() and finishes it, and the service only looks at the element
+//   every millisecond in case no frame follows (finishing what is done, reporting a frame that
+//   outlives the timeout). One thread waits per frame instead of two handing it over, which halves
+//   the wakes per frame; in a chain, one streaming thread waits for the frame of all of its
+//   elements (they share the batch's completion) instead of one thread per element.
 // drain() finishes the frames on the streaming thread too. Never two threads finish at once.
 //
 // A frame that does not complete stops the scheduler for good: either the device was lost (that
 // frame and every later one are dropped), or the oldest frame outlived the timeout (it stays, still
 // the GPU's, until discard() or stop() hands it over). The failure is reported once, by the thread
-// that waited; the streaming thread's calls return GST_FLOW_ERROR only after that report, so
+// that found it; the streaming thread's calls return GST_FLOW_ERROR only after that report, so
 // the element's own error reaches the bus before upstream's "Internal data stream error".
 //
-// No GObject in here: the element glue supplies the fence wait and the per-frame work, and
+// No GObject in here: the element glue supplies the completion check and the per-frame work, and
 // tests/test_scheduler.cpp supplies fakes of both.
 #pragma once
 
@@ -32,41 +33,41 @@
 #include <memory>
 #include <mutex>
 #include <string>
-#include <thread>
 
+#include "completions.hpp"
 #include "vk/submit.hpp"
 
 namespace vkc {
 
-class FrameScheduler {
+class FrameScheduler : private CompletionService::Client {
  public:
   // One submitted frame. Destroying it releases what it holds without pushing or posting
   // anything; that may happen on another thread, after the element has gone (see stop()).
   class Work {
    public:
     virtual ~Work() = default;
-    // On the completion thread or the streaming thread (never two at once), in submission order,
+    // On a worker of the completion service or the streaming thread (never two at once), in
+    // submission order,
     // once the GPU is done with the frame. Returns
     // the flow of what it pushed downstream: the first that is not GST_FLOW_OK is returned once to
     // the streaming thread, by its next reserve() or drain().
     virtual GstFlowReturn finish() = 0;
   };
   using Frames = std::deque<std::unique_ptr<Work>>;
-  // Where the frame submitted into `slot` stands now, without waiting (CommandRing::wait() with
-  // no time to wait).
+  // Where the frame submitted into `slot` stands now, without waiting (CommandRing::status()).
   using FenceStatus = std::function<Completion(uint32_t slot)>;
   // The frame that did not complete (kPending: still running after the timeout; kLost), once, on
   // the thread that waited for it.
   using FailureReport = std::function<void(Completion status)>;
-  // Called on the streaming thread before it waits for the completion thread to finish a frame
+  // Called on the streaming thread before it waits for a worker to finish a frame
   // (whose push downstream may block for long): the element sends any GPU work it holds back.
   using BeforeBlocking = std::function<void()>;
 
-  // `depth` frames at most in flight; `thread_name` (at most 15 bytes) shows in top and debuggers.
+  // `depth` frames at most in flight, looked at by `service` (the device's).
   FrameScheduler(uint32_t depth, uint64_t timeout_ns, FenceStatus status, FailureReport report,
-                 const std::string& thread_name, BeforeBlocking before_blocking = nullptr);
-  // Joins the completion thread (stop()); frames still held are destroyed, so the owner must hand
-  // them over with stop() first when the GPU may still use them.
+                 std::shared_ptr<CompletionService> service, BeforeBlocking before_blocking = nullptr);
+  // Leaves the service (stop()); frames still held are destroyed, so the owner must hand them over
+  // with stop() first when the GPU may still use them.
   ~FrameScheduler();
   FrameScheduler(const FrameScheduler&) = delete;
   FrameScheduler& operator=(const FrameScheduler&) = delete;
@@ -82,25 +83,36 @@ class FrameScheduler {
   // slot is reused after). Returns the frames still running then, for the owner to release once
   // the GPU is done (the scheduler has failed by then, so nothing more is submitted).
   Frames discard();
-  // Stops the completion thread without waiting for the GPU and returns the frames not finished,
-  // which the GPU may still be running. Every later call returns GST_FLOW_FLUSHING or nothing.
+  // Leaves the completion service (once a finish in progress has returned) without waiting for the
+  // GPU and returns the frames not finished, which the GPU may still be running. Every later call
+  // returns GST_FLOW_FLUSHING or nothing.
   Frames stop();
 
   uint32_t depth() const { return depth_; }
 
  private:
-  void run(const std::string& thread_name);
-  // Waits for the oldest frame and finishes it (or drops it, or marks the failure), on whichever
-  // thread holds the turn: the completion thread, or the streaming thread in reserve() or drain().
-  // With the lock held and no other thread finishing.
+  using Clock = CompletionService::Clock;
+  // The service's thread: where the oldest frame stands, and when to look again (completions.hpp).
+  Look look(Clock::time_point now, Clock::time_point& next) override;
+  // A worker: finishes the oldest frame that look() found done (or failed), and every done frame
+  // after it.
+  void finish() override;
+  // Looks at the oldest frame's status without waiting, holding the turn (`finishing_`) meanwhile:
+  // the streaming thread must not finish the frame and record into its slot while it is read.
+  Completion look_at_oldest(std::unique_lock<std::mutex>& guard);
+  // Waits for the oldest frame and finishes it (or drops it, or marks the failure), on the
+  // streaming thread in reserve() or drain(). With the lock held and no other thread finishing.
   void finish_oldest(std::unique_lock<std::mutex>& guard);
-  // The rest of finish_oldest() once the oldest frame's `status` is known.
+  // The rest of finishing the oldest frame once its `status` is known.
   void settle_oldest(Completion status, std::unique_lock<std::mutex>& guard);
   // The streaming thread in reserve() or drain(), while another thread finishes the oldest frame:
   // calls before_blocking_ the first time (`warned`), then waits for a change.
   void wait_for_finisher(bool& warned, std::unique_lock<std::mutex>& guard);
-  // Waits for the oldest frame: looks at its fence, naps, looks again (see kShortestNapNs).
-  Completion wait_oldest(uint32_t slot, std::unique_lock<std::mutex>& guard);
+  // Waits for the oldest frame: looks at its status, naps, looks again (see kShortestNapNs).
+  Completion wait_oldest(std::unique_lock<std::mutex>& guard);
+  // How long to nap before the next look at a frame that has been waited for `waited_ns`, and
+  // looked at `looks` times: first 7/8 of the recent waits, then an eighth of the time so far.
+  uint64_t nap_ns(uint64_t waited_ns, unsigned looks) const;
   // The first flow to return to the streaming thread: a failure's error once it is reported, a
   // stop, or a finished frame's flow (once). With the lock held.
   GstFlowReturn take_flow(std::unique_lock<std::mutex>& guard);
@@ -112,33 +124,37 @@ class FrameScheduler {
 
   const uint32_t depth_;
   // A ring this full is the streaming thread's to finish: one frame short of full, so that the
-  // completion thread does not take every frame of a chain's element while the streaming thread is
-  // busy in the other elements (the ring is then full only now and then). A frame in a ring that
-  // holds fewer has been left by a stream that comes back slower than the GPU (live).
+  // service does not take every frame of a chain's element while the streaming thread is busy in
+  // the other elements (the ring is then full only now and then). A frame in a ring that holds
+  // fewer has been left by a stream that comes back slower than the GPU (live).
   const size_t busy_ring_;
   const uint64_t timeout_ns_;
   const FenceStatus status_;
   const FailureReport report_;
   const BeforeBlocking before_blocking_;
-  uint64_t submitted_ = 0;  // streaming thread: frames pushed, for slot numbers
+  const std::shared_ptr<CompletionService> service_;
+  CompletionService::Entry* entry_;  // null once stopped
+  uint64_t submitted_ = 0;           // streaming thread: frames pushed, for slot numbers
 
   std::mutex lock_;
-  std::condition_variable changed_;   // a frame left, a failure, its report
-  std::condition_variable wake_;      // for the completion thread: a frame, a discard or stop
-  Frames in_flight_;                  // lock: submitted, oldest first; the oldest may be finishing
-  bool dropping_ = false;             // lock: discard() in progress: drop frames as they complete
-  bool stopping_ = false;             // lock
-  bool idle_ = false;                 // lock: the completion thread waits for a frame
-  bool finishing_ = false;            // lock: a thread waits for or finishes the oldest frame
-  bool awaits_turn_ = false;          // lock: the completion thread waits, not on a busy ring
-  uint64_t retired_ = 0;              // lock: frames that left, for the oldest one's slot
-  int releasing_ = 0;                 // lock: frames out of in_flight_ whose release is under way
-  uint64_t expected_wait_ns_ = 0;     // lock: how long recent waits for the oldest frame took (mean)
+  std::condition_variable changed_;       // a frame left, a failure, its report
+  std::condition_variable nap_;           // the streaming thread's naps in wait_oldest(): a stop
+  Frames in_flight_;                      // lock: submitted, oldest first; the oldest may be finishing
+  bool dropping_ = false;                 // lock: discard() in progress: drop frames as they complete
+  bool stopping_ = false;                 // lock
+  bool finishing_ = false;                // lock: a thread looks at, waits for or finishes the oldest frame
+  Completion found_ = Completion::kDone;  // lock: what look() found of the oldest frame, for finish()
+  uint64_t retired_ = 0;                  // lock: frames that left, for the oldest one's slot
+  int releasing_ = 0;                     // lock: frames out of in_flight_ whose release is under way
+  uint64_t expected_wait_ns_ = 0;         // lock: how long recent waits for the oldest frame took (mean)
+  // lock: the oldest frame the service watches (by retired_), since when, and its looks so far.
+  uint64_t watched_ = UINT64_MAX;
+  Clock::time_point watched_since_;
+  unsigned looks_ = 0;
   bool failed_ = false;               // lock: a frame did not complete; nothing more is finished
   bool stalled_ = false;              // lock: the oldest frame is still the GPU's after the timeout
   bool reported_ = false;             // lock: the failure's report has returned
   GstFlowReturn flow_ = GST_FLOW_OK;  // lock: see take_flow()
-  std::thread thread_;
 };
 
 }  // namespace vkc

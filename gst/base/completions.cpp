@@ -1,0 +1,128 @@
+#include "completions.hpp"
+
+#include <pthread.h>
+#include <sys/prctl.h>
+
+#include <algorithm>
+#include <map>
+
+#include "vk/device.hpp"
+
+namespace vkc {
+
+namespace {
+// The kernel may stretch a nap by the thread's timer slack (50 us by default): far more than the
+// shortest naps the clients ask for.
+constexpr unsigned long kTimerSlackNs = 2'000;
+}  // namespace
+
+struct CompletionService::Entry {
+  explicit Entry(Client* c) : client(c) {}
+  Client* const client;
+  Clock::time_point next = Clock::time_point::max();  // service lock: when to look
+  bool looking = false;                               // service lock: look() runs
+  bool finishing = false;                             // service lock: finish() is queued or runs
+};
+
+CompletionService::CompletionService(const std::string& name) : workers_(name.substr(0, 10) + ":done") {
+  planned_wake_ = Clock::time_point::max();
+  thread_ = std::thread(&CompletionService::run, this, name.substr(0, 10) + ":wait");
+}
+
+CompletionService::~CompletionService() {
+  {
+    std::lock_guard<std::mutex> guard(lock_);
+    stopping_ = true;
+  }
+  changed_.notify_all();
+  thread_.join();
+}
+
+std::shared_ptr<CompletionService> CompletionService::for_device(const Device& device) {
+  static std::mutex lock;
+  static std::map<const Device*, std::weak_ptr<CompletionService>> services;
+  std::lock_guard<std::mutex> guard(lock);
+  auto& slot = services[&device];
+  std::shared_ptr<CompletionService> service = slot.lock();
+  if (!service) {
+    service = std::make_shared<CompletionService>("vkc" + std::to_string(device.index()));
+    slot = service;
+  }
+  // A device closed and another opened at its address finds its own service: the old one's last
+  // holder has let it go before the device could close.
+  return service;
+}
+
+CompletionService::Entry* CompletionService::add(Client* client) {
+  std::lock_guard<std::mutex> guard(lock_);
+  entries_.emplace_back(client);
+  return &entries_.back();
+}
+
+void CompletionService::remove(Entry* entry) {
+  std::unique_lock<std::mutex> guard(lock_);
+  settled_.wait(guard, [&] { return !entry->looking && !entry->finishing; });
+  entries_.remove_if([&](const Entry& e) { return &e == entry; });
+}
+
+void CompletionService::wake(Entry* entry, Clock::time_point when) {
+  std::lock_guard<std::mutex> guard(lock_);
+  if (when == Clock::time_point::min()) when = Clock::now();
+  entry->next = std::min(entry->next, when);
+  if (when < planned_wake_) {
+    planned_wake_ = when;
+    changed_.notify_one();
+  }
+}
+
+void CompletionService::finished(Entry* entry) {
+  std::lock_guard<std::mutex> guard(lock_);
+  entry->finishing = false;
+  entry->next = Clock::now();
+  planned_wake_ = entry->next;
+  changed_.notify_one();
+  settled_.notify_all();
+}
+
+void CompletionService::run(const std::string& name) {
+  pthread_setname_np(pthread_self(), name.c_str());
+  prctl(PR_SET_TIMERSLACK, kTimerSlackNs);
+  std::unique_lock<std::mutex> guard(lock_);
+  while (!stopping_) {
+    for (auto it = entries_.begin(); it != entries_.end(); ++it) {
+      Entry& e = *it;
+      if (e.finishing) continue;  // looked at again when its finish returns
+      const Clock::time_point now = Clock::now();
+      if (e.next > now) continue;
+      // The look runs outside the lock; the entry stays in the list meanwhile (remove() waits).
+      e.looking = true;
+      e.next = Clock::time_point::max();  // a wake() during the look sets it again
+      guard.unlock();
+      Clock::time_point next = Clock::time_point::max();
+      const Client::Look look = e.client->look(now, next);
+      guard.lock();
+      e.looking = false;
+      if (look == Client::Look::kReady) {
+        e.finishing = true;
+        workers_.run([this, entry = &e] {
+          entry->client->finish();
+          finished(entry);
+        });
+      } else if (look == Client::Look::kLater) {
+        e.next = std::min(e.next, next);
+      }
+      settled_.notify_all();
+    }
+    // Also what wake() asked for while the looks ran.
+    // A finish queued behind blocked workers gets a thread of its own in time.
+    planned_wake_ = workers_.check();
+    for (const Entry& e : entries_)
+      if (!e.finishing) planned_wake_ = std::min(planned_wake_, e.next);
+    if (planned_wake_ == Clock::time_point::max())
+      changed_.wait(guard);
+    else if (planned_wake_ > Clock::now())
+      changed_.wait_until(guard, planned_wake_);
+  }
+}
+
+}  // namespace vkc

@@ -1,0 +1,92 @@
+// vkc::CompletionService: one per Vulkan device, it sees the frames of every element and pipeline
+// on the device finish, with one waiting thread for the whole device instead of one per element.
+//
+// Each element's FrameScheduler is a Client. The service's thread asks each client that is due
+// where its oldest frame stands (look(): a read of the frame's point on the device's timeline,
+// no wait), naps until the earliest moment any client asked to be looked at again, and hands each
+// client whose oldest frame is done to its Workers (workers.hpp), which finish it there: push its
+// output, post its message. A finish that blocks downstream holds one worker and delays no other
+// client; a client is finished by one worker at a time, so its frames stay in order.
+//
+// Why naps and not a blocking wait: NVIDIA's driver spins in its waits (vkWaitForFences,
+// vkWaitSemaphores) for the whole GPU time, so a waiting thread costs a core per device; a look is
+// a read of the timeline's counter. docs/benchmarks.md compares the two on the lent GPU
+// (GST_VKCOMPUTE_WAIT in scheduler.cpp).
+//
+// No GObject in here: tests/test_scheduler.cpp runs it with fake clients' GPUs.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "workers.hpp"
+
+namespace vkc {
+
+class Device;
+
+class CompletionService {
+ public:
+  using Clock = std::chrono::steady_clock;
+
+  class Client {
+   public:
+    enum class Look {
+      kIdle,   // nothing to look at until the client calls wake()
+      kLater,  // look again at `next` (or when the client calls wake())
+      kReady,  // finish() is due: the client's oldest frame is done (or failed)
+    };
+    // The service's thread, never while finish() runs: where the client's frames stand at `now`.
+    virtual Look look(Clock::time_point now, Clock::time_point& next) = 0;
+    // A worker, after look() said kReady: finishes what is done. The client is looked at again
+    // when it returns.
+    virtual void finish() = 0;
+
+   protected:
+    ~Client() = default;
+  };
+
+  // Names the thread "<name>:wait" and the workers "<name>:done" (at most 15 bytes each).
+  explicit CompletionService(const std::string& name);
+  // Clients must all have been removed.
+  ~CompletionService();
+  CompletionService(const CompletionService&) = delete;
+  CompletionService& operator=(const CompletionService&) = delete;
+
+  // The service of `device`, shared by every element on it while any holds it.
+  static std::shared_ptr<CompletionService> for_device(const Device& device);
+
+  struct Entry;
+  // Starts looking at `client` (idle until its first wake()).
+  Entry* add(Client* client);
+  // Stops looking at the client, once its look or finish in progress has returned. Any thread
+  // but the one running its finish().
+  void remove(Entry* entry);
+  // Look at the client at `when` at the latest (now by default): it has a new frame, or its state
+  // changed. Any thread; cheap when the service's thread is due to look earlier anyway.
+  void wake(Entry* entry, Clock::time_point when = Clock::time_point::min());
+
+  // Threads of the service now: its waiting thread and its workers.
+  size_t threads() const { return 1 + workers_.threads(); }
+
+ private:
+  void run(const std::string& name);
+  // After a finish: the client is looked at again now.
+  void finished(Entry* entry);
+
+  Workers workers_;
+  std::mutex lock_;
+  std::condition_variable changed_;  // the waiting thread: a wake, a stop
+  std::condition_variable settled_;  // remove(): a look or a finish ended
+  std::list<Entry> entries_;         // lock
+  Clock::time_point planned_wake_;   // lock: when the waiting thread will look next
+  bool stopping_ = false;            // lock
+  std::thread thread_;
+};
+
+}  // namespace vkc
