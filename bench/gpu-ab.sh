@@ -7,6 +7,7 @@
 # Writes $OUT/ab-LABEL-ROUND.{txt,jsonl}; the bench's stderr (the plugin's own output) to
 # $OUT/ab-LABEL-ROUND.stderr.
 source .gpu/env.sh
+source bench/plugin-build.sh
 export LD_PRELOAD=$(ls /usr/local/nvidia/lib64/libnvidia-tls.so.* 2>/dev/null | head -1)
 rounds=$1
 shift
@@ -23,14 +24,7 @@ for round in $(seq "$rounds"); do
     (  # a subshell per run: its settings end with it
       for part in "${parts[@]:1}"; do
         case "$part" in
-          plugin=*)
-            # The bundle's plugins with ours replaced, and a registry of its own.
-            name=${part#plugin=} dir=/tmp/vkcompute-plugins-$name
-            mkdir -p "$dir"
-            ln -sf "$PWD"/.gpu/plugins/*.so "$dir/"
-            ln -sf "$PWD/.gpu/$name/libgstvkcompute.so" "$dir/libgstvkcompute.so"
-            export GST_PLUGIN_SYSTEM_PATH=$dir GST_PLUGIN_PATH=$dir GST_REGISTRY=/tmp/gst-registry-$name.bin
-            ;;
+          plugin=*) use_plugin_build "${part#plugin=}" ;;
           *) export "${part?}" ;;
         esac
       done

@@ -16,8 +16,9 @@ double cpu_seconds() {
   return s(usage.ru_utime) + s(usage.ru_stime);
 }
 
-// Every thread of this process: its name and the CPU time it has run, from /proc/self/task/*/
-// (schedstat counts nanoseconds; stat's clock ticks are too coarse for a 1-second window).
+}  // namespace
+
+// schedstat counts nanoseconds; stat's clock ticks are too coarse for a 1-second window.
 std::map<long, std::pair<std::string, double>> thread_cpu_seconds() {
   std::map<long, std::pair<std::string, double>> threads;
   DIR* dir = opendir("/proc/self/task");
@@ -34,8 +35,6 @@ std::map<long, std::pair<std::string, double>> thread_cpu_seconds() {
   closedir(dir);
   return threads;
 }
-
-}  // namespace
 
 double peak_rss_mib() {
   rusage usage{};

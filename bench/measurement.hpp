@@ -49,6 +49,10 @@ class Window {
   std::map<long, std::pair<std::string, double>> threads_;  // by thread id: name, CPU seconds
 };
 
+// Every thread of this process, by thread id: its name and the CPU time it has run, in seconds
+// (from /proc/self/task/*/).
+std::map<long, std::pair<std::string, double>> thread_cpu_seconds();
+
 // Peak resident memory of this process so far, in MiB.
 double peak_rss_mib();
 

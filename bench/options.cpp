@@ -15,6 +15,9 @@ void usage(const char* argv0) {
       "usage: %s [--seconds S] [--warmup S] [--sizes 1080p,4k,360p] [--filter TEXT] [--json FILE]\n"
       "          [--csv FILE] [--list] [--ours-only] [--sink-reads] [--write-cube FILE] [--kernel-floor]\n"
       "          [--generated-launch]\n"
+      "       %s --many-streams K [--stream-elements FRAGMENT] [--stream-format RGBA]\n"
+      "          [--stream-size 1080p|4k|360p|WxH] [--stream-rate 30] [--streams-per-feeder 16]\n"
+      "          [--stream-identity] [--stream-copy] [--seconds S] [--warmup S]\n"
       "Runs each case (element and input) with our element and its peers on the same random\n"
       "frames: frames/s, ms/frame, CPU time/frame, peak memory, GPU time from timestamps.\n"
       "--filter runs the cases whose name and size contain TEXT; =TEXT runs the one named TEXT\n"
@@ -23,8 +26,14 @@ void usage(const char* argv0) {
       "--kernel-floor prints, for each size, what timestamps, a dispatch, a device copy and\n"
       "kernels that only stream the frame take on the device, then lumamax's, histogram's,\n"
       "rgb2yuv's and lut's own kernels (histogram and lut on frames of different content),\n"
-      "and exits.\n",
-      argv0);
+      "and exits.\n"
+      "--many-streams runs K live pipelines appsrc ! FRAGMENT ! fakesink (default lumamax) in\n"
+      "this process, each fed at the stream rate by one pacing thread per --streams-per-feeder\n"
+      "streams: frames delivered, late and missing frames, latency, CPU time per frame, threads\n"
+      "and memory. --stream-identity replaces each element of ours with identity. Each buffer of\n"
+      "a stream's pool gets its content once, as a camera's DMA fills it without the CPU;\n"
+      "--stream-copy makes the CPU write every frame, as a software decoder would.\n",
+      argv0, argv0);
 }
 
 std::vector<std::string> split(const std::string& text) {
@@ -52,6 +61,22 @@ bool parse_options(int argc, char** argv, Options& o) {
       o.kernel_floor = true;
     } else if (arg == "--generated-launch") {
       o.generated_launch = true;
+    } else if (arg == "--stream-identity") {
+      o.stream_identity = true;
+    } else if (arg == "--stream-copy") {
+      o.stream_copy = true;
+    } else if ((arg == "--many-streams" || arg == "--stream-elements" || arg == "--stream-format" ||
+                arg == "--stream-size" || arg == "--stream-rate" || arg == "--streams-per-feeder") &&
+               (v = value())) {
+      if (arg == "--many-streams" && (o.many_streams = std::atoi(v)) <= 0) {
+        std::fprintf(stderr, "--many-streams needs a number of streams > 0\n");
+        return false;
+      }
+      if (arg == "--stream-elements") o.stream_elements = v;
+      if (arg == "--stream-format") o.stream_format = v;
+      if (arg == "--stream-size") o.stream_size = v;
+      if (arg == "--stream-rate") o.stream_rate = std::atoi(v);
+      if (arg == "--streams-per-feeder") o.streams_per_feeder = std::atoi(v);
     } else if ((arg == "--seconds" || arg == "--warmup" || arg == "--sizes" || arg == "--filter" ||
                 arg == "--json" || arg == "--csv" || arg == "--write-cube") &&
                (v = value())) {

@@ -19,6 +19,15 @@ struct Options {
   bool generated_launch = false;  // only time launches from generated commands (generated_launch.hpp)
   bool sink_reads = false;        // the sink maps every frame, as an appsink's application or a filesink
   std::string write_cube;         // only write the lut cases' 33^3 table to this path and exit
+  // --many-streams K (many_streams.hpp): K live pipelines in this process instead of the cases.
+  int many_streams = 0;
+  std::string stream_elements = "lumamax";  // the fragment between appsrc and fakesink
+  std::string stream_format = "RGBA";
+  std::string stream_size = "1080p";  // 1080p, 4k, 360p or WIDTHxHEIGHT
+  int stream_rate = 30;               // frames per second of every stream
+  bool stream_identity = false;       // our elements replaced by identity: the harness's own cost
+  int streams_per_feeder = 16;        // streams one pacing thread feeds
+  bool stream_copy = false;           // the CPU writes every frame (else each buffer once: DMA)
   // Internal: run one variant of one case and print its measurement (see main.cpp).
   int child_case = -1;
   int child_variant = -1;

@@ -44,7 +44,7 @@ std::string Clause(const std::string& name, const std::string& reason) {
   return "Vulkan device " + std::to_string(IndexOf(name)) + " (" + name + ") " + reason;
 }
 
-constexpr char kTooOld[] = "supports Vulkan 1.0; 1.1 or newer is needed";
+constexpr char kTooOld[] = "supports Vulkan 1.0; 1.2 or newer is needed";
 constexpr char kNoCompute[] = "has no compute queue";
 // Followed by Vulkan-Hpp's text for the VkResult of vkCreateDevice.
 constexpr char kNotOpened[] = "could not be opened: ";
@@ -108,7 +108,7 @@ bool StartsWith(const std::string& text, const std::string& prefix) {
 // The automatic choice on devices of which none can run the kernels: each one is named with its
 // reason, the kind tried first (discrete) first.
 GST_START_TEST(test_automatic_choice_names_every_device) {
-  UseFakeDevices("1.0:Old GPU,1.1-nocompute:Graphics only,1.1-discrete:Broken GPU");
+  UseFakeDevices("1.0:Old GPU,1.2-nocompute:Graphics only,1.2-discrete:Broken GPU");
   for (const char* factory : kElements) {
     const std::string text = StartError(factory, -1);
     fail_unless(
@@ -127,7 +127,7 @@ GST_END_TEST;
 // Other sets: devices that all fail the checks (no open attempted), several that all fail to
 // open, a lone device.
 GST_START_TEST(test_automatic_choice_other_device_sets) {
-  UseFakeDevices("1.0-discrete:Old GPU,1.0-cpu:Old CPU,1.1-virtual-nocompute:Virtual GPU");
+  UseFakeDevices("1.0-discrete:Old GPU,1.0-cpu:Old CPU,1.2-virtual-nocompute:Virtual GPU");
   for (const char* factory : kElements) {
     const std::string text = StartError(factory, -1);
     ExpectContains(text, "none of the 3 Vulkan devices found can run the kernels: ");
@@ -137,7 +137,7 @@ GST_START_TEST(test_automatic_choice_other_device_sets) {
     fail_unless(text.find(kNotOpened) == std::string::npos, "no device was to be opened: %s", text.c_str());
   }
 
-  UseFakeDevices("1.1-cpu:Broken CPU,1.3-integrated:Broken iGPU");
+  UseFakeDevices("1.2-cpu:Broken CPU,1.3-integrated:Broken iGPU");
   for (const char* factory : kElements) {
     const std::string text = StartError(factory, -1);
     ExpectContains(text, "none of the 2 Vulkan devices found can run the kernels: ");
@@ -145,7 +145,7 @@ GST_START_TEST(test_automatic_choice_other_device_sets) {
     ExpectNotOpened(text, "Broken iGPU");
   }
 
-  UseFakeDevices("1.1-nocompute:Graphics only");
+  UseFakeDevices("1.2-nocompute:Graphics only");
   for (const char* factory : kElements) {
     const std::string text = StartError(factory, -1);
     ExpectContains(text, Clause("Graphics only", kNoCompute));
@@ -156,7 +156,7 @@ GST_END_TEST;
 // A forced device (the "device" property, or GST_VKCOMPUTE_DEVICE) names that device's reason
 // only; an index past the last device says how many there are.
 GST_START_TEST(test_forced_device_names_its_reason) {
-  UseFakeDevices("1.0:Old GPU,1.1-nocompute:Graphics only,1.1-discrete:Broken GPU");
+  UseFakeDevices("1.0:Old GPU,1.2-nocompute:Graphics only,1.2-discrete:Broken GPU");
   for (const char* factory : kElements) {
     std::string text = StartError(factory, IndexOf("Old GPU"));
     fail_unless(text == "No usable Vulkan device: " + Clause("Old GPU", kTooOld) + ".", "%s", text.c_str());
@@ -185,7 +185,7 @@ GST_END_TEST;
 // A driver whose vkEnumeratePhysicalDevices fails: the loader passes the failure on, and the error
 // says the devices could not be listed (not that some device could not be opened).
 GST_START_TEST(test_failed_listing) {
-  UseFakeDevices("1.1-discrete:Broken GPU");
+  UseFakeDevices("1.2-discrete:Broken GPU");
   g_setenv(kEnumerateEnv, "fail", TRUE);
   for (const char* factory : kElements) {
     const std::string text = StartError(factory, -1);
@@ -206,7 +206,7 @@ GST_START_TEST(test_automatic_choice_passes_over_a_broken_device) {
   const std::string drivers = std::string(g_getenv("VK_DRIVER_FILES")) + ":" + lavapipe;
   g_setenv("VK_DRIVER_FILES", drivers.c_str(), TRUE);
   g_setenv("VK_ICD_FILENAMES", drivers.c_str(), TRUE);
-  UseFakeDevices("1.0:Old GPU,1.1-discrete:Broken GPU");
+  UseFakeDevices("1.0:Old GPU,1.2-discrete:Broken GPU");
   const std::vector<std::string> names = vktest::PhysicalDeviceNames();
   fail_unless(names.size() == 3, "the loader lists %zu devices, not the fake driver's 2 and lavapipe",
               names.size());

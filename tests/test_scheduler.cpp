@@ -3,6 +3,8 @@
 // ring never holds more than its depth; flows, drains, flushes, a slow frame, a lost device and a
 // stop with frames still on the GPU behave as the element relies on. The base class's other parts
 // with no GObject in them (held outputs, the start gate) are tested here too.
+#include <pthread.h>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -81,6 +83,16 @@ class Log {
   std::vector<int> finished;
   std::vector<int> released;
   std::vector<int> failures;  // the Completion reported, as int
+  // The names of the threads that finished frames.
+  void note_thread(const std::string& name) {
+    std::lock_guard<std::mutex> guard(lock_);
+    threads.insert(name);
+  }
+  std::set<std::string> get_threads() {
+    std::lock_guard<std::mutex> guard(lock_);
+    return threads;
+  }
+  std::set<std::string> threads;
 
  private:
   std::mutex lock_;
@@ -116,19 +128,25 @@ class Gate {
 
 class FakeFrame : public FrameScheduler::Work {
  public:
-  FakeFrame(int n, Log& log, GstFlowReturn flow, Gate* gate) : n_(n), log_(log), flow_(flow), gate_(gate) {}
+  FakeFrame(int n, Log& log, GstFlowReturn flow, Gate* gate, bool may_block)
+      : n_(n), log_(log), flow_(flow), gate_(gate), may_block_(may_block) {}
   ~FakeFrame() override { log_.add(log_.released, n_); }
   GstFlowReturn finish() override {
     if (gate_) gate_->pass();
+    char name[16] = "";
+    pthread_getname_np(pthread_self(), name, sizeof(name));
+    log_.note_thread(name);
     log_.add(log_.finished, n_);
     return flow_;
   }
+  bool may_block() const override { return may_block_; }
 
  private:
   int n_;
   Log& log_;
   GstFlowReturn flow_;
   Gate* gate_;
+  bool may_block_;
 };
 
 // A scheduler over a fake GPU, and the streaming thread's side of it.
@@ -136,16 +154,17 @@ struct Rig {
   explicit Rig(uint64_t timeout_ns = kLongTimeoutNs, std::shared_ptr<vkc::CompletionService> service =
                                                          std::make_shared<vkc::CompletionService>("test"))
       : scheduler(
-            kDepth, timeout_ns, [this](uint32_t slot) { return gpu.status(slot); },
+            kDepth, timeout_ns, [this](uint32_t slot, uint64_t&) { return gpu.status(slot); },
             [this](Completion status) { log.add(log.failures, int(status)); }, std::move(service)) {}
   // reserve() and push() of frame `n`, as the element does; returns reserve()'s flow.
-  GstFlowReturn submit(int n, GstFlowReturn finish_flow = GST_FLOW_OK, Gate* gate = nullptr) {
+  GstFlowReturn submit(int n, GstFlowReturn finish_flow = GST_FLOW_OK, Gate* gate = nullptr,
+                       bool may_block = true) {
     uint32_t slot = 0;
     const GstFlowReturn flow = scheduler.reserve(slot);
     if (flow != GST_FLOW_OK) return flow;
     fail_unless(slot == uint32_t(n) % kDepth, "frame %d got slot %u", n, slot);
     gpu.submit(slot, n);
-    scheduler.push(std::make_unique<FakeFrame>(n, log, finish_flow, gate));
+    scheduler.push(std::make_unique<FakeFrame>(n, log, finish_flow, gate, may_block));
     return GST_FLOW_OK;
   }
   FakeGpu gpu;
@@ -369,6 +388,24 @@ GST_START_TEST(test_many_schedulers_share_one_service) {
 }
 GST_END_TEST;
 
+// Frames whose finish may block (a push downstream) are finished on the service's workers; the
+// others on its own thread, without a hand-over.
+GST_START_TEST(test_finishes_that_cannot_block_stay_on_the_service_thread) {
+  for (bool may_block : {true, false}) {
+    Rig rig;
+    for (int n = 0; n < 6; ++n) {
+      ExpectFlow(rig.submit(n, GST_FLOW_OK, nullptr, may_block), GST_FLOW_OK, "submit(n)");
+      rig.gpu.complete(n);
+      fail_unless(rig.log.wait_for(rig.log.finished, size_t(n) + 1), "frame %d did not leave on its own", n);
+    }
+    const std::set<std::string> want = {may_block ? "test:done" : "test:wait"};
+    fail_unless(
+        rig.log.get_threads() == want, "frames that %s were finished on %zu thread(s), not only on %s",
+        may_block ? "may block" : "cannot block", rig.log.get_threads().size(), want.begin()->c_str());
+  }
+}
+GST_END_TEST;
+
 // A finish that blocks (a push into a downstream waiting for its clock) holds up its own element
 // only: another element on the same service gets its frames finished meanwhile.
 GST_START_TEST(test_blocked_finish_delays_no_other_element) {
@@ -482,6 +519,7 @@ static Suite* scheduler_suite() {
   tcase_add_test(tc, test_stop_hands_running_frames_back);
   tcase_add_test(tc, test_many_schedulers_share_one_service);
   tcase_add_test(tc, test_blocked_finish_delays_no_other_element);
+  tcase_add_test(tc, test_finishes_that_cannot_block_stay_on_the_service_thread);
   tcase_add_test(tc, test_held_outputs_leave_in_order);
   tcase_add_test(tc, test_start_gate);
   suite_add_tcase(suite, tc);

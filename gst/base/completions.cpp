@@ -8,6 +8,9 @@
 
 #include "vk/device.hpp"
 
+GST_DEBUG_CATEGORY_STATIC(completions_debug);
+#define GST_CAT_DEFAULT completions_debug
+
 namespace vkc {
 
 namespace {
@@ -24,7 +27,9 @@ struct CompletionService::Entry {
   bool finishing = false;                             // service lock: finish() is queued or runs
 };
 
-CompletionService::CompletionService(const std::string& name) : workers_(name.substr(0, 10) + ":done") {
+CompletionService::CompletionService(const std::string& name)
+    : name_(name), workers_(name.substr(0, 10) + ":done") {
+  GST_DEBUG_CATEGORY_INIT(completions_debug, "vkcomputecompletions", 0, "vkcompute completion service");
   planned_wake_ = Clock::time_point::max();
   thread_ = std::thread(&CompletionService::run, this, name.substr(0, 10) + ":wait");
 }
@@ -36,6 +41,9 @@ CompletionService::~CompletionService() {
   }
   changed_.notify_all();
   thread_.join();
+  GST_INFO("%s: %" G_GUINT64_FORMAT " rounds, %" G_GUINT64_FORMAT " looks, %" G_GUINT64_FORMAT
+           " finishes on its thread, %" G_GUINT64_FORMAT " on workers (%zu workers at most)",
+           name_.c_str(), rounds_, looks_, finished_here_, handed_over_, most_workers_);
 }
 
 std::shared_ptr<CompletionService> CompletionService::for_device(const Device& device) {
@@ -89,6 +97,7 @@ void CompletionService::run(const std::string& name) {
   prctl(PR_SET_TIMERSLACK, kTimerSlackNs);
   std::unique_lock<std::mutex> guard(lock_);
   while (!stopping_) {
+    rounds_++;
     for (auto it = entries_.begin(); it != entries_.end(); ++it) {
       Entry& e = *it;
       if (e.finishing) continue;  // looked at again when its finish returns
@@ -100,14 +109,21 @@ void CompletionService::run(const std::string& name) {
       guard.unlock();
       Clock::time_point next = Clock::time_point::max();
       const Client::Look look = e.client->look(now, next);
+      looks_++;
+      if (look == Client::Look::kFinishHere) {
+        e.client->finish(true);
+        finished_here_++;  // the client wakes the service for the frames behind it (or a push does)
+      }
       guard.lock();
       e.looking = false;
       if (look == Client::Look::kReady) {
         e.finishing = true;
+        handed_over_++;
         workers_.run([this, entry = &e] {
-          entry->client->finish();
+          entry->client->finish(false);
           finished(entry);
         });
+        most_workers_ = std::max(most_workers_, workers_.threads());
       } else if (look == Client::Look::kLater) {
         e.next = std::min(e.next, next);
       }

@@ -242,6 +242,10 @@ class FrameWork : public vkc::FrameScheduler::Work {
     return push_output(self_, out);
   }
 
+  // Only an output in host memory is pushed when the frame is done (one in device memory left at
+  // submit): posting a result or letting go of the input does not block.
+  bool may_block() const override { return frame.outbuf != nullptr; }
+
   vkc::Frame frame;
   vkc::InputBinding input;
 
@@ -364,7 +368,7 @@ static gboolean gst_vkcompute_filter_start(GstBaseTransform* trans) {
   priv->frame_timeout_ns = frame_timeout_ns();
   priv->scheduler = std::make_unique<vkc::FrameScheduler>(
       kVkComputeFramesInFlight, priv->frame_timeout_ns,
-      [ring = priv->ring.get()](uint32_t slot) { return ring->wait(slot, 0); },
+      [ring = priv->ring.get()](uint32_t slot, uint64_t& eta_ns) { return ring->status(slot, &eta_ns); },
       [self](vkc::Completion status) { post_gpu_failure(self, status); },
       vkc::CompletionService::for_device(*device),
       // The streaming thread may wait long for a worker (its push blocked downstream): the work of

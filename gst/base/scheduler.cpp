@@ -11,8 +11,10 @@ namespace {
 // every frame keeps a core busy for the whole GPU time (docs/benchmarks.md: 240 us of CPU per
 // 1080p rgb2yuv frame instead of 40). The threads that wait for a frame look at its status without
 // waiting instead, and nap between looks: first 7/8 of the time recent frames took (a running mean
-// of the waits), then an eighth of the time waited so far, within these bounds. A frame is then
-// seen a few tens of microseconds after it ends (at most 1 ms), with about two looks.
+// of the waits), then a quarter of the time waited so far, within these bounds. A frame is then
+// seen a few tens of microseconds after it ends (at most 1 ms), with about two looks; a frame that
+// waits long behind other streams' work (hundreds of streams on one GPU) with a look each time its
+// wait has grown by a quarter.
 constexpr uint64_t kShortestNapNs = 20'000;
 constexpr uint64_t kLongestNapNs = 1'000'000;
 // While the streaming thread keeps the ring busy (kept_busy()) the service leaves the oldest frame
@@ -29,7 +31,7 @@ uint64_t since_ns(CompletionService::Clock::time_point start) {
 }
 }  // namespace
 
-FrameScheduler::FrameScheduler(uint32_t depth, uint64_t timeout_ns, FenceStatus status, FailureReport report,
+FrameScheduler::FrameScheduler(uint32_t depth, uint64_t timeout_ns, FrameStatus status, FailureReport report,
                                std::shared_ptr<CompletionService> service, BeforeBlocking before_blocking)
     : depth_(depth),
       busy_ring_(depth > 2 ? depth - 1 : depth),
@@ -135,17 +137,18 @@ GstFlowReturn FrameScheduler::take_flow(std::unique_lock<std::mutex>& guard) {
   return std::exchange(flow_, GST_FLOW_OK);
 }
 
-uint64_t FrameScheduler::nap_ns(uint64_t waited_ns, unsigned looks) const {
-  const uint64_t nap = looks == 0 ? expected_wait_ns_ * 7 / 8 : waited_ns / 8;
-  return std::clamp(nap, kShortestNapNs,
-                    std::min(kLongestNapNs, timeout_ns_ - std::min(waited_ns, timeout_ns_)));
+uint64_t FrameScheduler::nap_ns(uint64_t waited_ns, unsigned looks, uint64_t eta_ns) const {
+  const uint64_t nap = looks == 0 ? expected_wait_ns_ * 7 / 8 : waited_ns / 4;
+  const uint64_t left = timeout_ns_ - std::min(waited_ns, timeout_ns_);
+  return std::max(std::clamp(nap, kShortestNapNs, std::min(kLongestNapNs, left)),
+                  std::min(eta_ns / 4 * 3, left));
 }
 
-Completion FrameScheduler::look_at_oldest(std::unique_lock<std::mutex>& guard) {
+Completion FrameScheduler::look_at_oldest(std::unique_lock<std::mutex>& guard, uint64_t& eta_ns) {
   const uint32_t slot = uint32_t(retired_ % depth_);
   finishing_ = true;
   guard.unlock();
-  const Completion status = status_(slot);
+  const Completion status = status_(slot, eta_ns);
   guard.lock();
   finishing_ = false;
   return status;
@@ -155,12 +158,13 @@ Completion FrameScheduler::wait_oldest(std::unique_lock<std::mutex>& guard) {
   const auto start = Clock::now();
   for (unsigned looks = 0;; ++looks) {
     guard.unlock();
-    const Completion status = status_(uint32_t(retired_ % depth_));
+    uint64_t eta = 0;
+    const Completion status = status_(uint32_t(retired_ % depth_), eta);
     guard.lock();
     const uint64_t waited = since_ns(start);
     if (status == Completion::kDone) expected_wait_ns_ = (7 * expected_wait_ns_ + waited) / 8;
     if (status != Completion::kPending || stopping_ || waited >= timeout_ns_) return status;
-    nap_.wait_for(guard, std::chrono::nanoseconds(nap_ns(waited, looks)));
+    nap_.wait_for(guard, std::chrono::nanoseconds(nap_ns(waited, looks, eta)));
   }
 }
 
@@ -224,7 +228,8 @@ CompletionService::Client::Look FrameScheduler::look(Clock::time_point now, Cloc
   }
   const uint64_t oldest = retired_;
   const bool busy = kept_busy();
-  const Completion status = look_at_oldest(guard);
+  uint64_t eta = 0;
+  const Completion status = look_at_oldest(guard, eta);
   changed_.notify_all();  // the streaming thread may wait for the turn
   if (stopping_) return Look::kIdle;
   if (retired_ != oldest || finishing_) {  // another thread took the frame meanwhile
@@ -233,24 +238,26 @@ CompletionService::Client::Look FrameScheduler::look(Clock::time_point now, Cloc
   }
   const uint64_t waited = since_ns(watched_since_);
   if (status == Completion::kPending && waited < timeout_ns_) {
-    next = busy ? now + kBusyRingLook : Clock::now() + std::chrono::nanoseconds(nap_ns(waited, looks_));
+    next = busy ? now + kBusyRingLook : Clock::now() + std::chrono::nanoseconds(nap_ns(waited, looks_, eta));
     looks_++;
     return Look::kLater;
   }
   if (status == Completion::kDone && !busy) expected_wait_ns_ = (7 * expected_wait_ns_ + waited) / 8;
   found_ = status;
-  finishing_ = true;  // the turn is the worker's until finish() settles the frame
-  return Look::kReady;
+  finishing_ = true;  // the turn is the finisher's until finish() settles the frame
+  return in_flight_.front()->may_block() ? Look::kReady : Look::kFinishHere;
 }
 
-void FrameScheduler::finish() {
+void FrameScheduler::finish(bool here) {
   std::unique_lock<std::mutex> guard(lock_);
   finishing_ = false;
   settle_oldest(found_, guard);
   // Frames done behind it leave now too, without another look by the service.
-  while (!stopping_ && !stalled_ && !in_flight_.empty() && !finishing_) {
+  while (!stopping_ && !stalled_ && !in_flight_.empty() && !finishing_ &&
+         !(here && in_flight_.front()->may_block())) {
     const uint64_t oldest = retired_;
-    const Completion status = look_at_oldest(guard);
+    uint64_t eta = 0;
+    const Completion status = look_at_oldest(guard, eta);
     changed_.notify_all();
     if (status == Completion::kPending || retired_ != oldest || finishing_) break;
     settle_oldest(status, guard);

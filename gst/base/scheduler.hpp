@@ -3,9 +3,10 @@
 // The streaming thread reserves a ring slot, records and submits into it, and hands the frame over
 // with push(). Each frame is finished (a filter's output pushed downstream, an analysis result
 // posted) as soon as the GPU is done with it, in submission order, by one of two threads:
-// - a worker of the device's completion service (completions.hpp), whose one thread looks at the
-//   oldest frame of every element on the device while their streaming threads are away (a live
-//   stream: no frame waits for a later one to arrive, whatever the frame rate);
+// - the device's completion service (completions.hpp), whose one thread looks at the oldest frame
+//   of every element on the device while their streaming threads are away (a live stream: no frame
+//   waits for a later one to arrive, whatever the frame rate), and finishes it there, or on one of
+//   its workers when the finish may block (an output pushed downstream);
 // - the streaming thread itself while it keeps the ring busy (an unpaced stream: the ring full, or
 //   one frame short of it): it needs the oldest frame's slot soon, so once the ring is full it
 //   waits for that frame in reserve() and finishes it, and the service only looks at the element
@@ -52,10 +53,15 @@ class FrameScheduler : private CompletionService::Client {
     // the flow of what it pushed downstream: the first that is not GST_FLOW_OK is returned once to
     // the streaming thread, by its next reserve() or drain().
     virtual GstFlowReturn finish() = 0;
+    // Whether finish() may block (a push downstream): such a frame is finished on a worker, never
+    // on the completion service's thread.
+    virtual bool may_block() const { return true; }
   };
   using Frames = std::deque<std::unique_ptr<Work>>;
-  // Where the frame submitted into `slot` stands now, without waiting (CommandRing::status()).
-  using FenceStatus = std::function<Completion(uint32_t slot)>;
+  // Where the frame submitted into `slot` stands now, without waiting (CommandRing::status()); for
+  // a pending frame `eta_ns` is at least how long the work queued ahead of it will take (0 when
+  // unknown), so that a frame behind other streams' work is not looked at in vain.
+  using FrameStatus = std::function<Completion(uint32_t slot, uint64_t& eta_ns)>;
   // The frame that did not complete (kPending: still running after the timeout; kLost), once, on
   // the thread that waited for it.
   using FailureReport = std::function<void(Completion status)>;
@@ -64,7 +70,7 @@ class FrameScheduler : private CompletionService::Client {
   using BeforeBlocking = std::function<void()>;
 
   // `depth` frames at most in flight, looked at by `service` (the device's).
-  FrameScheduler(uint32_t depth, uint64_t timeout_ns, FenceStatus status, FailureReport report,
+  FrameScheduler(uint32_t depth, uint64_t timeout_ns, FrameStatus status, FailureReport report,
                  std::shared_ptr<CompletionService> service, BeforeBlocking before_blocking = nullptr);
   // Leaves the service (stop()); frames still held are destroyed, so the owner must hand them over
   // with stop() first when the GPU may still use them.
@@ -94,12 +100,12 @@ class FrameScheduler : private CompletionService::Client {
   using Clock = CompletionService::Clock;
   // The service's thread: where the oldest frame stands, and when to look again (completions.hpp).
   Look look(Clock::time_point now, Clock::time_point& next) override;
-  // A worker: finishes the oldest frame that look() found done (or failed), and every done frame
-  // after it.
-  void finish() override;
+  // Finishes the oldest frame that look() found done (or failed), and every done frame after it
+  // (`here`: on the service's thread, up to one that may block).
+  void finish(bool here) override;
   // Looks at the oldest frame's status without waiting, holding the turn (`finishing_`) meanwhile:
   // the streaming thread must not finish the frame and record into its slot while it is read.
-  Completion look_at_oldest(std::unique_lock<std::mutex>& guard);
+  Completion look_at_oldest(std::unique_lock<std::mutex>& guard, uint64_t& eta_ns);
   // Waits for the oldest frame and finishes it (or drops it, or marks the failure), on the
   // streaming thread in reserve() or drain(). With the lock held and no other thread finishing.
   void finish_oldest(std::unique_lock<std::mutex>& guard);
@@ -111,8 +117,9 @@ class FrameScheduler : private CompletionService::Client {
   // Waits for the oldest frame: looks at its status, naps, looks again (see kShortestNapNs).
   Completion wait_oldest(std::unique_lock<std::mutex>& guard);
   // How long to nap before the next look at a frame that has been waited for `waited_ns`, and
-  // looked at `looks` times: first 7/8 of the recent waits, then an eighth of the time so far.
-  uint64_t nap_ns(uint64_t waited_ns, unsigned looks) const;
+  // looked at `looks` times: first 7/8 of the recent waits, then a quarter of the time so far; or
+  // 3/4 of the work queued ahead of it (`eta_ns`) when that is longer.
+  uint64_t nap_ns(uint64_t waited_ns, unsigned looks, uint64_t eta_ns = 0) const;
   // The first flow to return to the streaming thread: a failure's error once it is reported, a
   // stop, or a finished frame's flow (once). With the lock held.
   GstFlowReturn take_flow(std::unique_lock<std::mutex>& guard);
@@ -129,7 +136,7 @@ class FrameScheduler : private CompletionService::Client {
   // fewer has been left by a stream that comes back slower than the GPU (live).
   const size_t busy_ring_;
   const uint64_t timeout_ns_;
-  const FenceStatus status_;
+  const FrameStatus status_;
   const FailureReport report_;
   const BeforeBlocking before_blocking_;
   const std::shared_ptr<CompletionService> service_;

@@ -18,14 +18,14 @@ struct Entry {
   std::vector<vk::PipelineStageFlags> wait_stages;
   std::vector<vk::CommandBuffer> commands;
   std::vector<vk::Semaphore> signals;
-  vk::Fence fence;  // uploads and downloads only
+  std::shared_ptr<SubmitPoint> point;  // uploads and downloads only
 };
 
 struct ThreadBatch {
   int depth = 0;  // open scopes
   std::vector<Entry> entries;
-  // The fence of each device's compute work in the batch, made by its first fenced submission.
-  std::map<const Device*, std::shared_ptr<BatchFence>> fences;
+  // The point of each device's compute work in the batch, made by its first submission.
+  std::map<const Device*, std::shared_ptr<SubmitPoint>> points;
 };
 
 thread_local ThreadBatch t_batch;
@@ -53,8 +53,8 @@ vk::SubmitInfo submit_info(const Entry& e) {
                         .pSignalSemaphores = e.signals.data()};
 }
 
-void submit_entry(const Entry& e, vk::Fence fence) {
-  e.device->submit(submit_info(e), fence, e.role);
+void submit_entry(const Entry& e, SubmitPoint& point) {
+  point.value.store(e.device->submit_now(submit_info(e), nullptr, e.role), std::memory_order_release);
 }
 
 // GST_VKCOMPUTE_BATCH=0: no scope opens, every element submits on its own (to compare).
@@ -79,49 +79,45 @@ bool open() {
   return t_batch.depth > 0;
 }
 
-std::shared_ptr<const BatchFence> add(const Device& device, const vk::SubmitInfo& info, vk::Fence fence,
-                                      QueueRole role) {
+std::shared_ptr<const SubmitPoint> add(const Device& device, const vk::SubmitInfo& info, QueueRole role) {
   Entry e{.device = &device, .role = role};
   append(e, info);
-  std::shared_ptr<const BatchFence> shared;
-  if (role == QueueRole::kCompute && fence) {
-    auto& made = t_batch.fences[&device];
-    if (!made) made = device.batch_fence();
-    shared = made;
+  std::shared_ptr<SubmitPoint> point;
+  if (role == QueueRole::kCompute) {
+    auto& made = t_batch.points[&device];
+    if (!made) made = std::make_shared<SubmitPoint>(device.timeline(role));
+    point = made;
   } else {
-    e.fence = fence;
+    point = e.point = std::make_shared<SubmitPoint>(device.timeline(role));
   }
   t_batch.entries.push_back(std::move(e));
-  return shared;
+  return point;
 }
 
 void flush() {
   if (t_batch.entries.empty()) return;
   // Taken first: submitting may not add to the batch, but a failure must not submit twice.
   std::vector<Entry> entries = std::move(t_batch.entries);
-  auto fences = std::move(t_batch.fences);
+  auto points = std::move(t_batch.points);
   t_batch.entries.clear();
-  t_batch.fences.clear();
+  t_batch.points.clear();
   std::vector<const Device*> devices;
   for (const Entry& e : entries)
     if (std::find(devices.begin(), devices.end(), e.device) == devices.end()) devices.push_back(e.device);
   for (const Device* device : devices) {
     // Uploads wait for nothing and compute work may wait for them: first. Downloads wait for the
-    // compute work: last. Each keeps its own submission (and fence).
+    // compute work: last. Each keeps its own submission (and point).
     Entry compute{.device = device, .role = QueueRole::kCompute};
     for (const Entry& e : entries) {
       if (e.device != device) continue;
-      if (e.role == QueueRole::kUpload) submit_entry(e, e.fence);
+      if (e.role == QueueRole::kUpload) submit_entry(e, *e.point);
       if (e.role == QueueRole::kCompute) append(compute, submit_info(e));
     }
     GST_LOG("device %d: %zu command buffers of compute work in one submission", device->index(),
             compute.commands.size());
-    auto fence = fences.find(device);
-    if (!compute.commands.empty() || fence != fences.end())
-      submit_entry(compute, fence != fences.end() ? vk::Fence(*fence->second->fence) : vk::Fence());
-    if (fence != fences.end()) fence->second->submitted.store(true, std::memory_order_release);
+    if (!compute.commands.empty()) submit_entry(compute, *points.at(device));
     for (const Entry& e : entries)
-      if (e.device == device && e.role == QueueRole::kDownload) submit_entry(e, e.fence);
+      if (e.device == device && e.role == QueueRole::kDownload) submit_entry(e, *e.point);
   }
 }
 

@@ -18,9 +18,9 @@
 // before it leaves (the element's output goes straight into another element of ours).
 #pragma once
 
-#include <atomic>
 #include <memory>
 
+#include "timeline.hpp"
 #include "vk.hpp"
 
 namespace vkc {
@@ -40,29 +40,20 @@ class BatchScope {
   bool opened_;
 };
 
-// The fence of a batch's compute work on one device. Until `submitted`, the batch is still with the
-// thread that made it, and no other thread may touch the fence (vkQueueSubmit writes it).
-struct BatchFence {
-  explicit BatchFence(vk::raii::Fence made) : fence(std::move(made)) {}
-  vk::raii::Fence fence;
-  std::atomic<bool> submitted{false};
-};
-
 namespace batch {
 
 // True while a BatchScope is open on the calling thread.
 bool open();
 
 // Keeps a submission for the thread's batch (the caller checked open()). The command buffers and
-// semaphores must stay valid until the batch is submitted. A compute submission's `fence` is not
-// signalled: the returned fence, shared by the batch's compute work, is signalled instead and
-// stays valid while the caller holds it. Other roles keep their own `fence` (null is returned).
-std::shared_ptr<const BatchFence> add(const Device& device, const vk::SubmitInfo& info, vk::Fence fence,
-                                      QueueRole role);
+// semaphores must stay valid until the batch is submitted. Returns where the work will end: the
+// batch's compute work on a device shares one point, each upload and download has its own; their
+// values are set when the batch goes.
+std::shared_ptr<const SubmitPoint> add(const Device& device, const vk::SubmitInfo& info, QueueRole role);
 
 // Submits the calling thread's batch, if any: per device, its uploads, then all of its compute
 // work as one submission (waiting for every semaphore any of it waited for, signalling every one
-// any of it signalled), then its downloads.
+// any of it signalled), then its downloads; then sets their points.
 void flush();
 
 }  // namespace batch

@@ -94,9 +94,10 @@ std::string unusable_reason(const vk::raii::PhysicalDevice& physical, int index)
   auto props = physical.getProperties();
   std::string name =
       std::string("Vulkan device ") + std::to_string(index) + " (" + props.deviceName.data() + ")";
-  if (props.apiVersion < VK_API_VERSION_1_1)
+  // 1.2 for timeline semaphores (timeline.hpp), which every 1.2 device has.
+  if (props.apiVersion < VK_API_VERSION_1_2)
     return name + " supports Vulkan " + std::to_string(VK_VERSION_MAJOR(props.apiVersion)) + "." +
-           std::to_string(VK_VERSION_MINOR(props.apiVersion)) + "; 1.1 or newer is needed";
+           std::to_string(VK_VERSION_MINOR(props.apiVersion)) + "; 1.2 or newer is needed";
   if (compute_queue_family(physical) < 0) return name + " has no compute queue";
   return {};
 }
@@ -128,7 +129,7 @@ std::shared_ptr<Instance> Instance::get(std::string& error) {
     uint32_t api = created->context.enumerateInstanceVersion();
     if (api < VK_API_VERSION_1_1) {
       error = "the Vulkan loader supports only Vulkan " + std::to_string(VK_VERSION_MAJOR(api)) + "." +
-              std::to_string(VK_VERSION_MINOR(api)) + "; 1.1 or newer is needed";
+              std::to_string(VK_VERSION_MINOR(api)) + "; 1.2 or newer is needed";
       return nullptr;
     }
     std::vector<const char*> extensions;
@@ -137,7 +138,7 @@ std::shared_ptr<Instance> Instance::get(std::string& error) {
     if (created->debug_utils) extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
 
     vk::ApplicationInfo app{
-        .pApplicationName = "gst-vkcompute", .pEngineName = "GStreamer", .apiVersion = VK_API_VERSION_1_1};
+        .pApplicationName = "gst-vkcompute", .pEngineName = "GStreamer", .apiVersion = VK_API_VERSION_1_2};
     auto debug_info = messenger_info();
     vk::InstanceCreateInfo info{.pNext = created->debug_utils ? &debug_info : nullptr,
                                 .pApplicationInfo = &app,
@@ -290,12 +291,16 @@ Device::Device(std::shared_ptr<Instance> instance, vk::raii::PhysicalDevice phys
     queue_infos.push_back({.queueFamilyIndex = uint32_t(transfer_family),
                            .queueCount = transfer_queues,
                            .pQueuePriorities = priorities});
-  vk::DeviceCreateInfo info{.queueCreateInfoCount = uint32_t(queue_infos.size()),
+  vk::PhysicalDeviceVulkan12Features vulkan12{.timelineSemaphore = VK_TRUE};
+  vk::DeviceCreateInfo info{.pNext = &vulkan12,
+                            .queueCreateInfoCount = uint32_t(queue_infos.size()),
                             .pQueueCreateInfos = queue_infos.data(),
                             .enabledExtensionCount = uint32_t(extensions.size()),
                             .ppEnabledExtensionNames = extensions.data()};
   device_ = vk::raii::Device(physical_, info);
-  queues_[size_t(QueueRole::kCompute)] = {compute_family, *device_.getQueue(compute_family, 0), &locks_[0]};
+  for (auto& timeline : timelines_) timeline = std::make_unique<Timeline>(device_);
+  queues_[size_t(QueueRole::kCompute)] = {compute_family, *device_.getQueue(compute_family, 0), &locks_[0],
+                                          timelines_[0].get()};
   families_ = {compute_family};
   for (QueueRole role : {QueueRole::kUpload, QueueRole::kDownload}) {
     if (transfer_queues == 0) {
@@ -303,8 +308,8 @@ Device::Device(std::shared_ptr<Instance> instance, vk::raii::PhysicalDevice phys
       continue;
     }
     const uint32_t n = role == QueueRole::kUpload ? 0 : transfer_queues - 1;
-    queues_[size_t(role)] = {uint32_t(transfer_family), *device_.getQueue(transfer_family, n),
-                             &locks_[1 + n]};
+    queues_[size_t(role)] = {uint32_t(transfer_family), *device_.getQueue(transfer_family, n), &locks_[1 + n],
+                             timelines_[1 + n].get()};
   }
   if (transfer_queues > 0) families_.push_back(uint32_t(transfer_family));
   set_name(queue(QueueRole::kCompute).handle, "vkcompute queue");
@@ -326,38 +331,17 @@ Device::~Device() {
   GST_INFO("closed Vulkan device %d: %s", index_, name_.c_str());
 }
 
-std::shared_ptr<const BatchFence> Device::submit(const vk::SubmitInfo& info, vk::Fence fence, QueueRole role,
-                                                 bool defer) const {
-  if (defer && batch::open()) return batch::add(*this, info, fence, role);
+std::shared_ptr<const SubmitPoint> Device::submit(const vk::SubmitInfo& info, vk::Fence fence, QueueRole role,
+                                                  bool defer) const {
+  if (defer && !fence && batch::open()) return batch::add(*this, info, role);
   batch::flush();  // what the thread deferred goes first
-  const Queue& q = queue(role);
-  std::lock_guard<std::mutex> guard(*q.lock);
-  q.handle.submit(info, fence);
-  return nullptr;
+  return std::make_shared<const SubmitPoint>(timeline(role), submit_now(info, fence, role));
 }
 
-std::shared_ptr<BatchFence> Device::batch_fence() const {
-  vk::raii::Fence fence = nullptr;
-  {
-    std::lock_guard<std::mutex> guard(spare_fences_lock_);
-    if (!spare_fences_.empty()) {
-      fence = std::move(spare_fences_.back());
-      spare_fences_.pop_back();
-    }
-  }
-  if (!*fence) fence = vk::raii::Fence(device_, vk::FenceCreateInfo{});
-  return std::shared_ptr<BatchFence>(new BatchFence(std::move(fence)), [this](BatchFence* batch) {
-    try {
-      if (!batch->submitted || batch->fence.getStatus() == vk::Result::eSuccess) {
-        device_.resetFences(*batch->fence);
-        std::lock_guard<std::mutex> guard(spare_fences_lock_);
-        spare_fences_.push_back(std::move(batch->fence));
-      }
-    } catch (const vk::SystemError&) {
-      // A lost device: the fence goes with the batch.
-    }
-    delete batch;
-  });
+uint64_t Device::submit_now(const vk::SubmitInfo& info, vk::Fence fence, QueueRole role) const {
+  const Queue& q = queue(role);
+  std::lock_guard<std::mutex> guard(*q.lock);
+  return q.timeline->submit(q.handle, info, fence);
 }
 
 void Device::set_name_raw(vk::ObjectType type, uint64_t handle, const char* name) const {

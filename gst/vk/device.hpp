@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "timeline.hpp"
 #include "vk.hpp"
 
 GST_DEBUG_CATEGORY_EXTERN(gst_vkcompute_runtime_debug);
@@ -28,7 +29,6 @@ struct DeviceFeatures {
 };
 
 class Instance;
-struct BatchFence;
 
 // How many Vulkan instances the process has made. The loader loads the driver with each one (and
 // unloads it when the instance goes), so a driver's exit handlers are registered anew after each.
@@ -88,17 +88,17 @@ class Device {
   // its "GPU" work runs on the host's cores.
   bool is_cpu() const { return properties_.deviceType == vk::PhysicalDeviceType::eCpu; }
 
-  // Thread-safe vkQueueSubmit to the queue of `role`, after the calling thread's batch (batch.hpp).
-  // With `defer` inside a BatchScope, the submission joins the batch instead; a compute
-  // submission's completion is then signalled by the returned fence rather than `fence`.
-  std::shared_ptr<const BatchFence> submit(const vk::SubmitInfo& info, vk::Fence fence,
-                                           QueueRole role = QueueRole::kCompute, bool defer = false) const;
-
-  // An unsignalled fence for a batch of submissions (batch.hpp). Fences are reused: on NVIDIA's
-  // driver a fence made and destroyed per frame cost the streaming thread about 0.6 ms per frame
-  // (H200, docs/benchmarks.md). Once the last holder lets it go, a fence that signalled (or was
-  // never submitted) is reset and kept for the next batch.
-  std::shared_ptr<BatchFence> batch_fence() const;
+  // Thread-safe vkQueueSubmit to the queue of `role`, after the calling thread's batch (batch.hpp),
+  // signalling `fence` when given. Returns where the work ends on the queue's timeline. With
+  // `defer` inside a BatchScope (and no fence), the submission joins the batch instead, and the
+  // point's value is set when the batch goes.
+  std::shared_ptr<const SubmitPoint> submit(const vk::SubmitInfo& info, vk::Fence fence,
+                                            QueueRole role = QueueRole::kCompute, bool defer = false) const;
+  // vkQueueSubmit to the queue of `role` now, whatever the thread's batch holds (the batch's own
+  // submissions); returns the value on the queue's timeline where the work ends.
+  uint64_t submit_now(const vk::SubmitInfo& info, vk::Fence fence, QueueRole role) const;
+  // The timeline of the queue of `role` (roles that share a queue share it).
+  const Timeline& timeline(QueueRole role) const { return *queue(role).timeline; }
 
   // Attaches a debug name (visible in validation messages and GPU debuggers) when the instance
   // has VK_EXT_debug_utils.
@@ -121,6 +121,7 @@ class Device {
     uint32_t family = 0;
     vk::Queue handle;
     std::mutex* lock = nullptr;
+    Timeline* timeline = nullptr;  // signalled by every submission, under `lock`
   };
   const Queue& queue(QueueRole role) const { return queues_[size_t(role)]; }
 
@@ -135,8 +136,8 @@ class Device {
   Queue queues_[3];  // by QueueRole
   std::vector<uint32_t> families_;
   mutable std::mutex locks_[3];  // one per distinct VkQueue
-  mutable std::mutex spare_fences_lock_;
-  mutable std::vector<vk::raii::Fence> spare_fences_;  // batch_fence()'s, reset; before device_ goes
+  // One per distinct VkQueue, beside its lock; declared after device_: destroyed before it.
+  std::unique_ptr<Timeline> timelines_[3];
 };
 
 }  // namespace vkc

@@ -23,9 +23,7 @@ CommandRing::CommandRing(std::shared_ptr<Device> device, uint32_t depth, const c
   slots_.resize(depth);
   for (uint32_t i = 0; i < depth; ++i) {
     make_commands(QueueRole::kCompute, slots_[i].pool, slots_[i].cmd);
-    slots_[i].fence = vk::raii::Fence(dev, vk::FenceCreateInfo{});
     device_->set_name(*slots_[i].cmd, name);
-    device_->set_name(*slots_[i].fence, name);
   }
 }
 
@@ -35,18 +33,15 @@ uint32_t CommandRing::default_timestamp_interval() {
 }
 
 CommandRing::~CommandRing() {
-  // Command buffers and fences must not be destroyed while the GPU still uses them: owners that
+  // Command buffers must not be destroyed while the GPU still uses them: owners that
   // cannot wait hand the ring to release_after_gpu() (reaper.hpp), so nothing is pending here.
   if (wait_all(0) == Completion::kPending) GST_ERROR("command ring destroyed with work still pending");
 }
 
 vk::CommandBuffer CommandRing::begin(uint32_t slot) {
   Slot& s = slots_[slot];
-  if (s.submitted) {
-    if (!s.batch_fence) device_->device().resetFences(*s.fence);
-    s.batch_fence.reset();
-    s.submitted = false;
-  }
+  s.done.reset();
+  s.submitted = false;
   s.upload.begun = s.download.begun = false;  // a recording abandoned without submit
   s.pool.reset();
   s.cmd.begin(vk::CommandBufferBeginInfo{.flags = vk::CommandBufferUsageFlagBits::eOneTimeSubmit});
@@ -106,7 +101,7 @@ void CommandRing::submit(uint32_t slot, bool defer) {
     s.cmd.writeTimestamp(vk::PipelineStageFlagBits::eBottomOfPipe, *timestamps_, kQueries * slot + kEnded);
   s.cmd.end();
   // Each semaphore is signalled once and waited once per submission, as binary semaphores must be.
-  // The slot's fence goes on its last batch: the batches complete in order, each waiting for the
+  // The slot completes with its last batch: the batches complete in order, each waiting for the
   // one before.
   const vk::PipelineStageFlags after_upload =
       vk::PipelineStageFlagBits::eComputeShader | vk::PipelineStageFlagBits::eTransfer;
@@ -132,37 +127,56 @@ void CommandRing::submit(uint32_t slot, bool defer) {
     compute.signalSemaphoreCount = 1;
     compute.pSignalSemaphores = &computed;
   }
-  s.batch_fence = device_->submit(compute, s.download.begun ? nullptr : *s.fence, QueueRole::kCompute, defer);
+  s.done = device_->submit(compute, nullptr, QueueRole::kCompute, defer);
   if (s.download.begun) {
     s.download.cmd.end();
     vk::CommandBuffer copy = *s.download.cmd;
-    device_->submit(vk::SubmitInfo{.waitSemaphoreCount = 1,
-                                   .pWaitSemaphores = &computed,
-                                   .pWaitDstStageMask = &after_compute,
-                                   .commandBufferCount = 1,
-                                   .pCommandBuffers = &copy},
-                    *s.fence, QueueRole::kDownload, defer);
+    s.done = device_->submit(vk::SubmitInfo{.waitSemaphoreCount = 1,
+                                            .pWaitSemaphores = &computed,
+                                            .pWaitDstStageMask = &after_compute,
+                                            .commandBufferCount = 1,
+                                            .pCommandBuffers = &copy},
+                             nullptr, QueueRole::kDownload, defer);
   }
   s.upload.begun = s.download.begun = false;
   s.submitted = true;
 }
 
 Completion CommandRing::wait(uint32_t slot, uint64_t timeout_ns) const {
-  return wait_fences({&slots_[slot]}, timeout_ns);
+  return wait_slots({&slots_[slot]}, timeout_ns);
+}
+
+Completion CommandRing::status(uint32_t slot, uint64_t* eta_ns) const {
+  const Slot& s = slots_[slot];
+  if (!s.submitted) return Completion::kDone;
+  if (!s.done->submitted()) batch::flush();  // a no-op unless the batch is the calling thread's
+  try {
+    if (s.done->reached()) return Completion::kDone;
+    if (eta_ns) *eta_ns = s.done->timeline.ahead_ns(s.done->value.load(std::memory_order_acquire));
+    return Completion::kPending;
+  } catch (const vk::DeviceLostError&) {
+    return Completion::kLost;
+  }
 }
 
 Completion CommandRing::wait_all(uint64_t timeout_ns) const {
   std::vector<const Slot*> slots;
   for (const Slot& s : slots_) slots.push_back(&s);
-  return wait_fences(slots, timeout_ns);
+  return wait_slots(slots, timeout_ns);
 }
 
-Completion CommandRing::wait_fences(const std::vector<const Slot*>& slots, uint64_t timeout_ns) const {
-  // Fences that have signalled need no flush: a streaming thread that finds an element's earlier
-  // frame done, halfway down a chain, keeps the frame's batch open for the elements below. Flushed
-  // otherwise: a fence of the thread's own batch would never signal, and the batch must not wait
-  // while the thread does.
-  if (signalled(slots)) return Completion::kDone;
+Completion CommandRing::wait_slots(const std::vector<const Slot*>& slots, uint64_t timeout_ns) const {
+  // Points reached need no flush: a streaming thread that finds an element's earlier frame done,
+  // halfway down a chain, keeps the frame's batch open for the elements below. Flushed otherwise:
+  // a point of the thread's own batch would never be reached, and the batch must not wait while
+  // the thread does.
+  try {
+    if (std::all_of(slots.begin(), slots.end(),
+                    [](const Slot* s) { return !s->submitted || s->done->reached(); }))
+      return Completion::kDone;
+  } catch (const vk::DeviceLostError&) {
+    return Completion::kLost;
+  }
   batch::flush();
   // A slot whose batch another thread still holds has nothing to wait for yet: that thread sends
   // it within its current chain call, so wait for that in short naps.
@@ -170,41 +184,22 @@ Completion CommandRing::wait_fences(const std::vector<const Slot*>& slots, uint6
   const auto deadline =
       std::chrono::steady_clock::now() + std::chrono::nanoseconds(std::min(timeout_ns, kHour));
   for (const Slot* s : slots)
-    while (s->submitted && !s->fence_submitted()) {
+    while (s->submitted && !s->done->submitted()) {
       if (std::chrono::steady_clock::now() >= deadline) return Completion::kPending;
       std::this_thread::sleep_for(std::chrono::microseconds(50));
     }
-  const std::vector<vk::Fence> fences = completions(slots);
-  if (fences.empty()) return Completion::kDone;
   const auto left = std::max<int64_t>(
       0, std::chrono::duration_cast<std::chrono::nanoseconds>(deadline - std::chrono::steady_clock::now())
              .count());
-  try {
-    return device_->device().waitForFences(
-               fences, VK_TRUE, timeout_ns >= kHour ? timeout_ns : uint64_t(left)) == vk::Result::eSuccess
-               ? Completion::kDone
-               : Completion::kPending;
-  } catch (const vk::DeviceLostError&) {
-    return Completion::kLost;
-  }
+  return wait_points(device_->device(), completions(slots),
+                     timeout_ns >= kHour ? timeout_ns : uint64_t(left));
 }
 
-std::vector<vk::Fence> CommandRing::completions(const std::vector<const Slot*>& slots) {
-  std::vector<vk::Fence> fences;
+std::vector<const SubmitPoint*> CommandRing::completions(const std::vector<const Slot*>& slots) {
+  std::vector<const SubmitPoint*> points;
   for (const Slot* s : slots)
-    if (s->submitted) fences.push_back(s->completion());
-  return fences;
-}
-
-bool CommandRing::signalled(const std::vector<const Slot*>& slots) const {
-  for (const Slot* s : slots)
-    if (s->submitted && !s->fence_submitted()) return false;
-  const std::vector<vk::Fence> fences = completions(slots);
-  try {
-    return fences.empty() || device_->device().waitForFences(fences, VK_TRUE, 0) == vk::Result::eSuccess;
-  } catch (const vk::DeviceLostError&) {
-    return false;  // the wait that follows reports it
-  }
+    if (s->submitted) points.push_back(s->done.get());
+  return points;
 }
 
 double CommandRing::gpu_time_ns(uint32_t slot) const {

@@ -16,14 +16,6 @@
 
 namespace vkc {
 
-// Where a submission stands after a wait.
-enum class Completion {
-  kDone,     // completed (or nothing was submitted)
-  kPending,  // still running when the wait timed out: what it uses must stay alive
-  kLost,     // the device was lost (VK_ERROR_DEVICE_LOST): it will never complete, and the
-             // driver no longer touches what it used
-};
-
 class CommandRing {
  public:
   // A timed submission is not free: in a chain of five elements at 1080p (NVIDIA H100), timing one
@@ -53,12 +45,17 @@ class CommandRing {
   // Begins recording the slot's download: copies on the download queue that start once the
   // slot's compute work is complete (its writes visible to them). Call after begin().
   vk::CommandBuffer begin_download(uint32_t slot);
-  // Ends recording and submits the slot's work (upload, compute, download, in that order); its
-  // fence signals when all of it is complete. With `defer`, the work joins the calling thread's
-  // batch when one is open (batch.hpp).
+  // Ends recording and submits the slot's work (upload, compute, download, in that order); the
+  // slot is complete when the last of them reaches its point on its queue's timeline. With
+  // `defer`, the work joins the calling thread's batch when one is open (batch.hpp).
   void submit(uint32_t slot, bool defer = false);
   // Waits up to `timeout_ns` for the slot's last submission.
   Completion wait(uint32_t slot, uint64_t timeout_ns) const;
+  // Where the slot's last submission stands, without waiting: at most one read of its queue's
+  // timeline. Work still in the calling thread's batch is submitted first; in another thread's
+  // batch it is pending. For pending work, `eta_ns` (when given) is how long the submissions
+  // ahead of it on its queue will take at the queue's recent pace (Timeline::ahead_ns()).
+  Completion status(uint32_t slot, uint64_t* eta_ns = nullptr) const;
   // Waits up to `timeout_ns` for every slot's last submission.
   Completion wait_all(uint64_t timeout_ns) const;
   // GPU time of the slot's completed submission, in nanoseconds, from timestamp queries from
@@ -71,11 +68,9 @@ class CommandRing {
  private:
   struct Slot;
   // Waits for the completion of every slot in `slots` (submitted ones).
-  Completion wait_fences(const std::vector<const Slot*>& slots, uint64_t timeout_ns) const;
-  // Whether every submitted slot in `slots` has completed, without waiting or flushing the batch.
-  bool signalled(const std::vector<const Slot*>& slots) const;
-  // The fences that signal the completion of the submitted slots in `slots`.
-  static std::vector<vk::Fence> completions(const std::vector<const Slot*>& slots);
+  Completion wait_slots(const std::vector<const Slot*>& slots, uint64_t timeout_ns) const;
+  // The points where the submitted slots in `slots` complete.
+  static std::vector<const SubmitPoint*> completions(const std::vector<const Slot*>& slots);
 
   // Command buffers of one copy queue for a slot, made on first use.
   struct Copies {
@@ -93,15 +88,10 @@ class CommandRing {
     // command buffer of a shared pool (NVIDIA's advice). Declared before cmd: destroyed after it.
     vk::raii::CommandPool pool = nullptr;
     vk::raii::CommandBuffer cmd = nullptr;
-    vk::raii::Fence fence = nullptr;
-    // The fence of the batch the slot's deferred compute work went in, signalled in place of
-    // `fence` (batch.hpp); null when `fence` is the one.
-    std::shared_ptr<const BatchFence> batch_fence;
-    vk::Fence completion() const { return batch_fence ? *batch_fence->fence : *fence; }
-    // False while the slot's batch is still with the thread that made it: nothing to wait for yet.
-    bool fence_submitted() const {
-      return !batch_fence || batch_fence->submitted.load(std::memory_order_acquire);
-    }
+    // Where the slot's last submission ends (its download, else its compute work, which in a batch
+    // shares the batch's point); its value is 0 while the batch is still with the thread that
+    // made it: nothing to wait for yet.
+    std::shared_ptr<const SubmitPoint> done;
     Copies upload;
     Copies download;
     bool submitted = false;

@@ -1,0 +1,15 @@
+// Live many-stream mode of vkcompute-bench (--many-streams K): K live pipelines
+// `appsrc ! ELEMENTS ! fakesink` in one process, fed at their frame rate by a few pacing threads,
+// as a process serving K cameras runs them. Reports frames delivered, late and missing frames,
+// push-to-sink latency, CPU time per frame, the process's threads and its memory.
+#pragma once
+
+#include "options.hpp"
+
+namespace bench {
+
+// Runs the mode and prints its report; returns the process's exit status (nonzero on a pipeline
+// error or bad settings).
+int run_many_streams(const Options& options);
+
+}  // namespace bench
