@@ -84,6 +84,9 @@ struct Observed {
   double setup_s = 0, eos_s = 0, null_s = 0, null_max_s = 0;
   int feeders = 0, proposed_pools = 0, ended = 0;  // ended: pipelines that reached EOS
   std::string error;                               // the first pipeline error
+  // Mean `gpu-time` of our elements by factory, over the streams that have timed a window of
+  // frames by the window's end (GST_VKCOMPUTE_TIMESTAMP_INTERVAL=8 times enough at 30 frames/s).
+  std::map<std::string, double> gpu_us;
 };
 
 // The frames scheduled inside the window (late, missing) and those that arrived inside it.
@@ -504,6 +507,32 @@ void stop_streams(std::vector<Stream>& streams, Observed& o) {
   o.null_s = double(g_get_monotonic_time() - start) / 1e6;
 }
 
+// Our elements' mean `gpu-time` by factory, over the streams where it is known.
+std::map<std::string, double> gpu_times(const std::vector<Stream>& streams) {
+  std::map<std::string, std::pair<double, int>> sums;
+  for (const auto& s : streams) {
+    GstIterator* it = gst_bin_iterate_elements(GST_BIN(s.pipeline));
+    GValue item = G_VALUE_INIT;
+    while (gst_iterator_next(it, &item) == GST_ITERATOR_OK) {
+      auto* element = GST_ELEMENT(g_value_get_object(&item));
+      double us = 0;
+      if (g_object_class_find_property(G_OBJECT_GET_CLASS(element), "gpu-time"))
+        g_object_get(element, "gpu-time", &us, nullptr);
+      if (us > 0) {
+        auto& sum = sums[GST_OBJECT_NAME(gst_element_get_factory(element))];
+        sum.first += us;
+        sum.second++;
+      }
+      g_value_reset(&item);
+    }
+    g_value_unset(&item);
+    gst_iterator_free(it);
+  }
+  std::map<std::string, double> means;
+  for (const auto& [name, sum] : sums) means[name] = sum.first / sum.second;
+  return means;
+}
+
 // Warm-up, then the measured window with its counters read at either end.
 void run_window(std::vector<Stream>& streams, gint64 t0, const Settings& settings, Observed& o) {
   watch(streams, t0 + settings.warmup_us, o);
@@ -521,6 +550,7 @@ void run_window(std::vector<Stream>& streams, gint64 t0, const Settings& setting
   o.end_us = g_get_monotonic_time();
   o.threads_end = threads_by_name();
   o.rss_end_mib = rss_mib();
+  o.gpu_us = gpu_times(streams);
 }
 
 // Late and missing frames among those scheduled inside the window; throughput from those handed off
@@ -590,6 +620,9 @@ void print_report(const Options& options, const Settings& settings, const Observ
   std::printf("  CPU: %.1f us per delivered frame (%.2f cores)\n", cpu_us,
               w.seconds > 0 ? w.cpu_seconds / w.seconds : 0);
   std::printf("  CPU by thread name: %s\n", largest(w.cpu_seconds_by_thread, kNamesShown, 2, " s").c_str());
+  if (!o.gpu_us.empty())
+    std::printf("  GPU time per frame by element (mean over streams): %s\n",
+                largest(o.gpu_us, kNamesShown, 1, " us").c_str());
   std::printf("  threads: %d at the window's start, %d at peak, %d at its end, %d once all are freed\n",
               o.threads_start, o.threads_peak, o.threads_end.total, o.threads_after);
   std::printf("  threads by name at the end: %s\n",

@@ -51,14 +51,15 @@ VkComputeMemory* root_of(GstMemory* memory) {
   return reinterpret_cast<VkComputeMemory*>(memory->parent ? memory->parent : memory);
 }
 
-// Records `commands` into a command buffer of its own, submits it on `device`'s queue after every
-// command submitted before, and waits for it.
+// Records `commands` into a command buffer of its own and submits it on `device`'s compute queue
+// after every command submitted before. Returns the ring, whose slot 0 is then the submission.
 template <typename Commands>
-bool run_now(const std::shared_ptr<vkc::Device>& device, const char* name, Commands commands) {
+std::unique_ptr<vkc::CommandRing> submit_now(const std::shared_ptr<vkc::Device>& device, const char* name,
+                                             Commands commands) {
   using Stage = vk::PipelineStageFlagBits;
   using Access = vk::AccessFlagBits;
-  vkc::CommandRing ring(device, 1, name, 0);
-  vk::CommandBuffer cmd = ring.begin(0);
+  auto ring = std::make_unique<vkc::CommandRing>(device, 1, name, 0);
+  vk::CommandBuffer cmd = ring->begin(0);
   vk::MemoryBarrier before{.srcAccessMask = Access::eShaderWrite | Access::eTransferWrite,
                            .dstAccessMask = Access::eTransferRead | Access::eTransferWrite};
   cmd.pipelineBarrier(Stage::eComputeShader | Stage::eTransfer, Stage::eTransfer, {}, before, nullptr,
@@ -66,8 +67,14 @@ bool run_now(const std::shared_ptr<vkc::Device>& device, const char* name, Comma
   commands(cmd);
   vk::MemoryBarrier after{.srcAccessMask = Access::eTransferWrite, .dstAccessMask = Access::eHostRead};
   cmd.pipelineBarrier(Stage::eTransfer, Stage::eHost, {}, after, nullptr, nullptr);
-  ring.submit(0);
-  return ring.wait(0, kMapTimeoutNs) == vkc::Completion::kDone;
+  ring->submit(0);
+  return ring;
+}
+
+// The same, and waits for it.
+template <typename Commands>
+bool run_now(const std::shared_ptr<vkc::Device>& device, const char* name, Commands commands) {
+  return submit_now(device, name, commands)->wait(0, kMapTimeoutNs) == vkc::Completion::kDone;
 }
 
 // Copies a whole buffer into another of the same device, and waits.
@@ -95,11 +102,18 @@ GstMemory* allocator_alloc(GstAllocator* allocator, gsize size, GstAllocationPar
     buffer = self->device_local ? vkc::Buffer::create_device(*self->device, maxsize, "vkcompute device frame")
                                 : vkc::Buffer::create_host(*self->device, maxsize, "vkcompute frame");
     // Zeroed like host memory (vk/memory.hpp): row padding that no kernel writes reads the same in
-    // every run, wherever the frame is copied or mapped later.
-    if (self->device_local && !run_now(*self->device, "vkcompute zero frame", [&](vk::CommandBuffer cmd) {
-          cmd.fillBuffer(buffer->handle(), 0, VK_WHOLE_SIZE, 0);
-        }))
-      throw std::runtime_error("the GPU did not finish zeroing a new frame");
+    // every run, wherever the frame is copied or mapped later. Without waiting: only work on the
+    // compute queue touches device frames (kernels, and the copies of CPU maps), and it is all
+    // submitted after this, each frame's commands behind a barrier from earlier transfer writes.
+    // A wait here waited for every stream's frames queued on the GPU: a pool that grew under load
+    // stalled its stream for the whole backlog.
+    if (self->device_local) {
+      const vkc::Buffer& zeroed = *buffer;
+      vkc::release_after_gpu(
+          submit_now(*self->device, "vkcompute zero frame",
+                     [&](vk::CommandBuffer cmd) { cmd.fillBuffer(zeroed.handle(), 0, VK_WHOLE_SIZE, 0); }),
+          nullptr);
+    }
   } catch (const std::exception& e) {
     GST_ERROR_OBJECT(allocator, "cannot allocate %" G_GSIZE_FORMAT " bytes of %s Vulkan memory: %s", maxsize,
                      self->device_local ? "device-local" : "host-visible", e.what());
