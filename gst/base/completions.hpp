@@ -6,9 +6,10 @@
 // no wait), naps until the earliest moment any client asked to be looked at again, and hands each
 // client whose oldest frame is done to its Workers (workers.hpp), which finish it there: push its
 // output, post its message. A finish that blocks downstream holds one worker and delays no other
-// client; a client is finished by one thread at a time, so its frames stay in order. Frames whose
-// finish cannot block (an analysis result posted, a frame that left at submit let go) are finished
-// on the service's thread itself: a hand-over to a worker would cost a wake per frame.
+// client by more than a millisecond (workers.hpp); a client is finished by one thread at a time, so its
+// frames stay in order. Frames whose finish cannot block (an analysis result posted, a frame that left at
+// submit let go) are finished on the service's thread itself: a hand-over to a worker would cost a wake per
+// frame.
 //
 // Why naps and not a blocking wait: NVIDIA's driver spins in its waits (vkWaitForFences,
 // vkWaitSemaphores) for the whole GPU time, so a waiting thread costs a core per device; a look is

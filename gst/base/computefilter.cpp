@@ -243,8 +243,13 @@ class FrameWork : public vkc::FrameScheduler::Work {
   }
 
   // Only an output in host memory is pushed when the frame is done (one in device memory left at
-  // submit): posting a result or letting go of the input does not block.
-  bool may_block() const override { return frame.outbuf != nullptr; }
+  // submit): posting a result or letting go of the input does not block. A timed frame's queries
+  // are read too, which on lavapipe waits until the device is idle (2-78 ms with other pipelines'
+  // frames queued): the completion service's thread, which looks at every element of the device,
+  // must not wait there.
+  bool may_block() const override {
+    return frame.outbuf != nullptr || get_priv(self_)->ring->timed(frame.slot);
+  }
 
   vkc::Frame frame;
   vkc::InputBinding input;

@@ -1,12 +1,14 @@
 // vkc::Workers: threads that run the tasks handed to them: a few, and one more for each task that
-// blocks.
+// blocks or runs long.
 //
 // Tasks are short (a message posted, a buffer pushed into a queue) unless one blocks (a push into a
 // downstream that waits for its clock, a full queue, a paused pipeline). The first kEager threads
 // start as soon as a task finds no idle thread; beyond those, a task that has waited kStuck for a
 // thread gets a new one (check(), which its owner calls at the times it returns). So a task that
 // blocks holds one thread and delays the others by kStuck at most, and the threads grow with the
-// tasks blocked at that moment, never with the number of elements. Threads idle for a while go
+// tasks that have held their thread kStuck or longer at that moment (blocked in a push, or slow:
+// the two look the same from here, and a CPU too busy to run them stretches tasks too), never with
+// the number of elements. Threads idle for a while go
 // away, down to one. No GObject in here.
 #pragma once
 

@@ -1,5 +1,7 @@
 #include "reaper.hpp"
 
+#include <pthread.h>
+
 #include <chrono>
 #include <condition_variable>
 #include <cstdlib>
@@ -63,7 +65,10 @@ struct Reaper {
 Reaper& reaper() {
   static Reaper* instance = [] {
     auto* created = new Reaper();
-    std::thread(&Reaper::run, created).detach();
+    std::thread([created] {
+      pthread_setname_np(pthread_self(), "vkc:reaper");
+      created->run();
+    }).detach();
     return created;
   }();
   return *instance;

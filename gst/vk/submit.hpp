@@ -64,6 +64,8 @@ class CommandRing {
   // By default one submission in kTimestampInterval is timed: a timestamp at the end of a command
   // buffer waits for all of its work, which keeps consecutive frames from overlapping on the GPU.
   double gpu_time_ns(uint32_t slot) const;
+  // Whether the slot's last submission is one of the timed ones (gpu_time_ns() reads its queries).
+  bool timed(uint32_t slot) const { return slots_[slot].started; }
 
  private:
   struct Slot;

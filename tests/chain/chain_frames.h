@@ -1,5 +1,5 @@
-// What the chain tests (test_chain, test_chain_lifecycle) share: seeded random frames in, the
-// visible bytes of frames out, and which memory the buffers on a pad are in.
+// What the chain tests (test_chain, test_chain_lifecycle) and test_many_streams share: seeded random
+// frames in, the visible bytes of frames out, and which memory the buffers on a pad are in.
 #pragma once
 
 #include <gst/gst.h>
