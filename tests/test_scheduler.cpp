@@ -229,6 +229,9 @@ GST_START_TEST(test_full_ring_waits_for_the_oldest) {
   rig.gpu.complete(0);
   producer.join();  // returns only once frame 0 has left
   ExpectLog(rig.log, rig.log.finished, std::vector<int>({0}), "finished");
+  // Waited for that long, frame 0 was handed to the service (kHandOverNs): its worker finished it
+  // while the producer slept.
+  fail_unless(rig.log.get_threads().count("test:done") == 1, "frame 0 was not finished by the service");
   for (int n = 1; n <= int(kDepth); ++n) rig.gpu.complete(n);
   ExpectFlow(rig.scheduler.drain(), GST_FLOW_OK, "drain()");
   ExpectLog(rig.log, rig.log.finished, std::vector<int>({0, 1, 2, 3, 4}), "finished");

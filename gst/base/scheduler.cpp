@@ -21,6 +21,11 @@ constexpr uint64_t kLongestNapNs = 1'000'000;
 // to it, and only looks at it this often: frames of a burst that no frame follows still leave,
 // this late at most.
 constexpr auto kBusyRingLook = std::chrono::microseconds(1000);
+// The streaming thread waits for its oldest frame itself (the ring full: an unpaced stream) while
+// the wait is short; a frame it would wait for longer (frames of many streams queued on the GPU
+// ahead of it) is handed to the service, and the thread sleeps until the frame has left instead of
+// napping and looking: hundreds of streaming threads looking cost more than one service.
+constexpr uint64_t kHandOverNs = 2'000'000;
 // While another thread holds the turn (finishing_), the service looks again this late at most;
 // that thread wakes it when it lets the turn go (settle_oldest()).
 constexpr auto kTurnHeldLook = std::chrono::microseconds(1000);
@@ -52,7 +57,7 @@ GstFlowReturn FrameScheduler::reserve(uint32_t& slot) {
   // worker already is.
   bool warned = false;
   while (in_flight_.size() >= depth_ && !failed_ && !stopping_ && flow_ == GST_FLOW_OK) {
-    if (!finishing_)
+    if (!finishing_ && handed_over_ != retired_)
       finish_oldest(guard);
     else
       wait_for_finisher(warned, guard);
@@ -78,7 +83,7 @@ GstFlowReturn FrameScheduler::drain() {
   std::unique_lock<std::mutex> guard(lock_);
   bool warned = false;
   while ((!in_flight_.empty() || releasing_ > 0) && !stalled_ && !stopping_) {
-    if (!in_flight_.empty() && !finishing_ && !failed_)
+    if (!in_flight_.empty() && !finishing_ && !failed_ && handed_over_ != retired_)
       finish_oldest(guard);
     else
       wait_for_finisher(warned, guard);
@@ -140,7 +145,8 @@ GstFlowReturn FrameScheduler::take_flow(std::unique_lock<std::mutex>& guard) {
 uint64_t FrameScheduler::nap_ns(uint64_t waited_ns, unsigned looks, uint64_t eta_ns) const {
   const uint64_t nap = looks == 0 ? expected_wait_ns_ * 7 / 8 : waited_ns / 4;
   const uint64_t left = timeout_ns_ - std::min(waited_ns, timeout_ns_);
-  return std::max(std::clamp(nap, kShortestNapNs, std::min(kLongestNapNs, left)),
+  const uint64_t longest = std::min(kLongestNapNs, left);
+  return std::max(std::clamp(nap, std::min(kShortestNapNs, longest), longest),
                   std::min(eta_ns / 4 * 3, left));
 }
 
@@ -154,7 +160,7 @@ Completion FrameScheduler::look_at_oldest(std::unique_lock<std::mutex>& guard, u
   return status;
 }
 
-Completion FrameScheduler::wait_oldest(std::unique_lock<std::mutex>& guard) {
+Completion FrameScheduler::wait_oldest(std::unique_lock<std::mutex>& guard, Clock::time_point& hand_over) {
   const auto start = Clock::now();
   for (unsigned looks = 0;; ++looks) {
     guard.unlock();
@@ -164,14 +170,26 @@ Completion FrameScheduler::wait_oldest(std::unique_lock<std::mutex>& guard) {
     const uint64_t waited = since_ns(start);
     if (status == Completion::kDone) expected_wait_ns_ = (7 * expected_wait_ns_ + waited) / 8;
     if (status != Completion::kPending || stopping_ || waited >= timeout_ns_) return status;
-    nap_.wait_for(guard, std::chrono::nanoseconds(nap_ns(waited, looks, eta)));
+    const uint64_t nap = nap_ns(waited, looks, eta);
+    if (waited + nap > kHandOverNs) {  // a long wait: the service's, while this thread sleeps
+      hand_over = Clock::now() + std::chrono::nanoseconds(nap);
+      return status;
+    }
+    nap_.wait_for(guard, std::chrono::nanoseconds(nap));
   }
 }
 
 void FrameScheduler::finish_oldest(std::unique_lock<std::mutex>& guard) {
   finishing_ = true;
-  const Completion status = wait_oldest(guard);
+  Clock::time_point hand_over = Clock::time_point::min();
+  const Completion status = wait_oldest(guard, hand_over);
   finishing_ = false;
+  if (hand_over != Clock::time_point::min() && !stopping_) {
+    handed_over_ = retired_;
+    service_->wake(entry_, hand_over);
+    changed_.notify_all();
+    return;
+  }
   settle_oldest(status, guard);
 }
 
@@ -227,7 +245,7 @@ CompletionService::Client::Look FrameScheduler::look(Clock::time_point now, Cloc
     looks_ = 0;
   }
   const uint64_t oldest = retired_;
-  const bool busy = kept_busy();
+  const bool busy = kept_busy() && handed_over_ != oldest;  // a frame handed over is the service's
   uint64_t eta = 0;
   const Completion status = look_at_oldest(guard, eta);
   changed_.notify_all();  // the streaming thread may wait for the turn

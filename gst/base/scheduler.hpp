@@ -114,8 +114,9 @@ class FrameScheduler : private CompletionService::Client {
   // The streaming thread in reserve() or drain(), while another thread finishes the oldest frame:
   // calls before_blocking_ the first time (`warned`), then waits for a change.
   void wait_for_finisher(bool& warned, std::unique_lock<std::mutex>& guard);
-  // Waits for the oldest frame: looks at its status, naps, looks again (see kShortestNapNs).
-  Completion wait_oldest(std::unique_lock<std::mutex>& guard);
+  // Waits for the oldest frame: looks at its status, naps, looks again (see kShortestNapNs); or,
+  // once the wait is long (kHandOverNs), stops and sets `hand_over` to when the service should look.
+  Completion wait_oldest(std::unique_lock<std::mutex>& guard, Clock::time_point& hand_over);
   // How long to nap before the next look at a frame that has been waited for `waited_ns`, and
   // looked at `looks` times: first 7/8 of the recent waits, then a quarter of the time so far; or
   // 3/4 of the work queued ahead of it (`eta_ns`) when that is longer.
@@ -152,8 +153,10 @@ class FrameScheduler : private CompletionService::Client {
   bool finishing_ = false;                // lock: a thread looks at, waits for or finishes the oldest frame
   Completion found_ = Completion::kDone;  // lock: what look() found of the oldest frame, for finish()
   uint64_t retired_ = 0;                  // lock: frames that left, for the oldest one's slot
-  int releasing_ = 0;                     // lock: frames out of in_flight_ whose release is under way
-  uint64_t expected_wait_ns_ = 0;         // lock: how long recent waits for the oldest frame took (mean)
+  // lock: the frame (by retired_) whose long wait the streaming thread left to the service.
+  uint64_t handed_over_ = UINT64_MAX;
+  int releasing_ = 0;              // lock: frames out of in_flight_ whose release is under way
+  uint64_t expected_wait_ns_ = 0;  // lock: how long recent waits for the oldest frame took (mean)
   // lock: the oldest frame the service watches (by retired_), since when, and its looks so far.
   uint64_t watched_ = UINT64_MAX;
   Clock::time_point watched_since_;
