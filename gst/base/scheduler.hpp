@@ -13,7 +13,9 @@
 //   every millisecond in case no frame follows (finishing what is done, reporting a frame that
 //   outlives the timeout). One thread waits per frame instead of two handing it over, which halves
 //   the wakes per frame; in a chain, one streaming thread waits for the frame of all of its
-//   elements (they share the batch's completion) instead of one thread per element.
+//   elements (they share the batch's completion) instead of one thread per element. A wait that
+//   grows long (the frame queued behind other streams' frames on the GPU) is handed to the service
+//   after all, and the streaming thread sleeps until the frame has left.
 // drain() finishes the frames on the streaming thread too. Never two threads finish at once.
 //
 // A frame that does not complete stops the scheduler for good: either the device was lost (that
@@ -47,11 +49,10 @@ class FrameScheduler : private CompletionService::Client {
   class Work {
    public:
     virtual ~Work() = default;
-    // On a worker of the completion service or the streaming thread (never two at once), in
-    // submission order,
-    // once the GPU is done with the frame. Returns
-    // the flow of what it pushed downstream: the first that is not GST_FLOW_OK is returned once to
-    // the streaming thread, by its next reserve() or drain().
+    // On the completion service (its thread, or a worker when may_block()) or the streaming thread
+    // (never two at once), in submission order, once the GPU is done with the frame. Returns the
+    // flow of what it pushed downstream: the first that is not GST_FLOW_OK is returned once to the
+    // streaming thread, by its next reserve() or drain().
     virtual GstFlowReturn finish() = 0;
     // Whether finish() may block (a push downstream): such a frame is finished on a worker, never
     // on the completion service's thread.
@@ -65,7 +66,7 @@ class FrameScheduler : private CompletionService::Client {
   // The frame that did not complete (kPending: still running after the timeout; kLost), once, on
   // the thread that waited for it.
   using FailureReport = std::function<void(Completion status)>;
-  // Called on the streaming thread before it waits for a worker to finish a frame
+  // Called on the streaming thread before it waits for the service to finish a frame
   // (whose push downstream may block for long): the element sends any GPU work it holds back.
   using BeforeBlocking = std::function<void()>;
 
