@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Turns vkcompute-bench results (its --json output) into the Markdown tables of
-docs/benchmarks.md: one table per case and size, our element first, then each peer with our
-speed-up over it.
+"""Turns vkcompute-bench results (its --json output) into Markdown tables, as in
+docs/benchmarks/h200-2026-11-21-run3-tables.md: one table per case and size, our element first,
+then each peer with our speed-up over it.
 
     /usr/bin/python3 bench/tables.py results.jsonl > tables.md
 """
