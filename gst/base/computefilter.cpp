@@ -369,7 +369,7 @@ static gboolean gst_vkcompute_filter_start(GstBaseTransform* trans) {
     post_exception(self, e);
     return FALSE;
   }
-  priv->copies = std::make_unique<vkc::SlotCopies>(device, kVkComputeFramesInFlight);
+  priv->copies = std::make_unique<vkc::SlotCopies>(device, *priv->ring);
   priv->frame_timeout_ns = frame_timeout_ns();
   priv->scheduler = std::make_unique<vkc::FrameScheduler>(
       kVkComputeFramesInFlight, priv->frame_timeout_ns,
@@ -515,7 +515,7 @@ static void stage_input(GstVkComputeFilter* self, vkc::Frame& frame) {
   if (reads.planes == 0 || frame.in.device_local || !priv->device->features().copy_input_to_device ||
       reads.load_bytes >= kWideLoadBytes || 2 * (x1 - MIN(frame.x0, x1)) < guint(GST_VIDEO_INFO_WIDTH(&info)))
     return;
-  const vkc::FrameLayout copy = priv->copies->input_copy(frame.slot, info, frame.in, reads.planes);
+  const vkc::FrameLayout copy = priv->copies->kernel_input_copy(info, frame.in, reads.planes);
   vkc::record_frame_copy(frame.cmd, info, frame.in, copy,
                          {.end_plane = reads.planes, .y0 = frame.y0, .y1 = frame.y1});
   frame.in = copy;

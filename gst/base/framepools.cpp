@@ -1,5 +1,6 @@
 #include "framepools.hpp"
 
+#include "bufferpool.hpp"
 #include "memorycaps.hpp"
 
 namespace vkc {

@@ -2,16 +2,31 @@
 
 namespace vkc {
 
-SlotCopies::SlotCopies(std::shared_ptr<Device> device, uint32_t slots)
-    : device_(std::move(device)), slots_(slots) {}
+SlotCopies::SlotCopies(std::shared_ptr<Device> device, const CommandRing& ring)
+    : device_(std::move(device)), ring_(ring), slots_(ring.depth()) {}
 
-FrameLayout SlotCopies::moved(std::unique_ptr<Buffer>& buffer, const char* name, const GstVideoInfo& info,
+Buffer& SlotCopies::slot_buffer(uint32_t slot, Member member, vk::DeviceSize bytes, const char* name,
+                                bool& created) {
+  std::unique_ptr<Buffer>& buffer = slots_[slot].*member;
+  created = false;
+  if (buffer && buffer->size() >= bytes) return *buffer;
+  for (uint32_t other = 0; other < slots_.size(); ++other) {
+    std::unique_ptr<Buffer>& idle = slots_[other].*member;
+    if (other != slot && idle && idle->size() >= bytes && ring_.idle(other)) {
+      buffer = std::move(idle);
+      return *buffer;
+    }
+  }
+  buffer = Buffer::create_device(device_, bytes, name);
+  created = true;
+  return *buffer;
+}
+
+FrameLayout SlotCopies::moved(uint32_t slot, Member member, const char* name, const GstVideoInfo& info,
                               const FrameLayout& layout, guint n_planes, bool& created) {
   vk::DeviceSize bytes = 0;
   FrameLayout copy = packed_from_zero(info, layout, n_planes, bytes);
-  created = !buffer || buffer->size() < bytes;
-  if (created) buffer = Buffer::create_device(device_, bytes, name);
-  copy.buffer = buffer->handle();
+  copy.buffer = slot_buffer(slot, member, bytes, name, created).handle();
   copy.device_local = true;
   return copy;
 }
@@ -19,21 +34,33 @@ FrameLayout SlotCopies::moved(std::unique_ptr<Buffer>& buffer, const char* name,
 FrameLayout SlotCopies::input_copy(uint32_t slot, const GstVideoInfo& info, const FrameLayout& layout,
                                    guint n_planes) {
   bool created = false;
-  return moved(slots_[slot].input, "vkcompute input copy", info, layout, n_planes, created);
+  return moved(slot, &Slot::input, "vkcompute input copy", info, layout, n_planes, created);
 }
 
 vk::Buffer SlotCopies::input_copy(uint32_t slot, vk::DeviceSize bytes) {
-  std::unique_ptr<Buffer>& buffer = slots_[slot].input;
-  if (!buffer || buffer->size() < bytes)
-    buffer = Buffer::create_device(device_, bytes, "vkcompute input copy");
-  return buffer->handle();
+  bool created = false;
+  return slot_buffer(slot, &Slot::input, bytes, "vkcompute input copy", created).handle();
+}
+
+FrameLayout SlotCopies::kernel_input_copy(const GstVideoInfo& info, const FrameLayout& layout,
+                                          guint n_planes) {
+  vk::DeviceSize bytes = 0;
+  FrameLayout copy = packed_from_zero(info, layout, n_planes, bytes);
+  if (!kernel_input_ || kernel_input_->size() < bytes) {
+    // Frames in flight may still read the smaller one: it goes with the rest, after the GPU.
+    if (kernel_input_) outgrown_.push_back(std::move(kernel_input_));
+    kernel_input_ = SharedScratch::get(device_, "vkcompute kernel input copy", bytes);
+  }
+  copy.buffer = (*kernel_input_)[0];
+  copy.device_local = true;
+  return copy;
 }
 
 FrameLayout SlotCopies::output_copy(uint32_t slot, vk::CommandBuffer cmd, const GstVideoInfo& info,
                                     const FrameLayout& layout) {
   bool created = false;
   FrameLayout copy =
-      moved(slots_[slot].output, "vkcompute output copy", info, layout, GST_VIDEO_MAX_PLANES, created);
+      moved(slot, &Slot::output, "vkcompute output copy", info, layout, GST_VIDEO_MAX_PLANES, created);
   if (created) cmd.fillBuffer(copy.buffer, 0, VK_WHOLE_SIZE, 0);
   return copy;
 }

@@ -9,16 +9,19 @@
 #include <vector>
 
 #include "frame.hpp"
+#include "scratch.hpp"
 #include "vk/submit.hpp"
 
 namespace vkc {
 
-// Buffers of each ring slot, grown on demand, reused once the slot's previous frame has completed:
+// Buffers of each ring slot, made on demand, reused once the slot's previous frame has completed:
 // a host-visible staging buffer for CPU copies (InputBinding), and device-local copies of a frame's
-// input and output.
+// input and output. A slot without a copy takes one from a slot whose frame has completed before
+// it makes one, so an element holds as many copies as it has frames really in flight (one in a
+// live stream), not one per slot of its ring.
 class SlotCopies {
  public:
-  SlotCopies(std::shared_ptr<Device> device, uint32_t slots);
+  SlotCopies(std::shared_ptr<Device> device, const CommandRing& ring);
 
   // The slot's staging buffer, for InputBinding::bind().
   std::unique_ptr<Buffer>& staging(uint32_t slot) { return slots_[slot].staging; }
@@ -26,6 +29,10 @@ class SlotCopies {
   FrameLayout input_copy(uint32_t slot, const GstVideoInfo& info, const FrameLayout& layout, guint n_planes);
   // The slot's input copy, at least `bytes` long: a frame gathered from several memories.
   vk::Buffer input_copy(uint32_t slot, vk::DeviceSize bytes);
+  // `layout`'s planes [0, n_planes) moved into a device copy for the frame's kernels, written and
+  // read only by the frame's commands on the compute queue, after its start barrier: shared with
+  // every element of the device (SharedScratch).
+  FrameLayout kernel_input_copy(const GstVideoInfo& info, const FrameLayout& layout, guint n_planes);
   // `layout` moved into the slot's output copy with the same strides. A new copy is zeroed by a
   // fill recorded into `cmd`, so that its row padding, which no kernel writes, reads the same in
   // every run: the caller orders the fill before the kernels.
@@ -38,11 +45,17 @@ class SlotCopies {
     std::unique_ptr<Buffer> input;
     std::unique_ptr<Buffer> output;
   };
-  FrameLayout moved(std::unique_ptr<Buffer>& buffer, const char* name, const GstVideoInfo& info,
+  using Member = std::unique_ptr<Buffer> Slot::*;
+  // The slot's buffer `member`, of at least `bytes`: its own, one taken from an idle slot, or new.
+  Buffer& slot_buffer(uint32_t slot, Member member, vk::DeviceSize bytes, const char* name, bool& created);
+  FrameLayout moved(uint32_t slot, Member member, const char* name, const GstVideoInfo& info,
                     const FrameLayout& layout, guint n_planes, bool& created);
 
   std::shared_ptr<Device> device_;
+  const CommandRing& ring_;
   std::vector<Slot> slots_;
+  std::shared_ptr<const SharedScratch> kernel_input_;
+  std::vector<std::shared_ptr<const SharedScratch>> outgrown_;  // earlier kernel input copies
 };
 
 // The ends of a chain in device memory cross the bus by transfers on the device's copy queues

@@ -273,17 +273,3 @@ const vkc::Buffer* gst_vkcompute_memory_get_buffer(GstMemory* mem, const vkc::De
   if (device_local) *device_local = local;
   return buffer;
 }
-
-GstBufferPool* gst_vkcompute_buffer_pool_new(GstAllocator* allocator, GstCaps* caps, guint size,
-                                             guint min_buffers) {
-  GstBufferPool* pool = gst_video_buffer_pool_new();
-  GstStructure* config = gst_buffer_pool_get_config(pool);
-  gst_buffer_pool_config_set_params(config, caps, size, min_buffers, 0);
-  gst_buffer_pool_config_set_allocator(config, allocator, nullptr);
-  gst_buffer_pool_config_add_option(config, GST_BUFFER_POOL_OPTION_VIDEO_META);
-  if (!gst_buffer_pool_set_config(pool, config)) {
-    gst_object_unref(pool);
-    return nullptr;
-  }
-  return pool;
-}

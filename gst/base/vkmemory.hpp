@@ -43,7 +43,3 @@ GstAllocator* gst_vkcompute_device_allocator_new(std::shared_ptr<vkc::Device> de
 // mem->offset of that buffer.
 const vkc::Buffer* gst_vkcompute_memory_get_buffer(GstMemory* mem, const vkc::Device& device,
                                                    bool* device_local = nullptr);
-
-// A video buffer pool whose buffers are allocated from `allocator`, with GstVideoMeta.
-GstBufferPool* gst_vkcompute_buffer_pool_new(GstAllocator* allocator, GstCaps* caps, guint size,
-                                             guint min_buffers);

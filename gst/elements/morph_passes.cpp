@@ -122,17 +122,16 @@ Passes::Passes(const std::shared_ptr<Device>& device, const PlaneFormat& format)
                                                   .push_constant_bytes = sizeof(PackParams),
                                                   .specialization = {kGroupX, kGroupY, format.bpp, lanes16}});
   const vk::DeviceSize bytes = vk::DeviceSize(format.width) * format.height * sizeof(uint32_t);
-  for (Slot& slot : slots_) {
-    for (auto& image : slot.images) image = Buffer::create_device(device, bytes, "morph working image");
+  images_ = SharedScratch::get(device, "morph working image", bytes, kImages);
+  for (Slot& slot : slots_)
     slot.runs = Buffer::create_host(device, kMaxRuns * sizeof(uint32_t), "morph mask runs");
-  }
 }
 
 vk::Buffer Passes::image(int index) const {
   const Slot& slot = slots_[slot_];
   if (index == kSource && source_in_frame_) return input_;
   if (index == kOutput) return output_;
-  return index == kRuns ? slot.runs->handle() : slot.images[index]->handle();
+  return index == kRuns ? slot.runs->handle() : (*images_)[index];
 }
 
 Passes::View Passes::view(Image index) const {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "base/computefilter.hpp"
+#include "base/scratch.hpp"
 #include "vk/kernel.hpp"
 
 namespace vkc::morph {
@@ -46,13 +47,12 @@ class Passes : public CapsState {
   bool record(const Frame& frame, guint plane, const Settings& settings, GError** error);
 
  private:
-  // Working images of a slot, by index: the unpacked source (or the input frame's plane, read in
-  // place), three results and a line-pass temp; then the slot's mask runs buffer, "no image", and
-  // the output frame's plane (a line pass's destination only).
+  // Working images, by index: the unpacked source (or the input frame's plane, read in place),
+  // three results and a line-pass temp; then the slot's mask runs buffer, "no image", and the
+  // output frame's plane (a line pass's destination only).
   enum Image { kSource, kImage1, kImage2, kImage3, kTemp, kImages, kRuns = kImages, kNone, kOutput };
   struct Slot {
-    std::array<std::unique_ptr<Buffer>, kImages> images;
-    std::unique_ptr<Buffer> runs;  // mask_runs() of the frame being recorded
+    std::unique_ptr<Buffer> runs;  // mask_runs() of the frame being recorded, written by the CPU
   };
 
   // Applies `dilate` (or erosion) `times` times with the frame's mask, from `src` into `dst`,
@@ -74,6 +74,9 @@ class Passes : public CapsState {
   PlaneFormat format_;
   std::unique_ptr<Kernel> unpack_, line_, rows_, pack_;
   std::unique_ptr<Kernel> row_table_;  // row passes in shared memory; null where a row does not fit
+  // Only the frame's own kernels touch the working images: shared by every morph of the device
+  // with planes of this size (scratch.hpp).
+  std::shared_ptr<const SharedScratch> images_;
   std::array<Slot, kVkComputeFramesInFlight> slots_;
   // Descriptor sets over a slot's own images never change: built once, by (kernel, slot, images).
   std::map<std::tuple<const Kernel*, uint32_t, int, int, int>, uint32_t> sets_;

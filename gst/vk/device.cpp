@@ -2,6 +2,7 @@
 #include "device.hpp"
 
 #include "batch.hpp"
+#include "kernel_cache.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -299,6 +300,7 @@ Device::Device(std::shared_ptr<Instance> instance, vk::raii::PhysicalDevice phys
                             .ppEnabledExtensionNames = extensions.data()};
   device_ = vk::raii::Device(physical_, info);
   for (auto& timeline : timelines_) timeline = std::make_unique<Timeline>(device_);
+  kernels_ = std::make_unique<KernelCache>(*this);
   queues_[size_t(QueueRole::kCompute)] = {compute_family, *device_.getQueue(compute_family, 0), &locks_[0],
                                           timelines_[0].get()};
   families_ = {compute_family};
@@ -328,6 +330,7 @@ Device::Device(std::shared_ptr<Instance> instance, vk::raii::PhysicalDevice phys
 
 Device::~Device() {
   if (*device_) device_.waitIdle();
+  kernels_.reset();
   GST_INFO("closed Vulkan device %d: %s", index_, name_.c_str());
 }
 

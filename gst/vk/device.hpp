@@ -3,6 +3,7 @@
 
 #include <gst/gst.h>
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -29,10 +30,18 @@ struct DeviceFeatures {
 };
 
 class Instance;
+class KernelCache;
 
 // How many Vulkan instances the process has made. The loader loads the driver with each one (and
 // unloads it when the instance goes), so a driver's exit handlers are registered anew after each.
 uint64_t instance_generation();
+
+// Bytes of Vulkan memory that buffers of a device hold (vkc::Buffer), by the kind asked for.
+// Imports of host memory are not counted: their memory belongs to whoever allocated it.
+struct MemoryHeld {
+  std::atomic<uint64_t> device_local{0};  // Buffer::create_device (VRAM on a discrete GPU)
+  std::atomic<uint64_t> host_visible{0};  // Buffer::create_host: system memory on a discrete GPU
+};
 
 // What a queue of the device is used for. A frame that crosses the bus at either end of a chain in
 // device memory moves by transfers on queues of their own, so that one frame's upload and the
@@ -100,6 +109,13 @@ class Device {
   // The timeline of the queue of `role` (roles that share a queue share it).
   const Timeline& timeline(QueueRole role) const { return *queue(role).timeline; }
 
+  // What the device's buffers hold now (logged at each allocation; bench/ and the tests read it
+  // from the log).
+  MemoryHeld& memory_held() const { return held_; }
+
+  // The compute pipelines compiled on this device, shared by every element using it.
+  KernelCache& kernels() const { return *kernels_; }
+
   // Attaches a debug name (visible in validation messages and GPU debuggers) when the instance
   // has VK_EXT_debug_utils.
   template <typename Handle>
@@ -138,6 +154,8 @@ class Device {
   mutable std::mutex locks_[3];  // one per distinct VkQueue
   // One per distinct VkQueue, beside its lock; declared after device_: destroyed before it.
   std::unique_ptr<Timeline> timelines_[3];
+  mutable MemoryHeld held_;
+  std::unique_ptr<KernelCache> kernels_;  // after device_: destroyed before it
 };
 
 }  // namespace vkc

@@ -8,44 +8,8 @@ Kernel::Kernel(std::shared_ptr<Device> device, const KernelInfo& info)
     : device_(std::move(device)),
       name_(info.name),
       bindings_(info.bindings),
-      push_bytes_(info.push_constant_bytes) {
-  const auto& dev = device_->device();
-  std::vector<vk::DescriptorSetLayoutBinding> slots(bindings_);
-  for (uint32_t i = 0; i < bindings_; ++i)
-    slots[i] = vk::DescriptorSetLayoutBinding{.binding = i,
-                                              .descriptorType = vk::DescriptorType::eStorageBuffer,
-                                              .descriptorCount = 1,
-                                              .stageFlags = vk::ShaderStageFlagBits::eCompute};
-  set_layout_ = vk::raii::DescriptorSetLayout(
-      dev, vk::DescriptorSetLayoutCreateInfo{.bindingCount = bindings_, .pBindings = slots.data()});
-
-  vk::PushConstantRange range{
-      .stageFlags = vk::ShaderStageFlagBits::eCompute, .offset = 0, .size = push_bytes_};
-  vk::DescriptorSetLayout set_layout = *set_layout_;
-  layout_ = vk::raii::PipelineLayout(
-      dev, vk::PipelineLayoutCreateInfo{.setLayoutCount = 1,
-                                        .pSetLayouts = &set_layout,
-                                        .pushConstantRangeCount = push_bytes_ ? 1u : 0u,
-                                        .pPushConstantRanges = &range});
-
-  vk::raii::ShaderModule module(
-      dev, vk::ShaderModuleCreateInfo{.codeSize = info.spirv_bytes, .pCode = info.spirv});
-  std::vector<vk::SpecializationMapEntry> entries(info.specialization.size());
-  for (uint32_t i = 0; i < entries.size(); ++i)
-    entries[i] = vk::SpecializationMapEntry{.constantID = i, .offset = i * 4, .size = 4};
-  vk::SpecializationInfo spec{.mapEntryCount = uint32_t(entries.size()),
-                              .pMapEntries = entries.data(),
-                              .dataSize = info.specialization.size() * 4,
-                              .pData = info.specialization.data()};
-  vk::ComputePipelineCreateInfo pipeline_info{.stage = {.stage = vk::ShaderStageFlagBits::eCompute,
-                                                        .module = *module,
-                                                        .pName = "main",
-                                                        .pSpecializationInfo = &spec},
-                                              .layout = *layout_};
-  pipeline_ = vk::raii::Pipeline(dev, nullptr, pipeline_info);
-  device_->set_name(*pipeline_, name_);
-  device_->set_name(*layout_, name_);
-}
+      push_bytes_(info.push_constant_bytes),
+      compiled_(device_->kernels().get(info)) {}
 
 vk::DescriptorSet Kernel::descriptor_set(uint32_t index) const {
   const auto& dev = device_->device();
@@ -56,7 +20,7 @@ vk::DescriptorSet Kernel::descriptor_set(uint32_t index) const {
                                           .maxSets = 1,
                                           .poolSizeCount = 1,
                                           .pPoolSizes = &size});
-    vk::DescriptorSetLayout layout = *set_layout_;
+    vk::DescriptorSetLayout layout = *compiled_->set_layout;
     vk::raii::DescriptorSets allocated(
         dev, vk::DescriptorSetAllocateInfo{
                  .descriptorPool = *pools_.back(), .descriptorSetCount = 1, .pSetLayouts = &layout});
@@ -94,10 +58,11 @@ void Kernel::dispatch(vk::CommandBuffer cmd, uint32_t set, const void* push_cons
                        std::to_string(groups_y) + " workgroups in one dispatch; the device takes at most " +
                        std::to_string(most[0]) + " x " + std::to_string(most[1]) +
                        " (maxComputeWorkGroupCount)");
-  cmd.bindPipeline(vk::PipelineBindPoint::eCompute, *pipeline_);
-  cmd.bindDescriptorSets(vk::PipelineBindPoint::eCompute, *layout_, 0, descriptor_set(set), nullptr);
+  cmd.bindPipeline(vk::PipelineBindPoint::eCompute, *compiled_->pipeline);
+  cmd.bindDescriptorSets(vk::PipelineBindPoint::eCompute, *compiled_->layout, 0, descriptor_set(set),
+                         nullptr);
   if (push_bytes_)
-    cmd.pushConstants(*layout_, vk::ShaderStageFlagBits::eCompute, 0, push_bytes_, push_constants);
+    cmd.pushConstants(*compiled_->layout, vk::ShaderStageFlagBits::eCompute, 0, push_bytes_, push_constants);
   cmd.dispatch(groups_x, groups_y, 1);
 }
 

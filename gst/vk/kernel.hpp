@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "device.hpp"
+#include "kernel_cache.hpp"
 
 namespace vkc {
 
@@ -23,16 +24,8 @@ class GridTooLarge : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-struct KernelInfo {
-  const char* name;       // debug name, also in error messages
-  const uint32_t* spirv;  // from the header glslangValidator generated
-  size_t spirv_bytes;
-  uint32_t bindings;  // storage buffers at bindings 0..n-1 of set 0
-  uint32_t push_constant_bytes;
-  // Specialization constants, value i for constant_id i (each shader documents its own ids).
-  std::vector<uint32_t> specialization;
-};
-
+// A kernel of one element instance: the device's compiled pipeline (KernelCache) and the
+// instance's own descriptor sets.
 class Kernel {
  public:
   Kernel(std::shared_ptr<Device> device, const KernelInfo& info);
@@ -54,9 +47,7 @@ class Kernel {
   const char* name_;
   uint32_t bindings_;
   uint32_t push_bytes_;
-  vk::raii::DescriptorSetLayout set_layout_ = nullptr;
-  vk::raii::PipelineLayout layout_ = nullptr;
-  vk::raii::Pipeline pipeline_ = nullptr;
+  std::shared_ptr<const CompiledKernel> compiled_;
   // One small pool per set, created on first use of each set index.
   mutable std::vector<vk::raii::DescriptorPool> pools_;
   mutable std::vector<vk::raii::DescriptorSet> sets_;

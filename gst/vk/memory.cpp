@@ -47,7 +47,22 @@ std::unique_ptr<Buffer> Buffer::allocate(std::shared_ptr<Device> device, vk::Dev
   buffer->buffer_.bindMemory(*buffer->memory_, 0);
   dev.set_name(*buffer->buffer_, name);
   dev.set_name(*buffer->memory_, name);
+  // Counted by what it was asked for: a CPU device's (lavapipe's) one memory type serves both.
+  const bool device_local = !(required & vk::MemoryPropertyFlagBits::eHostVisible);
+  MemoryHeld& held = dev.memory_held();
+  buffer->held_ = device_local ? &held.device_local : &held.host_visible;
+  buffer->allocated_ = needs.size;
+  *buffer->held_ += needs.size;
+  GST_DEBUG("allocated %s: %" G_GUINT64_FORMAT
+            " bytes of %s memory; Vulkan device %d holds %" G_GUINT64_FORMAT
+            " bytes of device-local and %" G_GUINT64_FORMAT " of host-visible memory",
+            name, guint64(needs.size), device_local ? "device-local" : "host-visible", dev.index(),
+            guint64(held.device_local.load()), guint64(held.host_visible.load()));
   return buffer;
+}
+
+Buffer::~Buffer() {
+  if (held_) *held_ -= allocated_;
 }
 
 std::unique_ptr<Buffer> Buffer::create_host(std::shared_ptr<Device> device, vk::DeviceSize size,

@@ -2,6 +2,7 @@
 // and imports of memory the CPU already owns (VK_EXT_external_memory_host).
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <string>
 
@@ -29,6 +30,7 @@ class Buffer {
   static std::unique_ptr<Buffer> import_host(std::shared_ptr<Device> device, const void* data,
                                              vk::DeviceSize size, const char* name, std::string& error);
 
+  ~Buffer();
   Buffer(const Buffer&) = delete;
   Buffer& operator=(const Buffer&) = delete;
 
@@ -53,6 +55,8 @@ class Buffer {
   vk::raii::DeviceMemory memory_ = nullptr;  // declared before buffer_: freed after it
   vk::raii::Buffer buffer_ = nullptr;
   uint8_t* mapped_ = nullptr;
+  std::atomic<uint64_t>* held_ = nullptr;  // the device's count this buffer's memory is in
+  vk::DeviceSize allocated_ = 0;
 };
 
 }  // namespace vkc

@@ -159,6 +159,16 @@ Completion CommandRing::status(uint32_t slot, uint64_t* eta_ns) const {
   }
 }
 
+bool CommandRing::idle(uint32_t slot) const {
+  const Slot& s = slots_[slot];
+  if (!s.submitted) return true;
+  try {
+    return s.done->reached();
+  } catch (const vk::DeviceLostError&) {
+    return false;  // the caller's work fails at submit, as the device's
+  }
+}
+
 Completion CommandRing::wait_all(uint64_t timeout_ns) const {
   std::vector<const Slot*> slots;
   for (const Slot& s : slots_) slots.push_back(&s);

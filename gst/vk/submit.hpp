@@ -56,6 +56,9 @@ class CommandRing {
   // batch it is pending. For pending work, `eta_ns` (when given) is how long the submissions
   // ahead of it on its queue will take at the queue's recent pace (Timeline::ahead_ns()).
   Completion status(uint32_t slot, uint64_t* eta_ns = nullptr) const;
+  // Whether the slot's last submission is known to be complete, from the points seen so far and
+  // at most one read of a timeline: unlike status(), never submits a batch, never throws.
+  bool idle(uint32_t slot) const;
   // Waits up to `timeout_ns` for every slot's last submission.
   Completion wait_all(uint64_t timeout_ns) const;
   // GPU time of the slot's completed submission, in nanoseconds, from timestamp queries from

@@ -1,0 +1,113 @@
+#include "kernel_cache.hpp"
+
+#include <array>
+#include <atomic>
+
+#include "device.hpp"
+
+#define GST_CAT_DEFAULT gst_vkcompute_runtime_debug
+
+namespace vkc {
+
+namespace {
+
+std::atomic<uint64_t> compiled{0};
+
+// The pipeline cache data of devices that closed, by pipelineCacheUUID: a device opened again
+// later in the process (after every pipeline using the GPU stopped) starts from it.
+using CacheId = std::array<uint8_t, VK_UUID_SIZE>;
+std::mutex saved_lock;
+std::map<CacheId, std::vector<uint8_t>>& saved_caches() {
+  static std::map<CacheId, std::vector<uint8_t>> saved;
+  return saved;
+}
+
+CacheId cache_id(const Device& device) {
+  CacheId id;
+  const auto& uuid = device.properties().pipelineCacheUUID;
+  std::copy(uuid.begin(), uuid.end(), id.begin());
+  return id;
+}
+
+}  // namespace
+
+KernelCache::KernelCache(const Device& device) : device_(device) {
+  std::vector<uint8_t> data;
+  {
+    std::lock_guard<std::mutex> guard(saved_lock);
+    auto it = saved_caches().find(cache_id(device_));
+    if (it != saved_caches().end()) data = it->second;
+  }
+  // A driver checks the data's header (vendor, device, UUID) and ignores data that is not its own.
+  pipeline_cache_ = vk::raii::PipelineCache(
+      device_.device(),
+      vk::PipelineCacheCreateInfo{.initialDataSize = data.size(), .pInitialData = data.data()});
+}
+
+KernelCache::~KernelCache() {
+  try {
+    std::vector<uint8_t> data = pipeline_cache_.getData();
+    std::lock_guard<std::mutex> guard(saved_lock);
+    saved_caches()[cache_id(device_)] = std::move(data);
+  } catch (const vk::SystemError& e) {
+    GST_WARNING("the pipeline cache of Vulkan device %d could not be read: %s", device_.index(), e.what());
+  }
+}
+
+uint64_t KernelCache::compiled_count() {
+  return compiled.load();
+}
+
+std::shared_ptr<const CompiledKernel> KernelCache::get(const KernelInfo& info) {
+  Key key{info.spirv, info.spirv_bytes, info.bindings, info.push_constant_bytes, info.specialization};
+  std::lock_guard<std::mutex> guard(lock_);
+  auto& kernel = kernels_[key];
+  if (!kernel) kernel = compile(info);
+  return kernel;
+}
+
+std::shared_ptr<const CompiledKernel> KernelCache::compile(const KernelInfo& info) const {
+  const auto& dev = device_.device();
+  auto kernel = std::make_shared<CompiledKernel>();
+  std::vector<vk::DescriptorSetLayoutBinding> slots(info.bindings);
+  for (uint32_t i = 0; i < info.bindings; ++i)
+    slots[i] = vk::DescriptorSetLayoutBinding{.binding = i,
+                                              .descriptorType = vk::DescriptorType::eStorageBuffer,
+                                              .descriptorCount = 1,
+                                              .stageFlags = vk::ShaderStageFlagBits::eCompute};
+  kernel->set_layout = vk::raii::DescriptorSetLayout(
+      dev, vk::DescriptorSetLayoutCreateInfo{.bindingCount = info.bindings, .pBindings = slots.data()});
+
+  vk::PushConstantRange range{
+      .stageFlags = vk::ShaderStageFlagBits::eCompute, .offset = 0, .size = info.push_constant_bytes};
+  vk::DescriptorSetLayout set_layout = *kernel->set_layout;
+  kernel->layout = vk::raii::PipelineLayout(
+      dev, vk::PipelineLayoutCreateInfo{.setLayoutCount = 1,
+                                        .pSetLayouts = &set_layout,
+                                        .pushConstantRangeCount = info.push_constant_bytes ? 1u : 0u,
+                                        .pPushConstantRanges = &range});
+
+  vk::raii::ShaderModule module(
+      dev, vk::ShaderModuleCreateInfo{.codeSize = info.spirv_bytes, .pCode = info.spirv});
+  std::vector<vk::SpecializationMapEntry> entries(info.specialization.size());
+  for (uint32_t i = 0; i < entries.size(); ++i)
+    entries[i] = vk::SpecializationMapEntry{.constantID = i, .offset = i * 4, .size = 4};
+  vk::SpecializationInfo spec{.mapEntryCount = uint32_t(entries.size()),
+                              .pMapEntries = entries.data(),
+                              .dataSize = info.specialization.size() * 4,
+                              .pData = info.specialization.data()};
+  vk::ComputePipelineCreateInfo pipeline_info{.stage = {.stage = vk::ShaderStageFlagBits::eCompute,
+                                                        .module = *module,
+                                                        .pName = "main",
+                                                        .pSpecializationInfo = &spec},
+                                              .layout = *kernel->layout};
+  kernel->pipeline = vk::raii::Pipeline(dev, pipeline_cache_, pipeline_info);
+  device_.set_name(*kernel->pipeline, info.name);
+  device_.set_name(*kernel->layout, info.name);
+  const uint64_t count = ++compiled;
+  GST_INFO("compiled kernel %s for Vulkan device %d (%" G_GUINT64_FORMAT " compiled in this process)",
+           info.name, device_.index(), count);
+  return kernel;
+}
+
+}  // namespace vkc

@@ -1,0 +1,65 @@
+// Compute pipelines compiled once per device: every kernel of every element instance on a device
+// with the same SPIR-V, bindings, push constants and specialization shares one.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <tuple>
+#include <vector>
+
+#include "vk.hpp"
+
+namespace vkc {
+
+class Device;
+
+struct KernelInfo {
+  const char* name;       // debug name, also in error messages
+  const uint32_t* spirv;  // from the header glslangValidator generated
+  size_t spirv_bytes;
+  uint32_t bindings;  // storage buffers at bindings 0..n-1 of set 0
+  uint32_t push_constant_bytes;
+  // Specialization constants, value i for constant_id i (each shader documents its own ids).
+  std::vector<uint32_t> specialization;
+};
+
+// What compiling a kernel makes: immutable once made, so any thread may record with it.
+struct CompiledKernel {
+  vk::raii::DescriptorSetLayout set_layout = nullptr;
+  vk::raii::PipelineLayout layout = nullptr;
+  vk::raii::Pipeline pipeline = nullptr;
+};
+
+// Owned by the Device (Device::kernels()); its pipelines live as long as the device, so a
+// pipeline started after another one stopped compiles nothing while the device stays open. The
+// VkPipelineCache behind it outlives the device too: its data is kept for the process and seeds
+// the next device opened on the same GPU (same pipelineCacheUUID).
+class KernelCache {
+ public:
+  explicit KernelCache(const Device& device);
+  ~KernelCache();
+  KernelCache(const KernelCache&) = delete;
+  KernelCache& operator=(const KernelCache&) = delete;
+
+  // The compiled kernel for `info`, compiled now on first use. Thread-safe; a kernel another
+  // thread is compiling is waited for, not compiled twice.
+  std::shared_ptr<const CompiledKernel> get(const KernelInfo& info);
+
+  // Kernels compiled by this process so far, on every device (logged, and counted by the tests
+  // that a second pipeline compiles none).
+  static uint64_t compiled_count();
+
+ private:
+  // The SPIR-V is embedded in the plugin and never moves, so its address names it.
+  using Key = std::tuple<const uint32_t*, size_t, uint32_t, uint32_t, std::vector<uint32_t>>;
+  std::shared_ptr<const CompiledKernel> compile(const KernelInfo& info) const;
+
+  const Device& device_;
+  vk::raii::PipelineCache pipeline_cache_ = nullptr;
+  std::mutex lock_;  // guards kernels_; held while compiling (a start-up cost, paid once)
+  std::map<Key, std::shared_ptr<const CompiledKernel>> kernels_;
+};
+
+}  // namespace vkc
