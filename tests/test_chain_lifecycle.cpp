@@ -335,6 +335,7 @@ class DynamicStream {
     fail_unless(branch_ != nullptr, "%s: %s", branch.c_str(), error ? error->message : "");
     gst_object_ref_sink(branch_);
     b_ = gst_bin_get_by_name(GST_BIN(branch_), "b");
+    chaintest::CountMemoryAt(lut_, "src", &lut_out_);
     fail_unless(gst_element_set_state(pipeline_, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE, "%s",
                 description_.c_str());
   }
@@ -395,7 +396,12 @@ class DynamicStream {
     gst_app_src_end_of_stream(GST_APP_SRC(src_));
     vktest::ExpectEos(pipeline_, kTimeout, what());
   }
-  bool LutOutputsDeviceMemory() const {
+  // Whether lut's frames are in device memory so far (every one that left it).
+  bool LutFramesInDeviceMemory() const {
+    return lut_out_.buffers > 0 && lut_out_.in_device == lut_out_.buffers;
+  }
+  // Whether lut's source caps are in device memory now.
+  bool LutCapsInDeviceMemory() const {
     GstPad* pad = gst_element_get_static_pad(lut_, "src");
     GstCaps* caps = gst_pad_get_current_caps(pad);
     const bool device =
@@ -422,6 +428,7 @@ class DynamicStream {
 
   std::string description_, branch_description_;
   GstElement *pipeline_, *src_, *lut_, *branch_;
+  chaintest::MemoryCount lut_out_;
   std::mutex linked_lock_;
   std::condition_variable linked_changed_;
   bool linked_ = false;  // linked_lock_
@@ -463,12 +470,13 @@ GstPadProbeReturn LinkAsFrameLeaves(GstPad*, GstPadProbeInfo* info, gpointer dat
   return GST_PAD_PROBE_REMOVE;
 }
 
-// After the stream ended: lut outputs system memory now, the first branch gave morph's frames of
-// the first frames, and the added branch lut's frames in I420 from frame `first_b` on.
+// After the stream ended: lut's caps are in system memory (behind a tee they always are; after the
+// element replaced, the new one is not ours), the first branch gave morph's frames of the first
+// frames, and the added branch lut's frames in I420 from frame `first_b` on.
 void ExpectBranchFrames(const DynamicStream& stream, const std::string& seed_name, guint count,
                         const std::vector<std::string>& a, const std::vector<std::string>& b, guint first_b) {
   const std::string what = vktest::WithSeed(seed_name) + ", " + stream.what();
-  fail_if(stream.LutOutputsDeviceMemory(), "%s: lut still outputs device memory", what.c_str());
+  fail_if(stream.LutCapsInDeviceMemory(), "%s: lut's caps are in device memory", what.c_str());
   const auto expected_a = Through(chaintest::Lut() + " ! morph", seed_name, count);
   const auto expected_b = Through(chaintest::Lut() + " ! " + kRecording, seed_name, count);
   for (size_t f = 0; f < a.size(); ++f)
@@ -480,9 +488,10 @@ void ExpectBranchFrames(const DynamicStream& stream, const std::string& seed_nam
 }  // namespace
 
 // A recording branch (`queue ! videoconvert ! I420`) added to a tee after lut while PLAYING, between
-// two frames: lut negotiates again, from device memory to system memory (videoconvert converts
-// only system memory), and the branch records every frame pushed after it came; the branch of ours
-// keeps getting every frame.
+// two frames. Behind a tee lut's caps are in system memory from the start, its frames in device
+// memory (morph is behind the tee): the new branch takes the caps the tee hands it, videoconvert
+// maps the frames (reads them back), the branch records every frame pushed after it came, and the
+// branch of ours keeps getting every frame, still in device memory.
 GST_START_TEST(test_tee_branch_added_while_playing) {
   constexpr guint kFrames = 6, kBefore = 3;
   std::vector<GstBuffer*> frames = Frames("tee branch", kFrames);
@@ -490,22 +499,25 @@ GST_START_TEST(test_tee_branch_added_while_playing) {
   std::vector<std::string> a, b;
   for (guint f = 0; f < kBefore; ++f) stream.Push(frames[f]);
   stream.Pull(stream.a_, kBefore, a);
-  fail_unless(stream.LutOutputsDeviceMemory(), "%s: lut's frames are not in device memory before the branch",
-              stream.what().c_str());
+  fail_unless(stream.LutFramesInDeviceMemory() && !stream.LutCapsInDeviceMemory(),
+              "%s: before the branch, lut's frames are %sin device memory, its caps %sin device memory",
+              stream.what().c_str(), stream.LutFramesInDeviceMemory() ? "" : "not ",
+              stream.LutCapsInDeviceMemory() ? "" : "not ");
   stream.AddBranchToTee();
   for (guint f = kBefore; f < kFrames; ++f) stream.Push(frames[f]);
   stream.Pull(stream.a_, kFrames - kBefore, a);
   stream.Pull(stream.b_, kFrames - kBefore, b);
   stream.EndOfStream();
+  fail_unless(stream.LutFramesInDeviceMemory(), "%s: lut's frames left device memory", stream.what().c_str());
   ExpectBranchFrames(stream, "tee branch", kFrames, a, b, kBefore);
   Unref(frames);
 }
 GST_END_TEST;
 
 // The branch linked at the worst moment: as a frame leaves lut in device memory, before the tee
-// has it. The branch refuses that frame's caps at once (its capsfilter takes system memory only):
-// lut drops the frame for it, negotiates system memory, and the stream goes on without an error;
-// the branch gets every later frame, the first branch every frame (the tee pushes to it first).
+// has it. The caps the tee hands the branch are in system memory (its capsfilter takes nothing
+// else), so the branch takes that frame too: it gets every frame from that one on, the first branch
+// every frame, and the stream goes on without an error.
 GST_START_TEST(test_tee_branch_linked_as_a_frame_leaves) {
   constexpr guint kFrames = 6, kLinkAt = 2;
   std::vector<GstBuffer*> frames = Frames("tee link", kFrames);
@@ -519,9 +531,9 @@ GST_START_TEST(test_tee_branch_linked_as_a_frame_leaves) {
   for (GstBuffer* frame : frames) stream.Push(frame);
   stream.Pull(stream.a_, kFrames, a);
   stream.AwaitBranch();
-  stream.Pull(stream.b_, kFrames - kLinkAt - 1, b);
+  stream.Pull(stream.b_, kFrames - kLinkAt, b);
   stream.EndOfStream();
-  ExpectBranchFrames(stream, "tee link", kFrames, a, b, kLinkAt + 1);
+  ExpectBranchFrames(stream, "tee link", kFrames, a, b, kLinkAt);
   Unref(frames);
 }
 GST_END_TEST;
@@ -604,8 +616,8 @@ GST_START_TEST(test_element_after_lut_replaced_while_playing) {
   std::vector<std::string> a, b;
   for (guint f = 0; f < kBefore; ++f) stream.Push(frames[f]);
   stream.Pull(stream.a_, kBefore, a);
-  fail_unless(stream.LutOutputsDeviceMemory(), "%s: lut's frames are not in device memory before the change",
-              stream.what().c_str());
+  fail_unless(stream.LutCapsInDeviceMemory() && stream.LutFramesInDeviceMemory(),
+              "%s: lut's frames are not in device memory before the change", stream.what().c_str());
   GstPad* lut_src = gst_element_get_static_pad(stream.lut(), "src");
   HoldAfterPush hold;
   HoldNextPushUntilReached(hold, lut_src, stream.b_);
@@ -677,9 +689,9 @@ GstBuffer* HookedCopy(GstBuffer* frame, std::function<void()> hook) {
 }  // namespace
 
 // The branch linked while lut works on a frame, after it looked for a pending reconfigure at the
-// frame's start: lut negotiates again before that frame leaves (its device memory goes on under
-// system-memory caps, read back by videoconvert), so the branch gets every frame from that one on
-// and nothing is dropped.
+// frame's start: lut negotiates again before that frame leaves (its device memory goes on under the
+// same system-memory caps, read back by videoconvert), so the branch gets every frame from that one
+// on and nothing is dropped.
 GST_START_TEST(test_tee_branch_linked_while_lut_works) {
   constexpr guint kFrames = 6, kLinkAt = 2;
   std::vector<GstBuffer*> frames = Frames("tee working", kFrames);

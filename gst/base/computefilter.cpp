@@ -82,8 +82,12 @@ struct GstVkComputeFilterPrivate {
   guint64 submitted = 0;
   GstVideoInfo in_info;
   GstVideoInfo out_info;
-  bool in_device = false;                      // the sink caps have memory:VkComputeDevice
-  bool out_device = false;                     // the source caps have it: outputs leave at submit
+  bool in_device = false;  // the sink caps have memory:VkComputeDevice
+  // The source caps have it; or they are in system memory and lead to a tee with an element of ours
+  // behind it (vkc::device_frames_behind_fan_out()). Outputs are then in device memory and leave
+  // at submit.
+  bool out_device = false;
+  bool out_device_caps = false;                // the source caps have memory:VkComputeDevice
   std::unique_ptr<vkc::CapsState> caps_state;  // from configure(); the ring's frames use it
   vkc::InputPath last_path = vkc::InputPath::kOwnMemory;
   // Streaming thread: generate_output() last handed GstBaseTransform a buffer to push (see
@@ -162,8 +166,11 @@ static gboolean passes_through(GstVkComputeFilter* self) {
 static bool wants_passthrough(GstVkComputeFilter* self) {
   auto* klass = GST_VKCOMPUTE_FILTER_GET_CLASS(self);
   auto* priv = get_priv(self);
-  return klass->analysis && !(klass->modifies_frames && klass->modifies_frames(self)) &&
-         priv->in_device == priv->out_device;
+  // Under system-memory caps any memory goes; frames that arrive in device memory and would leave
+  // in host memory are copied for stock elements (a download on the GPU, not a read back at each
+  // map), unless an element of ours downstream will read them.
+  const bool same_memory = priv->in_device == priv->out_device_caps || (priv->in_device && priv->out_device);
+  return klass->analysis && !(klass->modifies_frames && klass->modifies_frames(self)) && same_memory;
 }
 
 // The flow of a push of ours: a frame refused after a change downstream is dropped (linkchanges.hpp).
@@ -177,12 +184,9 @@ static GstFlowReturn after_push(GstVkComputeFilter* self, GstFlowReturn flow) {
 // a stock element receives could reach another thread, which must find its work submitted.
 static bool joins_batch(GstVkComputeFilter* self) {
   if (!get_priv(self)->out_device) return false;
-  GstPad* peer = gst_pad_get_peer(GST_BASE_TRANSFORM_SRC_PAD(self));
-  if (!peer) return false;
-  GstObject* element = gst_pad_get_parent(peer);
+  GstElement* element = vkc::element_after(GST_BASE_TRANSFORM_SRC_PAD(self));
   const bool ours = element && GST_IS_VKCOMPUTE_FILTER(element);
   if (element) gst_object_unref(element);
-  gst_object_unref(peer);
   return ours;
 }
 
@@ -444,7 +448,9 @@ static gboolean gst_vkcompute_filter_set_caps(GstBaseTransform* trans, GstCaps* 
     return FALSE;
   }
   priv->in_device = vkc::caps_in_device_memory(incaps);
-  priv->out_device = vkc::caps_in_device_memory(outcaps);
+  priv->out_device_caps = vkc::caps_in_device_memory(outcaps);
+  priv->out_device =
+      priv->out_device_caps || vkc::device_frames_behind_fan_out(trans->srcpad, priv->device->index());
   priv->refused.restart_count();
   GError* error = nullptr;
   try {
@@ -477,7 +483,7 @@ static gboolean gst_vkcompute_filter_propose_allocation(GstBaseTransform* trans,
 
 static gboolean gst_vkcompute_filter_decide_allocation(GstBaseTransform* trans, GstQuery* query) {
   auto* priv = get_priv(GST_VKCOMPUTE_FILTER(trans));
-  return priv->pools && priv->pools->decide(query);
+  return priv->pools && priv->pools->decide(query, priv->out_device);
 }
 
 // Orders a frame's commands after every command submitted before on the device's compute queue,
@@ -767,7 +773,8 @@ static gboolean gst_vkcompute_filter_query(GstBaseTransform* trans, GstPadDirect
   auto* self = GST_VKCOMPUTE_FILTER(trans);
   auto* priv = get_priv(self);
   if (direction == GST_PAD_SINK) wait_for_start(self);
-  if (direction == GST_PAD_SINK && priv->device && vkc::answer_device_query(query, priv->device->index()))
+  if (direction == GST_PAD_SINK && priv->device &&
+      vkc::answer_device_query(query, GST_ELEMENT(self), priv->device->index()))
     return TRUE;
   return GST_BASE_TRANSFORM_CLASS(gst_vkcompute_filter_parent_class)->query(trans, direction, query);
 }

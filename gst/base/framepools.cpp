@@ -68,7 +68,7 @@ bool FramePools::propose(GstQuery* query, bool passthrough, GstPad* src) {
   return true;
 }
 
-bool FramePools::decide(GstQuery* query) {
+bool FramePools::decide(GstQuery* query, bool device) {
   GstCaps* caps = nullptr;
   gst_query_parse_allocation(query, &caps, nullptr);
   GstVideoInfo info;
@@ -82,7 +82,7 @@ bool FramePools::decide(GstQuery* query) {
   if (n_pools > 0) gst_query_parse_nth_allocation_pool(query, 0, nullptr, nullptr, &min_buffers, nullptr);
   min_buffers += frames_in_flight_;
   GstBufferPool* pool =
-      gst_vkcompute_buffer_pool_new(allocator_for(caps), caps, guint(info.size), min_buffers);
+      gst_vkcompute_buffer_pool_new(device ? device_ : host_, caps, guint(info.size), min_buffers);
   if (!pool) return false;
   if (n_pools > 0)
     gst_query_set_nth_allocation_pool(query, 0, pool, guint(info.size), min_buffers, 0);

@@ -24,9 +24,10 @@ class FramePools {
   // Answers upstream's ALLOCATION query. `passthrough`: the element pushes its input buffers on,
   // so the query goes on to the element downstream (`src`) first and its pool wins.
   bool propose(GstQuery* query, bool passthrough, GstPad* src);
-  // Sets the output pool in downstream's ALLOCATION query: always one of ours, of the memory the
-  // caps name.
-  bool decide(GstQuery* query);
+  // Sets the output pool in downstream's ALLOCATION query: always one of ours, of device memory
+  // when `device` (the caps name it, or an element of ours is further downstream), else of
+  // host-visible memory.
+  bool decide(GstQuery* query, bool device);
 
  private:
   // The allocator of the memory that `caps` name: device-local for memory:VkComputeDevice.

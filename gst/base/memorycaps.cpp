@@ -70,30 +70,120 @@ GstCaps* keep_memory(GstCaps* caps, bool device) {
   return kept;
 }
 
+GstElement* element_after(GstPad* src) {
+  GstPad* pad = gst_pad_get_peer(src);
+  while (pad) {
+    GstPad* next = nullptr;
+    if (GST_IS_GHOST_PAD(pad)) {
+      next = gst_ghost_pad_get_target(GST_GHOST_PAD(pad));  // into a bin
+    } else if (GST_IS_PROXY_PAD(pad)) {
+      // The inside of a bin's ghost source pad: on past the bin.
+      GstProxyPad* ghost = gst_proxy_pad_get_internal(GST_PROXY_PAD(pad));
+      if (ghost) {
+        next = gst_pad_get_peer(GST_PAD(ghost));
+        gst_object_unref(ghost);
+      }
+    } else {
+      GstElement* element = gst_pad_get_parent_element(pad);
+      gst_object_unref(pad);
+      return element;
+    }
+    gst_object_unref(pad);
+    pad = next;
+  }
+  return nullptr;
+}
+
+namespace {
+// The device index in the answer to the device query sent downstream of `src` (by the first
+// element of ours that the query reaches), and the element that answered; false without answer.
+bool ask_device(GstPad* src, gint& index, GstElement** answered_by) {
+  GstQuery* query = gst_query_new_custom(GST_QUERY_CUSTOM, gst_structure_new_empty(kDeviceQuery));
+  const bool answered = gst_pad_peer_query(src, query) &&
+                        gst_structure_get_int(gst_query_get_structure(query), "index", &index);
+  if (answered && answered_by)
+    gst_structure_get(gst_query_get_structure(query), "element", GST_TYPE_ELEMENT, answered_by, nullptr);
+  gst_query_unref(query);
+  return answered;
+}
+}  // namespace
+
+namespace {
+// Whether `element`'s source pads can come and go (request or sometimes pads: a tee's branches).
+bool fans_out(GstElement* element) {
+  for (const GList* l = gst_element_class_get_pad_template_list(GST_ELEMENT_GET_CLASS(element)); l;
+       l = l->next) {
+    auto* templ = static_cast<GstPadTemplate*>(l->data);
+    if (GST_PAD_TEMPLATE_DIRECTION(templ) == GST_PAD_SRC &&
+        GST_PAD_TEMPLATE_PRESENCE(templ) != GST_PAD_ALWAYS)
+      return true;
+  }
+  return false;
+}
+
+// The one source pad of `element` (a new reference), or null when it has none or several.
+GstPad* only_source_pad(GstElement* element) {
+  GST_OBJECT_LOCK(element);
+  GstPad* pad = element->numsrcpads == 1 ? GST_PAD(gst_object_ref(element->srcpads->data)) : nullptr;
+  GST_OBJECT_UNLOCK(element);
+  return pad;
+}
+}  // namespace
+
+Downstream downstream_of(GstPad* src) {
+  // Through elements of one fixed source pad (queues, capsfilters, converters), to the first
+  // element of ours, an element that fans out, or an end; a bound guards against a loop.
+  GstPad* pad = GST_PAD(gst_object_ref(src));
+  Downstream found = Downstream::kOther;
+  for (int hops = 0; pad && hops < 64; ++hops) {
+    GstElement* next = element_after(pad);
+    GstElement* answered_by = nullptr;
+    gint index = -1;
+    GstPad* onwards = nullptr;
+    if (next && ask_device(pad, index, &answered_by) && answered_by == next)
+      found = Downstream::kOurs;
+    else if (next && fans_out(next))
+      found = Downstream::kFanOut;
+    else if (next)
+      onwards = only_source_pad(next);
+    if (answered_by) gst_object_unref(answered_by);
+    if (next) gst_object_unref(next);
+    gst_object_unref(pad);
+    pad = onwards;
+  }
+  if (pad) gst_object_unref(pad);
+  return found;
+}
+
 bool peer_takes_device_memory(GstPad* src, int device_index) {
+  if (downstream_of(src) != Downstream::kOurs) {
+    GST_DEBUG_OBJECT(src, "no element of ours next, or a tee on the way: system memory");
+    return false;
+  }
   GstCaps* peer = gst_pad_peer_query_caps(src, nullptr);
   bool listed = false;
   for (guint i = 0; peer && !gst_caps_is_any(peer) && i < gst_caps_get_size(peer); ++i)
     listed |= features_in_device_memory(gst_caps_get_features(peer, i));
   if (peer) gst_caps_unref(peer);
-  if (!listed) return false;
-  GstQuery* query = gst_query_new_custom(GST_QUERY_CUSTOM, gst_structure_new_empty(kDeviceQuery));
   gint index = -1;
-  bool same = true;
-  if (gst_pad_peer_query(src, query) &&
-      gst_structure_get_int(gst_query_get_structure(query), "index", &index))
-    same = index == device_index;
-  gst_query_unref(query);
-  GST_DEBUG_OBJECT(src, "the peer lists %s%s", GST_CAPS_FEATURE_MEMORY_VKCOMPUTE_DEVICE,
-                   same ? "" : " on another device: system memory");
+  const bool same = listed && ask_device(src, index, nullptr) && index == device_index;
+  GST_DEBUG_OBJECT(src, "the next element of ours %s",
+                   same ? "takes device memory" : "is on another device, or the link refuses device memory");
   return same;
 }
 
-bool answer_device_query(GstQuery* query, int device_index) {
+bool device_frames_behind_fan_out(GstPad* src, int device_index) {
+  gint index = -1;
+  return downstream_of(src) == Downstream::kFanOut && ask_device(src, index, nullptr) &&
+         index == device_index;
+}
+
+bool answer_device_query(GstQuery* query, GstElement* element, int device_index) {
   if (GST_QUERY_TYPE(query) != GST_QUERY_CUSTOM ||
       !gst_structure_has_name(gst_query_get_structure(query), kDeviceQuery))
     return false;
-  gst_structure_set(gst_query_writable_structure(query), "index", G_TYPE_INT, device_index, nullptr);
+  gst_structure_set(gst_query_writable_structure(query), "index", G_TYPE_INT, device_index, "element",
+                    GST_TYPE_ELEMENT, element, nullptr);
   return true;
 }
 

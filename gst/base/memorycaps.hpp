@@ -29,14 +29,31 @@ GstCaps* in_system_memory(GstCaps* caps);
 // `caps` unchanged when none is.
 GstCaps* keep_memory(GstCaps* caps, bool device);
 
-// Whether the element behind `src`'s peer is one of ours on the device `device_index`, so frames
-// may stay in device memory on the link: its unfiltered caps list memory:VkComputeDevice
-// explicitly (stock elements that take anything answer ANY), and it answers the device query
-// (answer_device_query()) with that index, or does not answer it (a tee forwards it to one
-// branch at most).
+// The element whose sink pad the frames pushed on `src` enter (through the ghost pads of bins), or
+// null when `src` is not linked. A new reference.
+GstElement* element_after(GstPad* src);
+
+// What the frames pushed on `src` meet first, through elements of one fixed source pad (queues,
+// capsfilters, converters): an element of ours, an element whose source pads come and go (a tee:
+// request or sometimes pads), or anything else (a sink, the end of the links).
+enum class Downstream { kOurs, kFanOut, kOther };
+Downstream downstream_of(GstPad* src);
+
+// Whether the link from `src` may carry caps in device memory: the first element it meets
+// (downstream_of()) is ours, on the device `device_index`, and the elements on the way take device
+// memory. Not through a tee: a tee hands the caps of the moment to a branch linked later, whose
+// converter may accept them first and refuse them in its queue's thread, where the refusal cannot be
+// recovered; behind a tee the caps are in system memory (device_frames_behind_fan_out()).
 bool peer_takes_device_memory(GstPad* src, int device_index);
 
-// Answers the device query with `device_index`; false when `query` is not the device query.
-bool answer_device_query(GstQuery* query, int device_index);
+// Whether frames pushed on `src` under caps in system memory are better in device memory: a tee
+// comes first, and an element of ours on `device_index` is behind it (the device query goes to the
+// tee's branches in turn). Our elements there bind the frames as they are; stock elements map them
+// (a read back, vkmemory.hpp), as they would map frames of system memory.
+bool device_frames_behind_fan_out(GstPad* src, int device_index);
+
+// Answers the device query for `element` with `device_index`; false when `query` is not the device
+// query.
+bool answer_device_query(GstQuery* query, GstElement* element, int device_index);
 
 }  // namespace vkc
