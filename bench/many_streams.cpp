@@ -1,4 +1,5 @@
 #include "many_streams.hpp"
+#include "runtime_log.hpp"
 
 #include <dirent.h>
 #include <gst/app/gstappsrc.h>
@@ -82,6 +83,8 @@ struct Observed {
   ThreadCount threads_end;
   double rss_warm_mib = 0, rss_end_mib = 0;
   double setup_s = 0, eos_s = 0, null_s = 0, null_max_s = 0;
+  double first_frames_s = 0;  // from the setup's start to the last stream's first frame at its sink
+  RuntimeHeld held_warm;      // what the plugin's log says its devices hold after the warm-up
   int feeders = 0, proposed_pools = 0, ended = 0;  // ended: pipelines that reached EOS
   std::string error;                               // the first pipeline error
   // Mean `gpu-time` of our elements by factory, over the streams that have timed a window of
@@ -541,6 +544,7 @@ void run_window(std::vector<Stream>& streams, gint64 t0, const Settings& setting
   // the process's name.
   pthread_setname_np(pthread_self(), "bench-bus");
   o.rss_warm_mib = rss_mib();
+  o.held_warm = runtime_held();
   o.threads_start = o.threads_peak = count_threads();
   o.start_us = g_get_monotonic_time();
   Window window;
@@ -629,6 +633,17 @@ void print_report(const Options& options, const Settings& settings, const Observ
               largest(o.threads_end.by_name, kNamesShown, 0, "").c_str());
   std::printf("  memory: peak RSS %.0f MiB; RSS %.0f MiB after the warm-up, %.0f MiB at the end\n",
               peak_rss_mib(), o.rss_warm_mib, o.rss_end_mib);
+  const double mib = 1024.0 * 1024.0;
+  std::printf(
+      "  our memory (the plugin's log): %.1f MiB device-local, %.1f MiB host-visible after the warm-up, "
+      "%.1f and %.1f MiB per stream; %d kernels compiled\n",
+      double(o.held_warm.device_local) / mib, double(o.held_warm.host_visible) / mib,
+      double(o.held_warm.device_local) / mib / settings.streams,
+      double(o.held_warm.host_visible) / mib / settings.streams, o.held_warm.kernels_compiled);
+  std::printf(
+      "  start: setup %.2f s; every stream's first frame at its sink %.2f s after the setup began "
+      "(its schedule's wait excluded)\n",
+      o.setup_s, o.first_frames_s);
   std::printf("  stop: EOS from %d of %d pipelines in %.2f s; all to NULL in %.2f s (longest %.3f s)\n",
               o.ended, settings.streams, o.eos_s, o.null_s, o.null_max_s);
 }
@@ -649,7 +664,11 @@ void print_result(const Options& options, const Settings& settings, const Observ
       G_TYPE_DOUBLE, t.delivered ? 1e6 * w.cpu_seconds / double(t.delivered) : 0.0, "threads-peak",
       G_TYPE_INT, o.threads_peak, "threads-end", G_TYPE_INT, o.threads_end.total, "peak-rss-mib",
       G_TYPE_DOUBLE, peak_rss_mib(), "rss-warm-mib", G_TYPE_DOUBLE, o.rss_warm_mib, "rss-end-mib",
-      G_TYPE_DOUBLE, o.rss_end_mib, "eos", G_TYPE_INT, o.ended, "null-s", G_TYPE_DOUBLE, o.null_s, nullptr);
+      G_TYPE_DOUBLE, o.rss_end_mib, "eos", G_TYPE_INT, o.ended, "null-s", G_TYPE_DOUBLE, o.null_s, "setup-s",
+      G_TYPE_DOUBLE, o.setup_s, "first-frames-s", G_TYPE_DOUBLE, o.first_frames_s, "device-local-mib",
+      G_TYPE_DOUBLE, double(o.held_warm.device_local) / 1048576.0, "host-visible-mib", G_TYPE_DOUBLE,
+      double(o.held_warm.host_visible) / 1048576.0, "kernels-compiled", G_TYPE_INT,
+      o.held_warm.kernels_compiled, nullptr);
   gchar* text = gst_structure_to_string(s);
   std::printf("RESULT %s\n", text);
   g_free(text);
@@ -665,6 +684,7 @@ int run_many_streams(const Options& options) {
   alarm(unsigned((settings.warmup_us + settings.measure_us + kEosWaitUs) / 1'000'000) + 300);
   std::vector<Stream> streams(size_t(settings.streams));  // never resized: the sinks hold pointers
   Observed o;
+  read_runtime_log();
   const gint64 setup = g_get_monotonic_time();
   o.error = start_streams(streams, settings);
   o.setup_s = double(g_get_monotonic_time() - setup) / 1e6;
@@ -686,6 +706,12 @@ int run_many_streams(const Options& options) {
   for (auto& s : streams) release_stream(s);
   o.threads_after = count_threads();
 
+  // Each stream's first frame: the setup, then its journey from the schedule (which waits
+  // kLeadUs and the stream's offset, the same with identity) to the sink.
+  for (const auto& s : streams)
+    if (!s.arrived_us.empty() && s.arrived_us[0] != 0)
+      o.first_frames_s =
+          std::max(o.first_frames_s, o.setup_s + double(s.arrived_us[0] - scheduled_us(t0, s, 0)) / 1e6);
   const Tally t = tally(streams, settings, t0, o);
   if (o.feeders > 0) {  // not when the setup failed: nothing ran
     print_report(options, settings, o, t);
