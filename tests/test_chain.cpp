@@ -399,32 +399,49 @@ GST_START_TEST(test_tee_to_a_stock_element) {
 }
 GST_END_TEST;
 
+namespace {
+
+// appsrc (64x48 RGBA frames) ! `rest`, whose appsink is named "sink": the pipeline, its appsrc
+// and appsink, for a test to push into and to hand to PullAllAndStop(), which drops them.
+struct SmallRgbaPipeline {
+  explicit SmallRgbaPipeline(const std::string& rest)
+      : description(
+            "appsrc name=src format=time caps=video/x-raw,format=RGBA,width=64,height=48,framerate=30/1 ! " +
+            rest),
+        pipeline(vktest::ParsePipeline(description.c_str())),
+        src(gst_bin_get_by_name(GST_BIN(pipeline), "src")),
+        sink(gst_bin_get_by_name(GST_BIN(pipeline), "sink")) {
+    gst_video_info_set_format(&info, GST_VIDEO_FORMAT_RGBA, 64, 48);
+  }
+
+  const std::string description;
+  GstElement* const pipeline;
+  GstElement* const src;
+  GstElement* const sink;
+  GstVideoInfo info;
+};
+
+}  // namespace
+
 // A chain whose last element's push blocks (an appsink that nobody pulls, as in a paused
 // application) while the streaming thread holds the next frame's work of the elements above in its
 // batch: that work still reaches the GPU, so no frame of theirs outlives the frame timeout (set
 // short here), and every frame comes out once the application pulls again.
 GST_START_TEST(test_blocked_downstream_does_not_stall_the_chain) {
   g_setenv("GST_VKCOMPUTE_FRAME_TIMEOUT_MS", "300", TRUE);
-  GstVideoInfo info;
-  gst_video_info_set_format(&info, GST_VIDEO_FORMAT_RGBA, 64, 48);
-  const std::string description =
-      "appsrc name=src format=time caps=video/x-raw,format=RGBA,width=64,height=48,framerate=30/1 ! "
-      "morph ! morph operation=erode ! appsink name=sink sync=false max-buffers=1";
-  GstElement* pipeline = vktest::ParsePipeline(description.c_str());
-  GstElement* src = gst_bin_get_by_name(GST_BIN(pipeline), "src");
-  GstElement* sink = gst_bin_get_by_name(GST_BIN(pipeline), "sink");
-  fail_unless(gst_element_set_state(pipeline, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE);
+  const SmallRgbaPipeline run("morph ! morph operation=erode ! appsink name=sink sync=false max-buffers=1");
+  fail_unless(gst_element_set_state(run.pipeline, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE);
   const guint frames = 16;  // more than the appsink and both rings behind it hold
-  chaintest::PushRandomFrames(src, info, "blocked downstream", frames);
+  chaintest::PushRandomFrames(run.src, run.info, "blocked downstream", frames);
   // The frames fill the appsink and the rings behind it; the streaming thread then blocks in the
   // last element's push, longer than the frame timeout.
   g_usleep(4 * 300 * 1000);
-  GstBus* bus = gst_element_get_bus(pipeline);
+  GstBus* bus = gst_element_get_bus(run.pipeline);
   GstMessage* error = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR);
-  fail_unless(error == nullptr, "%s: %s while downstream was blocked", description.c_str(),
+  fail_unless(error == nullptr, "%s: %s while downstream was blocked", run.description.c_str(),
               error ? vktest::Describe(error).c_str() : "");
   gst_object_unref(bus);
-  PullAllAndStop(pipeline, src, sink, frames, description);
+  PullAllAndStop(run.pipeline, run.src, run.sink, frames, run.description);
   g_unsetenv("GST_VKCOMPUTE_FRAME_TIMEOUT_MS");
 }
 GST_END_TEST;
@@ -495,24 +512,18 @@ GstPadProbeReturn OutputPushed(GstPad*, GstPadProbeInfo*, gpointer data) {
 // submission, it would first have sent the thread's batch (the elements above's work for the same
 // frame) in a submission of its own. Its `downloads`, counted at submission, tell the two apart.
 GST_START_TEST(test_last_element_pushes_after_its_submission) {
-  GstVideoInfo info;
-  gst_video_info_set_format(&info, GST_VIDEO_FORMAT_RGBA, 64, 48);
-  const std::string description =
-      "appsrc name=src format=time caps=video/x-raw,format=RGBA,width=64,height=48,framerate=30/1 ! "
-      "morph ! rgb2yuv name=last ! video/x-raw,format=NV12 ! appsink name=sink sync=false";
-  GstElement* pipeline = vktest::ParsePipeline(description.c_str());
-  GstElement* src = gst_bin_get_by_name(GST_BIN(pipeline), "src");
-  GstElement* sink = gst_bin_get_by_name(GST_BIN(pipeline), "sink");
+  const SmallRgbaPipeline run(
+      "morph ! rgb2yuv name=last ! video/x-raw,format=NV12 ! appsink name=sink sync=false");
   PushOrder order;
-  order.last = gst_bin_get_by_name(GST_BIN(pipeline), "last");
+  order.last = gst_bin_get_by_name(GST_BIN(run.pipeline), "last");
   GstPad* in = gst_element_get_static_pad(order.last, "sink");
   GstPad* out = gst_element_get_static_pad(order.last, "src");
   gst_pad_add_probe(in, GST_PAD_PROBE_TYPE_BUFFER, FrameEntered, &order, nullptr);
   gst_pad_add_probe(out, GST_PAD_PROBE_TYPE_BUFFER, OutputPushed, &order, nullptr);
-  fail_unless(gst_element_set_state(pipeline, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE);
+  fail_unless(gst_element_set_state(run.pipeline, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE);
   const guint frames = 16;  // OutputPushed leaves the last one's call out
-  chaintest::PushRandomFrames(src, info, "push order", frames);
-  PullAllAndStop(pipeline, src, sink, frames, description);
+  chaintest::PushRandomFrames(run.src, run.info, "push order", frames);
+  PullAllAndStop(run.pipeline, run.src, run.sink, frames, run.description);
   // Held outputs leave from the streaming thread, so a full ring makes it push mid-stream.
   fail_unless(order.midstream > 0, "no output was pushed on the streaming thread mid-stream (none held?)");
   fail_unless(order.early == 0,

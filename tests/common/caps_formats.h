@@ -13,9 +13,9 @@ namespace vktest {
 // Every format named by the caps' "format" fields (strings or lists of strings).
 std::set<std::string> FormatsOf(GstCaps* caps);
 
-// The names of `formats`, to compare with FormatsOf().
-template <size_t N>
-std::set<std::string> NamesOf(const GstVideoFormat (&formats)[N]) {
+// The names of `formats` (an array of GstVideoFormat), to compare with FormatsOf().
+template <typename Formats>
+std::set<std::string> NamesOf(const Formats& formats) {
   std::set<std::string> names;
   for (GstVideoFormat format : formats) names.insert(gst_video_format_to_string(format));
   return names;

@@ -26,6 +26,8 @@ void AddPackedVideoMeta(GstBuffer* buffer, const GstVideoInfo& info, const Place
                                  strides);
 }
 
+}  // namespace
+
 GstMemory* NewSystemMemory(const uint8_t* bytes, gsize size) {
   GstMemory* memory = gst_allocator_alloc(nullptr, size, nullptr);
   GstMapInfo map;
@@ -33,18 +35,6 @@ GstMemory* NewSystemMemory(const uint8_t* bytes, gsize size) {
   std::memcpy(map.data, bytes, size);
   gst_memory_unmap(memory, &map);
   return memory;
-}
-
-}  // namespace
-
-const char* ToString(MemoryKind kind) {
-  switch (kind) {
-    case MemoryKind::kUpstreamPool: return "proposed-pool";
-    case MemoryKind::kHarnessBuffer: return "harness-buffer";
-    case MemoryKind::kSystem: return "system";
-    case MemoryKind::kSplit: return "split";
-  }
-  return "?";
 }
 
 GstBuffer* NewSystemMemoryBuffer(const GstVideoInfo& info, const uint8_t* rows, int row_bytes,

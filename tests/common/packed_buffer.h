@@ -1,5 +1,6 @@
 // Input buffers for single-plane packed video formats, in the kinds of memory an element meets
-// upstream: its own pool's memory, plain system memory, and a frame scattered over two blocks.
+// upstream (input_placement.h): plain system memory, and a frame scattered over two blocks; and
+// the block of system memory they are made of.
 #pragma once
 
 #include <gst/video/video.h>
@@ -7,15 +8,6 @@
 #include <cstdint>
 
 namespace vktest {
-
-enum class MemoryKind {
-  kUpstreamPool,   // acquired from the pool the element proposed in the ALLOCATION query
-  kHarnessBuffer,  // gst_harness_create_buffer(): the proposed pool as GstHarness configures it
-  kSystem,         // gst_buffer_new_allocate(NULL, ...) with a GstVideoMeta for its layout
-  kSplit,          // two GstMemory blocks, split inside a row: no single mapping covers a row
-};
-
-const char* ToString(MemoryKind kind);
 
 // Where the rows of the plane go inside the buffer.
 struct Placement {
@@ -34,6 +26,9 @@ GstBuffer* NewSystemMemoryBuffer(const GstVideoInfo& info, const uint8_t* rows, 
 // middle of the row at the middle of the frame (for one-row frames, inside that row).
 GstBuffer* NewSplitMemoryBuffer(const GstVideoInfo& info, const uint8_t* rows, int row_bytes,
                                 const Placement& placement);
+
+// A block of system memory holding a copy of `size` bytes.
+GstMemory* NewSystemMemory(const uint8_t* bytes, gsize size);
 
 // Copies tightly packed rows into a writable buffer whose layout is `info` or its GstVideoMeta.
 void FillPackedBuffer(GstBuffer* buffer, const GstVideoInfo& info, const uint8_t* rows, int row_bytes);

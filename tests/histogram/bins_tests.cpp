@@ -2,9 +2,11 @@
 // value in one bin), on packed RGB with and without alpha, planar and semi-planar YUV and gray.
 #include <string>
 
-#include "analysis_stream.h"
+#include "common/input_placement.h"
 #include "common/test_seed.h"
 #include "common/vktest.h"
+#include "frames.h"
+#include "histogram_case.h"
 #include "tcases.h"
 #include "verify.h"
 
@@ -20,18 +22,15 @@ const GstVideoFormat kBinsFormats[] = {GST_VIDEO_FORMAT_RGBA, GST_VIDEO_FORMAT_B
 }  // namespace
 
 GST_START_TEST(test_bins) {
-  histogram_ref::Params params;
-  params.bins = kBins[__i__];
-  const std::string name = "bins=" + std::to_string(params.bins);
+  const std::string name = "bins=" + std::to_string(kBins[__i__]);
   std::mt19937 rng = vktest::RngFor(name);
-  AnalysisStream stream(params);
-  const Placement odd_stride{Memory::kSystem, 3, 7};
+  AnalysisStream stream(Bins(kBins[__i__]));
+  const vktest::InputPlacement odd_stride{vktest::MemoryKind::kSystem, 3, 7};
   for (GstVideoFormat format : kBinsFormats) {
     stream.Push(RandomFrame(format, 97, 61, rng));
     stream.Push(RandomFrame(format, 33, 17, rng), odd_stride);
   }
-  fail_unless(stream.EndOfStream(), "%s: EOS did not come out", WithSeed(name).c_str());
-  ExpectStreamMatches(stream, name);
+  analysis_test::EndAndExpectStreamMatches(stream, name);
 }
 GST_END_TEST;
 
@@ -46,8 +45,7 @@ GST_START_TEST(test_bins_change_while_playing) {
     stream.SetParams(params);
     stream.Push(RandomFrame(GST_VIDEO_FORMAT_NV12, 33, 17, rng));
   }
-  fail_unless(stream.EndOfStream(), "%s: EOS did not come out", WithSeed(name).c_str());
-  ExpectStreamMatches(stream, name);
+  analysis_test::EndAndExpectStreamMatches(stream, name);
 }
 GST_END_TEST;
 

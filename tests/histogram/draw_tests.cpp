@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "common/format_names.h"
 #include "common/test_seed.h"
 #include "common/vktest.h"
 #include "frames.h"
@@ -202,8 +203,7 @@ constexpr struct { int width, height; } kOddSizes[] = {{1, 1}, {2, 3}, {97, 61}}
 // A solid frame: the corner is exactly background except one full-height column.
 GST_START_TEST(test_draw_solid_frame) {
   const DrawCase& c = kSolidCases[__i__];
-  const std::string what = std::string("draw solid ") + gst_video_format_to_string(c.format) + " " +
-                           std::to_string(c.width) + "x" + std::to_string(c.height);
+  const std::string what = "draw solid " + vktest::FormatAndSize(c.format, c.width, c.height);
   GstBus* bus;
   GstHarness* h = NewDrawHarness(c, &bus);
   GstVideoInfo info;
@@ -279,9 +279,8 @@ GST_START_TEST(test_draw_graph_at_odd_sizes) {
   const auto& size = kOddSizes[__i__ % G_N_ELEMENTS(kOddSizes)];
   const DrawCase c{format, size.width, size.height, __i__ % 2 == 0 ? 256u : 37u};
   EnableGpuAssistedValidation();
-  const std::string what = std::string("draw graph ") + gst_video_format_to_string(format) + " " +
-                           std::to_string(c.width) + "x" + std::to_string(c.height) +
-                           " bins=" + std::to_string(c.bins);
+  const std::string what =
+      "draw graph " + vktest::FormatAndSize(format, c.width, c.height) + " bins=" + std::to_string(c.bins);
   std::mt19937 rng = vktest::RngFor(what);
   GstBus* bus;
   GstHarness* h = NewDrawHarness(c, &bus);
@@ -341,7 +340,8 @@ GST_START_TEST(test_draw_switched_while_playing) {
   for (size_t n = 0; n < kFrames; ++n) {
     const std::string where = vktest::WithSeed(what) + " message of frame " + std::to_string(n);
     GstMessage* message = gst_bus_pop_filtered(bus, GST_MESSAGE_ELEMENT);
-    fail_unless(message != nullptr && IsHistogramMessage(message), "%s: missing", where.c_str());
+    fail_unless(message != nullptr && analysis_test::IsElementMessage(message, "histogram"), "%s: missing",
+                where.c_str());
     const HistogramMessage got = ParseHistogramMessage(message);
     gst_message_unref(message);
     histogram_ref::Params params;

@@ -1,51 +1,33 @@
 // The element as applications see it: registration, pad templates, the property set of the
-// specification, and a real pipeline naming its device.
-#include <string>
+// specification, and a real pipeline naming its device; the tests every analysis element shares
+// (common/analysis/element_tests.h), with histogram's own properties and messages.
+#include <gst/check/gstcheck.h>
 
-#include "common/analysis/element_checks.h"
-#include "common/bus_wait.h"
+#include "common/analysis/element_tests.h"
 #include "common/property_checks.h"
 #include "common/vktest.h"
-#include "message_log.h"
+#include "histogram_case.h"
 #include "tcases.h"
 
 namespace histogram_test {
 namespace {
 
-using analysis_test::ExpectKnownDeviceName;
-using analysis_test::ExpectMatrixAndDeviceSpecs;
-using analysis_test::ExpectPadTemplates;
-using analysis_test::ExpectPostMessagesSpec;
-using analysis_test::ExpectRoiSpecs;
-using analysis_test::ExpectUint;
-
-constexpr int kTimeoutMs = 30000;
-
-}  // namespace
-
-GST_START_TEST(test_pad_templates) {
-  ExpectPadTemplates("histogram");
-}
-GST_END_TEST;
-
-GST_START_TEST(test_property_specs) {
-  GstElement* element = gst_element_factory_make("histogram", nullptr);
-  fail_unless(element != nullptr, "cannot create histogram");
-
-  ExpectPostMessagesSpec(element);
-
-  ExpectUint(element, "bins", 1, 256, 256);
-  ExpectRoiSpecs(element);
-  // draw switches between passing frames through and drawing into new ones while PLAYING too.
+// bins; draw switches between passing frames through and drawing into new ones while PLAYING too.
+void ExpectBinsAndDrawSpecs(GstElement* element) {
+  vktest::ExpectUint(element, "bins", 1, 256, 256);
   GParamSpec* draw = vktest::FindProperty(element, "draw", G_TYPE_BOOLEAN);
   vktest::ExpectReadWrite(draw);
   fail_unless(!G_PARAM_SPEC_BOOLEAN(draw)->default_value, "\"draw\" is on by default");
   fail_unless(draw->flags & GST_PARAM_MUTABLE_PLAYING, "\"draw\" cannot change while PLAYING");
-
-  ExpectMatrixAndDeviceSpecs(element);
-  gst_object_unref(element);
 }
-GST_END_TEST;
+
+// The message of a 16x8 frame with the default properties.
+void ExpectDefaultMessage(const HistogramMessage& message) {
+  fail_unless(message.problem.empty() && message.pixels == 16 * 8 && message.bins == 256,
+              "unexpected message: %s %s", message.problem.c_str(), message.text.c_str());
+}
+
+}  // namespace
 
 // What is set is what reads back, at the ends of the ranges too (the specification leaves the
 // roi-* maximum open; G_MAXINT is as far as lumamax goes).
@@ -88,37 +70,10 @@ GST_START_TEST(test_properties_read_back) {
 }
 GST_END_TEST;
 
-// A real pipeline with the default properties: frames flow to EOS, one message per frame with
-// 16x8 pixels, and the element names the device it ran on.
-GST_START_TEST(test_pipeline_and_device_name) {
-  vktest::RequirePhysicalDevice();
-  GstElement* pipeline = vktest::ParsePipeline(
-      "videotestsrc num-buffers=3 ! video/x-raw,width=16,height=8 ! histogram name=analyse ! "
-      "fakesink");
-  MessageLog log(pipeline);
-  gst_element_set_state(pipeline, GST_STATE_PLAYING);
-  fail_unless(log.WaitForErrorOrEos(kTimeoutMs), "no EOS within %d ms", kTimeoutMs);
-  const std::vector<PostedError> errors = log.Errors();
-  fail_unless(errors.empty(), "pipeline error: %s", errors.empty() ? "" : errors.front().description.c_str());
-  const std::vector<HistogramMessage> messages = log.Messages();
-  fail_unless_equals_int(messages.size(), 3);
-  for (const HistogramMessage& message : messages) {
-    fail_unless(message.problem.empty() && message.pixels == 16 * 8 && message.bins == 256,
-                "unexpected message: %s %s", message.problem.c_str(), message.text.c_str());
-  }
-
-  ExpectKnownDeviceName(pipeline, "analyse");
-  fail_unless(gst_element_set_state(pipeline, GST_STATE_NULL) == GST_STATE_CHANGE_SUCCESS);
-  gst_object_unref(pipeline);
-}
-GST_END_TEST;
-
 TCase* ElementTCase() {
   TCase* tcase = vktest::NewTCase("element", 60);
-  tcase_add_test(tcase, test_pad_templates);
-  tcase_add_test(tcase, test_property_specs);
+  analysis_test::AddElementTests<kHistogramCase, ExpectBinsAndDrawSpecs, ExpectDefaultMessage>(tcase);
   tcase_add_test(tcase, test_properties_read_back);
-  tcase_add_test(tcase, test_pipeline_and_device_name);
   return tcase;
 }
 

@@ -1,7 +1,6 @@
 // Frames of any histogram format: every byte random (every channel is counted, so every byte
-// that holds a sample matters), or one colour everywhere. The frame type and the input memory
-// layouts (proposed pool, padded system memory with GstVideoMeta, split memory) are shared with
-// the other analysis suites (common/analysis).
+// that holds a sample matters), or one colour everywhere. The frame type is shared with the other
+// analysis suites (common/analysis).
 #pragma once
 
 #include <gst/video/video.h>
@@ -10,17 +9,12 @@
 #include <cstdint>
 #include <random>
 
-#include "common/analysis/frame_buffer.h"
 #include "common/analysis/test_frame.h"
 #include "reference/histogram_ref.h"
 
 namespace histogram_test {
 
-using analysis_test::Memory;
-using analysis_test::NewSystemBuffer;
-using analysis_test::Placement;
 using analysis_test::TestFrame;
-using analysis_test::WriteFrame;
 
 // A frame of `format` whose bytes (samples, x bytes and row padding alike) are all random.
 TestFrame RandomFrame(GstVideoFormat format, int width, int height, std::mt19937& rng);

@@ -6,10 +6,6 @@ namespace histogram_test {
 
 using analysis_test::FieldReader;
 
-bool IsHistogramMessage(GstMessage* message) {
-  return analysis_test::IsElementMessage(message, "histogram");
-}
-
 HistogramMessage ParseHistogramMessage(GstMessage* message) {
   HistogramMessage parsed;
   // check limits the length of a failure message; 256-entry arrays would not fit, and the

@@ -21,9 +21,6 @@ struct HistogramMessage : analysis_test::MessageHeader {
   std::map<std::string, std::vector<guint64>> channels;
 };
 
-// True for an ELEMENT message whose structure is named "histogram".
-bool IsHistogramMessage(GstMessage* message);
-
 HistogramMessage ParseHistogramMessage(GstMessage* message);
 
 }  // namespace histogram_test

@@ -3,11 +3,14 @@
 #include <string>
 #include <vector>
 
-#include "analysis_stream.h"
+#include "common/analysis/check_test.h"
 #include "common/analysis/formats.h"
 #include "common/analysis/matrix_checks.h"
+#include "common/input_placement.h"
 #include "common/test_seed.h"
 #include "common/vktest.h"
+#include "frames.h"
+#include "histogram_case.h"
 #include "tcases.h"
 #include "verify.h"
 
@@ -15,7 +18,7 @@ namespace histogram_test {
 namespace {
 
 using analysis_test::kFormats;
-using histogram_ref::Matrix;
+using reference::Matrix;
 
 constexpr Matrix kMatrices[] = {Matrix::kBt601, Matrix::kBt709, Matrix::kBt2020};
 
@@ -23,7 +26,7 @@ constexpr Matrix kMatrices[] = {Matrix::kBt601, Matrix::kBt709, Matrix::kBt2020}
 // remainders 32767, 32768 and 32769. Floating-point weights, truncation or rounding half to even
 // put some of them into the neighbouring luma bin. About 770 colours per matrix.
 std::vector<Colour> ColoursNearHalf(Matrix matrix) {
-  const histogram_ref::Weights w = histogram_ref::WeightsOf(matrix);
+  const reference::Weights w = reference::WeightsOf(matrix);
   std::vector<Colour> colours;
   for (int r = 0; r < 256; ++r) {
     for (int g = 0; g < 256; ++g) {
@@ -66,6 +69,13 @@ void ExpectMatrixMatters(const TestFrame& frame, const std::string& name) {
               "test data: %s: the matrices give equal luma histograms", WithSeed(name).c_str());
 }
 
+// The frame of the shared matrix-change test: random BGRx bytes, whose luma differs by matrix.
+TestFrame MatrixChangeFrame(std::mt19937& rng, const std::string& name) {
+  const TestFrame frame = RandomFrame(GST_VIDEO_FORMAT_BGRx, 33, 17, rng);
+  ExpectMatrixMatters(frame, name);
+  return frame;
+}
+
 }  // namespace
 
 // Under each matrix: random frames of every RGB format (whose luma histograms differ between
@@ -73,7 +83,7 @@ void ExpectMatrixMatters(const TestFrame& frame, const std::string& name) {
 // change.
 GST_START_TEST(test_matrix_luma) {
   const Matrix matrix = kMatrices[__i__];
-  const std::string name = std::string("matrix ") + histogram_ref::Nick(matrix);
+  const std::string name = std::string("matrix ") + reference::Nick(matrix);
   std::mt19937 rng = vktest::RngFor(name);
   histogram_ref::Params params;
   params.matrix = matrix;
@@ -84,34 +94,21 @@ GST_START_TEST(test_matrix_luma) {
     if (histogram_ref::IsRgb(format)) {
       ExpectMatrixMatters(frame, name);
       stream.Push(frame);
-      stream.Push(ColourFrame(format, near_half, rng), Placement{Memory::kSystem, 5, 3});
+      stream.Push(ColourFrame(format, near_half, rng),
+                  vktest::InputPlacement{vktest::MemoryKind::kSystem, 5, 3});
     } else {
       stream.Push(frame);
     }
   }
-  fail_unless(stream.EndOfStream(), "%s: EOS did not come out", WithSeed(name).c_str());
-  ExpectStreamMatches(stream, name);
-}
-GST_END_TEST;
-
-// Switching the matrix while playing applies from the next frame.
-GST_START_TEST(test_matrix_change_while_playing) {
-  const std::string name = "matrix change";
-  std::mt19937 rng = vktest::RngFor(name);
-  histogram_ref::Params params;  // bt709
-  AnalysisStream stream(params);
-  const TestFrame frame = RandomFrame(GST_VIDEO_FORMAT_BGRx, 33, 17, rng);
-  ExpectMatrixMatters(frame, name);
-  analysis_test::PushUnderMatrixChanges(stream, params, frame);
-  fail_unless(stream.EndOfStream(), "%s: EOS did not come out", WithSeed(name).c_str());
-  ExpectStreamMatches(stream, name);
+  analysis_test::EndAndExpectStreamMatches(stream, name);
 }
 GST_END_TEST;
 
 TCase* MatrixTCase() {
   TCase* tcase = vktest::NewTCase("matrix", 60);
   tcase_add_loop_test(tcase, test_matrix_luma, 0, G_N_ELEMENTS(kMatrices));
-  tcase_add_test(tcase, test_matrix_change_while_playing);
+  analysis_test::AddCheckTest<analysis_test::MatrixChangeWhilePlaying<kHistogramCase, MatrixChangeFrame>>(
+      tcase);
   return tcase;
 }
 

@@ -3,7 +3,10 @@
 #include <numeric>
 #include <vector>
 
+#include "common/analysis/check_test.h"
 #include "common/analysis/formats.h"
+#include "common/analysis/luma_weights_test.h"
+#include "common/format_names.h"
 #include "common/vktest.h"
 #include "reference/histogram_ref.h"
 #include "tcases.h"
@@ -12,9 +15,9 @@ namespace histogram_test {
 namespace {
 
 using analysis_test::kFormats;
-using analysis_test::Name;
 using histogram_ref::Channel;
-using histogram_ref::Matrix;
+using reference::Matrix;
+using vktest::FormatName;
 
 // Tightly packed single-plane view of `bytes` (rows of `width * bytes_per_pixel` bytes).
 histogram_ref::FrameView PackedView(GstVideoFormat format, int width, int height, int bytes_per_pixel,
@@ -42,28 +45,9 @@ void ExpectCounts(const std::vector<guint64>& counts,
 
 }  // namespace
 
-GST_START_TEST(test_weights) {
-  // round(0.299 * 65536) = round(19595.264), round(0.114 * 65536) = round(7471.104), ...
-  const struct {
-    Matrix matrix;
-    int64_t kr, kg, kb;
-  } expected[] = {
-      {Matrix::kBt601, 19595, 38470, 7471},
-      {Matrix::kBt709, 13933, 46871, 4732},
-      {Matrix::kBt2020, 17216, 44434, 3886},
-  };
-  for (const auto& e : expected) {
-    const histogram_ref::Weights w = histogram_ref::WeightsOf(e.matrix);
-    fail_unless(w.kr == e.kr && w.kg == e.kg && w.kb == e.kb, "%s weights %ld %ld %ld",
-                histogram_ref::Nick(e.matrix), static_cast<long>(w.kr), static_cast<long>(w.kg),
-                static_cast<long>(w.kb));
-  }
-}
-GST_END_TEST;
-
 GST_START_TEST(test_luma_rounds_half_up) {
   for (Matrix matrix : {Matrix::kBt601, Matrix::kBt709, Matrix::kBt2020}) {
-    const histogram_ref::Weights w = histogram_ref::WeightsOf(matrix);
+    const reference::Weights w = reference::WeightsOf(matrix);
     // Grey is exact under every matrix: the weights sum to 65536.
     for (int v = 0; v < 256; ++v) {
       fail_unless_equals_int(histogram_ref::RgbLuma(w, v, v, v), v);
@@ -72,13 +56,13 @@ GST_START_TEST(test_luma_rounds_half_up) {
   // Sums whose fraction is exactly one half, with an even integer part, so that rounding half
   // to even (or truncating) would give one less: e.g. bt601 19595*1 + 38470*53 + 7471*185 =
   // 3440640 = 52.5 * 65536.
-  fail_unless_equals_int(histogram_ref::RgbLuma(histogram_ref::WeightsOf(Matrix::kBt601), 1, 53, 185), 53);
-  fail_unless_equals_int(histogram_ref::RgbLuma(histogram_ref::WeightsOf(Matrix::kBt709), 1, 253, 74), 187);
-  fail_unless_equals_int(histogram_ref::RgbLuma(histogram_ref::WeightsOf(Matrix::kBt2020), 0, 153, 249), 119);
+  fail_unless_equals_int(histogram_ref::RgbLuma(reference::WeightsOf(Matrix::kBt601), 1, 53, 185), 53);
+  fail_unless_equals_int(histogram_ref::RgbLuma(reference::WeightsOf(Matrix::kBt709), 1, 253, 74), 187);
+  fail_unless_equals_int(histogram_ref::RgbLuma(reference::WeightsOf(Matrix::kBt2020), 0, 153, 249), 119);
   // (10, 20, 30): 18.150, 18.596 and 17.966 in units of 65536.
-  fail_unless_equals_int(histogram_ref::RgbLuma(histogram_ref::WeightsOf(Matrix::kBt601), 10, 20, 30), 18);
-  fail_unless_equals_int(histogram_ref::RgbLuma(histogram_ref::WeightsOf(Matrix::kBt709), 10, 20, 30), 19);
-  fail_unless_equals_int(histogram_ref::RgbLuma(histogram_ref::WeightsOf(Matrix::kBt2020), 10, 20, 30), 18);
+  fail_unless_equals_int(histogram_ref::RgbLuma(reference::WeightsOf(Matrix::kBt601), 10, 20, 30), 18);
+  fail_unless_equals_int(histogram_ref::RgbLuma(reference::WeightsOf(Matrix::kBt709), 10, 20, 30), 19);
+  fail_unless_equals_int(histogram_ref::RgbLuma(reference::WeightsOf(Matrix::kBt2020), 10, 20, 30), 18);
 }
 GST_END_TEST;
 
@@ -115,21 +99,21 @@ GST_START_TEST(test_channels_of_formats) {
       case GST_VIDEO_FORMAT_Y444: expected = yuv; break;
       default: expected = rgb; break;
     }
-    fail_unless(histogram_ref::ChannelsOf(format) == expected, "channels of %s", Name(format));
+    fail_unless(histogram_ref::ChannelsOf(format) == expected, "channels of %s", FormatName(format));
   }
 }
 GST_END_TEST;
 
 GST_START_TEST(test_roi_and_chroma_rects) {
-  auto same = [](const histogram_ref::Rect& r, int x0, int y0, int x1, int y1) {
+  auto same = [](const reference::Rect& r, int x0, int y0, int x1, int y1) {
     return r.x0 == x0 && r.y0 == y0 && r.x1 == x1 && r.y1 == y1;
   };
-  fail_unless(same(histogram_ref::ClampRoi({20, 11, 31, 17}, 97, 61), 20, 11, 51, 28));
-  fail_unless(same(histogram_ref::ClampRoi({40, 30, 0, 0}, 97, 61), 40, 30, 97, 61));
-  fail_unless(same(histogram_ref::ClampRoi({90, 55, 50, 50}, 97, 61), 90, 55, 97, 61));
-  fail_unless(histogram_ref::ClampRoi({97, 0, 0, 0}, 97, 61).Empty());
-  fail_unless(histogram_ref::ClampRoi({0, 5, 0, 0}, 4, 5).Empty());
-  fail_unless(same(histogram_ref::ClampRoi({G_MAXUINT, 0, G_MAXUINT, 0}, 4, 5), 4, 0, 4, 5));
+  fail_unless(same(reference::ClampRoi({20, 11, 31, 17}, 97, 61), 20, 11, 51, 28));
+  fail_unless(same(reference::ClampRoi({40, 30, 0, 0}, 97, 61), 40, 30, 97, 61));
+  fail_unless(same(reference::ClampRoi({90, 55, 50, 50}, 97, 61), 90, 55, 97, 61));
+  fail_unless(reference::ClampRoi({97, 0, 0, 0}, 97, 61).Empty());
+  fail_unless(reference::ClampRoi({0, 5, 0, 0}, 4, 5).Empty());
+  fail_unless(same(reference::ClampRoi({G_MAXUINT, 0, G_MAXUINT, 0}, 4, 5), 4, 0, 4, 5));
   // Odd luma edges widen the chroma region to every sample touching the ROI.
   fail_unless(same(histogram_ref::ChromaRect({3, 5, 10, 14}, 2, 2), 1, 2, 5, 7));
   fail_unless(same(histogram_ref::ChromaRect({1, 1, 2, 2}, 2, 2), 0, 0, 1, 1));
@@ -156,12 +140,12 @@ GST_START_TEST(test_rgb_byte_orders) {
     const auto result = histogram_ref::Analyze(
         PackedView(c.format, 1, 1, static_cast<int>(c.bytes.size()), c.bytes), histogram_ref::Params{});
     fail_unless(result.has_value());
-    ExpectCounts(Counts(*result, Channel::kRed), {{1, 1}}, Name(c.format));
-    ExpectCounts(Counts(*result, Channel::kGreen), {{2, 1}}, Name(c.format));
-    ExpectCounts(Counts(*result, Channel::kBlue), {{3, 1}}, Name(c.format));
-    ExpectCounts(Counts(*result, Channel::kLuma), {{2, 1}}, Name(c.format));  // 1.860 (bt709)
-    fail_unless((result->Find(Channel::kAlpha) != nullptr) == c.alpha, "%s alpha", Name(c.format));
-    if (c.alpha) ExpectCounts(Counts(*result, Channel::kAlpha), {{9, 1}}, Name(c.format));
+    ExpectCounts(Counts(*result, Channel::kRed), {{1, 1}}, FormatName(c.format));
+    ExpectCounts(Counts(*result, Channel::kGreen), {{2, 1}}, FormatName(c.format));
+    ExpectCounts(Counts(*result, Channel::kBlue), {{3, 1}}, FormatName(c.format));
+    ExpectCounts(Counts(*result, Channel::kLuma), {{2, 1}}, FormatName(c.format));  // 1.860 (bt709)
+    fail_unless((result->Find(Channel::kAlpha) != nullptr) == c.alpha, "%s alpha", FormatName(c.format));
+    if (c.alpha) ExpectCounts(Counts(*result, Channel::kAlpha), {{9, 1}}, FormatName(c.format));
   }
 }
 GST_END_TEST;
@@ -189,7 +173,7 @@ GST_START_TEST(test_rgba_frame) {
   ExpectCounts(Counts(*result, Channel::kGreen), {{0, 2}, {9, 1}, {3, 1}}, "green bins=10");
 
   // The right column only.
-  params.roi = histogram_ref::Roi{1, 0, 5, 0};
+  params.roi = reference::Roi{1, 0, 5, 0};
   result = histogram_ref::Analyze(view, params);
   fail_unless(result->pixels == 2);
   ExpectCounts(Counts(*result, Channel::kBlue), {{9, 1}, {1, 1}}, "blue of the right column");
@@ -203,19 +187,19 @@ GST_START_TEST(test_i420_chroma_region) {
   const std::vector<uint8_t> v = {200, 201, 210, 211};
   const histogram_ref::FrameView view{GST_VIDEO_FORMAT_I420, 3, 3, {y.data(), u.data(), v.data()}, {3, 2, 2}};
   histogram_ref::Params params;
-  params.roi = histogram_ref::Roi{1, 1, 1, 1};  // pixel (1,1): chroma sample (0,0)
+  params.roi = reference::Roi{1, 1, 1, 1};  // pixel (1,1): chroma sample (0,0)
   auto result = histogram_ref::Analyze(view, params);
   fail_unless(result->pixels == 1);
   ExpectCounts(Counts(*result, Channel::kLuma), {{11, 1}}, "luma (1,1)");
   ExpectCounts(Counts(*result, Channel::kU), {{100, 1}}, "u (1,1)");
   ExpectCounts(Counts(*result, Channel::kV), {{200, 1}}, "v (1,1)");
 
-  params.roi = histogram_ref::Roi{1, 1, 2, 2};  // [1,3) x [1,3): all four chroma samples
+  params.roi = reference::Roi{1, 1, 2, 2};  // [1,3) x [1,3): all four chroma samples
   result = histogram_ref::Analyze(view, params);
   ExpectCounts(Counts(*result, Channel::kLuma), {{11, 1}, {12, 1}, {21, 1}, {22, 1}}, "luma [1,3)");
   ExpectCounts(Counts(*result, Channel::kU), {{100, 1}, {101, 1}, {110, 1}, {111, 1}}, "u [1,3)");
 
-  params.roi = histogram_ref::Roi{2, 0, 0, 1};  // pixel (2,0): chroma sample (1,0)
+  params.roi = reference::Roi{2, 0, 0, 1};  // pixel (2,0): chroma sample (1,0)
   result = histogram_ref::Analyze(view, params);
   ExpectCounts(Counts(*result, Channel::kV), {{201, 1}}, "v (2,0)");
 }
@@ -235,7 +219,7 @@ GST_START_TEST(test_nv12_y444_gray8) {
   const std::vector<uint8_t> v = {9, 9, 8, 8};
   const histogram_ref::FrameView y444{GST_VIDEO_FORMAT_Y444, 2, 2, {y.data(), u.data(), v.data()}, {2, 2, 2}};
   histogram_ref::Params params;
-  params.roi = histogram_ref::Roi{0, 1, 0, 0};
+  params.roi = reference::Roi{0, 1, 0, 0};
   result = histogram_ref::Analyze(y444, params);
   ExpectCounts(Counts(*result, Channel::kU), {{3, 1}, {4, 1}}, "y444 u");
   ExpectCounts(Counts(*result, Channel::kV), {{8, 2}}, "y444 v");
@@ -251,7 +235,7 @@ GST_END_TEST;
 
 TCase* ReferenceTCase() {
   TCase* tcase = tcase_create("reference");
-  tcase_add_test(tcase, test_weights);
+  analysis_test::AddCheckTest<analysis_test::LumaWeightsTest>(tcase);
   tcase_add_test(tcase, test_luma_rounds_half_up);
   tcase_add_test(tcase, test_bin_of);
   tcase_add_test(tcase, test_channels_of_formats);

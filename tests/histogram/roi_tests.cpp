@@ -4,20 +4,18 @@
 #include <string>
 #include <vector>
 
-#include "analysis_stream.h"
+#include "common/analysis/check_test.h"
 #include "common/analysis/roi_checks.h"
-#include "common/bus_wait.h"
+#include "common/input_placement.h"
 #include "common/test_seed.h"
 #include "common/vktest.h"
-#include "message_log.h"
+#include "frames.h"
+#include "histogram_case.h"
 #include "tcases.h"
 #include "verify.h"
 
 namespace histogram_test {
 namespace {
-
-using analysis_test::ExpectEmptyRoiPushFails;
-using analysis_test::ExpectGoodFramesMessages;
 
 // Larger than a few workgroup tiles (64x64 in the current kernel) both ways, and odd.
 constexpr int kWidth = 147;
@@ -26,7 +24,7 @@ constexpr int kTimeoutMs = 30000;
 
 struct RoiCase {
   const char* label;
-  histogram_ref::Roi roi;
+  reference::Roi roi;
 };
 
 const RoiCase kRoiCases[] = {
@@ -56,7 +54,7 @@ GST_START_TEST(test_roi) {
   std::mt19937 rng = vktest::RngFor(name);
   histogram_ref::Params params;
   AnalysisStream stream(params);
-  const Placement odd_stride{Memory::kSystem, 3, 7};
+  const vktest::InputPlacement odd_stride{vktest::MemoryKind::kSystem, 3, 7};
   for (const RoiCase& roi_case : kRoiCases) {
     params.roi = roi_case.roi;
     stream.SetParams(params);
@@ -64,15 +62,7 @@ GST_START_TEST(test_roi) {
     stream.Push(RandomFrame(format, kWidth, kHeight, rng), odd_stride);
     fail_unless(stream.pushed().back().expected.has_value(), "test data: %s: empty ROI", roi_case.label);
   }
-  fail_unless(stream.EndOfStream(), "%s: EOS did not come out", WithSeed(name).c_str());
-  ExpectStreamMatches(stream, name);
-}
-GST_END_TEST;
-
-// A pipeline starting with a ROI that clamps to nothing stops with a settings error and posts
-// no histogram.
-GST_START_TEST(test_empty_roi_at_start) {
-  analysis_test::ExpectEmptyRoiAtStartFails<MessageLog>("histogram", "I420", kTimeoutMs);
+  analysis_test::EndAndExpectStreamMatches(stream, name);
 }
 GST_END_TEST;
 
@@ -93,16 +83,16 @@ GST_START_TEST(test_empty_roi_while_playing) {
 
   params.roi.y = 17;
   stream.SetParams(params);
-  ExpectEmptyRoiPushFails(stream, RandomFrame(GST_VIDEO_FORMAT_RGBx, 33, 17, rng), "histogram", name);
+  analysis_test::ExpectEmptyRoiPushFails(stream, RandomFrame(GST_VIDEO_FORMAT_RGBx, 33, 17, rng), name);
 
-  ExpectGoodFramesMessages(stream, "histogram", name, ExpectMessageMatches);
+  analysis_test::ExpectGoodFramesMessages(stream, name);
 }
 GST_END_TEST;
 
 TCase* RoiTCase() {
   TCase* tcase = vktest::NewTCase("roi", 120);
   tcase_add_loop_test(tcase, test_roi, 0, G_N_ELEMENTS(kRoiFormats));
-  tcase_add_test(tcase, test_empty_roi_at_start);
+  analysis_test::AddCheckTest<analysis_test::EmptyRoiAtStart<kHistogramCase>>(tcase);
   tcase_add_test(tcase, test_empty_roi_while_playing);
   return tcase;
 }

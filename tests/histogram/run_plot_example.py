@@ -10,8 +10,10 @@ between 10 KB and 5 MB.
 import os
 import re
 import struct
-import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+import example_run  # noqa: E402  (found through the path above)
 
 BINS = 64
 LINE = re.compile(r"^\d+:\d\d:\d\d\.\d{3}  mean luma bin\s+(\d+\.\d\d) of %d$" % BINS)
@@ -43,30 +45,18 @@ def png_problems(path):
 def main(script, frames, output):
     if os.path.exists(output):
         os.remove(output)  # a plot left by an earlier run must not pass for this one's
-    result = subprocess.run([sys.executable, script, "--frames", str(frames), "--output", output],
-                            capture_output=True, text=True, timeout=100)
+    result = example_run.run([script, "--frames", str(frames), "--output", output])
     lines = result.stdout.splitlines()
-    problems = []
-    if result.returncode != 0:
-        problems.append("exit status %d" % result.returncode)
+    problems = example_run.exit_problems(result)
     if len(lines) != frames + 1:
         problems.append("%d lines printed, expected %d frames and the output path"
                         % (len(lines), frames))
-    for line in lines[:-1]:
-        match = LINE.match(line)
-        if match is None or not 0.0 <= float(match.group(1)) <= BINS - 1:
-            problems.append("unexpected line: %r" % line)
-            break
+    problems += example_run.line_problems(lines[:-1], LINE, 0.0, BINS - 1)
     if lines and lines[-1] != "plot written to %s" % output:
         problems.append("unexpected last line: %r" % lines[-1])
     if result.returncode == 0:
         problems += png_problems(output)
-    if problems:
-        print("; ".join(problems))
-        print("--- stdout ---\n" + result.stdout + "--- stderr ---\n" + result.stderr)
-        return 1
-    print(result.stdout, end="")
-    return 0
+    return example_run.report(result, problems)
 
 
 if __name__ == "__main__":

@@ -5,10 +5,11 @@
 #include <string>
 #include <vector>
 
-#include "analysis_stream.h"
 #include "common/analysis/formats.h"
 #include "common/test_seed.h"
 #include "common/vktest.h"
+#include "frames.h"
+#include "histogram_case.h"
 #include "tcases.h"
 #include "verify.h"
 
@@ -19,8 +20,7 @@ using analysis_test::kFormats;
 using histogram_ref::Channel;
 
 // The value every sample of `channel` holds in a `format` frame filled with `colour`.
-uint8_t SolidValue(GstVideoFormat format, const Colour& colour, Channel channel,
-                   histogram_ref::Matrix matrix) {
+uint8_t SolidValue(GstVideoFormat format, const Colour& colour, Channel channel, reference::Matrix matrix) {
   switch (channel) {
     case Channel::kRed: return colour[0];
     case Channel::kGreen: return colour[1];
@@ -31,7 +31,7 @@ uint8_t SolidValue(GstVideoFormat format, const Colour& colour, Channel channel,
     case Channel::kLuma: break;
   }
   if (!histogram_ref::IsRgb(format)) return colour[0];
-  return histogram_ref::RgbLuma(histogram_ref::WeightsOf(matrix), colour[0], colour[1], colour[2]);
+  return histogram_ref::RgbLuma(reference::WeightsOf(matrix), colour[0], colour[1], colour[2]);
 }
 
 // Every channel of `message` holds all of its samples in the bin of its solid value, the
@@ -75,9 +75,7 @@ struct SolidCase {
 // whole stream against the reference.
 void RunSolidCases(const std::vector<SolidCase>& cases, guint bins, const std::string& name) {
   std::mt19937 rng = vktest::RngFor(name);
-  histogram_ref::Params params;
-  params.bins = bins;
-  AnalysisStream stream(params);
+  AnalysisStream stream(Bins(bins));
   for (const SolidCase& c : cases) stream.Push(SolidFrame(c.format, c.width, c.height, c.colour, rng));
   fail_unless(stream.EndOfStream(), "%s: EOS did not come out", WithSeed(name).c_str());
   const std::vector<HistogramMessage> messages = stream.log().Messages();
@@ -86,7 +84,7 @@ void RunSolidCases(const std::vector<SolidCase>& cases, guint bins, const std::s
   for (size_t i = 0; i < cases.size(); ++i) {
     ExpectSingleBins(messages[i], stream.pushed()[i], cases[i].colour, cases[i].width, cases[i].height);
   }
-  ExpectStreamMatches(stream, name);
+  analysis_test::ExpectStreamMatches(stream, name);
 }
 
 }  // namespace

@@ -7,12 +7,11 @@
 #include <string>
 #include <vector>
 
-#include "analysis_stream.h"
-#include "common/analysis/check_test.h"
 #include "common/analysis/stream_tests.h"
 #include "common/test_seed.h"
 #include "common/vktest.h"
 #include "frames.h"
+#include "histogram_case.h"
 #include "tcases.h"
 #include "verify.h"
 
@@ -20,38 +19,6 @@ namespace histogram_test {
 namespace {
 
 using analysis_test::ExpectPushOk;
-using analysis_test::PushRandomFrames;
-
-// What the shared stream tests (common/analysis/stream_tests.h) need to know of histogram.
-struct StreamCase {
-  using Stream = AnalysisStream;
-  static constexpr const char* kElement = "histogram";
-  static constexpr GstVideoFormat kAfterFlushFormat = GST_VIDEO_FORMAT_NV12;
-  static constexpr GstVideoFormat kOddPlacementFormat = GST_VIDEO_FORMAT_I420;
-  static constexpr const char* kEosProperties = "bins=64";
-
-  static TestFrame RandomFrame(GstVideoFormat format, int width, int height, std::mt19937& rng) {
-    return histogram_test::RandomFrame(format, width, height, rng);
-  }
-  static std::optional<histogram_ref::Result> AnalyzeFrame(const TestFrame& frame,
-                                                           const histogram_ref::Params& params) {
-    return histogram_ref::Analyze(ViewOf(frame), params);
-  }
-  static void ExpectMessageMatches(const HistogramMessage& got, const PushedFrame& frame,
-                                   const std::string& where) {
-    histogram_test::ExpectMessageMatches(got, frame, where);
-  }
-  static void ExpectStreamMatches(const AnalysisStream& stream, const std::string& context) {
-    histogram_test::ExpectStreamMatches(stream, context);
-  }
-  static histogram_ref::Params EosParams() {
-    histogram_ref::Params params;
-    params.bins = 64;
-    return params;
-  }
-  static histogram_ref::Params FlushParams() { return histogram_ref::Params{}; }
-  static histogram_ref::Params FlushWhileStreamingParams() { return histogram_ref::Params{}; }
-};
 
 }  // namespace
 
@@ -63,11 +30,10 @@ GST_START_TEST(test_messages_posted_without_further_frames) {
   std::mt19937 rng = vktest::RngFor(name);
   AnalysisStream stream(histogram_ref::Params{});
   constexpr size_t kFrames = 6;
-  analysis_test::PushEachAwaitingItsMessage<StreamCase>(
+  analysis_test::PushEachAwaitingItsMessage(
       stream, kFrames, [](size_t i) { return i % 2 == 0 ? GST_VIDEO_FORMAT_Y444 : GST_VIDEO_FORMAT_ARGB; },
       rng, name);
-  fail_unless(stream.EndOfStream(), "%s: EOS did not come out", WithSeed(name).c_str());
-  ExpectStreamMatches(stream, name);
+  analysis_test::EndAndExpectStreamMatches(stream, name);
 }
 GST_END_TEST;
 
@@ -76,59 +42,34 @@ GST_END_TEST;
 GST_START_TEST(test_many_frames_in_flight) {
   const std::string name = "many frames in flight";
   std::mt19937 rng = vktest::RngFor(name);
-  histogram_ref::Params params;
-  params.bins = 64;
-  AnalysisStream stream(params);
+  AnalysisStream stream(Bins(64));
   std::vector<TestFrame> frames;
   for (int i = 0; i < 4; ++i) frames.push_back(RandomFrame(GST_VIDEO_FORMAT_I420, 320, 240, rng));
   for (int i = 0; i < 40; ++i) ExpectPushOk(stream.Push(frames[i % frames.size()]), name);
-  fail_unless(stream.EndOfStream(), "%s: EOS did not come out", WithSeed(name).c_str());
-  ExpectStreamMatches(stream, name);
+  analysis_test::EndAndExpectStreamMatches(stream, name);
 }
 GST_END_TEST;
+
 // Every property applies from the frame pushed after it was set, post-messages included.
 GST_START_TEST(test_properties_change_while_playing) {
-  const std::string name = "properties while playing";
-  std::mt19937 rng = vktest::RngFor(name);
-  histogram_ref::Params params;
-  AnalysisStream stream(params);
-  auto push = [&] { ExpectPushOk(stream.Push(RandomFrame(GST_VIDEO_FORMAT_RGBA, 33, 17, rng)), name); };
-  push();
-  params.bins = 10;
-  stream.SetParams(params);
-  push();
-  params.roi = {5, 3, 10, 8};
-  stream.SetParams(params);
-  push();
-  stream.SetPostMessages(false);
-  push();
-  push();
-  params.roi = {};
-  params.matrix = histogram_ref::Matrix::kBt2020;
-  params.bins = 256;
-  stream.SetParams(params);
-  stream.SetPostMessages(true);
-  push();
-  params.bins = 1;
-  params.roi = {30, 0, 0, 0};
-  stream.SetParams(params);
-  push();
-  fail_unless(stream.EndOfStream(), "%s: EOS did not come out", WithSeed(name).c_str());
-  ExpectStreamMatches(stream, name);
+  using analysis_test::With;
+  using reference::Matrix;
+  const reference::Roi inside{5, 3, 10, 8};
+  analysis_test::ExpectSettingsApplyFromNextFrame<kHistogramCase>(
+      {With(Bins(256), {}, Matrix::kBt709), With(Bins(10), {}, Matrix::kBt709),
+       With(Bins(10), inside, Matrix::kBt709), With(Bins(10), inside, Matrix::kBt709, false),
+       With(Bins(10), inside, Matrix::kBt709, false), With(Bins(256), {}, Matrix::kBt2020),
+       With(Bins(1), {30, 0, 0, 0}, Matrix::kBt2020)},
+      GST_VIDEO_FORMAT_RGBA, "properties while playing");
 }
 GST_END_TEST;
 
 TCase* StreamTCase() {
   TCase* tcase = vktest::NewTCase("stream", 120);
-  analysis_test::AddCheckTest<analysis_test::TimestampsFollowSegment<StreamCase>>(tcase);
-  analysis_test::AddCheckTest<analysis_test::EosAfterAllMessages<StreamCase>>(tcase);
+  analysis_test::AddStreamTests<kHistogramCase>(tcase);
   tcase_add_test(tcase, test_messages_posted_without_further_frames);
   tcase_add_test(tcase, test_many_frames_in_flight);
-  analysis_test::AddCheckTest<analysis_test::FlushMidStream<StreamCase>>(tcase);
-  analysis_test::AddCheckTest<analysis_test::FlushWhileStreaming<StreamCase>>(tcase);
-  analysis_test::AddCheckTest<analysis_test::PostMessagesFalse<StreamCase>>(tcase);
   tcase_add_test(tcase, test_properties_change_while_playing);
-  analysis_test::AddCheckTest<analysis_test::TeardownWithResultsPending<StreamCase>>(tcase);
   return tcase;
 }
 

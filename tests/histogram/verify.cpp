@@ -1,7 +1,5 @@
 #include "verify.h"
 
-#include "common/analysis/stream_checks.h"
-
 #include <gst/check/gstcheck.h>
 
 #include <numeric>
@@ -55,20 +53,6 @@ void ExpectMessageMatches(const HistogramMessage& got, const PushedFrame& frame,
                 where.c_str(), name, want != nullptr ? "is missing" : "must not be there", got.text.c_str());
     if (want != nullptr) ExpectChannel(field->second, *want, where);
   }
-}
-
-void ExpectStreamMatches(const AnalysisStream& stream, const std::string& context) {
-  analysis_test::ExpectFramesPassedThrough(stream, context);
-  std::vector<const PushedFrame*> wanted;
-  for (const PushedFrame& frame : stream.pushed()) {
-    if (frame.WantsMessage()) wanted.push_back(&frame);
-  }
-  const std::vector<HistogramMessage> messages = stream.log().Messages();
-  fail_unless(messages.size() == wanted.size(),
-              "%s: %zu frames pushed, %zu want a message, %zu histogram messages", WithSeed(context).c_str(),
-              stream.pushed().size(), wanted.size(), messages.size());
-  analysis_test::ExpectEachMessage(messages, wanted, stream.element(), "histogram", context,
-                                   ExpectMessageMatches);
 }
 
 }  // namespace histogram_test

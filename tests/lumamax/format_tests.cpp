@@ -4,10 +4,13 @@
 // x, padding) must not matter.
 #include <string>
 
-#include "analysis_stream.h"
+#include "common/analysis/format_steps.h"
 #include "common/analysis/formats.h"
+#include "common/format_names.h"
 #include "common/test_seed.h"
 #include "common/vktest.h"
+#include "frames.h"
+#include "lumamax_case.h"
 #include "tcases.h"
 #include "verify.h"
 
@@ -15,24 +18,6 @@ namespace lumamax_test {
 namespace {
 
 using analysis_test::kFormats;
-using analysis_test::kNumFormats;
-using analysis_test::Name;
-
-struct Step {
-  int width;
-  int height;
-  Placement placement;
-};
-
-// One stream per format; each size change renegotiates the element mid-stream.
-const Step kSteps[] = {
-    {1, 1, {Memory::kProposed, 0, 0}},   {2, 3, {Memory::kProposed, 0, 0}},
-    {97, 61, {Memory::kProposed, 0, 0}}, {33, 17, {Memory::kProposed, 0, 0}},
-    {33, 17, {Memory::kSystem, 12, 64}},  // padded strides, planes at an offset
-    {97, 61, {Memory::kSystem, 7, 5}},    // stride and offset not multiples of 4
-    {2, 3, {Memory::kSystem, 5, 3}},     {1, 1, {Memory::kSystem, 1, 1}},
-    {97, 61, {Memory::kSplit, 3, 9}},  // no single memory block holds the middle row
-};
 
 // The planted pixels must be what the reference finds, or the frame tests less than intended.
 void ExpectPlantedFound(const PushedFrame& frame, const Planted& planted) {
@@ -47,25 +32,21 @@ void ExpectPlantedFound(const PushedFrame& frame, const Planted& planted) {
 
 GST_START_TEST(test_format_against_reference) {
   const GstVideoFormat format = kFormats[__i__];
-  const std::string name = std::string("format ") + Name(format);
+  const std::string name = std::string("format ") + vktest::FormatName(format);
   std::mt19937 rng = vktest::RngFor(name);
-  lumamax_ref::Params params;
-  params.count = 3;
-  params.min_distance = 2;
-  AnalysisStream stream(params);
-  for (const Step& step : kSteps) {
+  AnalysisStream stream(PeakParams(3, 2));
+  for (const analysis_test::FormatStep& step : analysis_test::kFormatSteps) {
     Planted planted;
     stream.Push(RandomFrame(format, step.width, step.height, rng, &planted), step.placement);
     ExpectPlantedFound(stream.pushed().back(), planted);
   }
-  fail_unless(stream.EndOfStream(), "%s: EOS did not come out", WithSeed(name).c_str());
-  ExpectStreamMatches(stream, name);
+  analysis_test::EndAndExpectStreamMatches(stream, name);
 }
 GST_END_TEST;
 
 TCase* FormatTCase() {
   TCase* tcase = vktest::NewTCase("formats", 120);
-  tcase_add_loop_test(tcase, test_format_against_reference, 0, kNumFormats);
+  tcase_add_loop_test(tcase, test_format_against_reference, 0, kFormats.size());
   return tcase;
 }
 

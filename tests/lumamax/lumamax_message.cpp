@@ -6,10 +6,6 @@ namespace lumamax_test {
 
 using analysis_test::FieldReader;
 
-bool IsLumamaxMessage(GstMessage* message) {
-  return analysis_test::IsElementMessage(message, "lumamax");
-}
-
 LumamaxMessage ParseLumamaxMessage(GstMessage* message) {
   LumamaxMessage parsed;
   // check limits the length of a failure message; the fields that matter are printed apart.

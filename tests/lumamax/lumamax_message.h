@@ -24,9 +24,6 @@ struct LumamaxMessage : analysis_test::MessageHeader {
   std::vector<Spot> peaks;  // "peaks": array of "peak" structures
 };
 
-// True for an ELEMENT message whose structure is named "lumamax".
-bool IsLumamaxMessage(GstMessage* message);
-
 LumamaxMessage ParseLumamaxMessage(GstMessage* message);
 
 // "(x,y luma) (x,y luma) ..." for at most `max_count` spots from index `first`, for failure

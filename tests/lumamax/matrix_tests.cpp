@@ -3,11 +3,13 @@
 // matrix moves the reported position. YUV and GRAY8 luma is the Y byte whatever the matrix.
 #include <string>
 
-#include "analysis_stream.h"
+#include "common/analysis/check_test.h"
 #include "common/analysis/formats.h"
 #include "common/analysis/matrix_checks.h"
 #include "common/test_seed.h"
 #include "common/vktest.h"
+#include "frames.h"
+#include "lumamax_case.h"
 #include "tcases.h"
 #include "verify.h"
 
@@ -15,7 +17,7 @@ namespace lumamax_test {
 namespace {
 
 using analysis_test::kFormats;
-using lumamax_ref::Matrix;
+using reference::Matrix;
 
 struct Crafted {
   Matrix wins_under;
@@ -49,6 +51,11 @@ TestFrame CraftedFrame(GstVideoFormat format, std::mt19937& rng) {
   return frame;
 }
 
+// The frame of the shared matrix-change test: the crafted frame in BGRx.
+TestFrame MatrixChangeFrame(std::mt19937& rng, const std::string&) {
+  return CraftedFrame(GST_VIDEO_FORMAT_BGRx, rng);
+}
+
 const Crafted& WinnerUnder(Matrix matrix) {
   for (const Crafted& c : kCrafted) {
     if (c.wins_under == matrix) return c;
@@ -61,7 +68,7 @@ const Crafted& WinnerUnder(Matrix matrix) {
 
 GST_START_TEST(test_matrix_selects_pixel) {
   const Matrix matrix = static_cast<Matrix>(__i__);
-  const std::string name = std::string("matrix ") + lumamax_ref::Nick(matrix);
+  const std::string name = std::string("matrix ") + reference::Nick(matrix);
   std::mt19937 rng = vktest::RngFor(name);
   lumamax_ref::Params params;
   params.matrix = matrix;
@@ -81,28 +88,15 @@ GST_START_TEST(test_matrix_selects_pixel) {
       stream.Push(RandomFrame(format, kWidth, kHeight, rng));
     }
   }
-  fail_unless(stream.EndOfStream(), "%s: EOS did not come out", WithSeed(name).c_str());
-  ExpectStreamMatches(stream, name);
-}
-GST_END_TEST;
-
-// Switching the matrix while playing applies from the next frame.
-GST_START_TEST(test_matrix_change_while_playing) {
-  const std::string name = "matrix change";
-  std::mt19937 rng = vktest::RngFor(name);
-  lumamax_ref::Params params;  // bt709
-  AnalysisStream stream(params);
-  const TestFrame frame = CraftedFrame(GST_VIDEO_FORMAT_BGRx, rng);
-  analysis_test::PushUnderMatrixChanges(stream, params, frame);
-  fail_unless(stream.EndOfStream(), "%s: EOS did not come out", WithSeed(name).c_str());
-  ExpectStreamMatches(stream, name);
+  analysis_test::EndAndExpectStreamMatches(stream, name);
 }
 GST_END_TEST;
 
 TCase* MatrixTCase() {
   TCase* tcase = vktest::NewTCase("matrix", 60);
   tcase_add_loop_test(tcase, test_matrix_selects_pixel, 0, 3);
-  tcase_add_test(tcase, test_matrix_change_while_playing);
+  analysis_test::AddCheckTest<analysis_test::MatrixChangeWhilePlaying<kLumamaxCase, MatrixChangeFrame>>(
+      tcase);
   return tcase;
 }
 

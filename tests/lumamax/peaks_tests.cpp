@@ -7,22 +7,31 @@
 #include <tuple>
 #include <vector>
 
-#include "analysis_stream.h"
 #include "common/bus_wait.h"
+#include "common/input_placement.h"
 #include "common/test_seed.h"
 #include "common/vktest.h"
+#include "frames.h"
+#include "lumamax_case.h"
 #include "tcases.h"
 #include "verify.h"
 
 namespace lumamax_test {
 namespace {
 
-struct PeaksCase {
+// The count and min-distance of one test.
+struct PeakCase {
   guint count;
   guint min_distance;
+
+  // "<test> count=5 min-distance=0": the test's name, which seeds its random frames.
+  std::string Name(const char* test) const {
+    return std::string(test) + " count=" + std::to_string(count) +
+           " min-distance=" + std::to_string(min_distance);
+  }
 };
 
-const PeaksCase kPeaksCases[] = {
+const PeakCase kPeaksCases[] = {
     {5, 0},      // the brightest distinct pixels, blob neighbours included
     {5, 1},      // the same selection: distinct pixels are always at least 1 apart
     {8, 5},      //
@@ -65,7 +74,7 @@ TestFrame TiedFrame(GstVideoFormat format, int width, int height, std::mt19937& 
 }
 
 // The cases must exercise what they are named for.
-void ExpectPeakCount(const PushedFrame& frame, const PeaksCase& c, int pixels) {
+void ExpectPeakCount(const PushedFrame& frame, const PeakCase& c, int pixels) {
   const size_t got = frame.expected->peaks.size();
   bool ok = true;
   if (c.min_distance <= 1) ok = got == std::min<size_t>(c.count, pixels);
@@ -127,12 +136,7 @@ std::vector<TestFrame> BallFrames(GstVideoFormat format, int width, int height, 
   return std::move(collector.frames);
 }
 
-struct ThresholdCase {
-  guint count;
-  guint min_distance;
-};
-
-const ThresholdCase kThresholdCases[] = {
+const PeakCase kThresholdCases[] = {
     {1, 0},  // one dispatch: the scan's last workgroup chooses peak 0
     {8, 3},  // the peak chain: scan, reductions and rescans
     {64, 0},
@@ -144,13 +148,10 @@ const ThresholdCase kThresholdCases[] = {
 // peak (equal luma is kept: none dropped), between the first and the last (some dropped), just
 // above the first (all dropped) and 1.0 (all: no pixel is white).
 GST_START_TEST(test_peak_threshold) {
-  const ThresholdCase& c = kThresholdCases[__i__];
-  const std::string name =
-      "peak-threshold count=" + std::to_string(c.count) + " min-distance=" + std::to_string(c.min_distance);
+  const PeakCase& c = kThresholdCases[__i__];
+  const std::string name = c.Name("peak-threshold");
   std::mt19937 rng = vktest::RngFor(name);
-  lumamax_ref::Params params;
-  params.count = c.count;
-  params.min_distance = c.min_distance;
+  lumamax_ref::Params params = PeakParams(c.count, c.min_distance);
   AnalysisStream stream(params);
   const struct {
     GstVideoFormat format;
@@ -179,8 +180,7 @@ GST_START_TEST(test_peak_threshold) {
     }
   }
   fail_unless(c.count == 1 || some_dropped, "test data: no threshold dropped only some peaks");
-  fail_unless(stream.EndOfStream(), "%s: EOS did not come out", WithSeed(name).c_str());
-  ExpectStreamMatches(stream, name);
+  analysis_test::EndAndExpectStreamMatches(stream, name);
 }
 GST_END_TEST;
 
@@ -191,9 +191,7 @@ GST_START_TEST(test_peak_threshold_ball) {
   for (const auto& [format, width, height] :
        {std::tuple{GST_VIDEO_FORMAT_RGBx, 97, 61}, std::tuple{GST_VIDEO_FORMAT_I420, 65, 47}}) {
     const std::vector<TestFrame> frames = BallFrames(format, width, height, 4);
-    lumamax_ref::Params params;
-    params.count = 3;
-    params.min_distance = 40;
+    lumamax_ref::Params params = PeakParams(3, 40);
     AnalysisStream stream(params);
     bool black_peaks = false;
     for (const TestFrame& frame : frames) {
@@ -219,25 +217,21 @@ GST_START_TEST(test_peak_threshold_ball) {
       stream.Push(frame);
     }
     fail_unless(black_peaks, "test data: %s: no frame with background peaks", frames[0].Describe().c_str());
-    fail_unless(stream.EndOfStream(), "%s: EOS did not come out", WithSeed(name).c_str());
-    ExpectStreamMatches(stream, name + " " + frames[0].Describe());
+    analysis_test::EndAndExpectStreamMatches(stream, name + " " + frames[0].Describe());
   }
 }
 GST_END_TEST;
 
 GST_START_TEST(test_peaks) {
-  const PeaksCase& c = kPeaksCases[__i__];
-  const std::string name =
-      "peaks count=" + std::to_string(c.count) + " min-distance=" + std::to_string(c.min_distance);
+  const PeakCase& c = kPeaksCases[__i__];
+  const std::string name = c.Name("peaks");
   std::mt19937 rng = vktest::RngFor(name);
-  lumamax_ref::Params params;
-  params.count = c.count;
-  params.min_distance = c.min_distance;
-  AnalysisStream stream(params);
+  AnalysisStream stream(PeakParams(c.count, c.min_distance));
 
   stream.Push(BlobFrame(GST_VIDEO_FORMAT_RGBA, 97, 61, rng));
   ExpectPeakCount(stream.pushed().back(), c, 97 * 61);
-  stream.Push(BlobFrame(GST_VIDEO_FORMAT_NV12, 97, 61, rng), Placement{Memory::kSystem, 5, 3});
+  stream.Push(BlobFrame(GST_VIDEO_FORMAT_NV12, 97, 61, rng),
+              vktest::InputPlacement{vktest::MemoryKind::kSystem, 5, 3});
   ExpectPeakCount(stream.pushed().back(), c, 97 * 61);
   stream.Push(TiedFrame(GST_VIDEO_FORMAT_GRAY8, 33, 17, rng));
   if (c.count == 64) {
@@ -245,8 +239,7 @@ GST_START_TEST(test_peaks) {
     stream.Push(TiedFrame(GST_VIDEO_FORMAT_Y444, 7, 5, rng));
     stream.Push(TiedFrame(GST_VIDEO_FORMAT_BGR, 1, 1, rng));
   }
-  fail_unless(stream.EndOfStream(), "%s: EOS did not come out", WithSeed(name).c_str());
-  ExpectStreamMatches(stream, name);
+  analysis_test::EndAndExpectStreamMatches(stream, name);
 }
 GST_END_TEST;
 

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <vector>
 
+#include "common/analysis/check_test.h"
+#include "common/analysis/luma_weights_test.h"
 #include "common/vktest.h"
 #include "reference/lumamax_ref.h"
 #include "tcases.h"
@@ -10,9 +12,9 @@
 namespace lumamax_test {
 namespace {
 
-using lumamax_ref::Matrix;
 using lumamax_ref::Params;
 using lumamax_ref::Pixel;
+using reference::Matrix;
 
 // A GRAY8 view of `width` x rows, tightly packed.
 lumamax_ref::View GrayView(const std::vector<uint8_t>& bytes, int width) {
@@ -32,26 +34,6 @@ void ExpectPeaks(const std::vector<Pixel>& got, const std::vector<std::pair<int,
 }
 
 }  // namespace
-
-// round(K * 65536) for Kr and Kb; Kg takes the rest so that weights sum to 65536.
-GST_START_TEST(test_weights) {
-  const struct {
-    Matrix matrix;
-    int64_t kr, kg, kb;
-  } cases[] = {
-      {Matrix::kBt601, 19595, 38470, 7471},
-      {Matrix::kBt709, 13933, 46871, 4732},
-      {Matrix::kBt2020, 17216, 44434, 3886},
-  };
-  for (const auto& c : cases) {
-    const lumamax_ref::Weights w = lumamax_ref::WeightsOf(c.matrix);
-    fail_unless(w.kr == c.kr && w.kg == c.kg && w.kb == c.kb,
-                "%s: weights %" G_GINT64_FORMAT "/%" G_GINT64_FORMAT "/%" G_GINT64_FORMAT,
-                lumamax_ref::Nick(c.matrix), static_cast<gint64>(w.kr), static_cast<gint64>(w.kg),
-                static_cast<gint64>(w.kb));
-  }
-}
-GST_END_TEST;
 
 // One pixel R=10 G=20 B=30 in every RGB layout, the alpha/x byte 99 (ignored):
 // bt709 L = 13933*10 + 46871*20 + 4732*30 = 1218710.
@@ -116,7 +98,7 @@ GST_END_TEST;
 
 GST_START_TEST(test_roi_clamping) {
   const struct {
-    lumamax_ref::Roi roi;
+    reference::Roi roi;
     int x0, y0, x1, y1;
     bool empty;
   } cases[] = {
@@ -129,7 +111,7 @@ GST_START_TEST(test_roi_clamping) {
       {{0, 8, 0, 5}, 0, 8, 10, 8, true},           // starts below the frame
   };
   for (const auto& c : cases) {
-    const lumamax_ref::Rect rect = lumamax_ref::ClampRoi(c.roi, 10, 8);
+    const reference::Rect rect = reference::ClampRoi(c.roi, 10, 8);
     fail_unless(
         rect.x0 == c.x0 && rect.y0 == c.y0 && rect.x1 == c.x1 && rect.y1 == c.y1 && rect.Empty() == c.empty,
         "roi %u,%u %ux%u: got [%d,%d)x[%d,%d)", c.roi.x, c.roi.y, c.roi.width, c.roi.height, rect.x0, rect.x1,
@@ -214,7 +196,7 @@ GST_END_TEST;
 
 TCase* ReferenceTCase() {
   TCase* tcase = tcase_create("reference");
-  tcase_add_test(tcase, test_weights);
+  analysis_test::AddCheckTest<analysis_test::LumaWeightsTest>(tcase);
   tcase_add_test(tcase, test_rgb_layouts);
   tcase_add_test(tcase, test_y_formats);
   tcase_add_test(tcase, test_ties_and_mean);

@@ -3,28 +3,25 @@
 #include <string>
 #include <vector>
 
-#include "analysis_stream.h"
+#include "common/analysis/check_test.h"
 #include "common/analysis/roi_checks.h"
-#include "common/bus_wait.h"
+#include "common/input_placement.h"
 #include "common/test_seed.h"
 #include "common/vktest.h"
-#include "message_log.h"
+#include "frames.h"
+#include "lumamax_case.h"
 #include "tcases.h"
 #include "verify.h"
 
 namespace lumamax_test {
 namespace {
 
-using analysis_test::ExpectEmptyRoiPushFails;
-using analysis_test::ExpectGoodFramesMessages;
-
 constexpr int kWidth = 97;
 constexpr int kHeight = 61;
-constexpr int kTimeoutMs = 30000;
 
 struct RoiCase {
   const char* label;
-  lumamax_ref::Roi roi;
+  reference::Roi roi;
 };
 
 // Every case leaves (0,0) and (1,0) outside the ROI, where the frame's global extremes go.
@@ -38,12 +35,12 @@ const RoiCase kRoiCases[] = {
 
 // Random content; the frame's brightest (255) and darkest (0) pixels outside the ROI, the ROI's
 // own extremes (250 and 8) at random positions inside it.
-TestFrame RoiFrame(GstVideoFormat format, const lumamax_ref::Roi& roi, std::mt19937& rng) {
+TestFrame RoiFrame(GstVideoFormat format, const reference::Roi& roi, std::mt19937& rng) {
   TestFrame frame = NewTestFrame(format, kWidth, kHeight);
   FillRandom(frame, rng, 16, 239);
   SetGrey(frame, 0, 0, 255);
   SetGrey(frame, 1, 0, 0);
-  const lumamax_ref::Rect rect = lumamax_ref::ClampRoi(roi, kWidth, kHeight);
+  const reference::Rect rect = reference::ClampRoi(roi, kWidth, kHeight);
   std::uniform_int_distribution<int> x(rect.x0, rect.x1 - 1);
   std::uniform_int_distribution<int> y(rect.y0, rect.y1 - 1);
   const Position bright{x(rng), y(rng)};
@@ -71,27 +68,17 @@ GST_START_TEST(test_roi) {
   const RoiCase& roi_case = kRoiCases[__i__];
   const std::string name = std::string("roi ") + roi_case.label;
   std::mt19937 rng = vktest::RngFor(name);
-  lumamax_ref::Params params;
+  lumamax_ref::Params params = PeakParams(4, 1);
   params.roi = roi_case.roi;
-  params.count = 4;
-  params.min_distance = 1;
   AnalysisStream stream(params);
-  const Placement odd_stride{Memory::kSystem, 3, 7};
+  const vktest::InputPlacement odd_stride{vktest::MemoryKind::kSystem, 3, 7};
   for (GstVideoFormat format : {GST_VIDEO_FORMAT_RGBA, GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_RGB}) {
     stream.Push(RoiFrame(format, roi_case.roi, rng));
     ExpectRoiData(stream.pushed().back());
     stream.Push(RoiFrame(format, roi_case.roi, rng), odd_stride);
     ExpectRoiData(stream.pushed().back());
   }
-  fail_unless(stream.EndOfStream(), "%s: EOS did not come out", WithSeed(name).c_str());
-  ExpectStreamMatches(stream, name);
-}
-GST_END_TEST;
-
-// A pipeline starting with a ROI that clamps to nothing stops with a settings error and posts
-// no analysis.
-GST_START_TEST(test_empty_roi_at_start) {
-  analysis_test::ExpectEmptyRoiAtStartFails<MessageLog>("lumamax", "RGBA", kTimeoutMs);
+  analysis_test::EndAndExpectStreamMatches(stream, name);
 }
 GST_END_TEST;
 
@@ -119,18 +106,18 @@ GST_START_TEST(test_empty_roi_while_playing) {
   stream.SetParams(params);
   TestFrame frame = NewTestFrame(GST_VIDEO_FORMAT_GRAY8, 33, 17);
   FillRandom(frame, rng, 16, 239);
-  ExpectEmptyRoiPushFails(stream, frame, "lumamax", name);
+  analysis_test::ExpectEmptyRoiPushFails(stream, frame, name);
 
   fail_unless(stream.log().WaitFor(3, 30000), "%s: the third good frame's message never came",
               WithSeed(name).c_str());
-  ExpectGoodFramesMessages(stream, "lumamax", name, ExpectMessageMatches);
+  analysis_test::ExpectGoodFramesMessages(stream, name);
 }
 GST_END_TEST;
 
 TCase* RoiTCase() {
   TCase* tcase = vktest::NewTCase("roi", 120);
   tcase_add_loop_test(tcase, test_roi, 0, G_N_ELEMENTS(kRoiCases));
-  tcase_add_test(tcase, test_empty_roi_at_start);
+  analysis_test::AddCheckTest<analysis_test::EmptyRoiAtStart<kLumamaxCase>>(tcase);
   tcase_add_test(tcase, test_empty_roi_while_playing);
   return tcase;
 }

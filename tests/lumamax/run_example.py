@@ -5,33 +5,24 @@ interpreter and checks that it exits 0 and prints exactly the expected number of
 
     run_example.py SCRIPT EXPECTED_LINES
 """
+import os
 import re
-import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+import example_run  # noqa: E402  (found through the path above)
 
 LINE = re.compile(r"^\d+:\d\d:\d\d\.\d{3}  x=\s*\d+ y=\s*\d+ luma=(\d\.\d{4})$")
 
 
 def main(script, expected_lines):
-    result = subprocess.run([sys.executable, script], capture_output=True, text=True,
-                            timeout=100)
+    result = example_run.run([script])
     lines = result.stdout.splitlines()
-    problems = []
-    if result.returncode != 0:
-        problems.append("exit status %d" % result.returncode)
+    problems = example_run.exit_problems(result)
     if len(lines) != expected_lines:
         problems.append("%d lines printed, expected %d" % (len(lines), expected_lines))
-    for line in lines:
-        match = LINE.match(line)
-        if match is None or not 0.0 <= float(match.group(1)) <= 1.0:
-            problems.append("unexpected line: %r" % line)
-            break
-    if problems:
-        print("; ".join(problems))
-        print("--- stdout ---\n" + result.stdout + "--- stderr ---\n" + result.stderr)
-        return 1
-    print(result.stdout, end="")
-    return 0
+    problems += example_run.line_problems(lines, LINE, 0.0, 1.0)
+    return example_run.report(result, problems)
 
 
 if __name__ == "__main__":

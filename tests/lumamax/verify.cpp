@@ -1,12 +1,8 @@
 #include "verify.h"
 
-#include "common/analysis/stream_checks.h"
-
 #include <gst/check/gstcheck.h>
 
 #include <cmath>
-
-#include "common/test_seed.h"
 
 namespace lumamax_test {
 namespace {
@@ -53,17 +49,6 @@ void ExpectMessageMatches(const LumamaxMessage& got, const PushedFrame& frame, c
               "%s: peaks differ from index %zu\n  got      %zu peaks: %s\n  expected %zu peaks: %s",
               where.c_str(), differ, got.peaks.size(), DescribeSpots(got.peaks, from).c_str(),
               expected.peaks.size(), DescribeSpots(SpotsOf(expected.peaks), from).c_str());
-}
-
-void ExpectStreamMatches(const AnalysisStream& stream, const std::string& context) {
-  analysis_test::ExpectFramesPassedThrough(stream, context);
-  const std::vector<LumamaxMessage> messages = stream.log().Messages();
-  const std::vector<PushedFrame>& frames = stream.pushed();
-  fail_unless(messages.size() == frames.size(), "%s: %zu frames pushed, %zu lumamax messages",
-              WithSeed(context).c_str(), frames.size(), messages.size());
-  std::vector<const PushedFrame*> all;
-  for (const PushedFrame& frame : frames) all.push_back(&frame);
-  analysis_test::ExpectEachMessage(messages, all, stream.element(), "lumamax", context, ExpectMessageMatches);
 }
 
 }  // namespace lumamax_test

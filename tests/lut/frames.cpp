@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 
+#include "common/format_names.h"
 #include "common/test_seed.h"
 #include "reference/rgb_layout.h"
 
@@ -23,8 +24,7 @@ int Frame::bpp() const {
 }
 
 std::string Frame::Describe() const {
-  return std::string(gst_video_format_to_string(format)) + " " + std::to_string(width) + "x" +
-         std::to_string(height);
+  return vktest::FormatAndSize(format, width, height);
 }
 
 std::array<uint8_t, 3> Frame::Rgb(size_t i) const {

@@ -11,14 +11,12 @@
 #include <string>
 #include <vector>
 
+#include "common/packed_rgb_formats.h"
+
 namespace lut_test {
 
-// The formats the element takes (and gives).
-inline constexpr GstVideoFormat kFormats[] = {
-    GST_VIDEO_FORMAT_RGB,  GST_VIDEO_FORMAT_BGR,  GST_VIDEO_FORMAT_RGBA, GST_VIDEO_FORMAT_BGRA,
-    GST_VIDEO_FORMAT_ARGB, GST_VIDEO_FORMAT_ABGR, GST_VIDEO_FORMAT_RGBx, GST_VIDEO_FORMAT_BGRx,
-    GST_VIDEO_FORMAT_xRGB, GST_VIDEO_FORMAT_xBGR,
-};
+// The formats the element takes (and gives): every packed RGB format.
+inline constexpr const auto& kFormats = vktest::kPackedRgbFormats;
 
 struct Frame {
   GstVideoFormat format = GST_VIDEO_FORMAT_RGB;

@@ -47,7 +47,7 @@ GST_END_TEST;
 
 TCase* FormatTCase() {
   TCase* tcase = vktest::NewTCase("format", 300);
-  tcase_add_loop_test(tcase, test_format, 0, kNumFormats);
+  tcase_add_loop_test(tcase, test_format, 0, kFormats.size());
   return tcase;
 }
 

@@ -2,6 +2,7 @@
 // memory with padded strides and odd offsets, and a frame split over two memory blocks.
 #include <string>
 
+#include "common/input_placement.h"
 #include "common/test_seed.h"
 #include "common/vktest.h"
 #include "morph_stream.h"
@@ -9,14 +10,6 @@
 
 namespace morph_test {
 namespace {
-
-using vktest::MemoryKind;
-
-const InputPlacement kPlacements[] = {
-    {MemoryKind::kUpstreamPool, 0, 0}, {MemoryKind::kHarnessBuffer, 0, 0}, {MemoryKind::kSystem, 0, 0},
-    {MemoryKind::kSystem, 12, 64},     {MemoryKind::kSystem, 7, 5},        {MemoryKind::kSplit, 0, 0},
-    {MemoryKind::kSplit, 5, 7},
-};
 
 const GstVideoFormat kMemoryFormats[] = {GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_GRAY16_LE,
                                          GST_VIDEO_FORMAT_RGB,   GST_VIDEO_FORMAT_xRGB,
@@ -32,7 +25,7 @@ GST_START_TEST(test_input_memory_kinds) {
   MorphStream stream;
   stream.Set({morph_ref::kGradient, morph_ref::kEllipse, 5, 7, 1});
   for (const auto& size : kSizes)
-    for (const InputPlacement& placement : kPlacements)
+    for (const InputPlacement& placement : vktest::kEveryInputPlacement)
       stream.Push(RandomFrame(format, size[0], size[1], rng), placement);
   stream.Finish();
   ExpectOutputsCorrect(stream, name);

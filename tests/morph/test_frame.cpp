@@ -2,11 +2,13 @@
 
 #include <cstring>
 
+#include "common/format_names.h"
+#include "common/packed_buffer.h"
+
 namespace morph_test {
 
 std::string TestFrame::Describe() const {
-  return std::string(gst_video_format_to_string(format())) + " " + std::to_string(width()) + "x" +
-         std::to_string(height());
+  return vktest::FormatAndSize(format(), width(), height());
 }
 
 TestFrame EmptyFrame(GstVideoFormat format, int width, int height) {
@@ -75,13 +77,6 @@ void SetChannel(TestFrame& frame, int offset, bool sixteen_bit, const morph_ref:
   }
 }
 
-std::string InputPlacement::Describe() const {
-  std::string text = vktest::ToString(memory);
-  if (memory == vktest::MemoryKind::kSystem || memory == vktest::MemoryKind::kSplit)
-    text += " stride=row+" + std::to_string(stride_padding) + " offset=" + std::to_string(offset);
-  return text;
-}
-
 GstBuffer* NewSystemBuffer(const TestFrame& frame, const InputPlacement& placement) {
   if (frame.n_planes() == 1) {
     // The shared helpers lay out single-plane frames.
@@ -109,13 +104,7 @@ GstBuffer* NewSystemBuffer(const TestFrame& frame, const InputPlacement& placeme
                           ? offsets[0] + gsize(frame.rows[0] / 2) * strides[0] + frame.row_bytes[0] / 2 + 1
                           : size;
   for (auto [from, to] : {std::pair{gsize(0), split}, std::pair{split, size}}) {
-    if (from == to) continue;
-    GstMemory* memory = gst_allocator_alloc(nullptr, to - from, nullptr);
-    GstMapInfo map;
-    gst_memory_map(memory, &map, GST_MAP_WRITE);
-    std::memcpy(map.data, &bytes[from], to - from);
-    gst_memory_unmap(memory, &map);
-    gst_buffer_append_memory(buffer, memory);
+    if (from != to) gst_buffer_append_memory(buffer, vktest::NewSystemMemory(&bytes[from], to - from));
   }
   gst_buffer_add_video_meta_full(buffer, GST_VIDEO_FRAME_FLAG_NONE, frame.format(), frame.width(),
                                  frame.height(), frame.n_planes(), offsets, strides);

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "common/packed_buffer.h"
+#include "common/input_placement.h"
 #include "reference/morph_ref.h"
 
 namespace morph_test {
@@ -48,12 +48,7 @@ morph_ref::Channel GetChannel(const TestFrame& frame, int offset, bool sixteen_b
 void SetChannel(TestFrame& frame, int offset, bool sixteen_bit, const morph_ref::Channel& channel);
 
 // How a frame's bytes are put into its input buffer.
-struct InputPlacement {
-  vktest::MemoryKind memory = vktest::MemoryKind::kUpstreamPool;
-  int stride_padding = 0;  // bytes added to each row (system and split memory)
-  gsize offset = 0;        // of the first plane in the buffer (system and split memory)
-  std::string Describe() const;
-};
+using vktest::InputPlacement;
 
 // A buffer of system memory holding the frame at `placement` (every plane padded alike), with a
 // GstVideoMeta; split into two memories when `placement` says so.

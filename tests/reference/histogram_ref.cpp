@@ -56,8 +56,8 @@ const uint8_t* Row(const FrameView& view, int plane, int y) {
   return view.planes[plane] + static_cast<ptrdiff_t>(y) * view.strides[plane];
 }
 
-void CountRgb(const FrameView& view, const reference::RgbLayout& layout, const Rect& rect,
-              const Weights& weights, Result& result) {
+void CountRgb(const FrameView& view, const reference::RgbLayout& layout, const reference::Rect& rect,
+              const reference::Weights& weights, Result& result) {
   ChannelHistogram& red = Of(result, Channel::kRed);
   ChannelHistogram& green = Of(result, Channel::kGreen);
   ChannelHistogram& blue = Of(result, Channel::kBlue);
@@ -76,7 +76,8 @@ void CountRgb(const FrameView& view, const reference::RgbLayout& layout, const R
   }
 }
 
-void CountYuv(const FrameView& view, const ChromaLayout& layout, const Rect& rect, Result& result) {
+void CountYuv(const FrameView& view, const ChromaLayout& layout, const reference::Rect& rect,
+              Result& result) {
   ChannelHistogram& luma = Of(result, Channel::kLuma);
   for (int y = rect.y0; y < rect.y1; ++y) {
     for (int x = rect.x0; x < rect.x1; ++x) Count(luma, Row(view, 0, y)[x], result.bins);
@@ -84,7 +85,7 @@ void CountYuv(const FrameView& view, const ChromaLayout& layout, const Rect& rec
   if (!layout.has_chroma) return;
   ChannelHistogram& u = Of(result, Channel::kU);
   ChannelHistogram& v = Of(result, Channel::kV);
-  const Rect chroma = ChromaRect(rect, layout.sx, layout.sy);
+  const reference::Rect chroma = ChromaRect(rect, layout.sx, layout.sy);
   for (int y = chroma.y0; y < chroma.y1; ++y) {
     for (int x = chroma.x0; x < chroma.x1; ++x) {
       const ptrdiff_t at = static_cast<ptrdiff_t>(x) * layout.pixel_stride;
@@ -96,7 +97,7 @@ void CountYuv(const FrameView& view, const ChromaLayout& layout, const Rect& rec
 
 }  // namespace
 
-uint8_t RgbLuma(const Weights& weights, uint8_t r, uint8_t g, uint8_t b) {
+uint8_t RgbLuma(const reference::Weights& weights, uint8_t r, uint8_t g, uint8_t b) {
   // At most 255 * 65536 + 32768, so the result fits 8 bits: weights are non-negative and sum
   // to 65536.
   const int64_t sum = weights.kr * r + weights.kg * g + weights.kb * b;
@@ -141,8 +142,8 @@ std::vector<Channel> ChannelsOf(GstVideoFormat format) {
   return {Channel::kLuma, Channel::kU, Channel::kV};
 }
 
-Rect ChromaRect(const Rect& luma, int sx, int sy) {
-  return Rect{luma.x0 / sx, luma.y0 / sy, (luma.x1 + sx - 1) / sx, (luma.y1 + sy - 1) / sy};
+reference::Rect ChromaRect(const reference::Rect& luma, int sx, int sy) {
+  return reference::Rect{luma.x0 / sx, luma.y0 / sy, (luma.x1 + sx - 1) / sx, (luma.y1 + sy - 1) / sy};
 }
 
 const ChannelHistogram* Result::Find(Channel channel) const {
@@ -154,7 +155,7 @@ const ChannelHistogram* Result::Find(Channel channel) const {
 
 std::optional<Result> Analyze(const FrameView& view, const Params& params) {
   g_assert(IsSupported(view.format));
-  const Rect rect = ClampRoi(params.roi, view.width, view.height);
+  const reference::Rect rect = reference::ClampRoi(params.roi, view.width, view.height);
   if (rect.Empty()) return std::nullopt;
 
   Result result;
@@ -164,7 +165,7 @@ std::optional<Result> Analyze(const FrameView& view, const Params& params) {
     result.channels.push_back(ChannelHistogram{channel, 0, std::vector<guint64>(params.bins, 0)});
   }
   if (const reference::RgbLayout* layout = reference::FindRgbLayout(view.format)) {
-    CountRgb(view, *layout, rect, WeightsOf(params.matrix), result);
+    CountRgb(view, *layout, rect, reference::WeightsOf(params.matrix), result);
   } else {
     CountYuv(view, *FindChromaLayout(view.format), rect, result);
   }

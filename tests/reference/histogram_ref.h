@@ -14,17 +14,8 @@
 
 namespace histogram_ref {
 
-// The matrix weights and the ROI clamp are shared with the other analysis references.
-using reference::ClampRoi;
-using reference::Matrix;
-using reference::Nick;
-using reference::Rect;
-using reference::Roi;
-using reference::Weights;
-using reference::WeightsOf;
-
 // (kr*R + kg*G + kb*B + 32768) >> 16: the weighted sum rounded half up, 0..255.
-uint8_t RgbLuma(const Weights& weights, uint8_t r, uint8_t g, uint8_t b);
+uint8_t RgbLuma(const reference::Weights& weights, uint8_t r, uint8_t g, uint8_t b);
 
 // The bin of an 8-bit value: value * bins / 256 (integer division), for bins 1..256.
 guint BinOf(uint8_t value, guint bins);
@@ -59,13 +50,13 @@ struct FrameView {
 
 // The chroma samples of a plane subsampled by sx, sy that cover at least one pixel of `luma`:
 // [x0 / sx, ceil(x1 / sx)) x [y0 / sy, ceil(y1 / sy)).
-Rect ChromaRect(const Rect& luma, int sx, int sy);
+reference::Rect ChromaRect(const reference::Rect& luma, int sx, int sy);
 
 // Everything that changes the analysis.
 struct Params {
-  Matrix matrix = Matrix::kBt709;
+  reference::Matrix matrix = reference::Matrix::kBt709;
   guint bins = 256;
-  Roi roi;
+  reference::Roi roi;
 };
 
 struct ChannelHistogram {

@@ -1,6 +1,6 @@
 // What the analysis elements' specifications share, written once for every reference: the
-// `matrix` property's integer luma weights and the roi-* properties clamped to the frame. Each
-// reference re-exports these names in its own namespace, so its callers do not change.
+// `matrix` property's integer luma weights and the roi-* properties clamped to the frame. The
+// references and their tests name them here (reference::Matrix), not through each reference.
 #pragma once
 
 #include <glib.h>

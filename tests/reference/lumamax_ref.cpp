@@ -30,12 +30,12 @@ bool IsSupported(GstVideoFormat format) {
   return IsRgb(format) || IsYPlaneFormat(format);
 }
 
-int64_t LumaValue(const View& view, Matrix matrix, int x, int y) {
+int64_t LumaValue(const View& view, reference::Matrix matrix, int x, int y) {
   g_assert(x >= 0 && x < view.width && y >= 0 && y < view.height);
   const uint8_t* row = view.data + static_cast<ptrdiff_t>(y) * view.stride;
   if (const reference::RgbLayout* layout = reference::FindRgbLayout(view.format)) {
     const uint8_t* pixel = row + static_cast<ptrdiff_t>(x) * layout->bytes_per_pixel;
-    const Weights w = WeightsOf(matrix);
+    const reference::Weights w = reference::WeightsOf(matrix);
     return w.kr * pixel[layout->r] + w.kg * pixel[layout->g] + w.kb * pixel[layout->b];
   }
   g_assert(IsYPlaneFormat(view.format));
@@ -75,7 +75,7 @@ std::vector<Pixel> GreedyPeaks(std::vector<Pixel> pixels, guint count, guint min
 }
 
 std::optional<Result> Analyze(const View& view, const Params& params) {
-  const Rect rect = ClampRoi(params.roi, view.width, view.height);
+  const reference::Rect rect = reference::ClampRoi(params.roi, view.width, view.height);
   if (rect.Empty()) return std::nullopt;
 
   std::vector<Pixel> pixels;

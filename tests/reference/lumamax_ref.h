@@ -13,15 +13,6 @@
 
 namespace lumamax_ref {
 
-// The matrix weights and the ROI clamp are shared with the other analysis references.
-using reference::ClampRoi;
-using reference::Matrix;
-using reference::Nick;
-using reference::Rect;
-using reference::Roi;
-using reference::Weights;
-using reference::WeightsOf;
-
 // The formats lumamax is specified for (RGB, BGR, the 4-byte RGB family, GRAY8, I420, NV12, Y444).
 bool IsSupported(GstVideoFormat format);
 bool IsRgb(GstVideoFormat format);
@@ -37,15 +28,15 @@ struct View {
 };
 
 // L of pixel (x, y): Y * 65536, or kr*R + kg*G + kb*B (alpha and x bytes ignored).
-int64_t LumaValue(const View& view, Matrix matrix, int x, int y);
+int64_t LumaValue(const View& view, reference::Matrix matrix, int x, int y);
 
 // luma = L / (255 * 65536), in 0..1.
 double LumaOf(int64_t value);
 
 // Everything that changes the analysis.
 struct Params {
-  Matrix matrix = Matrix::kBt709;
-  Roi roi;
+  reference::Matrix matrix = reference::Matrix::kBt709;
+  reference::Roi roi;
   guint count = 1;
   guint min_distance = 0;
   double peak_threshold = 0;  // peaks of luma below this are not reported

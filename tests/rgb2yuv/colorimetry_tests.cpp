@@ -34,8 +34,7 @@ const DefaultCase kCases[] = {
 GST_START_TEST(test_unset_colorimetry_uses_defaults) {
   const GstVideoFormat output = kOutputFormats[__i__];
   for (const DefaultCase& c : kCases) {
-    const std::string name = std::string("default colorimetry ") + Name(output) + " " +
-                             std::to_string(c.width) + "x" + std::to_string(c.height);
+    const std::string name = "default colorimetry " + vktest::FormatAndSize(output, c.width, c.height);
     std::mt19937 rng = vktest::RngFor(name);
     ConversionStream stream("rgb2yuv", OutputSpec{output, "", c.chroma_site});
     // A different input format per output format, so all of them meet this path.
@@ -47,8 +46,9 @@ GST_START_TEST(test_unset_colorimetry_uses_defaults) {
 
     // The element may write the colorimetry it used into the caps, but it must be GStreamer's
     // default for these caps, which is also what the test expects it to be.
-    GstCaps* bare = gst_caps_new_simple("video/x-raw", "format", G_TYPE_STRING, Name(output), "width",
-                                        G_TYPE_INT, c.width, "height", G_TYPE_INT, c.height, nullptr);
+    GstCaps* bare =
+        gst_caps_new_simple("video/x-raw", "format", G_TYPE_STRING, vktest::FormatName(output), "width",
+                            G_TYPE_INT, c.width, "height", G_TYPE_INT, c.height, nullptr);
     GstVideoInfo defaults;
     fail_unless(gst_video_info_from_caps(&defaults, bare));
     gst_caps_unref(bare);

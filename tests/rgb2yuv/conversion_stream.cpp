@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "common/packed_buffer.h"
 #include "common/vktest.h"
 
 namespace rgb2yuv_test {
@@ -38,14 +39,6 @@ std::string OutputSpec::Describe() const {
   return std::string(gst_video_format_to_string(format)) +
          " colorimetry=" + (colorimetry.empty() ? "(unset)" : colorimetry) +
          " chroma-site=" + (chroma_site.empty() ? "(unset)" : chroma_site);
-}
-
-std::string InputPlacement::Describe() const {
-  std::string text = vktest::ToString(memory);
-  if (memory != vktest::MemoryKind::kUpstreamPool) {
-    text += " stride=row+" + std::to_string(stride_padding) + " offset=" + std::to_string(offset);
-  }
-  return text;
 }
 
 ConversionStream::ConversionStream(GstElement* element, const OutputSpec& output, bool downstream_video_meta)
@@ -142,11 +135,6 @@ GstFlowReturn ConversionStream::Push(const RgbFrame& frame, const InputPlacement
 bool ConversionStream::EndOfStream(int timeout_ms) {
   gst_harness_push_event(harness_, gst_event_new_eos());
   return recorder_->WaitForEvent(GST_EVENT_EOS, timeout_ms);
-}
-
-void ConversionStream::Flush() {
-  FlushStart();
-  FlushStop();
 }
 
 void ConversionStream::FlushStart() {

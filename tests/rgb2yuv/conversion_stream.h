@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "common/packed_buffer.h"
+#include "common/input_placement.h"
 #include "common/upstream_allocation.h"
 #include "common/video_output_recorder.h"
 #include "rgb_frame.h"
@@ -29,13 +29,7 @@ struct OutputSpec {
 };
 
 // How a frame's bytes are put into its input buffer.
-struct InputPlacement {
-  vktest::MemoryKind memory = vktest::MemoryKind::kUpstreamPool;
-  int stride_padding = 0;  // bytes added to each row (system and split memory)
-  gsize offset = 0;        // of the plane in the buffer (system and split memory)
-
-  std::string Describe() const;
-};
+using vktest::InputPlacement;
 
 struct PushedFrame {
   RgbFrame frame;
@@ -68,7 +62,10 @@ class ConversionStream {
   bool EndOfStream(int timeout_ms = 60000);
 
   // Sends FLUSH_START and FLUSH_STOP, then a new segment as a real upstream does after a flush.
-  void Flush();
+  void Flush() {
+    FlushStart();
+    FlushStop();
+  }
   // The two halves of Flush(), for flushing while another thread pushes: FLUSH_START may come
   // from any thread, FLUSH_STOP (and the segment) once the pushing thread stopped.
   void FlushStart();

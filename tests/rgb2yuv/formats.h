@@ -5,15 +5,14 @@
 
 #include <string>
 
+#include "common/format_names.h"
+#include "common/packed_rgb_formats.h"
 #include "reference/rgb2yuv_ref.h"
 
 namespace rgb2yuv_test {
 
-inline constexpr GstVideoFormat kInputFormats[] = {
-    GST_VIDEO_FORMAT_RGB,  GST_VIDEO_FORMAT_BGR,  GST_VIDEO_FORMAT_RGBA, GST_VIDEO_FORMAT_BGRA,
-    GST_VIDEO_FORMAT_ARGB, GST_VIDEO_FORMAT_ABGR, GST_VIDEO_FORMAT_RGBx, GST_VIDEO_FORMAT_BGRx,
-    GST_VIDEO_FORMAT_xRGB, GST_VIDEO_FORMAT_xBGR,
-};
+// rgb2yuv takes every packed RGB format.
+inline constexpr const auto& kInputFormats = vktest::kPackedRgbFormats;
 inline constexpr int kNumInputFormats = G_N_ELEMENTS(kInputFormats);
 
 inline constexpr GstVideoFormat kOutputFormats[] = {
@@ -49,9 +48,5 @@ inline constexpr SitingSetup kSitingSetups[] = {
     {"mpeg2", rgb2yuv_ref::ChromaSiting::kHorizontallyCosited},
 };
 inline constexpr int kNumSitingSetups = G_N_ELEMENTS(kSitingSetups);
-
-inline const char* Name(GstVideoFormat format) {
-  return gst_video_format_to_string(format);
-}
 
 }  // namespace rgb2yuv_test

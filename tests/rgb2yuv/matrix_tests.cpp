@@ -35,8 +35,8 @@ const Step kSteps[] = {
 
 void RunCombination(GstVideoFormat input, GstVideoFormat output, const ColorSetup& color,
                     const SitingSetup& siting) {
-  const std::string name = std::string("matrix ") + Name(input) + "->" + Name(output) + " " + color.label +
-                           " " + siting.chroma_site;
+  const std::string name = std::string("matrix ") + vktest::FormatName(input) + "->" +
+                           vktest::FormatName(output) + " " + color.label + " " + siting.chroma_site;
   std::mt19937 rng = vktest::RngFor(name);
   ConversionStream stream("rgb2yuv", OutputSpec{output, color.CapsString(), siting.chroma_site});
   for (const Step& step : kSteps) {

@@ -4,6 +4,7 @@
 // query answer itself is checked.
 #include <string>
 
+#include "common/input_placement.h"
 #include "common/test_seed.h"
 #include "common/vktest.h"
 #include "conversion_stream.h"
@@ -14,26 +15,18 @@
 namespace rgb2yuv_test {
 namespace {
 
-using vktest::MemoryKind;
-
-const InputPlacement kPlacements[] = {
-    {MemoryKind::kUpstreamPool, 0, 0}, {MemoryKind::kHarnessBuffer, 0, 0}, {MemoryKind::kSystem, 0, 0},
-    {MemoryKind::kSystem, 12, 64},     {MemoryKind::kSystem, 7, 5},        {MemoryKind::kSplit, 0, 0},
-    {MemoryKind::kSplit, 5, 7},
-};
-
 const int kSizes[][2] = {{97, 61}, {33, 17}};
 
 }  // namespace
 
 GST_START_TEST(test_input_memory_kinds) {
   const GstVideoFormat input = kInputFormats[__i__];
-  const std::string name = std::string("memory ") + Name(input);
+  const std::string name = std::string("memory ") + vktest::FormatName(input);
   std::mt19937 rng = vktest::RngFor(name);
   ConversionStream stream("rgb2yuv", OutputSpec{GST_VIDEO_FORMAT_NV12, "bt709", "mpeg2"},
                           /*downstream_video_meta=*/true);
   for (const auto& size : kSizes) {
-    for (const InputPlacement& placement : kPlacements) {
+    for (const InputPlacement& placement : vktest::kEveryInputPlacement) {
       const GstFlowReturn flow = stream.Push(RandomRgbFrame(input, size[0], size[1], rng), placement);
       fail_unless(flow == GST_FLOW_OK, "%s: %s: push returned %s", name.c_str(),
                   DescribeFrame(stream.pushed().back(), stream.pushed().size() - 1).c_str(),

@@ -2,6 +2,7 @@
 
 #include <gst/check/gstcheck.h>
 
+#include "common/format_names.h"
 #include "common/test_seed.h"
 
 namespace rgb2yuv_test {
@@ -25,8 +26,7 @@ void ExpectCapsWithinRequest(const vktest::RecordedItem& output, const PushedFra
 }  // namespace
 
 std::string DescribeFrame(const PushedFrame& input, size_t index) {
-  return "in=" + std::string(gst_video_format_to_string(input.frame.format)) + " " +
-         std::to_string(input.frame.width) + "x" + std::to_string(input.frame.height) + " " +
+  return "in=" + vktest::FormatAndSize(input.frame.format, input.frame.width, input.frame.height) + " " +
          input.placement.Describe() + " frame#" + std::to_string(index) +
          " -> out=" + input.output.Describe() + ", " + vktest::SeedDescription();
 }

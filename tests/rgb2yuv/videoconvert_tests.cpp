@@ -39,7 +39,8 @@ void MakeXBytesOpaque(RgbFrame& frame) {
 // One pair of streams per format pair; downstream switches colorimetry and siting between the
 // frames, so both elements renegotiate on RECONFIGURE.
 void RunFormatPair(GstVideoFormat input, GstVideoFormat output) {
-  const std::string name = std::string("videoconvert ") + Name(input) + "->" + Name(output);
+  const std::string name =
+      std::string("videoconvert ") + vktest::FormatName(input) + "->" + vktest::FormatName(output);
   std::mt19937 rng = vktest::RngFor(name);
   const OutputSpec first{output, kColorSetups[0].CapsString(), kSitingSetups[0].chroma_site};
   ConversionStream tested("rgb2yuv", first);

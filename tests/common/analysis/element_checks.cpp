@@ -6,10 +6,15 @@
 #include <string>
 
 #include "common/caps_formats.h"
+#include "common/property_checks.h"
 #include "common/vktest.h"
 #include "formats.h"
 
 namespace analysis_test {
+
+using vktest::ExpectReadWrite;
+using vktest::ExpectUint;
+using vktest::FindProperty;
 
 void ExpectPadTemplates(const char* element_name) {
   vktest::ExpectTemplateFormats(element_name, vktest::NamesOf(kFormats));

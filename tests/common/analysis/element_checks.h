@@ -1,17 +1,11 @@
 // Checks of an analysis element as applications see it, the same for every one: its pad
 // templates, the property specs the specification gives all of them, and the device a pipeline
-// ran on.
+// ran on (the tests made of them: element_tests.h).
 #pragma once
 
 #include <gst/gst.h>
 
-#include "common/property_checks.h"
-
 namespace analysis_test {
-
-using vktest::ExpectReadWrite;
-using vktest::ExpectUint;
-using vktest::FindProperty;
 
 // Both static pad templates of `element_name` list exactly the analysis formats (formats.h).
 void ExpectPadTemplates(const char* element_name);

@@ -7,12 +7,14 @@
 #include <iterator>
 #include <vector>
 
+#include "common/packed_buffer.h"
+
 namespace analysis_test {
 namespace {
 
 // `info` with the placement's layout: stride = row bytes + padding, plane 0 at the offset, each
 // further plane after an odd gap. Sets the total size.
-GstVideoInfo CustomLayout(const GstVideoInfo& info, const Placement& placement) {
+GstVideoInfo CustomLayout(const GstVideoInfo& info, const vktest::InputPlacement& placement) {
   GstVideoInfo custom = info;
   gsize at = placement.offset;
   for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES(&info); ++p) {
@@ -22,15 +24,6 @@ GstVideoInfo CustomLayout(const GstVideoInfo& info, const Placement& placement) 
   }
   custom.size = at;
   return custom;
-}
-
-GstMemory* NewPatternMemory(const uint8_t* bytes, gsize size) {
-  GstMemory* memory = gst_allocator_alloc(nullptr, size, nullptr);
-  GstMapInfo map;
-  fail_unless(gst_memory_map(memory, &map, GST_MAP_WRITE), "cannot map new system memory");
-  std::memcpy(map.data, bytes, size);
-  gst_memory_unmap(memory, &map);
-  return memory;
 }
 
 void AddVideoMeta(GstBuffer* buffer, const GstVideoInfo& layout) {
@@ -63,18 +56,8 @@ int PlaneRows(const GstVideoInfo& info, guint plane) {
   return 0;
 }
 
-std::string Placement::Describe() const {
-  switch (memory) {
-    case Memory::kProposed: return "proposed-pool";
-    case Memory::kSystem: break;
-    case Memory::kSplit: break;
-  }
-  return std::string(memory == Memory::kSystem ? "system" : "split") + " stride=row+" +
-         std::to_string(stride_padding) + " offset=" + std::to_string(offset);
-}
-
-GstBuffer* NewSystemBuffer(const TestFrame& frame, const Placement& placement) {
-  g_assert(placement.memory != Memory::kProposed);
+GstBuffer* NewSystemBuffer(const TestFrame& frame, const vktest::InputPlacement& placement) {
+  g_assert(placement.memory == vktest::MemoryKind::kSystem || placement.memory == vktest::MemoryKind::kSplit);
   const GstVideoInfo layout = CustomLayout(frame.info, placement);
 
   // Lay the frame out in one block first: the pattern, then every plane row by row.
@@ -89,16 +72,16 @@ GstBuffer* NewSystemBuffer(const TestFrame& frame, const Placement& placement) {
   }
 
   GstBuffer* buffer = gst_buffer_new();
-  if (placement.memory == Memory::kSystem) {
-    gst_buffer_append_memory(buffer, NewPatternMemory(bytes.data(), bytes.size()));
+  if (placement.memory == vktest::MemoryKind::kSystem) {
+    gst_buffer_append_memory(buffer, vktest::NewSystemMemory(bytes.data(), bytes.size()));
   } else {
     // Inside the middle row of plane 0 (never at its start), so no single block holds that row.
     const int rows = PlaneRows(layout, 0);
     const gsize split = layout.offset[0] + static_cast<gsize>(rows / 2) * layout.stride[0] +
                         std::max(1, RowBytes(layout, 0) / 2);
     g_assert(split < bytes.size());
-    gst_buffer_append_memory(buffer, NewPatternMemory(bytes.data(), split));
-    gst_buffer_append_memory(buffer, NewPatternMemory(bytes.data() + split, bytes.size() - split));
+    gst_buffer_append_memory(buffer, vktest::NewSystemMemory(bytes.data(), split));
+    gst_buffer_append_memory(buffer, vktest::NewSystemMemory(bytes.data() + split, bytes.size() - split));
   }
   AddVideoMeta(buffer, layout);
   return buffer;

@@ -109,8 +109,11 @@ void HarnessDriver::SendSegment() {
   segment_pending_ = false;
 }
 
-GstBuffer* HarnessDriver::NewBuffer(const TestFrame& frame, const Placement& placement) {
-  if (placement.memory != Memory::kProposed) return NewSystemBuffer(frame, placement);
+GstBuffer* HarnessDriver::NewBuffer(const TestFrame& frame, const vktest::InputPlacement& placement) {
+  // The analysis suites push the proposed pool's buffers and build system and split memory; they
+  // have no case for GstHarness's own buffers.
+  fail_unless(placement.memory != vktest::MemoryKind::kHarnessBuffer, "test bug: no harness buffers here");
+  if (placement.memory != vktest::MemoryKind::kUpstreamPool) return NewSystemBuffer(frame, placement);
   // The helper fills plane 0 only (packed formats); every plane is written right after.
   const int row_bytes = frame.width() * GST_VIDEO_INFO_COMP_PSTRIDE(&frame.info, 0);
   const std::vector<uint8_t> blank(static_cast<size_t>(row_bytes) * frame.height());
@@ -119,7 +122,8 @@ GstBuffer* HarnessDriver::NewBuffer(const TestFrame& frame, const Placement& pla
   return buffer;
 }
 
-GstBuffer* HarnessDriver::Prepare(const TestFrame& frame, const Placement& placement, FrameRecord* record) {
+GstBuffer* HarnessDriver::Prepare(const TestFrame& frame, const vktest::InputPlacement& placement,
+                                  FrameRecord* record) {
   if (!have_caps_ || !gst_video_info_is_equal(&info_, &frame.info)) SendCaps(frame);
   if (segment_pending_) SendSegment();
 
@@ -132,9 +136,10 @@ GstBuffer* HarnessDriver::Prepare(const TestFrame& frame, const Placement& place
   GST_BUFFER_DURATION(buffer) = record->duration;
   record->segment = segment_;
   record->post_messages = post_messages_;
-  record->description = frame.Describe() + " " +
-                        (placement.memory == Memory::kProposed ? ProposedKind() : placement.Describe()) +
-                        " frame#" + std::to_string(frames_++) + " ";
+  record->description =
+      frame.Describe() + " " +
+      (placement.memory == vktest::MemoryKind::kUpstreamPool ? ProposedKind() : placement.Describe()) +
+      " frame#" + std::to_string(frames_++) + " ";
   return buffer;
 }
 
@@ -184,11 +189,6 @@ bool HarnessDriver::EndOfStream() {
     gst_event_unref(event);
   }
   return seen;
-}
-
-void HarnessDriver::Flush() {
-  FlushStart();
-  FlushStop();
 }
 
 void HarnessDriver::FlushStart() {

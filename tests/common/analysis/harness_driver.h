@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 
+#include "common/input_placement.h"
 #include "common/upstream_allocation.h"
 #include "frame_buffer.h"
 #include "pushed_frame.h"
@@ -41,7 +42,10 @@ class HarnessDriver {
   bool EndOfStream();
 
   // FLUSH_START, FLUSH_STOP and a new segment, as a seeking upstream does.
-  void Flush();
+  void Flush() {
+    FlushStart();
+    FlushStop();
+  }
   // The two halves of Flush(), for flushing while another thread pushes: FLUSH_START may come
   // from any thread, FLUSH_STOP (and the segment) once the pushing thread stopped.
   void FlushStart();
@@ -49,7 +53,7 @@ class HarnessDriver {
 
   GstElement* element() const { return element_; }
   GstHarness* harness() const { return harness_; }
-  // "proposed-pool" or "proposed-allocator": what kProposed placements really used.
+  // "proposed-pool" or "proposed-allocator": what kUpstreamPool placements really used.
   std::string ProposedKind() const;
 
  protected:
@@ -63,14 +67,14 @@ class HarnessDriver {
   // New caps when format or size change and a pending segment, then the buffer for `frame` as
   // `placement` says, timestamped in sequence. Fills `record` but for the flow, the output check
   // and the end of its description (the caller adds the element's parameters).
-  GstBuffer* Prepare(const TestFrame& frame, const Placement& placement, FrameRecord* record);
+  GstBuffer* Prepare(const TestFrame& frame, const vktest::InputPlacement& placement, FrameRecord* record);
   // Pushes `buffer` (taking it) and checks the output; sets the record's flow and output problem.
   void Deliver(GstBuffer* buffer, FrameRecord* record);
 
  private:
   void SendCaps(const TestFrame& frame);
   void SendSegment();
-  GstBuffer* NewBuffer(const TestFrame& frame, const Placement& placement);
+  GstBuffer* NewBuffer(const TestFrame& frame, const vktest::InputPlacement& placement);
   std::string CheckOutput(const std::vector<uint8_t>& input_bytes, const FrameRecord& record);
 
   const std::string name_;  // the element's, for failure messages

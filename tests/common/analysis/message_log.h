@@ -2,10 +2,7 @@
 // thread), so that a test can ask "how many of the element's messages had been posted when X
 // happened" from a pad probe. Messages are passed on to the bus queue as usual.
 //
-// `Kind` names the element's message: `Kind::Message` (the parsed type), `static bool
-// Kind::Is(GstMessage*)` and `static Kind::Message Kind::Parse(GstMessage*)`. A template, not a
-// base class with a virtual parser: the sync handler may run until the destructor removes it,
-// and a derived part would already be gone by then.
+// `kCase` (element_case.h) names the element whose messages are kept, and parses them.
 #pragma once
 
 #include <gst/gst.h>
@@ -13,16 +10,18 @@
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
+#include <type_traits>
 #include <vector>
 
+#include "message_header.h"
 #include "posted_error.h"
 
 namespace analysis_test {
 
-template <typename Kind>
+template <const auto& kCase>
 class MessageLog {
  public:
-  using Message = typename Kind::Message;
+  using Message = typename std::decay_t<decltype(kCase)>::Message;
 
   // Installs the sync handler on `bus` (a reference is kept); the bus must have none yet.
   explicit MessageLog(GstBus* bus) : bus_(GST_BUS(gst_object_ref(bus))) { Install(); }
@@ -75,8 +74,8 @@ class MessageLog {
 
   void Record(GstMessage* message) {
     // Parsed outside the lock: parsing allocates, and posting threads should not wait on it.
-    if (Kind::Is(message)) {
-      Message parsed = Kind::Parse(message);
+    if (IsElementMessage(message, kCase.element)) {
+      Message parsed = kCase.parse_message(message);
       std::lock_guard<std::mutex> lock(mutex_);
       messages_.push_back(std::move(parsed));
     } else if (GST_MESSAGE_TYPE(message) == GST_MESSAGE_ERROR) {

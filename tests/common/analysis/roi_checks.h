@@ -1,5 +1,6 @@
 // The empty-ROI checks of every analysis element: a ROI that clamps to nothing is a settings
-// error from the element, whether the pipeline starts with it or it is set while playing.
+// error from the element, whether the pipeline starts with it (EmptyRoiAtStart, a test written
+// once) or it is set while playing (each suite's test, made of the checks below).
 #pragma once
 
 #include <gst/check/gstcheck.h>
@@ -7,9 +8,11 @@
 #include <string>
 #include <vector>
 
+#include "analysis_stream.h"
 #include "common/bus_wait.h"
 #include "common/test_seed.h"
 #include "common/vktest.h"
+#include "message_log.h"
 #include "posted_error.h"
 #include "test_frame.h"
 
@@ -35,45 +38,48 @@ std::vector<PostedError> RunPipelineErrors(const std::string& description, size_
   return log.Errors();
 }
 
-// Pipelines of `element_name` on `caps_format` frames starting with ROIs that clamp to nothing
-// stop with a settings error and post no message.
-template <typename Log>
-void ExpectEmptyRoiAtStartFails(const char* element_name, const char* caps_format, int timeout_ms) {
-  vktest::RequirePhysicalDevice();
-  for (const char* roi : {"roi-x=32", "roi-y=16 roi-height=4", "roi-x=10 roi-y=1000 roi-width=1"}) {
-    const std::string description = std::string("videotestsrc num-buffers=3 ! video/x-raw,format=") +
-                                    caps_format + ",width=32,height=16 ! " + element_name + " name=analyse " +
-                                    roi + " ! fakesink";
-    size_t messages = 0;
-    ExpectSettingsError(RunPipelineErrors<Log>(description, &messages, timeout_ms), "analyse", element_name,
-                        description);
-    fail_unless(messages == 0, "%s: %zu %s messages for an empty ROI", description.c_str(), messages,
-                element_name);
+// A pipeline (of the case's `empty_roi_caps_format` frames) starting with a ROI that clamps to
+// nothing stops with a settings error and posts no analysis.
+template <const auto& kCase>
+struct EmptyRoiAtStart {
+  static constexpr const char* kName = "test_empty_roi_at_start";
+  static void Run() {
+    constexpr int kTimeoutMs = 30000;
+    vktest::RequirePhysicalDevice();
+    for (const char* roi : {"roi-x=32", "roi-y=16 roi-height=4", "roi-x=10 roi-y=1000 roi-width=1"}) {
+      const std::string description = std::string("videotestsrc num-buffers=3 ! video/x-raw,format=") +
+                                      kCase.empty_roi_caps_format + ",width=32,height=16 ! " + kCase.element +
+                                      " name=analyse " + roi + " ! fakesink";
+      size_t messages = 0;
+      ExpectSettingsError(RunPipelineErrors<MessageLog<kCase>>(description, &messages, kTimeoutMs), "analyse",
+                          kCase.element, description);
+      fail_unless(messages == 0, "%s: %zu %s messages for an empty ROI", description.c_str(), messages,
+                  kCase.element);
+    }
   }
-}
+};
 
 // Pushes `frame` into `stream`, whose ROI now clamps to nothing: the push fails (not as a flush)
 // and the element posts a settings error.
-template <typename Stream>
-void ExpectEmptyRoiPushFails(Stream& stream, const TestFrame& frame, const char* element_name,
-                             const std::string& name) {
+template <const auto& kCase>
+void ExpectEmptyRoiPushFails(AnalysisStream<kCase>& stream, const TestFrame& frame, const std::string& name) {
   const GstFlowReturn flow = stream.Push(frame);
   fail_unless(flow < GST_FLOW_OK && flow != GST_FLOW_FLUSHING,
               "%s: pushing a frame with an empty ROI returned %s", vktest::WithSeed(name).c_str(),
               gst_flow_get_name(flow));
-  ExpectSettingsError(stream.log().Errors(), GST_OBJECT_NAME(stream.element()), element_name, name);
+  ExpectSettingsError(stream.log().Errors(), GST_OBJECT_NAME(stream.element()), kCase.element, name);
 }
 
 // The stream's log holds one message for each of the 3 good frames pushed first, each matching
-// its frame as `expect_match(message, frame, where)` says.
-template <typename Stream, typename ExpectMatch>
-void ExpectGoodFramesMessages(const Stream& stream, const char* element_name, const std::string& name,
-                              ExpectMatch expect_match) {
+// its frame.
+template <const auto& kCase>
+void ExpectGoodFramesMessages(const AnalysisStream<kCase>& stream, const std::string& name) {
   const auto messages = stream.log().Messages();
   fail_unless(messages.size() == 3, "%s: %zu %s messages for 3 good frames", vktest::WithSeed(name).c_str(),
-              messages.size(), element_name);
+              messages.size(), kCase.element);
   for (size_t i = 0; i < messages.size(); ++i) {
-    expect_match(messages[i], stream.pushed()[i], name + ": " + stream.pushed()[i].description);
+    kCase.expect_message_matches(messages[i], stream.pushed()[i],
+                                 name + ": " + stream.pushed()[i].description);
   }
 }
 

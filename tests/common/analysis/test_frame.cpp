@@ -1,10 +1,11 @@
 #include "test_frame.h"
 
+#include "common/format_names.h"
+
 namespace analysis_test {
 
 std::string TestFrame::Describe() const {
-  return std::string(gst_video_format_to_string(format())) + " " + std::to_string(width()) + "x" +
-         std::to_string(height());
+  return vktest::FormatAndSize(format(), width(), height());
 }
 
 TestFrame NewTestFrame(GstVideoFormat format, int width, int height) {

@@ -1,4 +1,4 @@
-#include "test_frame.h"
+#include "frames.h"
 
 #include <algorithm>
 #include <numeric>
