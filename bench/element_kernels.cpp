@@ -6,10 +6,14 @@
 #include <string>
 
 #include "histogram.spv.h"
+#include "histogram_layout.h"
+#include "lumamax_layout.h"
 #include "lumamax_scan_subgroup.spv.h"
 #include "lut.spv.h"
+#include "lut_layout.h"
 #include "random_frames.hpp"
 #include "rgb2yuv.spv.h"
+#include "rgb2yuv_layout.h"
 #include "vk/kernel.hpp"
 #include "vk/memory.hpp"
 
@@ -17,31 +21,17 @@ namespace bench {
 
 namespace {
 
-// The push constants of the kernels, as in gst/elements/lumamax.cpp, histogram.cpp and
-// rgb2yuv.cpp (whose static_asserts pin the same sizes to the shaders).
-struct ScanParams {
-  uint32_t width, height, offset, stride, roi_x0, roi_y0, roi_x1, roi_y1, tiles_x, tiles;
-  uint32_t order, kr, kg, kb, peak, min_dist2, reach, finish, peak_floor;
-};
-struct HistogramParams {
-  uint32_t offset, stride, x0, y0, x1, y1, channels, order, slots, luma_slot, kr, kg, kb, bins, groups;
-};
-struct Rgb2YuvParams {
-  uint32_t width, height, src_offset, src_stride, dst_offset[3], dst_stride[3], src_order, dst_order;
-  float coef_y[4], coef_u[4], coef_v[4];
-};
-static_assert(sizeof(ScanParams) == 19 * 4, "shaders/lumamax_scan.comp's push constants");
-static_assert(sizeof(HistogramParams) == 15 * 4, "shaders/histogram.comp's push constants");
-struct LutParams {
-  float domain_min[4], scale[4];
-  uint32_t width, height, src_offset, src_stride, dst_offset, dst_stride, order, mode, size;
-  float intensity;
-};
-static_assert(sizeof(Rgb2YuvParams) == 96, "shaders/rgb2yuv.comp's push constants");
-static_assert(sizeof(LutParams) == 72, "shaders/lut.comp's push constants");
+// The kernels' push constants, workgroups and buffer layouts, as the elements have them
+// (shaders/*_layout.h).
+namespace histogram = vkc::shader::histogram;
+namespace lumamax = vkc::shader::lumamax;
+namespace lut = vkc::shader::lut;
+namespace rgb2yuv = vkc::shader::rgb2yuv;
+using HistogramParams = histogram::Params;
+using LutParams = lut::Params;
+using Rgb2YuvParams = rgb2yuv::Params;
+using ScanParams = lumamax::ScanParams;
 
-// shaders/lut.comp's MODE_*.
-constexpr uint32_t kLutNearest = 0, kLutTrilinear = 1, kLutTetrahedral = 2;
 constexpr uint32_t kCube = 33;  // entries along each axis, as the bench's .cube file
 
 // A 33^3 table of random entries (vec4, as the element uploads it) in device memory.
@@ -65,14 +55,15 @@ class LutLab {
  public:
   LutLab(const std::shared_ptr<vkc::Device>& device, uint32_t w, uint32_t h, vk::Buffer src, vk::Buffer dst,
          vk::Buffer table)
-      : gx_(((w + 3) / 4 + 63) / 64),
-        gy_((h + 3) / 4),
+      : gx_(((w + lut::kPixelsPerInvocation - 1) / lut::kPixelsPerInvocation + lut::kGroupX - 1) /
+            lut::kGroupX),
+        gy_((h + lut::kGroupY - 1) / lut::kGroupY),
         kernel_(device, {.name = "lab lut",
                          .spirv = lut_spv,
                          .spirv_bytes = sizeof(lut_spv),
                          .bindings = 3,
                          .push_constant_bytes = sizeof(LutParams),
-                         .specialization = {64, 4, 4}}),
+                         .specialization = {lut::kGroupX, lut::kGroupY, 4}}),
         params_{{0, 0, 0, 0},
                 {kCube - 1.0f, kCube - 1.0f, kCube - 1.0f, 0},
                 w,
@@ -82,7 +73,7 @@ class LutLab {
                 0,
                 4 * w,
                 0x020100,
-                kLutTetrahedral,
+                lut::kModeTetrahedral,
                 kCube,
                 1.0f} {
     kernel_.update(0, {{src}, {dst}, {table}});
@@ -101,17 +92,31 @@ class HistogramLab {
  public:
   HistogramLab(const std::shared_ptr<vkc::Device>& device, vkc::CommandRing& ring, uint32_t w, uint32_t h,
                vk::Buffer src)
-      : gx_((w / 4 + 63) / 64),
-        gy_((h + 15) / 16),
-        counts_(vkc::Buffer::create_device(device, (5 * 256 + 1) * 4, "lab histogram counts")),
-        result_(vkc::Buffer::create_host(device, 5 * 256 * 4, "lab histogram result")),
+      : gx_((w / histogram::kPixelsPerInvocation + histogram::kGroupX - 1) / histogram::kGroupX),
+        gy_((h + histogram::kBlockHeight - 1) / histogram::kBlockHeight),
+        counts_(vkc::Buffer::create_device(device, (histogram::kFinished + 1) * 4, "lab histogram counts")),
+        result_(vkc::Buffer::create_host(device, histogram::kFinished * 4, "lab histogram result")),
         kernel_(device, {.name = "lab histogram",
                          .spirv = histogram_spv,
                          .spirv_bytes = sizeof(histogram_spv),
                          .bindings = 4,
                          .push_constant_bytes = sizeof(HistogramParams),
                          .specialization = {4}}),
-        params_{0, 4 * w, 0, 0, w, h, 4, 0x03020100, 0x03020100, 4, 19595, 38470, 7471, 256, gx_ * gy_} {
+        params_{.offset = 0,
+                .stride = 4 * w,
+                .x0 = 0,
+                .y0 = 0,
+                .x1 = w,
+                .y1 = h,
+                .channels = 4,
+                .order = 0x03020100,
+                .slots = 0x03020100,
+                .luma_slot = 4,
+                .kr = 19595,
+                .kg = 38470,
+                .kb = 7471,
+                .bins = histogram::kMaxBins,
+                .groups = gx_ * gy_} {
     kernel_.update(0, {{src}, {counts_->handle()}, {src}, {result_->handle()}});
     run_once(ring, [&](vk::CommandBuffer cmd) { vkc::clear_buffer(cmd, counts_->handle()); });
   }
@@ -166,7 +171,7 @@ void print_content_lab(const std::shared_ptr<vkc::Device>& device, vkc::CommandR
     HistogramParams& hp = histogram.params();
     const HistogramParams whole = hp;
     time("histogram" + frame_kind, histogram, double(bytes));
-    hp.luma_slot = 0xff;
+    hp.luma_slot = histogram::kNoLuma;
     time("histogram, R G B A without luma" + frame_kind, histogram, double(bytes));
     hp.channels = 1;
     time("histogram, R alone" + frame_kind, histogram, double(bytes));
@@ -177,8 +182,9 @@ void print_content_lab(const std::shared_ptr<vkc::Device>& device, vkc::CommandR
       hp = whole;
     }
     // lut: four table entries per pixel (tetrahedral), one (nearest), eight (trilinear).
-    for (auto [mode, name] : {std::pair{kLutTetrahedral, "tetrahedral"}, std::pair{kLutNearest, "nearest"},
-                              std::pair{kLutTrilinear, "trilinear"}}) {
+    for (auto [mode, name] :
+         {std::pair{lut::kModeTetrahedral, "tetrahedral"}, std::pair{lut::kMode3DNearest, "nearest"},
+          std::pair{lut::kModeTrilinear, "trilinear"}}) {
       lut.params().mode = mode;
       time(std::string("lut 33^3 ") + name + frame_kind, lut, 2.0 * double(bytes));
     }
@@ -193,16 +199,17 @@ void print_element_kernels(const std::shared_ptr<vkc::Device>& device, vkc::Comm
   };
   const uint32_t kr = 19595, kg = 38470, kb = 7471;  // BT.601 x 65536
   {
-    // 256x4 tiles and 64x4 invocations, as shaders/include/lumamax.glsl and the element have them.
-    const uint32_t tiles_x = (w + 255) / 256, tiles = tiles_x * ((h + 3) / 4);
-    auto scratch = vkc::Buffer::create_device(device, (256 + 5 * tiles) * 4, "lab lumamax scratch");
-    auto result = vkc::Buffer::create_host(device, 256 * 4, "lab lumamax result");
+    const uint32_t tiles_x = (w + lumamax::kTileWidth - 1) / lumamax::kTileWidth,
+                   tiles = tiles_x * ((h + lumamax::kTileHeight - 1) / lumamax::kTileHeight);
+    auto scratch = vkc::Buffer::create_device(device, (lumamax::kTiles + lumamax::kWordsPerTile * tiles) * 4,
+                                              "lab lumamax scratch");
+    auto result = vkc::Buffer::create_host(device, lumamax::kTiles * 4, "lab lumamax result");
     vkc::Kernel scan(device, {.name = "lab lumamax scan",
                               .spirv = lumamax_scan_subgroup_spv,
                               .spirv_bytes = sizeof(lumamax_scan_subgroup_spv),
                               .bindings = 4,
                               .push_constant_bytes = sizeof(ScanParams),
-                              .specialization = {64, 4, 4, 0}});
+                              .specialization = {lumamax::kScanGroupX, lumamax::kScanGroupY, 4, 0}});
     scan.update(0, {{src}, {scratch->handle()}, {src}, {result->handle()}});
     run_once(ring, [&](vk::CommandBuffer cmd) { vkc::clear_buffer(cmd, scratch->handle()); });
     for (uint32_t finish : {1u, 0u}) {
@@ -219,12 +226,14 @@ void print_element_kernels(const std::shared_ptr<vkc::Device>& device, vkc::Comm
         "histogram", [&](vk::CommandBuffer cmd) { histogram.record(cmd); }, double(w) * h * 4);
   }
   {
-    vkc::Kernel convert(device, {.name = "lab rgb2yuv",
-                                 .spirv = rgb2yuv_spv,
-                                 .spirv_bytes = sizeof(rgb2yuv_spv),
-                                 .bindings = 5,
-                                 .push_constant_bytes = sizeof(Rgb2YuvParams),
-                                 .specialization = {16, 4, 4, 1, 2, 2, 0, 8}});
+    vkc::Kernel convert(
+        device, {.name = "lab rgb2yuv",
+                 .spirv = rgb2yuv_spv,
+                 .spirv_bytes = sizeof(rgb2yuv_spv),
+                 .bindings = 5,
+                 .push_constant_bytes = sizeof(Rgb2YuvParams),
+                 .specialization = {rgb2yuv::kGroupX, rgb2yuv::kGroupY, 4, rgb2yuv::kLayoutSemiPlanar, 2, 2,
+                                    0, rgb2yuv::kBlockWidth}});
     convert.update(0, {{src}, {dst}, {src}, {dst}, {dst}});
     Rgb2YuvParams p{w,
                     h,
@@ -239,7 +248,10 @@ void print_element_kernels(const std::shared_ptr<vkc::Device>& device, vkc::Comm
                     {0.439f, -0.368f, -0.071f, 128}};
     line(
         "rgb2yuv RGBA to NV12",
-        [&](vk::CommandBuffer cmd) { convert.dispatch(cmd, 0, &p, (w / 8 + 15) / 16, (h / 2 + 3) / 4); },
+        [&](vk::CommandBuffer cmd) {
+          convert.dispatch(cmd, 0, &p, (w / rgb2yuv::kBlockWidth + rgb2yuv::kGroupX - 1) / rgb2yuv::kGroupX,
+                           (h / 2 + rgb2yuv::kGroupY - 1) / rgb2yuv::kGroupY);
+        },
         double(w) * h * 5.5);
   }
 }

@@ -8,6 +8,7 @@
 #include "element_kernels.hpp"
 #include "floor_copy.spv.h"
 #include "floor_empty.spv.h"
+#include "floor_layout.h"
 #include "floor_read.spv.h"
 #include "random_frames.hpp"
 #include "timed_work.hpp"
@@ -19,7 +20,10 @@ namespace bench {
 
 namespace {
 
-constexpr uint32_t kGroup = 256;  // the floor shaders' local size
+// The floor shaders' workgroup and push constants (bench/shaders/floor_layout.h).
+using vkc::shader::bench_floor::FloorParams;
+using vkc::shader::bench_floor::kGroupSize;
+using vkc::shader::bench_floor::kMaxVecs;
 
 // `kInARow` dispatches of `kernel` with a barrier between each two, as a chain's elements follow
 // each other in one submission, or without (timed per dispatch).
@@ -52,14 +56,15 @@ bool print_kernel_floors(const std::vector<std::string>& sizes) {
                                                                  .spirv = spirv,
                                                                  .spirv_bytes = bytes,
                                                                  .bindings = 2,
-                                                                 .push_constant_bytes = 4,
+                                                                 .push_constant_bytes = sizeof(FloorParams),
                                                                  .specialization = {vecs, last}});
   };
-  const uint32_t vecs_choices[] = {1, 4};
+  const uint32_t vecs_choices[] = {1, kMaxVecs};
   for (const std::string& size : sizes) {
     const uint32_t w = uint32_t(frame_size(size).width), h = uint32_t(frame_size(size).height);
     const vk::DeviceSize frame = vk::DeviceSize(w) * h * 4;
-    const uint32_t count = uint32_t(frame / 16);
+    const FloorParams params{uint32_t(frame / 16)};
+    const uint32_t& count = params.count;  // the push constants: the kernels get &count
     auto src = vkc::Buffer::create_device(device, frame, "floor src");
     auto dst = vkc::Buffer::create_device(device, frame, "floor dst");
     std::printf("%s (%ux%u, %.1f MB per frame)\n", size.c_str(), w, h, frame / 1e6);
@@ -108,7 +113,7 @@ bool print_kernel_floors(const std::vector<std::string>& sizes) {
     auto spare = vkc::Buffer::create_device(device, frame, "floor spare");
     auto refill = kernel("floor copy", floor_copy_spv, sizeof(floor_copy_spv), 1);
     refill->update(0, {{dst->handle()}, {src->handle()}});
-    const uint32_t refill_groups = (count + kGroup - 1) / kGroup;
+    const uint32_t refill_groups = (count + kGroupSize - 1) / kGroupSize;
     run_once(ring, [&](vk::CommandBuffer cmd) {  // dst: a copy of the frame, refill's source
       cmd.copyBuffer(src->handle(), dst->handle(), vk::BufferCopy{.size = frame});
     });
@@ -141,7 +146,7 @@ bool print_kernel_floors(const std::vector<std::string>& sizes) {
     for (uint32_t vecs : vecs_choices) {
       auto copy = kernel("floor copy", floor_copy_spv, sizeof(floor_copy_spv), vecs);
       copy->update(0, {{src->handle()}, {dst->handle()}});
-      const uint32_t groups = (count + kGroup * vecs - 1) / (kGroup * vecs);
+      const uint32_t groups = (count + kGroupSize * vecs - 1) / (kGroupSize * vecs);
       auto sums = vkc::Buffer::create_device(device, (groups + 2) * 4, "floor sums");
       auto read = kernel("floor read", floor_read_spv, sizeof(floor_read_spv), vecs);
       read->update(0, {{src->handle()}, {sums->handle()}});

@@ -11,25 +11,18 @@
 // graph spans the whole row (frames narrower than 256 pixels) and the row ends inside a word
 // (3- and 1-byte pixels): the rest of that word is the row's padding (strides are multiples of
 // 4), which nothing else touches. So no word has two writers, and none is outside the frame.
+#extension GL_GOOGLE_include_directive : require
+#include "histogram_layout.h"
 
-layout(local_size_x = 16, local_size_y = 4) in;
+layout(local_size_x = kDrawGroupX, local_size_y = kDrawGroupY) in;
 layout(constant_id = 0) const uint BPP = 1;  // 1 (Y plane, GRAY8), 3 or 4 (RGB)
 
 layout(set = 0, binding = 0) readonly buffer Counts { uint counts[]; };
 layout(set = 0, binding = 1) buffer Dst { uint dst[]; };
 
-layout(push_constant) uniform Params {
-  uint offset;   // byte offset of plane 0 of the output frame
-  uint stride;   // its stride (a multiple of 4)
-  uint top;      // first row of the graph
-  uint width;    // graph size in pixels
-  uint height;
-  uint channels; // histograms drawn, 1 or 3
-  uint order;    // byte index inside a pixel of the channel that histogram c is drawn into
-  uint bins;
-} p;
+layout(push_constant) uniform PushConstants { DrawParams p; };
 
-shared uint s_max[3];
+shared uint s_max[kMaxDrawnChannels];
 
 // ceil(count * height / largest), exactly: float division on a GPU may be off by an ulp (a
 // reciprocal and a multiply), which turns a quotient that is a whole number into the next one
@@ -51,19 +44,20 @@ uint bar_height(uint count, uint height, uint largest) {
 
 void main() {
   uint i = gl_LocalInvocationIndex;
-  if (i < 3u) s_max[i] = 1u;
+  if (i < kMaxDrawnChannels) s_max[i] = 1u;
   barrier();
   for (uint c = 0u; c < p.channels; ++c)
-    for (uint b = i; b < p.bins; b += 64u) atomicMax(s_max[c], counts[c * 256u + b]);
+    for (uint b = i; b < p.bins; b += kDrawGroupX * kDrawGroupY)
+      atomicMax(s_max[c], counts[c * kMaxBins + b]);
   barrier();
 
-  uint x0 = gl_GlobalInvocationID.x * 4u;
+  uint x0 = gl_GlobalInvocationID.x * kDrawPixelsPerInvocation;
   uint row = gl_GlobalInvocationID.y;  // 0 = top of the graph
   if (x0 >= p.width || row >= p.height) return;  // no barrier follows
   uint level = p.height - row;  // 1 at the bottom row
   uint at = (p.offset + (p.top + row) * p.stride + x0 * BPP) >> 2;
 
-  uint pixels = min(4u, p.width - x0);
+  uint pixels = min(kDrawPixelsPerInvocation, p.width - x0);
   uint words = (pixels * BPP + 3u) / 4u;
   uint w[4] = uint[4](0u, 0u, 0u, 0u);
   for (uint k = 0u; k < words; ++k) w[k] = dst[at + k];
@@ -77,7 +71,7 @@ void main() {
       // Alpha and padding bytes are not drawn into.
       for (uint c = 0u; c < p.channels; ++c) {
         if (((p.order >> (8u * c)) & 0xffu) != b) continue;
-        uint bar = bar_height(counts[c * 256u + bin], p.height, s_max[c]);
+        uint bar = bar_height(counts[c * kMaxBins + bin], p.height, s_max[c]);
         uint result = level <= bar ? (value + 255u) / 2u : value * 3u / 4u;
         w[word] = (w[word] & ~(0xffu << shift)) | (result << shift);
       }

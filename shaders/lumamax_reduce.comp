@@ -8,8 +8,9 @@
 // later one would be as well (their rescans then skip every tile, and their reductions find the
 // same key below the floor).
 #extension GL_GOOGLE_include_directive : require
+#include "lumamax_layout.h"
 
-layout(local_size_x = 256) in;
+layout(local_size_x = kGroupInvocations) in;
 layout(constant_id = 0) const bool FULL = true;
 
 layout(set = 0, binding = 0) readonly buffer Src { uint src[]; };  // unused; shares the scan's layout
@@ -18,11 +19,7 @@ layout(set = 0, binding = 1) buffer Scratch { uint scratch[]; };
 #define TILE_REDUCTION
 #include "include/lumamax.glsl"
 
-layout(push_constant) uniform Params {
-  uint tiles;
-  uint peak;        // index of the peak this pass chooses
-  uint peak_floor;  // the least L a peak may have (peak-threshold)
-} p;
+layout(push_constant) uniform PushConstants { ReduceParams p; };
 
 void main() {
   uvec2 best, least, total;
@@ -32,12 +29,12 @@ void main() {
     scratch[kPeaks + 2u * p.peak] = peak.x;
     scratch[kPeaks + 2u * p.peak + 1u] = peak.y;
     if (FULL) {
-      scratch[0] = best.x;
-      scratch[1] = best.y;
-      scratch[2] = least.x;
-      scratch[3] = least.y;
-      scratch[4] = total.x;
-      scratch[5] = total.y;
+      scratch[kMaxKey] = best.x;
+      scratch[kMaxKey + 1u] = best.y;
+      scratch[kMinKey] = least.x;
+      scratch[kMinKey + 1u] = least.y;
+      scratch[kLumaSum] = total.x;
+      scratch[kLumaSum + 1u] = total.y;
     }
   }
 }

@@ -1,11 +1,12 @@
 #version 450
 // lumamax, pass 1 (scan) and the per-peak rescan.
 //
-// Scan: one workgroup per 256x4 tile of the region of interest; each invocation reads 4 pixels of
-// a row as 32-bit words, computes their luma L and reduces (subgroup operations where the device
-// has them, shared memory otherwise) to the tile's maximum key, minimum key and sum of L >> 8,
-// written to the tile's slots: no global atomics, and the order of summation is fixed, so results
-// do not depend on scheduling. The reduce pass combines the tiles.
+// Scan: one workgroup per tile (kTileWidth x kTileHeight, lumamax_layout.h) of the region of
+// interest; each invocation reads kPixelsPerInvocation pixels of a row as 32-bit words, computes
+// their luma L and reduces (subgroup operations where the device has them, shared memory
+// otherwise) to the tile's maximum key, minimum key and sum of L >> kLumaSumShift, written to the tile's
+// slots: no global atomics, and the order of summation is fixed, so results do not depend on
+// scheduling. The reduce pass combines the tiles.
 //
 // Finish (push constant `finish`, count = 1): the last workgroup to finish (counted by an atomic)
 // also does the reduce pass's work and writes the frame's results to the host-visible result
@@ -19,8 +20,9 @@
 #ifdef SUBGROUPS
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #endif
+#include "lumamax_layout.h"
 
-layout(local_size_x_id = 0, local_size_y_id = 1) in;  // 64 x 4
+layout(local_size_x_id = 0, local_size_y_id = 1) in;  // kScanGroupX x kScanGroupY
 layout(constant_id = 2) const uint BPP = 1;           // 1 (Y plane, GRAY8), 3 or 4 (RGB)
 layout(constant_id = 3) const bool RESCAN = false;
 
@@ -35,32 +37,16 @@ layout(set = 0, binding = 3) writeonly buffer Result { uint result[]; };
 #define TILE_REDUCTION
 #include "include/lumamax.glsl"
 
-layout(push_constant) uniform Params {
-  uint width;      // frame size, for raster indices
-  uint height;
-  uint offset;     // byte offset of the luma (or RGB) plane in src
-  uint stride;     // its stride in bytes
-  uint roi_x0, roi_y0, roi_x1, roi_y1;  // region of interest, [x0, x1) x [y0, y1)
-  uint tiles_x;    // tiles across the region
-  uint tiles;      // tiles in all
-  uint order;      // RGB: byte index of R, G, B inside a pixel, 8 bits each
-  uint kr, kg, kb; // RGB: luma coefficients x 65536
-  uint peak;       // rescan: index of the newest peak
-  uint min_dist2;  // rescan: max(min-distance, 1)^2
-  uint reach;      // rescan: largest |dx| or |dy| a suppressed pixel can have
-  uint finish;     // 1: the last workgroup reduces the tiles into `result`
-  uint peak_floor; // finish: the least L peak 0 may have (peak-threshold)
-} p;
+layout(push_constant) uniform PushConstants { ScanParams p; };
 
-const uint kInvocations = 256u;
-shared uvec2 s_max[kInvocations];
-shared uvec2 s_min[kInvocations];
-shared uint s_sum[kInvocations];
+shared uvec2 s_max[kGroupInvocations];
+shared uvec2 s_min[kGroupInvocations];
+shared uint s_sum[kGroupInvocations];
 shared bool s_last;
-shared ivec2 s_peaks[64];
+shared ivec2 s_peaks[kMaxPeaks];
 
 uint luma_of(uint w[4], uint k) {
-  if (BPP == 1u) return byte_of4(w, k) << 16;
+  if (BPP == 1u) return byte_of4(w, k) << kLumaBits;
   uint b = k * BPP;
   return p.kr * byte_of4(w, b + (p.order & 0xffu)) + p.kg * byte_of4(w, b + ((p.order >> 8) & 0xffu)) +
          p.kb * byte_of4(w, b + ((p.order >> 16) & 0xffu));
@@ -109,7 +95,7 @@ void reduce(inout uvec2 mx, inout uvec2 mn, inout uint sum) {
     s_min[i] = mn;
     s_sum[i] = sum;
     barrier();
-    for (uint half_ = kInvocations / 2u; half_ > 0u; half_ >>= 1) {
+    for (uint half_ = kGroupInvocations / 2u; half_ > 0u; half_ >>= 1) {
       if (i < half_) {
         s_max[i] = key_max(s_max[i], s_max[i + half_]);
         s_min[i] = key_max(s_min[i], s_min[i + half_]);
@@ -147,13 +133,13 @@ void main() {
 
   uvec2 mx = uvec2(0u), mn = uvec2(0u);
   uint sum = 0u;
-  uint x0 = p.roi_x0 + tile.x * kTileWidth + gl_LocalInvocationID.x * 4u;
+  uint x0 = p.roi_x0 + tile.x * kTileWidth + gl_LocalInvocationID.x * kPixelsPerInvocation;
   uint y = p.roi_y0 + tile.y * kTileHeight + gl_LocalInvocationID.y;
   if (in_play && x0 < p.roi_x1 && y < p.roi_y1) {
     uint addr = p.offset + y * p.stride + x0 * BPP;
     uint w[4];
     load_quad(addr, BPP, w);
-    for (uint k = 0u; k < 4u; ++k) {
+    for (uint k = 0u; k < kPixelsPerInvocation; ++k) {
       uint x = x0 + k;
       if (x >= p.roi_x1) break;
       uint L = luma_of(w, k);
@@ -161,7 +147,7 @@ void main() {
       if (RESCAN && suppressed(ivec2(x, y))) continue;
       mx = key_max(mx, uvec2(L, not_index));
       mn = key_max(mn, uvec2(kMaxLuma - L, not_index));
-      sum += L >> 8;
+      sum += L >> kLumaSumShift;
     }
   }
   reduce(mx, mn, sum);
@@ -188,12 +174,12 @@ void main() {
       uvec2 best, least, total;
       reduce_tiles(p.tiles, true, best, least, total);
       if (gl_LocalInvocationIndex == 0u) {
-        result[0] = best.x;
-        result[1] = best.y;
-        result[2] = least.x;
-        result[3] = least.y;
-        result[4] = total.x;
-        result[5] = total.y;
+        result[kMaxKey] = best.x;
+        result[kMaxKey + 1u] = best.y;
+        result[kMinKey] = least.x;
+        result[kMinKey + 1u] = least.y;
+        result[kLumaSum] = total.x;
+        result[kLumaSum + 1u] = total.y;
         uvec2 peak = best.x >= p.peak_floor ? best : uvec2(0u);
         result[kPeaks] = peak.x;
         result[kPeaks + 1u] = peak.y;

@@ -5,11 +5,13 @@
 // 0..size-1, looked up with the chosen interpolation, mixed with the input by `intensity` and
 // rounded to 8 bits. Bytes that are not colour (alpha, padding) are copied unchanged.
 //
-// One invocation handles 4 pixels of a row: 4 words for 32-bit formats (interleaved with its
-// workgroup's neighbours), 3 consecutive words for 24-bit ones, so every output word is written
-// by exactly one invocation. A 24-bit workgroup row's words pass through shared memory, so that
-// its loads and stores, too, are consecutive words across consecutive invocations (strided
-// accesses to host memory cost several times the bandwidth).
+// One invocation handles kPixelsPerInvocation (4) pixels of a row: 4 words for 32-bit formats
+// (interleaved with its workgroup's neighbours), 3 consecutive words for 24-bit ones, so every
+// output word is written by exactly one invocation. A 24-bit workgroup row's words pass through
+// shared memory, so that its loads and stores, too, are consecutive words across consecutive
+// invocations (strided accesses to host memory cost several times the bandwidth).
+
+#include "lut_layout.h"
 
 layout(local_size_x_id = 0, local_size_y_id = 1) in;
 layout(constant_id = 2) const uint BPP = 4;  // bytes per pixel: 3 or 4
@@ -21,26 +23,7 @@ layout(set = 0, binding = 2) readonly buffer Table { vec4 table[]; };
 
 #include "include/words.glsl"
 
-const uint MODE_NEAREST = 0;
-const uint MODE_TRILINEAR = 1;
-const uint MODE_TETRAHEDRAL = 2;
-const uint MODE_1D_NEAREST = 3;
-const uint MODE_1D_LINEAR = 4;
-
-layout(push_constant) uniform Params {
-  vec4 domain_min;  // xyz: input value that maps onto entry 0
-  vec4 scale;       // xyz: (size - 1) / (domain_max - domain_min)
-  uint width;
-  uint height;
-  uint src_offset;  // bytes, any value
-  uint src_stride;  // bytes, any value
-  uint dst_offset;  // bytes, multiple of 4
-  uint dst_stride;  // bytes, multiple of 4
-  uint order;       // byte index of R, G, B inside a pixel, 8 bits each
-  uint mode;        // MODE_*
-  uint size;        // entries along each axis
-  float intensity;  // 0..1: output = mix(input, lut(input), intensity)
-} p;
+layout(push_constant) uniform PushConstants { Params p; };
 
 vec3 entry(uint r, uint g, uint b) { return table[r + p.size * (g + p.size * b)].rgb; }
 
@@ -93,14 +76,14 @@ float linear1d(float s, uint c) {
 vec3 lookup(vec3 rgb) {
   vec3 s = clamp((rgb - p.domain_min.xyz) * p.scale.xyz, vec3(0.0), vec3(float(p.size - 1u)));
   switch (p.mode) {
-    case MODE_NEAREST: return nearest3d(s);
-    case MODE_TRILINEAR: return trilinear(s);
-    case MODE_TETRAHEDRAL: return tetrahedral(s);
-    case MODE_1D_NEAREST: {
+    case kMode3DNearest: return nearest3d(s);
+    case kModeTrilinear: return trilinear(s);
+    case kModeTetrahedral: return tetrahedral(s);
+    case kMode1DNearest: {
       uvec3 i = uvec3(s + 0.5);
       return vec3(table[i.r].r, table[i.g].g, table[i.b].b);
     }
-    default: return vec3(linear1d(s.r, 0u), linear1d(s.g, 1u), linear1d(s.b, 2u));
+    default: return vec3(linear1d(s.r, 0u), linear1d(s.g, 1u), linear1d(s.b, 2u));  // kMode1DLinear
   }
 }
 
@@ -114,10 +97,9 @@ uint transform(uint px) {
   return (px & keep) | (o.r << ri) | (o.g << gi) | (o.b << bi);
 }
 
-// 24-bit formats: each workgroup row's 3 x local_size_x words. The element's workgroup
-// (lut.cpp) must not exceed these sizes.
-const uint kMaxGroupX = 64u, kMaxGroupY = 4u;
-shared uint s_words[kMaxGroupY][3u * kMaxGroupX];
+// 24-bit formats: each workgroup row's 3 x local_size_x words. The element specializes the
+// workgroup to kGroupX x kGroupY.
+shared uint s_words[kGroupY][3u * kGroupX];
 
 void main() {
   uint y = gl_GlobalInvocationID.y;
@@ -132,8 +114,8 @@ void main() {
     // (more of each invocation's memory accesses in flight) made single lut elements, which read
     // and write host memory, 14 % slower (NVIDIA H100: 2 781 against 3 221 frames/s at 1080p), for
     // 1-2 us less inside a chain.
-    uint x = gl_WorkGroupID.x * gl_WorkGroupSize.x * 4u + gl_LocalInvocationID.x;
-    for (uint k = 0u; k < 4u; ++k, x += gl_WorkGroupSize.x)
+    uint x = gl_WorkGroupID.x * gl_WorkGroupSize.x * kPixelsPerInvocation + gl_LocalInvocationID.x;
+    for (uint k = 0u; k < kPixelsPerInvocation; ++k, x += gl_WorkGroupSize.x)
       if (x < p.width) dst[out_row + x] = transform(load_word(in_row + 4u * x));
     return;
   }

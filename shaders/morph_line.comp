@@ -14,12 +14,15 @@
 // step reads part of a row at once (coalesced); along rows they take neighbouring blocks of one
 // row, so short blocks share cache lines (long ones go through the cache either way).
 //
-// `other` (cross masks): the output is further combined with the same pixel of another image. Or
-// (`combine` 2, the last pass of a frame written straight into a 32-bit output frame) the lanes in
-// `keep` (alpha, padding) of each output come from the same pixel of `other`, the input frame.
+// `other` (cross masks, kCombineMorph): the output is further combined with the same pixel of
+// another image. Or (kCombineKeep, the last pass of a frame written straight into a 32-bit output
+// frame) the lanes in `keep` (alpha, padding) of each output come from the same pixel of `other`,
+// the input frame.
 //
 // Row passes take morph_row_table.comp where a padded row fits in shared memory: walking a row
 // in device memory puts neighbouring invocations k words apart, a cache line each per access.
+
+#include "morph_layout.h"
 
 layout(local_size_x_id = 0, local_size_y_id = 1) in;
 layout(constant_id = 2) const bool ONE_LANE = false;  // see include/morph.glsl
@@ -32,24 +35,7 @@ layout(set = 0, binding = 2) restrict readonly buffer Other { uint other[]; };
 
 #include "include/morph.glsl"
 
-layout(push_constant) uniform Params {
-  uint samples;    // samples along a line
-  uint count;      // lines
-  uint step;       // words between neighbouring samples of a line of dst
-  uint line_step;  // words between neighbouring lines of dst
-  uint src_origin;     // word of src's first sample
-  uint src_step;       // as step and line_step, in src
-  uint src_line_step;
-  uint radius;     // at most samples - 1 (a larger window covers the same samples)
-  uint dilate;     // 1: max, 0: min
-  uint combine;    // 0: none; 1: combine with `other`; 2: the lanes in `keep` from `other`
-  uint blocks_x;   // 1: invocation x indexes blocks and y lines; 0: x lines and y blocks
-  uint dst_origin;  // word of dst's first sample
-  uint other_origin;  // as dst_origin, step and line_step, in other
-  uint other_step;
-  uint other_line_step;
-  uint keep;  // combine 2: bits of a pixel word taken from other
-} p;
+layout(push_constant) uniform PushConstants { LineParams p; };
 
 // Where a line's samples are read and its outputs (and the suffixes before them) stored. `base` is
 // the line's first word in dst, `src_base` in src, `other_base` in other.
@@ -58,12 +44,12 @@ uint load_src(uint i) { return src[src_base + i * p.src_step]; }
 uint load_dst(uint base, uint i) { return dst[base + i * p.step]; }
 void store_dst(uint base, uint i, uint v) { dst[base + i * p.step] = v; }
 uint other_at(uint i) {
-  return p.combine != 0u ? other[other_base + i * p.other_step] : morph_identity(p.dilate != 0u);
+  return p.combine != kCombineNone ? other[other_base + i * p.other_step] : morph_identity(p.dilate != 0u);
 }
 // An output `r` joined with the same sample `o` of other, as `combine` says.
 uint combined(bool dilate, uint r, uint o) {
-  if (p.combine == 2u) return (r & ~p.keep) | (o & p.keep);
-  return p.combine == 1u ? morph_op(dilate, r, o) : r;
+  if (p.combine == kCombineKeep) return (r & ~p.keep) | (o & p.keep);
+  return p.combine == kCombineMorph ? morph_op(dilate, r, o) : r;
 }
 
 uint sample_at(uint base, int i) {

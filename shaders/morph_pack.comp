@@ -7,6 +7,8 @@
 // is one contiguous run of host memory. The result is `a`, or `a - b` lane by lane (gradient, top-hat,
 // black-hat); the lanes in `keep` (alpha, padding) come unchanged from the input image `source`.
 
+#include "morph_layout.h"
+
 layout(local_size_x_id = 0, local_size_y_id = 1) in;
 layout(constant_id = 2) const uint BPP = 4;         // bytes per pixel: 1, 2, 3 or 4
 layout(constant_id = 3) const bool LANES16 = false;  // one 16-bit sample per word
@@ -16,16 +18,7 @@ layout(set = 0, binding = 1) restrict readonly buffer A { uint a[]; };
 layout(set = 0, binding = 2) restrict readonly buffer B { uint b[]; };
 layout(set = 0, binding = 3) restrict writeonly buffer Dst { uint dst[]; };
 
-layout(push_constant) uniform Params {
-  uint width;
-  uint height;
-  uint offset;    // byte offset of the output plane (a multiple of 4)
-  uint stride;    // bytes between output rows (a multiple of 4)
-  uint keep;      // bits of a pixel word copied from `source`
-  uint subtract;  // 1: a - b, 0: a
-  uint source_origin;  // word of source's first pixel
-  uint source_stride;  // words between source's rows (a's and b's: width)
-} p;
+layout(push_constant) uniform PushConstants { PackParams p; };
 
 uint lane_sub(uint x, uint y) {
   if (LANES16) return (x & 0xffffu) - min(x & 0xffffu, y & 0xffffu);

@@ -17,6 +17,8 @@
 // the row. Measured on the H200 (1080p, four 8-bit lanes): the walk took 19 us at k = 15 and 36 us
 // at k = 61, the table 18 and 24 us.
 
+#include "morph_layout.h"
+
 layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const bool ONE_LANE = false;  // see include/morph.glsl
 layout(constant_id = 2) const uint LINE_WORDS = 1;  // at least width + 2 * radius
@@ -26,17 +28,10 @@ layout(set = 0, binding = 1) restrict writeonly buffer Dst { uint dst[]; };
 
 #include "include/morph.glsl"
 
-layout(push_constant) uniform Params {
-  uint width;
-  uint line_step;  // words between neighbouring rows of dst
-  uint src_origin;     // word of src's first sample
-  uint src_line_step;  // words between neighbouring rows of src
-  uint radius;     // width + 2 * radius <= LINE_WORDS
-  uint dilate;     // 1: max, 0: min
-} p;
+layout(push_constant) uniform PushConstants { RowTableParams p; };
 
 // The table's current level and the next one, in turn.
-shared uint s_table[2][LINE_WORDS];
+shared uint s_table[kRowTableLevels][LINE_WORDS];
 
 void main() {
   const uint W = gl_WorkGroupSize.x;

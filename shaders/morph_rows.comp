@@ -3,21 +3,24 @@
 // Erosion or dilation with a mask made of one horizontal run per row, centred on the mask's
 // centre column (OpenCV's ellipse; any symmetric mask of that kind), at O(mask height) per pixel.
 //
-// A workgroup produces a tile of TILE_W x TILE_H pixels. It walks the input rows that reach the
-// tile; for each it builds, in shared memory, a sparse table of the row segment: level j holds the
-// extreme of the 2^j samples starting at each position. A run of length L = 2a + 1 is then the
-// combination of two overlapping level-floor(log2 L) windows, so each output pixel combines two
-// table entries per mask row, whatever the run lengths. Every input row is read once per tile.
+// A workgroup produces a tile of TILE_W x TILE_H pixels (kRowsTileWidth x kRowsTileHeight of
+// morph_layout.h). It walks the input rows that reach the tile; for each it builds, in shared
+// memory, a sparse table of the row segment: level j holds the extreme of the 2^j samples starting
+// at each position. A run of length L = 2a + 1 is then the combination of two overlapping
+// level-floor(log2 L) windows, so each output pixel combines two table entries per mask row,
+// whatever the run lengths. Every input row is read once per tile.
 
-layout(local_size_x = 64, local_size_y = 4) in;
+#include "morph_layout.h"
+
+layout(local_size_x = kRowsGroupX, local_size_y = kRowsGroupY) in;
 layout(constant_id = 0) const bool ONE_LANE = false;  // see include/morph.glsl
 
-const uint TILE_W = 64u;
-const uint ROWS_PER_THREAD = 8u;
-const uint TILE_H = 4u * ROWS_PER_THREAD;
-const uint MAX_HALF = 127u;  // half of the widest mask (255)
+const uint TILE_W = kRowsTileWidth;
+const uint ROWS_PER_THREAD = kRowsPerInvocation;
+const uint TILE_H = kRowsTileHeight;
+const uint MAX_HALF = kMaxHalf;  // half of the widest mask (kMaxMaskSize)
 const uint SEGMENT = TILE_W + 2u * MAX_HALF;
-const uint LEVELS = 8u;  // windows of 1..128 samples: enough for runs of up to 255
+const uint LEVELS = 8u;  // windows of 1..128 samples: enough for runs of up to 255 (kMaxMaskSize)
 
 layout(set = 0, binding = 0) restrict readonly buffer Src { uint src[]; };
 layout(set = 0, binding = 1) restrict writeonly buffer Dst { uint dst[]; };
@@ -25,17 +28,9 @@ layout(set = 0, binding = 2) restrict readonly buffer Runs { uint half_width[]; 
 
 #include "include/morph.glsl"
 
-layout(push_constant) uniform Params {
-  uint width;
-  uint height;
-  uint src_origin;  // word of src's first sample
-  uint src_stride;  // words between src's rows (dst's: width)
-  uint half_w;  // the mask's centre column: the widest run's half width
-  uint half_h;  // the mask's centre row
-  uint dilate;  // 1: max, 0: min
-} p;
+layout(push_constant) uniform PushConstants { RowsParams p; };
 
-const uint GROUP = TILE_W * 4u;                          // invocations
+const uint GROUP = kRowsGroupX * kRowsGroupY;               // invocations
 const uint SEGMENT_LOADS = (SEGMENT + GROUP - 1u) / GROUP;  // samples each loads per row
 
 shared uint table[LEVELS][SEGMENT];
@@ -81,7 +76,7 @@ void main() {
     }
     barrier();
     for (uint t = 0u; t < ROWS_PER_THREAD; ++t) {
-      int dy = iy - (y0 + int(ly + 4u * t));
+      int dy = iy - (y0 + int(ly + kRowsGroupY * t));
       if (dy < -int(p.half_h) || dy > int(p.half_h)) continue;
       uint a = half_width[uint(dy + int(p.half_h))];
       uint level = uint(findMSB(2u * a + 1u));
@@ -92,7 +87,7 @@ void main() {
   }
   uint x = uint(x0) + lx;
   for (uint t = 0u; t < ROWS_PER_THREAD; ++t) {
-    uint y = uint(y0) + ly + 4u * t;
+    uint y = uint(y0) + ly + kRowsGroupY * t;
     if (x < p.width && y < p.height) dst[y * p.width + x] = acc[t];
   }
 }

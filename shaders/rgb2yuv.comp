@@ -2,27 +2,26 @@
 #extension GL_GOOGLE_include_directive : require
 // Packed RGB (24 or 32 bits per pixel) to planar, semi-planar or packed YUV.
 //
-// One invocation converts a block BLOCK pixels wide (8; 4 for AYUV) and SUB_Y rows high, so that
-// every 32-bit word of every output plane is written by exactly one invocation (4:2:0 chroma of 8
-// columns is one word of U and one of V; 4 AYUV pixels are one 16-byte store). Input is read as 32-bit words: 24-bit RGB takes six words for eight pixels.
+// One invocation converts a block BLOCK pixels wide (kBlockWidth, 8; kAyuvBlockWidth, 4, for AYUV;
+// rgb2yuv_layout.h) and SUB_Y rows high, so that every 32-bit word of every output plane is
+// written by exactly one invocation (4:2:0 chroma of 8 columns is one word of U and one of V; 4
+// AYUV pixels are one 16-byte store). Input is read as 32-bit words: 24-bit RGB takes six words
+// for eight pixels.
 //
 // Memory access is shaped for frames in host memory read and written across PCIe: where the
 // plane is aligned, each invocation reads its pixels and writes each plane's bytes with 8- or
 // 16-byte vector accesses, so a subgroup's accesses cover whole contiguous lines instead of
 // strided words (strided stores into host memory cost several times the bandwidth).
 
+#include "rgb2yuv_layout.h"
+
 layout(local_size_x_id = 0, local_size_y_id = 1) in;
 layout(constant_id = 2) const uint IN_BPP = 4;       // bytes per input pixel: 3 or 4
-layout(constant_id = 3) const uint LAYOUT = 0;       // 0 planar, 1 semi-planar, 2 packed 4:2:2, 3 AYUV
+layout(constant_id = 3) const uint LAYOUT = 0;       // kLayout*: planar, semi-planar, packed 4:2:2, AYUV
 layout(constant_id = 4) const uint SUB_X = 2;        // horizontal chroma subsampling: 1 or 2
 layout(constant_id = 5) const uint SUB_Y = 2;        // vertical chroma subsampling: 1 or 2
 layout(constant_id = 6) const bool COSITED = false;  // chroma at even columns, [1,2,1]/4 filter
 layout(constant_id = 7) const uint BLOCK = 8;        // pixels per invocation: 8, or 4 (AYUV only)
-
-const uint LAYOUT_PLANAR = 0;
-const uint LAYOUT_SEMI_PLANAR = 1;
-const uint LAYOUT_PACKED_422 = 2;
-const uint LAYOUT_AYUV = 3;
 
 // Bindings 2..4 alias 0 and 1 (the same buffers) for vector access.
 layout(set = 0, binding = 0) readonly buffer Src { uint src[]; };
@@ -34,31 +33,19 @@ layout(set = 0, binding = 4) writeonly buffer Dst4 { uvec4 dst4[]; };
 #define SRC_VEC4
 #include "include/words.glsl"
 
-layout(push_constant) uniform Params {
-  uint width;
-  uint height;
-  uint src_offset;     // byte offset of the first pixel in src
-  uint src_stride;     // bytes; any value
-  uint dst_offset[3];  // byte offsets of the Y, U and V planes (multiples of 4)
-  uint dst_stride[3];  // multiples of 4
-  uint src_order;      // byte index of R, G, B, A inside a pixel, 8 bits each; A = 0xff: opaque
-  uint dst_order;      // packed: byte index of Y0,U,Y1,V (4:2:2) or A,Y,U,V (AYUV); NV: U index
-  vec4 coef_y;         // value = dot(coef.xyz, rgb) + coef.w, with rgb in 0..255
-  vec4 coef_u;
-  vec4 coef_v;
-} p;
+layout(push_constant) uniform PushConstants { Params p; };
 
 vec4 unpack_pixel(uint word) {
   uint a = (p.src_order >> 24) & 0xffu;
   return vec4(byte_of(word, p.src_order & 0xffu), byte_of(word, (p.src_order >> 8) & 0xffu),
-              byte_of(word, (p.src_order >> 16) & 0xffu), a == 0xffu ? 255.0 : float(byte_of(word, a)));
+              byte_of(word, (p.src_order >> 16) & 0xffu), a == kNoAlpha ? 255.0 : float(byte_of(word, a)));
 }
 
 // px[0] is the pixel left of the block (for the cosited filter), px[1..BLOCK] the block's pixels.
 // Pixels outside the frame replicate the nearest edge pixel. Every index into px and w is known
 // at compile time once the loops unroll: an array indexed by a run-time value would live in the
 // invocation's local memory instead of registers (on NVIDIA, several times the kernel's time).
-void load_row(uint x0, uint y, out vec4 px[9]) {
+void load_row(uint x0, uint y, out vec4 px[kBlockWidth + 1u]) {
   uint row = p.src_offset + y * p.src_stride;
   if (x0 + BLOCK <= p.width) {
     uint w[8];
@@ -126,13 +113,13 @@ void main() {
   uint y0 = gl_GlobalInvocationID.y * SUB_Y;
   if (x0 >= p.width || y0 >= p.height) return;
 
-  vec4 rows[SUB_Y][9];
+  vec4 rows[SUB_Y][kBlockWidth + 1u];
   for (uint r = 0u; r < SUB_Y; ++r) load_row(x0, min(y0 + r, p.height - 1u), rows[r]);
 
   // Chroma from RGB filtered at chroma resolution: the matrix is linear, so filtering first is
   // the same as filtering U and V, with one matrix product per chroma sample.
   const uint CW = BLOCK / SUB_X;
-  uint u[8], v[8];
+  uint u[kBlockWidth], v[kBlockWidth];
   for (uint j = 0u; j < CW; ++j) {
     vec4 sum = vec4(0.0);
     for (uint r = 0u; r < SUB_Y; ++r) {
@@ -149,17 +136,17 @@ void main() {
   }
 
   uint cy = y0 / SUB_Y;
-  if (LAYOUT == LAYOUT_PLANAR || LAYOUT == LAYOUT_SEMI_PLANAR) {
+  if (LAYOUT == kLayoutPlanar || LAYOUT == kLayoutSemiPlanar) {
     for (uint r = 0u; r < SUB_Y; ++r) {
       if (y0 + r >= p.height) break;
-      uint l[8];
-      for (uint k = 0u; k < 8u; ++k) l[k] = luma(rows[r][k + 1u]);
+      uint l[kBlockWidth];
+      for (uint k = 0u; k < kBlockWidth; ++k) l[k] = luma(rows[r][k + 1u]);
       store2(0u, y0 + r, x0, p.width, uvec2(pack4(l[0], l[1], l[2], l[3]), pack4(l[4], l[5], l[6], l[7])));
     }
     uint chroma_width = (p.width + SUB_X - 1u) / SUB_X;
-    if (LAYOUT == LAYOUT_PLANAR) {
+    if (LAYOUT == kLayoutPlanar) {
       uint at = x0 / SUB_X;
-      if (CW == 8u) {
+      if (CW == kBlockWidth) {
         store2(1u, cy, at, chroma_width, uvec2(pack4(u[0], u[1], u[2], u[3]), pack4(u[4], u[5], u[6], u[7])));
         store2(2u, cy, at, chroma_width, uvec2(pack4(v[0], v[1], v[2], v[3]), pack4(v[4], v[5], v[6], v[7])));
       } else {
@@ -172,14 +159,14 @@ void main() {
       for (uint j = 0u; j < 4u; ++j) pairs[j] = (u[j] << (u_at * 8u)) | (v[j] << ((1u - u_at) * 8u));
       store2(1u, cy, x0, 2u * chroma_width, uvec2(pairs[0] | (pairs[1] << 16), pairs[2] | (pairs[3] << 16)));
     }
-  } else if (LAYOUT == LAYOUT_PACKED_422) {
+  } else if (LAYOUT == kLayoutPacked422) {
     uint row_bytes = 4u * ((p.width + 1u) / 2u);
     uint words[4];
     for (uint j = 0u; j < 4u; ++j)
       words[j] = place4(p.dst_order, luma(rows[0][2u * j + 1u]), u[j], luma(rows[0][2u * j + 2u]), v[j]);
     store4(0u, y0, 2u * x0, row_bytes, uvec4(words[0], words[1], words[2], words[3]));
   } else {
-    uint words[8];
+    uint words[kBlockWidth];
     for (uint j = 0u; j < BLOCK; ++j) {
       vec4 c = rows[0][j + 1u];
       words[j] = place4(p.dst_order, uint(c.a), luma(c), u[j], v[j]);

@@ -5,8 +5,11 @@
 // atomic counter after a memory barrier, and the last one adds up every slot, as lumamax's scan
 // finishes a frame in one dispatch.
 #extension GL_KHR_shader_subgroup_arithmetic : require
-layout(local_size_x = 256) in;
-layout(constant_id = 0) const uint VECS = 1;  // at most 4
+#extension GL_GOOGLE_include_directive : require
+#include "floor_layout.h"
+
+layout(local_size_x = kGroupSize) in;
+layout(constant_id = 0) const uint VECS = 1;  // at most kMaxVecs
 layout(constant_id = 1) const bool LAST = false;
 
 layout(set = 0, binding = 0) readonly buffer Src { uvec4 src[]; };
@@ -14,9 +17,7 @@ layout(set = 0, binding = 0) readonly buffer Src { uvec4 src[]; };
 // and the total.
 layout(set = 0, binding = 1) coherent buffer Sums { uint sums[]; };
 
-layout(push_constant) uniform Params {
-  uint count;  // 16-byte vectors in the frame
-} p;
+layout(push_constant) uniform PushConstants { FloorParams p; };
 
 shared uint s_partial[32];
 shared bool s_last;
@@ -24,10 +25,10 @@ shared bool s_last;
 uint byte_sum(uint w) { return (w & 0xffu) + ((w >> 8) & 0xffu) + ((w >> 16) & 0xffu) + (w >> 24); }
 
 void main() {
-  uint first = gl_WorkGroupID.x * 256u * VECS + gl_LocalInvocationID.x;
-  uvec4 v[4];
+  uint first = gl_WorkGroupID.x * kGroupSize * VECS + gl_LocalInvocationID.x;
+  uvec4 v[kMaxVecs];
   for (uint k = 0u; k < VECS; ++k) {
-    uint i = first + k * 256u;
+    uint i = first + k * kGroupSize;
     v[k] = i < p.count ? src[i] : uvec4(0u);
   }
   uint sum = 0u;
@@ -49,7 +50,7 @@ void main() {
   if (!s_last) return;
   memoryBarrierBuffer();
   uint total = 0u;
-  for (uint g = gl_LocalInvocationIndex; g < groups; g += 256u) total += sums[g];
+  for (uint g = gl_LocalInvocationIndex; g < groups; g += kGroupSize) total += sums[g];
   total = subgroupAdd(total);
   if (subgroupElect()) s_partial[gl_SubgroupID] = total;
   barrier();

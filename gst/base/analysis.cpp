@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "analysis_layout.h"
+
 GType gst_vkcompute_luma_matrix_get_type(void) {
   static GType type = 0;
   static const GEnumValue values[] = {
@@ -25,9 +27,10 @@ LumaCoefficients luma_coefficients(GstVkComputeLumaMatrix matrix) {
   gdouble kr, kb;
   gst_video_color_matrix_get_Kr_Kb(gst_matrix, &kr, &kb);
   LumaCoefficients c;
-  c.kr = uint32_t(std::lround(kr * 65536.0));
-  c.kb = uint32_t(std::lround(kb * 65536.0));
-  c.kg = 65536u - c.kr - c.kb;
+  constexpr uint32_t one = 1u << vkc::shader::analysis::kLumaBits;
+  c.kr = uint32_t(std::lround(kr * one));
+  c.kb = uint32_t(std::lround(kb * one));
+  c.kg = one - c.kr - c.kb;
   return c;
 }
 

@@ -22,8 +22,9 @@ enum GstVkComputeLumaMatrix {
 namespace vkc {
 
 // Luma of 8-bit R, G, B as the integer kr*R + kg*G + kb*B, with coefficients in units of 1/65536
-// that sum to exactly 65536 (so white is 255 * 65536). Integer luma makes every comparison
-// between pixels reproducible on the CPU.
+// (2^-kLumaBits of shaders/analysis_layout.h, which the kernels share) that sum to exactly 65536
+// (so white is 255 * 65536). Integer luma makes every comparison between pixels reproducible on
+// the CPU.
 struct LumaCoefficients {
   uint32_t kr, kg, kb;
 };

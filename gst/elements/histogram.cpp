@@ -14,6 +14,7 @@
 #include "elements.hpp"
 #include "histogram.spv.h"
 #include "histogram_draw.spv.h"
+#include "histogram_layout.h"
 #include "vk/kernel.hpp"
 #include "vk/readback.hpp"
 
@@ -31,27 +32,23 @@ enum {
   PROP_ANALYSIS_FIRST,  // post-messages, matrix, roi-*: see base/analysis.hpp
 };
 
-constexpr uint32_t kBlockWidth = 256, kBlockHeight = 16;  // pixels a workgroup covers (see the shader)
-constexpr uint32_t kChannels = 5;                         // histograms in the counts buffer (see the shader)
-constexpr vk::DeviceSize kCountsBytes = kChannels * 256 * sizeof(uint32_t);
-constexpr uint32_t kNoLuma = 0xff;
+// The kernels' blocks, counts layout and push constants (shaders/histogram_layout.h).
+using vkc::shader::histogram::DrawParams;
+using vkc::shader::histogram::kBlockHeight;
+using vkc::shader::histogram::kBlockWidth;
+using vkc::shader::histogram::kChannels;
+using vkc::shader::histogram::kDrawGroupX;
+using vkc::shader::histogram::kDrawGroupY;
+using vkc::shader::histogram::kDrawPixelsPerInvocation;
+using vkc::shader::histogram::kFinished;
+using vkc::shader::histogram::kMaxBins;
+using vkc::shader::histogram::kMaxDrawnChannels;
+using vkc::shader::histogram::kNoLuma;
+using vkc::shader::histogram::kPixelsPerInvocation;
+using vkc::shader::histogram::Params;
+
+constexpr vk::DeviceSize kCountsBytes = kChannels * kMaxBins * sizeof(uint32_t);  // the histograms
 constexpr guint kGraphWidth = 256, kGraphHeight = 100;  // at most; bottom-left corner
-
-// Must match the push constants of shaders/histogram.comp.
-struct Params {
-  uint32_t offset, stride;
-  uint32_t x0, y0, x1, y1;
-  uint32_t channels, order, slots, luma_slot;
-  uint32_t kr, kg, kb;
-  uint32_t bins;
-  uint32_t groups;
-};
-
-// Must match the push constants of shaders/histogram_draw.comp.
-struct DrawParams {
-  uint32_t offset, stride, top, width, height;
-  uint32_t channels, order, bins;
-};
 
 struct Settings : vkc::AnalysisSettings {
   guint bins = 256;
@@ -159,12 +156,12 @@ static std::unique_ptr<vkc::CapsState> gst_histogram_configure(GstVkComputeFilte
                                   .specialization = {job.bpp}});
   }
   for (Slot& slot : state->slots)
-    slot.counts = std::make_unique<vkc::Readback>(device, kCountsBytes + sizeof(uint32_t), kCountsBytes,
+    slot.counts = std::make_unique<vkc::Readback>(device, (kFinished + 1) * sizeof(uint32_t), kCountsBytes,
                                                   "histogram counts");
   // The graph: red, green and blue into their bytes of an RGB pixel, or luma into the Y plane.
   const PlaneJob& first = state->jobs.front();
   state->draw_bpp = first.bpp;
-  state->draw_channels = first.luma_slot == kNoLuma ? 1 : 3;
+  state->draw_channels = first.luma_slot == kNoLuma ? 1 : kMaxDrawnChannels;
   state->draw_order = first.order & (state->draw_channels == 3 ? 0xffffffu : 0xffu);
   state->draw =
       std::make_unique<vkc::Kernel>(device, vkc::KernelInfo{.name = "histogram draw",
@@ -173,10 +170,10 @@ static std::unique_ptr<vkc::CapsState> gst_histogram_configure(GstVkComputeFilte
                                                             .bindings = 2,
                                                             .push_constant_bytes = sizeof(DrawParams),
                                                             .specialization = {state->draw_bpp}});
-  // The kernels read every plane once, 4 samples per invocation; `kernels` is keyed by bytes per
-  // sample.
+  // The kernels read every plane once, kPixelsPerInvocation samples per invocation; `kernels` is
+  // keyed by bytes per sample.
   state->input_reads = {.planes = GST_VIDEO_INFO_N_PLANES(in),
-                        .load_bytes = 4 * state->kernels.rbegin()->first};
+                        .load_bytes = kPixelsPerInvocation * state->kernels.rbegin()->first};
   GST_INFO_OBJECT(filter, "%s %ux%u, %zu planes", GST_VIDEO_INFO_NAME(in), state->width, state->height,
                   state->jobs.size());
   return state;
@@ -194,7 +191,9 @@ static void record_draw(const State& state, const vkc::Frame& frame, guint bins)
                     .bins = bins};
   state.draw->update(frame.slot, {{state.slots[frame.slot].counts->host()}, {frame.out.buffer}});
   vkc::compute_barrier(frame.cmd);
-  state.draw->dispatch(frame.cmd, frame.slot, &params, (params.width + 63) / 64, (params.height + 3) / 4);
+  const uint32_t group_width = kDrawGroupX * kDrawPixelsPerInvocation;
+  state.draw->dispatch(frame.cmd, frame.slot, &params, (params.width + group_width - 1) / group_width,
+                       (params.height + kDrawGroupY - 1) / kDrawGroupY);
 }
 
 // The frame's settings, and its region of interest as the part of the frame the kernels read.
@@ -270,7 +269,7 @@ static void gst_histogram_complete(GstVkComputeFilter* filter, vkc::Frame* frame
     gst_value_array_init(&array, slot.settings.bins);
     for (guint b = 0; b < slot.settings.bins; ++b) {
       GValue count = zero;
-      g_value_set_uint64(&count, counts[h * 256 + b]);
+      g_value_set_uint64(&count, counts[h * kMaxBins + b]);
       gst_value_array_append_and_take_value(&array, &count);
     }
     gst_structure_take_value(s, state.names[h], &array);
@@ -334,7 +333,7 @@ static void gst_histogram_class_init(GstHistogramClass* klass) {
   g_object_class_install_property(
       gobject_class, PROP_BINS,
       g_param_spec_uint("bins", "Bins", "Bins per histogram; the 8-bit value v falls in bin v * bins / 256",
-                        1, 256, 256,
+                        1, kMaxBins, kMaxBins,
                         GParamFlags(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING)));
   g_object_class_install_property(
       gobject_class, PROP_DRAW,

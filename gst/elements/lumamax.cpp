@@ -14,6 +14,7 @@
 #include "base/analysis.hpp"
 #include "base/computefilter.hpp"
 #include "elements.hpp"
+#include "lumamax_layout.h"
 #include "lumamax_reduce.spv.h"
 #include "lumamax_scan.spv.h"
 #include "lumamax_scan_subgroup.spv.h"
@@ -35,32 +36,26 @@ enum {
   PROP_ANALYSIS_FIRST,  // post-messages, matrix, roi-*: see base/analysis.hpp
 };
 
-constexpr guint kMaxPeaks = 64;
-constexpr uint32_t kTileWidth = 256, kTileHeight = 4;  // see shaders/include/lumamax.glsl
-constexpr uint32_t kScratchTiles = 256;                // uint index of the tile arrays
-constexpr uint32_t kMaxLuma = 0x00ffffffu;
-constexpr double kLumaScale = 255.0 * 65536.0;
+// The kernels' tiles, scratch layout and push constants (shaders/lumamax_layout.h).
+using vkc::shader::lumamax::kLumaBits;
+using vkc::shader::lumamax::kLumaSum;
+using vkc::shader::lumamax::kLumaSumShift;
+using vkc::shader::lumamax::kMaxKey;
+using vkc::shader::lumamax::kMaxLuma;
+using vkc::shader::lumamax::kMaxPeaks;
+using vkc::shader::lumamax::kMinKey;
+using vkc::shader::lumamax::kPeaks;
+using vkc::shader::lumamax::kPixelsPerInvocation;
+using vkc::shader::lumamax::kScanGroupX;
+using vkc::shader::lumamax::kScanGroupY;
+using vkc::shader::lumamax::kTileHeight;
+using vkc::shader::lumamax::kTiles;
+using vkc::shader::lumamax::kTileWidth;
+using vkc::shader::lumamax::kWordsPerTile;
+using vkc::shader::lumamax::ReduceParams;
+using vkc::shader::lumamax::ScanParams;
 
-// Must match the push constants of shaders/lumamax_scan.comp.
-struct ScanParams {
-  uint32_t width, height, offset, stride;
-  uint32_t roi_x0, roi_y0, roi_x1, roi_y1;
-  uint32_t tiles_x, tiles;
-  uint32_t order, kr, kg, kb;
-  uint32_t peak, min_dist2, reach;
-  uint32_t finish;
-  uint32_t peak_floor;
-};
-static_assert(sizeof(ScanParams) == 19 * 4 && offsetof(ScanParams, peak_floor) == 18 * 4,
-              "the push constants of shaders/lumamax_scan.comp");
-
-// Must match shaders/lumamax_reduce.comp.
-struct ReduceParams {
-  uint32_t tiles, peak;
-  uint32_t peak_floor;
-};
-static_assert(sizeof(ReduceParams) == 3 * 4 && offsetof(ReduceParams, peak_floor) == 2 * 4,
-              "the push constants of shaders/lumamax_reduce.comp");
+constexpr double kLumaScale = 255.0 * (1u << kLumaBits);  // the luma of white
 
 struct Settings : vkc::AnalysisSettings {
   guint count = 1;
@@ -68,7 +63,7 @@ struct Settings : vkc::AnalysisSettings {
   gdouble peak_threshold = 0.0;
 };
 
-// The smallest L whose luma, L / (255 * 65536) as the message reports it, is at least
+// The smallest L whose luma, L / kLumaScale as the message reports it, is at least
 // `threshold`: a peak is reported exactly when its reported luma is >= peak-threshold.
 uint32_t peak_floor(gdouble threshold) {
   if (!(threshold > 0.0)) return 0;
@@ -138,7 +133,7 @@ static std::unique_ptr<vkc::CapsState> gst_lumamax_configure(GstVkComputeFilter*
         .spirv_bytes = subgroups ? sizeof(lumamax_scan_subgroup_spv) : sizeof(lumamax_scan_spv),
         .bindings = 4,  // frame, scratch, frame again (16-byte loads), results
         .push_constant_bytes = sizeof(ScanParams),
-        .specialization = {kTileWidth / 4, kTileHeight, state->bpp, rescan ? 1u : 0u}};
+        .specialization = {kScanGroupX, kScanGroupY, state->bpp, rescan ? 1u : 0u}};
   };
   auto reduce_info = [&](bool full) {
     return vkc::KernelInfo{.name = full ? "lumamax reduce" : "lumamax reduce peak",
@@ -157,10 +152,11 @@ static std::unique_ptr<vkc::CapsState> gst_lumamax_configure(GstVkComputeFilter*
   const guint64 tiles = guint64((state->width + kTileWidth - 1) / kTileWidth) *
                         ((state->height + kTileHeight - 1) / kTileHeight);
   for (Slot& slot : state->slots)
-    slot.scratch = std::make_unique<vkc::Readback>(device, (kScratchTiles + 5 * tiles) * 4, kScratchTiles * 4,
-                                                   "lumamax scratch");
-  // The scan reads plane 0 once, 4 pixels per invocation.
-  state->input_reads = {.planes = 1, .load_bytes = 4 * state->bpp};
+    slot.scratch =
+        std::make_unique<vkc::Readback>(device, (kTiles + kWordsPerTile * tiles) * sizeof(uint32_t),
+                                        kTiles * sizeof(uint32_t), "lumamax scratch");
+  // The scan reads plane 0 once, kPixelsPerInvocation pixels per invocation.
+  state->input_reads = {.planes = 1, .load_bytes = kPixelsPerInvocation * state->bpp};
   GST_INFO_OBJECT(filter, "%s %ux%u, %s reduction", GST_VIDEO_INFO_NAME(in), state->width, state->height,
                   subgroups ? "subgroup" : "shared-memory");
   return state;
@@ -264,18 +260,20 @@ static void gst_lumamax_complete(GstVkComputeFilter* filter, vkc::Frame* frame) 
   const uint32_t* result = slot.scratch->result();
   auto x_of = [&](uint32_t key_lo) { return (~key_lo) % state.width; };
   auto y_of = [&](uint32_t key_lo) { return (~key_lo) / state.width; };
-  const guint64 sum = guint64(result[4]) | (guint64(result[5]) << 32);
+  const guint64 sum = guint64(result[kLumaSum]) | (guint64(result[kLumaSum + 1]) << 32);
 
   GstStructure* s = vkc::new_frame_structure("lumamax", frame->inbuf, frame->segment);
-  gst_structure_set(s, "x", G_TYPE_INT, gint(x_of(result[1])), "y", G_TYPE_INT, gint(y_of(result[1])), "luma",
-                    G_TYPE_DOUBLE, result[0] / kLumaScale, "min-x", G_TYPE_INT, gint(x_of(result[3])),
-                    "min-y", G_TYPE_INT, gint(y_of(result[3])), "min-luma", G_TYPE_DOUBLE,
-                    (kMaxLuma - result[2]) / kLumaScale, "mean-luma", G_TYPE_DOUBLE,
-                    double(sum) / (double(slot.pixels) * 255.0 * 256.0), nullptr);
+  const uint32_t* max_key = result + kMaxKey;
+  const uint32_t* min_key = result + kMinKey;
+  gst_structure_set(s, "x", G_TYPE_INT, gint(x_of(max_key[1])), "y", G_TYPE_INT, gint(y_of(max_key[1])),
+                    "luma", G_TYPE_DOUBLE, max_key[0] / kLumaScale, "min-x", G_TYPE_INT,
+                    gint(x_of(min_key[1])), "min-y", G_TYPE_INT, gint(y_of(min_key[1])), "min-luma",
+                    G_TYPE_DOUBLE, (kMaxLuma - min_key[0]) / kLumaScale, "mean-luma", G_TYPE_DOUBLE,
+                    double(sum) / (double(slot.pixels) * (kLumaScale / (1u << kLumaSumShift))), nullptr);
   GValue peaks = G_VALUE_INIT;
   gst_value_array_init(&peaks, slot.settings.count);
   for (guint n = 0; n < slot.settings.count; ++n) {
-    const uint32_t* key = result + 8 + 2 * n;
+    const uint32_t* key = result + kPeaks + 2 * n;
     if (key[0] == 0 && key[1] == 0) break;  // every other pixel is suppressed or below peak-threshold
     GValue peak = peak_value(x_of(key[1]), y_of(key[1]), key[0] / kLumaScale);
     gst_value_array_append_and_take_value(&peaks, &peak);

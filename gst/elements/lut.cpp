@@ -19,6 +19,7 @@
 #include "elements.hpp"
 #include "lut.spv.h"
 #include "lut/reader.hpp"
+#include "lut_layout.h"
 #include "lut_table.hpp"
 #include "vk/kernel.hpp"
 
@@ -31,34 +32,21 @@ namespace {
 
 enum Interpolation { kNearest = 0, kTrilinear = 1, kTetrahedral = 2 };
 
-// Must match the push-constant block and MODE_* of shaders/lut.comp.
-struct Params {
-  float domain_min[4];
-  float scale[4];
-  uint32_t width, height;
-  uint32_t src_offset, src_stride;
-  uint32_t dst_offset, dst_stride;
-  uint32_t order;
-  uint32_t mode;
-  uint32_t size;
-  float intensity;
-};
-static_assert(sizeof(Params) == 72, "push constants must match the shader");
-enum Mode : uint32_t {
-  kMode3DNearest = 0,
-  kModeTrilinear = 1,
-  kModeTetrahedral = 2,
-  kMode1DNearest = 3,
-  kMode1DLinear = 4
-};
-
-constexpr uint32_t kPixelsPerInvocation = 4;   // see the shader
-constexpr uint32_t kGroupX = 64, kGroupY = 4;  // at most the shader's kMaxGroupX, kMaxGroupY
+// The kernel's modes, workgroup and push constants (shaders/lut_layout.h).
+using vkc::shader::lut::kGroupX;
+using vkc::shader::lut::kGroupY;
+using vkc::shader::lut::kMode1DLinear;
+using vkc::shader::lut::kMode1DNearest;
+using vkc::shader::lut::kMode3DNearest;
+using vkc::shader::lut::kModeTetrahedral;
+using vkc::shader::lut::kModeTrilinear;
+using vkc::shader::lut::kPixelsPerInvocation;
+using vkc::shader::lut::Params;
 
 enum { PROP_0, PROP_LOCATION, PROP_INTERPOLATION, PROP_INTENSITY, PROP_PNG_KIND };
 
 // How the kernel looks the table up with the chosen interpolation.
-Mode mode_of(const vkc::LutData& data, Interpolation interpolation) {
+uint32_t mode_of(const vkc::LutData& data, Interpolation interpolation) {
   if (data.dimensions == lut::Dimensions::k1D)
     return interpolation == kNearest ? kMode1DNearest : kMode1DLinear;
   // GPUImage's formula is two bilinear fetches in the 64x64 tiles of the two nearest blue levels,

@@ -7,6 +7,7 @@
 
 #include "base/computefilter.hpp"
 #include "elements.hpp"
+#include "morph_layout.h"
 #include "morph_passes.hpp"
 
 GST_DEBUG_CATEGORY_STATIC(gst_morph_debug);
@@ -23,7 +24,7 @@ namespace {
 
 enum { PROP_0, PROP_OPERATION, PROP_SHAPE, PROP_WIDTH, PROP_HEIGHT, PROP_ITERATIONS };
 
-constexpr guint kMaxSize = 255, kMaxIterations = 64;
+constexpr guint kMaxSize = vkc::shader::morph::kMaxMaskSize, kMaxIterations = 64;
 
 GType operation_get_type() {
   static const GEnumValue values[] = {

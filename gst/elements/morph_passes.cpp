@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "morph_layout.h"
 #include "morph_line.spv.h"
 #include "morph_pack.spv.h"
 #include "morph_row_table.spv.h"
@@ -12,44 +13,29 @@
 namespace vkc::morph {
 namespace {
 
-// Must match the push constants of shaders/morph_unpack.comp.
-struct UnpackParams {
-  uint32_t width, height, offset, stride;
-};
+// The kernels' workgroups, tiles and push constants (shaders/morph_layout.h).
+using vkc::shader::morph::kCombineKeep;
+using vkc::shader::morph::kCombineMorph;
+using vkc::shader::morph::kCombineNone;
+using vkc::shader::morph::kGroupX;
+using vkc::shader::morph::kGroupY;
+using vkc::shader::morph::kMaxHalf;
+using vkc::shader::morph::kMaxMaskSize;
+using vkc::shader::morph::kPixelsPerInvocation;
+using vkc::shader::morph::kRowsTileHeight;
+using vkc::shader::morph::kRowsTileWidth;
+using vkc::shader::morph::kRowTableLevels;
+using vkc::shader::morph::LineParams;
+using vkc::shader::morph::PackParams;
+using vkc::shader::morph::RowsParams;
+using vkc::shader::morph::RowTableParams;
+using vkc::shader::morph::UnpackParams;
 
-// Must match the push constants of shaders/morph_line.comp.
-struct LineParams {
-  uint32_t samples, count, step, line_step, src_origin, src_step, src_line_step, radius, dilate, combine,
-      blocks_x, dst_origin, other_origin, other_step, other_line_step, keep;
-};
-// LineParams::combine: how the line pass joins each output with the same sample of `other`.
-enum LineCombine : uint32_t { kCombineNone, kCombineMorph, kCombineKeep };
-
-// Must match the push constants of shaders/morph_row_table.comp.
-struct RowTableParams {
-  uint32_t width, line_step, src_origin, src_line_step, radius, dilate;
-};
-
-// Must match the push constants of shaders/morph_rows.comp.
-struct RowsParams {
-  uint32_t width, height, src_origin, src_stride, half_w, half_h, dilate;
-};
-
-// Must match the push constants of shaders/morph_pack.comp.
-struct PackParams {
-  uint32_t width, height, offset, stride, keep, subtract, source_origin, source_stride;
-};
-
-// Unpack and pack: a workgroup row covers 4 * kGroupX pixels; at most morph_unpack.comp's kMaxGroupX,
-// kMaxGroupY.
-constexpr uint32_t kGroupX = 64, kGroupY = 4;
 constexpr uint32_t kLineGroup = 64;       // lines per workgroup of a line pass
 constexpr uint32_t kRowTableGroup = 256;  // invocations per row of a row-table pass
-// The row-table pass pads a row with up to this many samples each side: single masks up to 255
-// wide. Wider windows (iterations of wide masks) take the line pass.
-constexpr uint32_t kRowTableMaxRadius = 127;
-constexpr uint32_t kRowsTileW = 64, kRowsTileH = 32;  // see shaders/morph_rows.comp
-constexpr uint32_t kMaxRuns = 255;
+// The row-table pass pads a row with up to this many samples each side: single masks up to
+// kMaxMaskSize wide. Wider windows (iterations of wide masks) take the line pass.
+constexpr uint32_t kRowTableMaxRadius = kMaxHalf;
 // Descriptor sets 0..kFrameSets-1 of a kernel are bound anew for each frame: kVkComputeFramesInFlight
 // per binding of the frame's own buffers in one frame (a kernel reads the input plane in place at
 // most four times: gradient's two mask passes, each a row and a column pass of a cross; a pass
@@ -100,7 +86,8 @@ Passes::Passes(const std::shared_ptr<Device>& device, const PlaneFormat& format)
   // Row passes build a sparse table in shared memory where two padded rows fit (see
   // morph_row_table.comp).
   const uint32_t table_words = format.width + 2 * kRowTableMaxRadius;
-  if (2 * table_words * sizeof(uint32_t) <= device->properties().limits.maxComputeSharedMemorySize)
+  if (kRowTableLevels * table_words * sizeof(uint32_t) <=
+      device->properties().limits.maxComputeSharedMemorySize)
     row_table_ = std::make_unique<Kernel>(
         device, KernelInfo{.name = "morph row table",
                            .spirv = morph_row_table_spv,
@@ -124,7 +111,7 @@ Passes::Passes(const std::shared_ptr<Device>& device, const PlaneFormat& format)
   const vk::DeviceSize bytes = vk::DeviceSize(format.width) * format.height * sizeof(uint32_t);
   images_ = SharedScratch::get(device, "morph working image", bytes, kImages);
   for (Slot& slot : slots_)
-    slot.runs = Buffer::create_host(device, kMaxRuns * sizeof(uint32_t), "morph mask runs");
+    slot.runs = Buffer::create_host(device, kMaxMaskSize * sizeof(uint32_t), "morph mask runs");
 }
 
 vk::Buffer Passes::image(int index) const {
@@ -219,8 +206,8 @@ void Passes::rows_pass(bool dilate, Image src, Image dst) {
                     .half_w = settings_.width / 2,
                     .half_h = settings_.height / 2,
                     .dilate = dilate};
-  rows_->dispatch(cmd_, image_set(*rows_, src, dst, kRuns), &params, groups(format_.width, kRowsTileW),
-                  groups(format_.height, kRowsTileH));
+  rows_->dispatch(cmd_, image_set(*rows_, src, dst, kRuns), &params, groups(format_.width, kRowsTileWidth),
+                  groups(format_.height, kRowsTileHeight));
   compute_barrier(cmd_);
 }
 
@@ -299,7 +286,7 @@ bool Passes::record(const Frame& frame, guint plane, const Settings& settings, G
   if (!source_in_frame_) {
     UnpackParams unpack{format_.width, format_.height, in_offset, in_stride};
     unpack_->update(slot_, {{frame.in.buffer}, {image(kSource)}});
-    unpack_->dispatch(cmd_, slot_, &unpack, groups(format_.width, 4 * kGroupX),
+    unpack_->dispatch(cmd_, slot_, &unpack, groups(format_.width, kPixelsPerInvocation * kGroupX),
                       groups(format_.height, kGroupY));
     compute_barrier(cmd_);
   }
@@ -337,7 +324,8 @@ bool Passes::record(const Frame& frame, guint plane, const Settings& settings, G
   PackParams pack{format_.width, format_.height, out_offset,           out_stride,
                   format_.keep,  b != kNone,     view(kSource).origin, view(kSource).stride};
   pack_->update(slot_, {{image(kSource)}, {image(a)}, {image(b == kNone ? a : b)}, {frame.out.buffer}});
-  pack_->dispatch(cmd_, slot_, &pack, groups(format_.width, 4 * kGroupX), groups(format_.height, kGroupY));
+  pack_->dispatch(cmd_, slot_, &pack, groups(format_.width, kPixelsPerInvocation * kGroupX),
+                  groups(format_.height, kGroupY));
   return TRUE;
 }
 

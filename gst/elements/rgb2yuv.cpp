@@ -8,6 +8,7 @@
 #include "base/computefilter.hpp"
 #include "elements.hpp"
 #include "rgb2yuv.spv.h"
+#include "rgb2yuv_layout.h"
 #include "vk/kernel.hpp"
 
 GST_DEBUG_CATEGORY_STATIC(gst_rgb2yuv_debug);
@@ -18,43 +19,37 @@ GST_DEBUG_CATEGORY_STATIC(gst_rgb2yuv_debug);
 
 namespace {
 
-// Must match the push-constant block of shaders/rgb2yuv.comp.
-struct Params {
-  uint32_t width, height;
-  uint32_t src_offset, src_stride;
-  uint32_t dst_offset[3];
-  uint32_t dst_stride[3];
-  uint32_t src_order;
-  uint32_t dst_order;
-  float coef_y[4], coef_u[4], coef_v[4];
-};
-static_assert(sizeof(Params) == 96, "push constants must match the shader");
-
-enum Layout : uint32_t { kPlanar = 0, kSemiPlanar = 1, kPacked422 = 2, kAyuv = 3 };
-
-// Pixels per invocation, see the shader: 8, or 4 for AYUV, whose 4 pixels are one 16-byte store
-// (neighbouring invocations then write neighbouring 16 bytes).
-constexpr uint32_t kBlockWidth = 8, kAyuvBlockWidth = 4;
-constexpr uint32_t kGroupX = 16, kGroupY = 4;
+// The kernel's layouts, blocks, workgroup and push constants (shaders/rgb2yuv_layout.h).
+using vkc::shader::rgb2yuv::kAyuvBlockWidth;
+using vkc::shader::rgb2yuv::kBlockWidth;
+using vkc::shader::rgb2yuv::kGroupX;
+using vkc::shader::rgb2yuv::kGroupY;
+using vkc::shader::rgb2yuv::kLayoutAyuv;
+using vkc::shader::rgb2yuv::kLayoutPacked422;
+using vkc::shader::rgb2yuv::kLayoutPlanar;
+using vkc::shader::rgb2yuv::kLayoutSemiPlanar;
+using vkc::shader::rgb2yuv::kNoAlpha;
+using vkc::shader::rgb2yuv::Params;
 
 uint32_t byte_order(const GstVideoFormatInfo* finfo, std::initializer_list<int> components) {
   uint32_t order = 0, shift = 0;
   for (int c : components) {
-    uint32_t at = c < 0 ? 0xffu : GST_VIDEO_FORMAT_INFO_POFFSET(finfo, c);
+    uint32_t at = c < 0 ? kNoAlpha : GST_VIDEO_FORMAT_INFO_POFFSET(finfo, c);
     order |= at << shift;
     shift += 8;
   }
   return order;
 }
 
-Layout layout_of(GstVideoFormat format) {
+// The kernel's LAYOUT for `format`.
+uint32_t layout_of(GstVideoFormat format) {
   switch (format) {
     case GST_VIDEO_FORMAT_NV12:
-    case GST_VIDEO_FORMAT_NV21: return kSemiPlanar;
+    case GST_VIDEO_FORMAT_NV21: return kLayoutSemiPlanar;
     case GST_VIDEO_FORMAT_YUY2:
-    case GST_VIDEO_FORMAT_UYVY: return kPacked422;
-    case GST_VIDEO_FORMAT_AYUV: return kAyuv;
-    default: return kPlanar;
+    case GST_VIDEO_FORMAT_UYVY: return kLayoutPacked422;
+    case GST_VIDEO_FORMAT_AYUV: return kLayoutAyuv;
+    default: return kLayoutPlanar;
   }
 }
 
@@ -107,7 +102,7 @@ static std::unique_ptr<vkc::CapsState> gst_rgb2yuv_configure(GstVkComputeFilter*
                                                              GError** error) {
   const GstVideoFormatInfo* in_f = in->finfo;
   const GstVideoFormatInfo* out_f = out->finfo;
-  const Layout layout = layout_of(GST_VIDEO_INFO_FORMAT(out));
+  const uint32_t layout = layout_of(GST_VIDEO_INFO_FORMAT(out));
   const uint32_t sub_x = 1u << GST_VIDEO_FORMAT_INFO_W_SUB(out_f, 1);
   const uint32_t sub_y = 1u << GST_VIDEO_FORMAT_INFO_H_SUB(out_f, 1);
   // A chroma sample shared by two rows would mix the two fields of an interlaced frame (videoconvert
@@ -126,23 +121,23 @@ static std::unique_ptr<vkc::CapsState> gst_rgb2yuv_configure(GstVkComputeFilter*
   auto state = std::make_unique<Rgb2YuvState>();
   state->out_format = out_f;
   state->sub_y = sub_y;
-  state->block_width = layout == kAyuv ? kAyuvBlockWidth : kBlockWidth;
+  state->block_width = layout == kLayoutAyuv ? kAyuvBlockWidth : kBlockWidth;
   Params& params = state->params;
   params = Params{};
   params.width = GST_VIDEO_INFO_WIDTH(in);
   params.height = GST_VIDEO_INFO_HEIGHT(in);
   params.src_order = byte_order(in_f, {0, 1, 2, GST_VIDEO_FORMAT_INFO_HAS_ALPHA(in_f) ? 3 : -1});
   switch (layout) {
-    case kSemiPlanar: params.dst_order = GST_VIDEO_FORMAT_INFO_POFFSET(out_f, 1); break;
-    case kPacked422: {
+    case kLayoutSemiPlanar: params.dst_order = GST_VIDEO_FORMAT_INFO_POFFSET(out_f, 1); break;
+    case kLayoutPacked422: {
       // Byte positions of Y0, U, Y1, V in a macropixel; Y1 follows Y0 by two bytes.
       const uint32_t y0 = GST_VIDEO_FORMAT_INFO_POFFSET(out_f, 0);
       params.dst_order = y0 | (GST_VIDEO_FORMAT_INFO_POFFSET(out_f, 1) << 8) | ((y0 + 2) << 16) |
                          (GST_VIDEO_FORMAT_INFO_POFFSET(out_f, 2) << 24);
       break;
     }
-    case kAyuv: params.dst_order = byte_order(out_f, {3, 0, 1, 2}); break;
-    case kPlanar: break;
+    case kLayoutAyuv: params.dst_order = byte_order(out_f, {3, 0, 1, 2}); break;
+    case kLayoutPlanar: break;
   }
   fill_coefficients(out, params);
 

@@ -1,24 +1,10 @@
-// Shared by the lumamax kernels: the scratch buffer layout and 64-bit ordering keys as uvec2.
+// Shared by the lumamax kernels: 64-bit ordering keys as uvec2, and the reduction of the tiles.
+// The scratch buffer's layout and the constants are in lumamax_layout.h.
 //
 // A key orders pixels for a maximum: x = the value to maximize, y = ~(frame raster index), so that
 // among equal values the first pixel in raster order has the larger key. The zero key means "no
 // pixel" (a raster index of 0xffffffff cannot occur: frames are limited to 2^32 - 1 pixels).
-//
-// scratch[] layout, in uints:
-//   [0..1] maximum key   [2..3] minimum key (x = kMaxLuma - L)   [4..5] sum of L >> 8 (lo, hi)
-//   [6]                  scan workgroups finished (zero between frames)
-//   [8 + 2k .. 9 + 2k]   key of peak k, k < 64
-//   [kTiles + 2t ..]     per tile t: maximum key of the pixels not yet suppressed
-//   [kTiles + 2T + 2t..] per tile: minimum key      [kTiles + 4T + t] per tile: sum of L >> 8
-
-const uint kMaxLuma = 0x00ffffffu;  // L < 255 * 65536 < 2^24
-const uint kFinished = 6u;
-const uint kPeaks = 8u;
-const uint kTiles = 256u;
-// Wide, short tiles: a GPU reads host memory faster in long runs of a row (NVIDIA H200, 1080p RGBA:
-// 256 x 4 tiles 181 us per frame against 193-196 us for 64 x 16).
-const uint kTileWidth = 256u;  // pixels: 64 invocations x 4 pixels
-const uint kTileHeight = 4u;   // rows: 4 invocations x 1 row
+#include "lumamax_layout.h"
 
 bool key_greater(uvec2 a, uvec2 b) { return a.x > b.x || (a.x == b.x && a.y > b.y); }
 uvec2 key_max(uvec2 a, uvec2 b) { return key_greater(a, b) ? a : b; }
@@ -31,16 +17,16 @@ uvec2 add64(uvec2 a, uvec2 b) {
 }
 
 #ifdef TILE_REDUCTION
-// Needs `scratch`. Combines the slots of `tiles` tiles; every invocation of a 256-invocation
-// workgroup calls it and gets the largest key and, when `full`, the smallest key and the sum.
-shared uvec2 r_max[256];
-shared uvec2 r_min[256];
-shared uvec2 r_sum[256];
+// Needs `scratch`. Combines the slots of `tiles` tiles; every invocation of a workgroup of
+// kGroupInvocations calls it and gets the largest key and, when `full`, the smallest key and the sum.
+shared uvec2 r_max[kGroupInvocations];
+shared uvec2 r_min[kGroupInvocations];
+shared uvec2 r_sum[kGroupInvocations];
 
 void reduce_tiles(uint tiles, bool full, out uvec2 best, out uvec2 least, out uvec2 total) {
   uint i = gl_LocalInvocationIndex;
   uvec2 mx = uvec2(0u), mn = uvec2(0u), sum = uvec2(0u);
-  for (uint t = i; t < tiles; t += 256u) {
+  for (uint t = i; t < tiles; t += kGroupInvocations) {
     mx = key_max(mx, uvec2(scratch[kTiles + 2u * t], scratch[kTiles + 2u * t + 1u]));
     if (full) {
       mn = key_max(mn, uvec2(scratch[kTiles + 2u * tiles + 2u * t], scratch[kTiles + 2u * tiles + 2u * t + 1u]));
@@ -51,7 +37,7 @@ void reduce_tiles(uint tiles, bool full, out uvec2 best, out uvec2 least, out uv
   r_min[i] = mn;
   r_sum[i] = sum;
   barrier();
-  for (uint half_ = 128u; half_ > 0u; half_ >>= 1) {
+  for (uint half_ = kGroupInvocations / 2u; half_ > 0u; half_ >>= 1) {
     if (i < half_) {
       r_max[i] = key_max(r_max[i], r_max[i + half_]);
       r_min[i] = key_max(r_min[i], r_min[i + half_]);

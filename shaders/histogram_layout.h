@@ -1,0 +1,96 @@
+// What the histogram kernels (histogram.comp, histogram_draw.comp) share with
+// gst/elements/histogram.cpp; see layout_common.h.
+#ifndef VKC_SHADER_HISTOGRAM_LAYOUT_H
+#define VKC_SHADER_HISTOGRAM_LAYOUT_H
+
+#include "analysis_layout.h"
+#include "layout_common.h"
+
+#ifdef __cplusplus
+namespace vkc::shader::histogram {
+using analysis::kLumaBits;
+#endif
+
+// The counts buffer: kChannels histograms of kMaxBins uints (histogram h, bin b at
+// h * kMaxBins + b), then the count of finished workgroups at kFinished; zero between frames. The
+// host-visible result buffer holds the histograms alone.
+const uint kChannels = 5u;  // R, G, B, luma, alpha; or Y, U, V
+const uint kMaxBins = 256u;
+const uint kFinished = kChannels * kMaxBins;
+const uint kNoLuma = 0xffu;  // Params::luma_slot: no luma histogram
+
+// The counting kernel's workgroup, and the block of the plane it covers: kPixelsPerInvocation of
+// a row (read as words, words.glsl's load_quad) in each of kRowsPerInvocation rows. Wide, short
+// blocks: a GPU reads host memory faster in long runs of a row (docs/benchmarks/history.md, "wide,
+// short workgroup tiles").
+const uint kGroupX = 64u;
+const uint kGroupY = 4u;
+const uint kPixelsPerInvocation = 4u;
+const uint kRowsPerInvocation = 4u;
+const uint kBlockWidth = kGroupX * kPixelsPerInvocation;
+const uint kBlockHeight = kGroupY * kRowsPerInvocation;
+
+// The draw kernel's workgroup; an invocation owns kDrawPixelsPerInvocation neighbouring pixels of
+// a row of the graph, in which up to kMaxDrawnChannels histograms are drawn.
+const uint kDrawGroupX = 16u;
+const uint kDrawGroupY = 4u;
+const uint kDrawPixelsPerInvocation = 4u;
+const uint kMaxDrawnChannels = 3u;
+
+// The push constants of histogram.comp.
+struct Params {
+  uint offset;          // byte offset of the plane in src
+  uint stride;          // its stride in bytes
+  uint x0, y0, x1, y1;  // region, in this plane's pixels
+  uint channels;        // channels per pixel, 1..4
+  uint order;           // byte index of channel c inside a pixel: bits 8c..8c+7
+  uint slots;           // histogram of channel c: bits 8c..8c+7
+  uint luma_slot;       // histogram of the luma of channels 0..2 (R, G, B), or kNoLuma
+  uint kr, kg, kb;      // luma coefficients (analysis_layout.h)
+  uint bins;
+  uint groups;  // workgroups of all of the frame's dispatches
+};
+
+// The push constants of histogram_draw.comp.
+struct DrawParams {
+  uint offset;  // byte offset of plane 0 of the output frame
+  uint stride;  // its stride (a multiple of 4)
+  uint top;     // first row of the graph
+  uint width;   // graph size in pixels
+  uint height;
+  uint channels;  // histograms drawn, 1 or kMaxDrawnChannels
+  uint order;     // byte index inside a pixel of the channel that histogram c is drawn into
+  uint bins;
+};
+
+#ifdef __cplusplus
+VKC_LAYOUT_SIZE(Params, 60);
+VKC_LAYOUT_OFFSET(Params, offset, 0);
+VKC_LAYOUT_OFFSET(Params, stride, 4);
+VKC_LAYOUT_OFFSET(Params, x0, 8);
+VKC_LAYOUT_OFFSET(Params, y0, 12);
+VKC_LAYOUT_OFFSET(Params, x1, 16);
+VKC_LAYOUT_OFFSET(Params, y1, 20);
+VKC_LAYOUT_OFFSET(Params, channels, 24);
+VKC_LAYOUT_OFFSET(Params, order, 28);
+VKC_LAYOUT_OFFSET(Params, slots, 32);
+VKC_LAYOUT_OFFSET(Params, luma_slot, 36);
+VKC_LAYOUT_OFFSET(Params, kr, 40);
+VKC_LAYOUT_OFFSET(Params, kg, 44);
+VKC_LAYOUT_OFFSET(Params, kb, 48);
+VKC_LAYOUT_OFFSET(Params, bins, 52);
+VKC_LAYOUT_OFFSET(Params, groups, 56);
+
+VKC_LAYOUT_SIZE(DrawParams, 32);
+VKC_LAYOUT_OFFSET(DrawParams, offset, 0);
+VKC_LAYOUT_OFFSET(DrawParams, stride, 4);
+VKC_LAYOUT_OFFSET(DrawParams, top, 8);
+VKC_LAYOUT_OFFSET(DrawParams, width, 12);
+VKC_LAYOUT_OFFSET(DrawParams, height, 16);
+VKC_LAYOUT_OFFSET(DrawParams, channels, 20);
+VKC_LAYOUT_OFFSET(DrawParams, order, 24);
+VKC_LAYOUT_OFFSET(DrawParams, bins, 28);
+}  // namespace vkc::shader::histogram
+#endif
+
+#endif

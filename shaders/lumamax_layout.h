@@ -1,0 +1,106 @@
+// What the lumamax kernels (lumamax_scan.comp, lumamax_reduce.comp, include/lumamax.glsl) share
+// with gst/elements/lumamax.cpp; see layout_common.h.
+#ifndef VKC_SHADER_LUMAMAX_LAYOUT_H
+#define VKC_SHADER_LUMAMAX_LAYOUT_H
+
+#include "analysis_layout.h"
+#include "layout_common.h"
+
+#ifdef __cplusplus
+namespace vkc::shader::lumamax {
+using analysis::kLumaBits;
+#endif
+
+// The scan's tiles. Wide, short tiles: a GPU reads host memory faster in long runs of a row
+// (docs/benchmarks/history.md, "wide, short workgroup tiles").
+const uint kPixelsPerInvocation = 4u;  // of a row, read as words (words.glsl's load_quad)
+const uint kTileWidth = 256u;          // pixels
+const uint kTileHeight = 4u;           // rows, one per invocation
+// The scan's workgroup (specialization constants 0 and 1: local_size_x, local_size_y), and the
+// invocations of every lumamax workgroup (the reduce pass's local_size_x).
+const uint kScanGroupX = kTileWidth / kPixelsPerInvocation;
+const uint kScanGroupY = kTileHeight;
+const uint kGroupInvocations = kScanGroupX * kScanGroupY;
+
+// The most peaks a frame reports (the element's count property).
+const uint kMaxPeaks = 64u;
+
+// A luma L is below 256 << kLumaBits: the minimum key orders pixels by kMaxLuma - L.
+const uint kMaxLuma = (256u << kLumaBits) - 1u;
+
+// The sums add L >> kLumaSumShift: a workgroup's sum fits in 32 bits.
+const uint kLumaSumShift = 8u;
+
+// The scratch buffer, in uints. Its first kTiles uints are the results the CPU reads (the
+// host-visible result buffer of a count = 1 frame holds the same there).
+//   [kMaxKey, +1] maximum key   [kMinKey, +1] minimum key   [kLumaSum, +1] sum (lo, hi)
+//   [kFinished]   scan workgroups finished (zero between frames)
+//   [kPeaks + 2k, +1]  key of peak k, k < kMaxPeaks
+//   [kTiles + 2t, +1]  per tile t of T: maximum key of the pixels not yet suppressed
+//   [kTiles + 2T + 2t, +1]  per tile: minimum key      [kTiles + 4T + t]  per tile: sum
+const uint kMaxKey = 0u;
+const uint kMinKey = 2u;
+const uint kLumaSum = 4u;
+const uint kFinished = 6u;
+const uint kPeaks = 8u;
+const uint kTiles = 256u;
+const uint kWordsPerTile = 5u;
+
+// The push constants of lumamax_scan.comp (scan and rescan).
+struct ScanParams {
+  uint width;  // frame size, for raster indices
+  uint height;
+  uint offset;                          // byte offset of the luma (or RGB) plane in src
+  uint stride;                          // its stride in bytes
+  uint roi_x0, roi_y0, roi_x1, roi_y1;  // region of interest, [x0, x1) x [y0, y1)
+  uint tiles_x;                         // tiles across the region
+  uint tiles;                           // tiles in all
+  uint order;                           // RGB: byte index of R, G, B inside a pixel, 8 bits each
+  uint kr, kg, kb;                      // RGB: luma coefficients (analysis_layout.h)
+  uint peak;                            // rescan: index of the newest peak
+  uint min_dist2;                       // rescan: max(min-distance, 1)^2
+  uint reach;                           // rescan: largest |dx| or |dy| a suppressed pixel can have
+  uint finish;                          // 1: the last workgroup reduces the tiles into `result`
+  uint peak_floor;                      // finish: the least L peak 0 may have (peak-threshold)
+};
+
+// The push constants of lumamax_reduce.comp.
+struct ReduceParams {
+  uint tiles;
+  uint peak;        // index of the peak this pass chooses
+  uint peak_floor;  // the least L a peak may have (peak-threshold)
+};
+
+#ifdef __cplusplus
+static_assert(kPeaks + 2 * kMaxPeaks <= kTiles, "the peaks' keys fit before the tiles");
+static_assert(kMaxPeaks <= kGroupInvocations, "a rescan workgroup loads one peak per invocation");
+
+VKC_LAYOUT_SIZE(ScanParams, 76);
+VKC_LAYOUT_OFFSET(ScanParams, width, 0);
+VKC_LAYOUT_OFFSET(ScanParams, height, 4);
+VKC_LAYOUT_OFFSET(ScanParams, offset, 8);
+VKC_LAYOUT_OFFSET(ScanParams, stride, 12);
+VKC_LAYOUT_OFFSET(ScanParams, roi_x0, 16);
+VKC_LAYOUT_OFFSET(ScanParams, roi_y0, 20);
+VKC_LAYOUT_OFFSET(ScanParams, roi_x1, 24);
+VKC_LAYOUT_OFFSET(ScanParams, roi_y1, 28);
+VKC_LAYOUT_OFFSET(ScanParams, tiles_x, 32);
+VKC_LAYOUT_OFFSET(ScanParams, tiles, 36);
+VKC_LAYOUT_OFFSET(ScanParams, order, 40);
+VKC_LAYOUT_OFFSET(ScanParams, kr, 44);
+VKC_LAYOUT_OFFSET(ScanParams, kg, 48);
+VKC_LAYOUT_OFFSET(ScanParams, kb, 52);
+VKC_LAYOUT_OFFSET(ScanParams, peak, 56);
+VKC_LAYOUT_OFFSET(ScanParams, min_dist2, 60);
+VKC_LAYOUT_OFFSET(ScanParams, reach, 64);
+VKC_LAYOUT_OFFSET(ScanParams, finish, 68);
+VKC_LAYOUT_OFFSET(ScanParams, peak_floor, 72);
+
+VKC_LAYOUT_SIZE(ReduceParams, 12);
+VKC_LAYOUT_OFFSET(ReduceParams, tiles, 0);
+VKC_LAYOUT_OFFSET(ReduceParams, peak, 4);
+VKC_LAYOUT_OFFSET(ReduceParams, peak_floor, 8);
+}  // namespace vkc::shader::lumamax
+#endif
+
+#endif
