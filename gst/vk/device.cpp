@@ -3,6 +3,7 @@
 
 #include "batch.hpp"
 #include "kernel_cache.hpp"
+#include "memory_blocks.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -301,6 +302,7 @@ Device::Device(std::shared_ptr<Instance> instance, vk::raii::PhysicalDevice phys
   device_ = vk::raii::Device(physical_, info);
   for (auto& timeline : timelines_) timeline = std::make_unique<Timeline>(device_);
   kernels_ = std::make_unique<KernelCache>(*this);
+  blocks_ = std::make_unique<MemoryBlocks>(*this);
   queues_[size_t(QueueRole::kCompute)] = {compute_family, *device_.getQueue(compute_family, 0), &locks_[0],
                                           timelines_[0].get()};
   families_ = {compute_family};

@@ -31,6 +31,7 @@ struct DeviceFeatures {
 
 class Instance;
 class KernelCache;
+class MemoryBlocks;
 
 // How many Vulkan instances the process has made. The loader loads the driver with each one (and
 // unloads it when the instance goes), so a driver's exit handlers are registered anew after each.
@@ -113,6 +114,9 @@ class Device {
   // from the log).
   MemoryHeld& memory_held() const { return held_; }
 
+  // The memory blocks the device's buffers are placed in (memory_blocks.hpp).
+  MemoryBlocks& blocks() const { return *blocks_; }
+
   // The compute pipelines compiled on this device, shared by every element using it.
   KernelCache& kernels() const { return *kernels_; }
 
@@ -156,6 +160,7 @@ class Device {
   std::unique_ptr<Timeline> timelines_[3];
   mutable MemoryHeld held_;
   std::unique_ptr<KernelCache> kernels_;  // after device_: destroyed before it
+  std::unique_ptr<MemoryBlocks> blocks_;  // after device_: freed before it
 };
 
 }  // namespace vkc

@@ -42,11 +42,12 @@ std::unique_ptr<Buffer> Buffer::allocate(std::shared_ptr<Device> device, vk::Dev
   auto needs = buffer->buffer_.getMemoryRequirements();
   int type = dev.find_memory_type(needs.memoryTypeBits, required, preferred);
   if (type < 0) throw std::runtime_error("the Vulkan device has no memory type " + vk::to_string(required));
-  buffer->memory_ = vk::raii::DeviceMemory(
-      dev.device(), vk::MemoryAllocateInfo{.allocationSize = needs.size, .memoryTypeIndex = uint32_t(type)});
-  buffer->buffer_.bindMemory(*buffer->memory_, 0);
+  const bool host_visible = bool(dev.memory_properties().memoryTypes[type].propertyFlags &
+                                 vk::MemoryPropertyFlagBits::eHostVisible);
+  buffer->range_ = dev.blocks().allocate(uint32_t(type), needs.size, needs.alignment, host_visible);
+  buffer->buffer_.bindMemory(buffer->range_.memory, buffer->range_.offset);
+  buffer->mapped_ = buffer->range_.mapped;
   dev.set_name(*buffer->buffer_, name);
-  dev.set_name(*buffer->memory_, name);
   // Counted by what it was asked for: a CPU device's (lavapipe's) one memory type serves both.
   const bool device_local = !(required & vk::MemoryPropertyFlagBits::eHostVisible);
   MemoryHeld& held = dev.memory_held();
@@ -63,13 +64,14 @@ std::unique_ptr<Buffer> Buffer::allocate(std::shared_ptr<Device> device, vk::Dev
 
 Buffer::~Buffer() {
   if (held_) *held_ -= allocated_;
+  buffer_ = nullptr;  // before its memory goes back to the block
+  if (range_) device_->blocks().free(range_);
 }
 
 std::unique_ptr<Buffer> Buffer::create_host(std::shared_ptr<Device> device, vk::DeviceSize size,
                                             const char* name) {
   using M = vk::MemoryPropertyFlagBits;
   auto buffer = allocate(std::move(device), size, M::eHostVisible | M::eHostCoherent, M::eHostCached, name);
-  buffer->mapped_ = static_cast<uint8_t*>(buffer->memory_.mapMemory(0, VK_WHOLE_SIZE));
   // Vulkan leaves new memory undefined. Zeroed once here, the bytes no kernel writes (row
   // padding, gaps between planes) read the same in every run, and nothing of what the memory
   // held before leaks into a frame.

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "device.hpp"
+#include "memory_blocks.hpp"
 
 namespace vkc {
 
@@ -52,7 +53,9 @@ class Buffer {
 
   std::shared_ptr<Device> device_;
   vk::DeviceSize size_;
-  vk::raii::DeviceMemory memory_ = nullptr;  // declared before buffer_: freed after it
+  vk::raii::DeviceMemory memory_ =
+      nullptr;        // an import's own memory; declared before buffer_: freed after it
+  BlockRange range_;  // otherwise: where in the device's blocks (memory_blocks.hpp)
   vk::raii::Buffer buffer_ = nullptr;
   uint8_t* mapped_ = nullptr;
   std::atomic<uint64_t>* held_ = nullptr;  // the device's count this buffer's memory is in

@@ -1,0 +1,95 @@
+#include "memory_blocks.hpp"
+
+#include <algorithm>
+
+#include "device.hpp"
+
+#define GST_CAT_DEFAULT gst_vkcompute_runtime_debug
+
+namespace vkc {
+
+MemoryBlocks::~MemoryBlocks() {
+  for (auto& [type, blocks] : blocks_)
+    for (auto& block : blocks)
+      if (block->used)
+        GST_ERROR("a memory block of type %u is freed with %" G_GUINT64_FORMAT " bytes in use", type,
+                  guint64(block->used));
+}
+
+bool MemoryBlocks::place(Block& block, vk::DeviceSize size, vk::DeviceSize alignment,
+                         vk::DeviceSize& offset) {
+  for (auto it = block.free.begin(); it != block.free.end(); ++it) {
+    const vk::DeviceSize start = (it->first + alignment - 1) / alignment * alignment;
+    const vk::DeviceSize end = it->first + it->second;
+    if (start + size > end) continue;
+    const vk::DeviceSize before = start - it->first, after = end - (start + size);
+    const vk::DeviceSize range_start = it->first;
+    block.free.erase(it);
+    if (before) block.free[range_start] = before;
+    if (after) block.free[start + size] = after;
+    block.used += size;
+    offset = start;
+    return true;
+  }
+  return false;
+}
+
+BlockRange MemoryBlocks::allocate(uint32_t type, vk::DeviceSize size, vk::DeviceSize alignment, bool map) {
+  alignment = std::max<vk::DeviceSize>(alignment, 1);
+  std::lock_guard<std::mutex> guard(lock_);
+  auto& blocks = blocks_[type];
+  const bool own = size > kBlockBytes / 4;
+  if (!own)
+    for (auto& block : blocks) {
+      vk::DeviceSize offset = 0;
+      if (block->size == kBlockBytes && place(*block, size, alignment, offset))
+        return {*block->memory, offset, size, block->mapped ? block->mapped + offset : nullptr, type};
+    }
+  auto block = std::make_unique<Block>();
+  block->size = own ? size : kBlockBytes;
+  block->memory = vk::raii::DeviceMemory(
+      device_.device(), vk::MemoryAllocateInfo{.allocationSize = block->size, .memoryTypeIndex = type});
+  device_.set_name(*block->memory, own ? "vkcompute memory" : "vkcompute memory block");
+  if (map) block->mapped = static_cast<uint8_t*>(block->memory.mapMemory(0, VK_WHOLE_SIZE));
+  block->free[0] = block->size;
+  vk::DeviceSize offset = 0;
+  place(*block, size, alignment, offset);  // fits: the block is new and at least `size`
+  GST_DEBUG("new memory block of type %u: %" G_GUINT64_FORMAT " bytes", type, guint64(block->size));
+  BlockRange range{*block->memory, offset, size, block->mapped ? block->mapped + offset : nullptr, type};
+  blocks.push_back(std::move(block));
+  return range;
+}
+
+void MemoryBlocks::free(const BlockRange& range) {
+  std::lock_guard<std::mutex> guard(lock_);
+  auto& blocks = blocks_[range.type];
+  auto it =
+      std::find_if(blocks.begin(), blocks.end(), [&](const auto& b) { return *b->memory == range.memory; });
+  if (it == blocks.end()) return;
+  Block& block = **it;
+  block.used -= range.size;
+  // Back into the free ranges, joined with its neighbours.
+  vk::DeviceSize offset = range.offset, size = range.size;
+  auto next = block.free.lower_bound(offset);
+  if (next != block.free.end() && next->first == offset + size) {
+    size += next->second;
+    next = block.free.erase(next);
+  }
+  if (next != block.free.begin()) {
+    auto prev = std::prev(next);
+    if (prev->first + prev->second == offset) {
+      offset = prev->first;
+      size += prev->second;
+      block.free.erase(prev);
+    }
+  }
+  block.free[offset] = size;
+  if (block.used) return;
+  // Empty: a block of its own goes at once; of the shared ones, one stays for the next frames.
+  const bool spare_elsewhere = std::any_of(blocks.begin(), blocks.end(), [&](const auto& b) {
+    return b.get() != &block && b->used == 0 && b->size == kBlockBytes;
+  });
+  if (block.size != kBlockBytes || spare_elsewhere) blocks.erase(it);
+}
+
+}  // namespace vkc

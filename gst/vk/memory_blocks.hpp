@@ -1,0 +1,63 @@
+// Device memory in blocks: buffers of the same memory type share a few large vkAllocateMemory
+// blocks, each buffer bound at its own offset. Allocating memory is slow in drivers (NVIDIA's pins
+// host memory page by page, and its allocations and frees serialize with other streams' work:
+// docs/benchmarks.md, "Pools start with two frames"), and a device allows a bounded number of
+// allocations (maxMemoryAllocationCount, 4 096 on many GPUs). Hundreds of streams each making and
+// freeing frames of a few megabytes make one allocation per 64 MiB instead of one per frame.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "vk.hpp"
+
+namespace vkc {
+
+class Device;
+
+// Where a buffer's memory lies: a range of one block, mapped when the block's type is host-visible.
+struct BlockRange {
+  vk::DeviceMemory memory;
+  vk::DeviceSize offset = 0;
+  vk::DeviceSize size = 0;
+  uint8_t* mapped = nullptr;  // the range's first byte, or null
+  uint32_t type = 0;
+  explicit operator bool() const { return bool(memory); }
+};
+
+// Owned by the Device (Device::blocks()); thread-safe.
+class MemoryBlocks {
+ public:
+  // Blocks are this large; a request of more than a quarter of it gets a block of its own.
+  static constexpr vk::DeviceSize kBlockBytes = 64ull << 20;
+
+  explicit MemoryBlocks(const Device& device) : device_(device) {}
+  ~MemoryBlocks();
+  MemoryBlocks(const MemoryBlocks&) = delete;
+  MemoryBlocks& operator=(const MemoryBlocks&) = delete;
+
+  // `size` bytes at `alignment` of memory type `type`, mapped when `map`. Throws vk::SystemError
+  // (out of memory) as vkAllocateMemory does.
+  BlockRange allocate(uint32_t type, vk::DeviceSize size, vk::DeviceSize alignment, bool map);
+  // Gives the range back; a block left empty is freed, but for one spare block per memory type.
+  void free(const BlockRange& range);
+
+ private:
+  struct Block {
+    vk::raii::DeviceMemory memory = nullptr;
+    vk::DeviceSize size = 0;
+    uint8_t* mapped = nullptr;
+    vk::DeviceSize used = 0;
+    std::map<vk::DeviceSize, vk::DeviceSize> free;  // offset -> size, coalesced
+  };
+  // First fit in `block`, or false.
+  static bool place(Block& block, vk::DeviceSize size, vk::DeviceSize alignment, vk::DeviceSize& offset);
+
+  const Device& device_;
+  std::mutex lock_;
+  std::map<uint32_t, std::vector<std::unique_ptr<Block>>> blocks_;  // by memory type; lock_
+};
+
+}  // namespace vkc
