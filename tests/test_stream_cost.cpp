@@ -1,6 +1,6 @@
 // What one more pipeline of our elements costs a process that already runs some: no kernel
-// compiled again (the device's KernelCache), working images shared (SharedScratch), frames made only
-// for the frames really in flight, and many live pipelines reaching NULL together without waiting
+// compiled again (the device's KernelCache), working images shared (SharedScratch), lut's table read
+// and put on the device once (lut_table.hpp), frames made only for the frames really in flight, and many live pipelines reaching NULL together without waiting
 // for each other. The runtime logs each kernel it compiles and each buffer it allocates, with what
 // the device then holds, in the "vkcompute" debug category: the tests count those lines.
 #include <gst/video/video.h>
@@ -112,7 +112,7 @@ double MiB(guint64 bytes) {
   return double(bytes) / (1024.0 * 1024.0);
 }
 
-GST_START_TEST(test_more_pipelines_compile_no_kernel_and_share_working_images) {
+GST_START_TEST(test_more_pipelines_compile_no_kernel_and_share_what_they_can) {
   auto first = std::make_unique<LiveChain>();
   first->PlayToFirstFrame();
   const LogSnapshot one = Snapshot();
@@ -129,6 +129,8 @@ GST_START_TEST(test_more_pipelines_compile_no_kernel_and_share_working_images) {
   fail_unless(all.allocated.at("morph working image") == one.allocated.at("morph working image"),
               "morph's working images were allocated again (%d after one pipeline, %d after %d)",
               one.allocated.at("morph working image"), all.allocated.at("morph working image"), 1 + kMore);
+  fail_unless(all.allocated.at("lut table") == 1, "lut's table was put on the device %d times for %d pipelines",
+              all.allocated.at("lut table"), 1 + kMore);
   // Reported, not asserted: what one more live chain holds at this size (docs/design.md says why).
   std::printf(
       "one live chain (160x90): %.2f MiB device-local, %.2f MiB host-visible; each of %d more: "
@@ -163,7 +165,7 @@ Suite* stream_cost_suite() {
   Suite* s = suite_create("stream_cost");
   TCase* tc = vktest::NewTCase("stream_cost", 300);
   suite_add_tcase(s, tc);
-  tcase_add_test(tc, test_more_pipelines_compile_no_kernel_and_share_working_images);
+  tcase_add_test(tc, test_more_pipelines_compile_no_kernel_and_share_what_they_can);
   tcase_add_test(tc, test_many_live_pipelines_reach_null_together);
   return s;
 }

@@ -51,30 +51,10 @@ VkComputeMemory* root_of(GstMemory* memory) {
   return reinterpret_cast<VkComputeMemory*>(memory->parent ? memory->parent : memory);
 }
 
-// Records `commands` into a command buffer of its own and submits it on `device`'s compute queue
-// after every command submitted before. Returns the ring, whose slot 0 is then the submission.
-template <typename Commands>
-std::unique_ptr<vkc::CommandRing> submit_now(const std::shared_ptr<vkc::Device>& device, const char* name,
-                                             Commands commands) {
-  using Stage = vk::PipelineStageFlagBits;
-  using Access = vk::AccessFlagBits;
-  auto ring = std::make_unique<vkc::CommandRing>(device, 1, name, 0);
-  vk::CommandBuffer cmd = ring->begin(0);
-  vk::MemoryBarrier before{.srcAccessMask = Access::eShaderWrite | Access::eTransferWrite,
-                           .dstAccessMask = Access::eTransferRead | Access::eTransferWrite};
-  cmd.pipelineBarrier(Stage::eComputeShader | Stage::eTransfer, Stage::eTransfer, {}, before, nullptr,
-                      nullptr);
-  commands(cmd);
-  vk::MemoryBarrier after{.srcAccessMask = Access::eTransferWrite, .dstAccessMask = Access::eHostRead};
-  cmd.pipelineBarrier(Stage::eTransfer, Stage::eHost, {}, after, nullptr, nullptr);
-  ring->submit(0);
-  return ring;
-}
-
 // The same, and waits for it.
 template <typename Commands>
 bool run_now(const std::shared_ptr<vkc::Device>& device, const char* name, Commands commands) {
-  return submit_now(device, name, commands)->wait(0, kMapTimeoutNs) == vkc::Completion::kDone;
+  return vkc::submit_commands(device, name, commands)->wait(0, kMapTimeoutNs) == vkc::Completion::kDone;
 }
 
 // Copies a whole buffer into another of the same device, and waits.
@@ -109,10 +89,11 @@ GstMemory* allocator_alloc(GstAllocator* allocator, gsize size, GstAllocationPar
     // stalled its stream for the whole backlog.
     if (self->device_local) {
       const vkc::Buffer& zeroed = *buffer;
-      vkc::release_after_gpu(
-          submit_now(*self->device, "vkcompute zero frame",
-                     [&](vk::CommandBuffer cmd) { cmd.fillBuffer(zeroed.handle(), 0, VK_WHOLE_SIZE, 0); }),
-          nullptr);
+      vkc::release_after_gpu(vkc::submit_commands(*self->device, "vkcompute zero frame",
+                                                  [&](vk::CommandBuffer cmd) {
+                                                    cmd.fillBuffer(zeroed.handle(), 0, VK_WHOLE_SIZE, 0);
+                                                  }),
+                             nullptr);
     }
   } catch (const std::exception& e) {
     GST_ERROR_OBJECT(allocator, "cannot allocate %" G_GSIZE_FORMAT " bytes of %s Vulkan memory: %s", maxsize,

@@ -269,7 +269,7 @@ static gboolean gst_lut_record(GstVkComputeFilter* filter, vkc::Frame* frame, GE
   }
 
   vk::Buffer table_buffer =
-      state.gpu_tables.prepare(gst_vkcompute_filter_get_device(filter), frame->cmd, frame->slot, table);
+      state.gpu_tables.prepare(gst_vkcompute_filter_get_device(filter), frame->slot, table);
   state.kernel->update(frame->slot, {{frame->in.buffer}, {frame->out.buffer}, {table_buffer}});
   const uint32_t invocations_x = (params.width + kPixelsPerInvocation - 1) / kPixelsPerInvocation;
   state.kernel->dispatch(frame->cmd, frame->slot, &params, (invocations_x + kGroupX - 1) / kGroupX,

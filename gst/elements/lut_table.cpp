@@ -1,13 +1,57 @@
 #include "lut_table.hpp"
 
+#include <sys/stat.h>
+
 #include <cstring>
+#include <map>
+#include <mutex>
+#include <tuple>
 
 #include "lut/reader.hpp"
 #include "vk/kernel.hpp"
+#include "vk/reaper.hpp"
+#include "vk/submit.hpp"
 
 namespace vkc {
 
+namespace {
+
+// A file as read: its path, how a PNG was read, and its size and time of change, so that a file
+// rewritten since is read again.
+struct FileKey {
+  std::string path;
+  lut::PngKind png_kind;
+  off_t size;
+  int64_t changed_ns;
+  bool operator<(const FileKey& o) const {
+    return std::tie(path, png_kind, size, changed_ns) < std::tie(o.path, o.png_kind, o.size, o.changed_ns);
+  }
+};
+
+std::shared_ptr<const LutData> read_lut(const std::string& path, lut::PngKind png_kind, std::string& error);
+
+}  // namespace
+
 std::shared_ptr<const LutData> load_lut(const std::string& path, lut::PngKind png_kind, std::string& error) {
+  // Every lut of the process reading the same file shares one table while any of them holds it:
+  // a hundred pipelines with the same grade parse it once and hold it once.
+  static std::mutex lock;
+  static std::map<FileKey, std::weak_ptr<const LutData>> tables;
+  struct stat info {};
+  if (stat(path.c_str(), &info) != 0) return read_lut(path, png_kind, error);  // it says why
+  const FileKey key{path, png_kind, info.st_size,
+                    int64_t(info.st_mtim.tv_sec) * 1'000'000'000 + info.st_mtim.tv_nsec};
+  std::lock_guard<std::mutex> guard(lock);
+  for (auto it = tables.begin(); it != tables.end();) it = it->second.expired() ? tables.erase(it) : ++it;
+  if (auto shared = tables[key].lock()) return shared;
+  auto data = read_lut(path, png_kind, error);
+  if (data) tables[key] = data;
+  return data;
+}
+
+namespace {
+
+std::shared_ptr<const LutData> read_lut(const std::string& path, lut::PngKind png_kind, std::string& error) {
   lut::Table table;
   if (!lut::read_table(path, table, error, png_kind)) return nullptr;
   auto data = std::make_shared<LutData>();
@@ -23,23 +67,47 @@ std::shared_ptr<const LutData> load_lut(const std::string& path, lut::PngKind pn
   return data;
 }
 
-vk::Buffer LutTables::prepare(const std::shared_ptr<Device>& device, vk::CommandBuffer cmd, uint32_t slot,
+}  // namespace
+
+struct LutTables::GpuTable {
+  std::shared_ptr<const LutData> data;
+  std::unique_ptr<Buffer> buffer;
+};
+
+namespace {
+
+// The device's copy of `data`, uploaded now when no lut on the device holds one.
+std::shared_ptr<const LutTables::GpuTable> device_copy(const std::shared_ptr<Device>& device,
+                                                       const std::shared_ptr<const LutData>& data) {
+  static std::mutex lock;
+  static std::map<std::pair<const Device*, const LutData*>, std::weak_ptr<const LutTables::GpuTable>> copies;
+  std::lock_guard<std::mutex> guard(lock);
+  for (auto it = copies.begin(); it != copies.end();) it = it->second.expired() ? copies.erase(it) : ++it;
+  auto& entry = copies[{device.get(), data.get()}];
+  if (auto shared = entry.lock()) return shared;
+  const vk::DeviceSize bytes = data->rgba.size() * sizeof(float);
+  auto table = std::make_shared<LutTables::GpuTable>();
+  table->data = data;
+  table->buffer = Buffer::create_device(device, bytes, "lut table");
+  std::shared_ptr<Buffer> staging = Buffer::create_host(device, bytes, "lut table staging");
+  std::memcpy(staging->mapped(), data->rgba.data(), bytes);
+  const vk::Buffer from = staging->handle(), to = table->buffer->handle();
+  // The staging buffer goes once the copy is done; the table's users wait for nothing.
+  release_after_gpu(submit_commands(device, "lut table upload",
+                                    [&](vk::CommandBuffer cmd) {
+                                      cmd.copyBuffer(from, to, vk::BufferCopy{.size = bytes});
+                                    }),
+                    std::move(staging));
+  entry = table;
+  return table;
+}
+
+}  // namespace
+
+vk::Buffer LutTables::prepare(const std::shared_ptr<Device>& device, uint32_t slot,
                               const std::shared_ptr<const LutData>& data) {
-  // This slot's previous frame has completed: what it alone held can go.
-  slot_staging_[slot].reset();
-  if (!current_ || current_->data != data) {
-    const vk::DeviceSize bytes = data->rgba.size() * sizeof(float);
-    auto table = std::make_shared<GpuTable>();
-    table->data = data;
-    table->buffer = Buffer::create_device(device, bytes, "lut table");
-    auto staging = Buffer::create_host(device, bytes, "lut table staging");
-    std::memcpy(staging->mapped(), data->rgba.data(), bytes);
-    cmd.copyBuffer(staging->handle(), table->buffer->handle(), vk::BufferCopy{.size = bytes});
-    // Later frames' kernels (in this and later submissions) read the table after the copy.
-    transfer_to_compute_barrier(cmd);
-    slot_staging_[slot] = std::move(staging);
-    current_ = std::move(table);
-  }
+  if (!current_ || current_->data != data) current_ = device_copy(device, data);
+  // This slot's previous frame has completed: the copy it used may go if no one else holds it.
   slot_tables_[slot] = current_;
   return current_->buffer->handle();
 }

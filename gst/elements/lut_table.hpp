@@ -24,31 +24,31 @@ struct LutData {
 };
 
 // Reads and converts `path` (any thread: this is the file I/O and parsing), a PNG as `png_kind`
-// says. Null with `error` set (naming the file and, for .cube, the line) when the file cannot be
-// used. Allocation failures throw std::bad_alloc: callers catch it.
+// says; a file that another lut of the process holds, unchanged since (same size and time of
+// change), is not read again: its table is shared. Null with `error` set (naming the file and, for .cube, the
+// line) when the file cannot be used. Allocation failures throw std::bad_alloc: callers catch it.
 std::shared_ptr<const LutData> load_lut(const std::string& path, lut::PngKind png_kind, std::string& error);
 
-// The device-local copies of the tables frames use. A new table is copied from a staging buffer
-// by the command buffer of the first frame that uses it, so the stream never waits for an upload;
-// each ring slot keeps the table (and staging buffer) its last frame used until the slot is
-// recorded again, which happens only after that frame's fence has signalled.
+// The device-local copies of the tables frames use. A table is on the device once for every lut
+// of the process that uses it (load_lut() shares the table, this its copy). A new copy is uploaded
+// by a submission of its own on the compute queue, made before any frame can use it: every frame
+// recorded after it is submitted after it, and begins with a barrier after earlier work, so no
+// stream waits for an upload. (An upload inside the first frame's command buffer, as before, could
+// reach the GPU after another element's frame that found the copy.) Each ring slot keeps the copy
+// its last frame used until the slot is recorded again, after that frame has completed.
 class LutTables {
  public:
-  explicit LutTables(uint32_t slots) : slot_tables_(slots), slot_staging_(slots) {}
+  explicit LutTables(uint32_t slots) : slot_tables_(slots) {}
 
-  // The buffer holding `data` for the frame recorded into `cmd` at ring slot `slot`; records the
-  // upload first when `data` is not the current table.
-  vk::Buffer prepare(const std::shared_ptr<Device>& device, vk::CommandBuffer cmd, uint32_t slot,
+  // The buffer holding `data` for the frame at ring slot `slot`.
+  vk::Buffer prepare(const std::shared_ptr<Device>& device, uint32_t slot,
                      const std::shared_ptr<const LutData>& data);
 
+  struct GpuTable;
+
  private:
-  struct GpuTable {
-    std::shared_ptr<const LutData> data;
-    std::unique_ptr<Buffer> buffer;
-  };
-  std::shared_ptr<GpuTable> current_;
-  std::vector<std::shared_ptr<GpuTable>> slot_tables_;
-  std::vector<std::unique_ptr<Buffer>> slot_staging_;
+  std::shared_ptr<const GpuTable> current_;
+  std::vector<std::shared_ptr<const GpuTable>> slot_tables_;
 };
 
 }  // namespace vkc

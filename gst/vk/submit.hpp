@@ -116,4 +116,27 @@ class CommandRing {
   uint64_t begun_ = 0;  // submissions begun, for choosing the timed ones
 };
 
+// Records `commands` (transfers) into a command buffer of its own and submits it on `device`'s
+// compute queue, ordered after every command submitted there before and made visible to the host
+// and to every later frame (each frame's commands begin with a barrier after earlier work). Returns
+// the ring, whose slot 0 is the submission: hand it to release_after_gpu() with what the commands
+// use, or wait on it.
+template <typename Commands>
+std::unique_ptr<CommandRing> submit_commands(const std::shared_ptr<Device>& device, const char* name,
+                                             Commands commands) {
+  using Stage = vk::PipelineStageFlagBits;
+  using Access = vk::AccessFlagBits;
+  auto ring = std::make_unique<CommandRing>(device, 1, name, 0);
+  vk::CommandBuffer cmd = ring->begin(0);
+  vk::MemoryBarrier before{.srcAccessMask = Access::eShaderWrite | Access::eTransferWrite,
+                           .dstAccessMask = Access::eTransferRead | Access::eTransferWrite};
+  cmd.pipelineBarrier(Stage::eComputeShader | Stage::eTransfer, Stage::eTransfer, {}, before, nullptr,
+                      nullptr);
+  commands(cmd);
+  vk::MemoryBarrier after{.srcAccessMask = Access::eTransferWrite, .dstAccessMask = Access::eHostRead};
+  cmd.pipelineBarrier(Stage::eTransfer, Stage::eHost, {}, after, nullptr, nullptr);
+  ring->submit(0);
+  return ring;
+}
+
 }  // namespace vkc
