@@ -1,17 +1,15 @@
-// The buffer pools of our frames. A pool starts with kPreallocatedFrames frames (what a live stream
-// has in flight: one being filled, one being worked on) and allocates more when they are all out,
-// never more than the frames really in flight at once; it does not preallocate the minimum that the
-// ALLOCATION query reports (the element's ring of frames plus what downstream holds), which only
-// a stream that falls behind, or runs unpaced, ever uses.
+// The buffer pools of our frames: GstVideoBufferPool that allocates each buffer when it is first
+// needed, never ahead. A pool's minimum (what the ALLOCATION query says the element may hold: its
+// ring of frames plus what downstream holds, and what upstream sets in the config of a pool we offer)
+// is then a bound that lets a stream that runs ahead keep every slot busy, not memory held from the
+// start: a live stream with a frame or two in flight holds a frame or two. Growing is cheap: frames
+// are placed in the device's memory blocks (vk/memory_blocks.hpp), not allocated from the driver
+// one by one, which stalled every stream when pools grew under load.
 #pragma once
 
 #include <gst/gst.h>
 
-namespace vkc {
-constexpr guint kPreallocatedFrames = 2;
-}  // namespace vkc
-
-// A video buffer pool whose buffers are allocated from `allocator`, with GstVideoMeta; it starts
-// with `preallocated` of them and grows without bound.
+// A video buffer pool whose buffers are allocated from `allocator` when first acquired, with
+// GstVideoMeta, and no maximum.
 GstBufferPool* gst_vkcompute_buffer_pool_new(GstAllocator* allocator, GstCaps* caps, guint size,
-                                             guint preallocated);
+                                             guint min_buffers);

@@ -1,7 +1,5 @@
 #include "framepools.hpp"
 
-#include <algorithm>
-
 #include "bufferpool.hpp"
 #include "memorycaps.hpp"
 
@@ -30,10 +28,9 @@ bool FramePools::propose(GstQuery* query, bool passthrough, GstPad* src) {
   GstVideoInfo info;
   if (!caps || !gst_video_info_from_caps(&info, caps)) return false;
 
-  // A live stream has a frame in us and one being filled: upstream needs two to stream. More are
-  // in flight when it runs ahead of us (one per ring slot, plus the one it fills): our pool has no
-  // maximum and grows to them, and does not hold them from the start (bufferpool.hpp).
-  const guint min_buffers = kPreallocatedFrames;
+  // Upstream keeps up to one frame per ring slot waiting in us, plus the one it is filling. Our
+  // pool makes them only when they are in flight (bufferpool.hpp).
+  const guint min_buffers = frames_in_flight_ + 1;
   if (passthrough) {
     // Downstream receives the same buffers: its pool, when it has one, wins (its memory may be
     // what it needs, e.g. for display); we then import or copy. Otherwise ours: zero copies.
@@ -85,8 +82,8 @@ bool FramePools::decide(GstQuery* query, bool device) {
   guint n_pools = gst_query_get_n_allocation_pools(query);
   if (n_pools > 0) gst_query_parse_nth_allocation_pool(query, 0, nullptr, nullptr, &min_buffers, nullptr);
   min_buffers += frames_in_flight_;
-  GstBufferPool* pool = gst_vkcompute_buffer_pool_new(device ? device_ : host_, caps, guint(info.size),
-                                                      std::min(min_buffers, kPreallocatedFrames));
+  GstBufferPool* pool =
+      gst_vkcompute_buffer_pool_new(device ? device_ : host_, caps, guint(info.size), min_buffers);
   if (!pool) return false;
   if (n_pools > 0)
     gst_query_set_nth_allocation_pool(query, 0, pool, guint(info.size), min_buffers, 0);
