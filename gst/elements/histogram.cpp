@@ -111,7 +111,7 @@ void plan_jobs(const GstVideoFormatInfo* finfo, State& state) {
 
 struct GstHistogram {
   GstVkComputeFilter parent;
-  Settings* settings;  // object lock
+  Settings* settings;  // object lock; kProperties allocates and frees it
 };
 
 struct GstHistogramClass {

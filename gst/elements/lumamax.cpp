@@ -85,7 +85,7 @@ struct State : vkc::CapsState {
 
 struct GstLumamax {
   GstVkComputeFilter parent;
-  Settings* settings;  // object lock
+  Settings* settings;  // object lock; kProperties allocates and frees it
 };
 
 struct GstLumamaxClass {

@@ -81,7 +81,7 @@ struct LutPrivate {
 
 struct GstLut {
   GstVkComputeFilter parent;
-  LutPrivate* priv;
+  LutPrivate* priv;  // kProperties allocates and frees it
 };
 
 struct GstLutClass {

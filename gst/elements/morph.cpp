@@ -77,7 +77,7 @@ struct MorphState : vkc::morph::Passes {
 
 struct GstMorph {
   GstVkComputeFilter parent;
-  Settings* settings;  // object lock
+  Settings* settings;  // object lock; kProperties allocates and frees it
 };
 
 struct GstMorphClass {
