@@ -48,67 +48,26 @@ bool RegionOfInterest::clamp(guint frame_width, guint frame_height, guint& x0, g
   return false;
 }
 
-namespace {
-enum { kPostMessages, kMatrix, kRoiX, kRoiY, kRoiWidth, kRoiHeight };
-}
-
-void install_analysis_properties(GObjectClass* klass, guint first_id) {
-  const auto flags = GParamFlags(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING);
-  g_object_class_install_property(
-      klass, first_id + kPostMessages,
-      g_param_spec_boolean("post-messages", "Post messages",
-                           "Post an element message with the results of every frame", TRUE, flags));
-  g_object_class_install_property(
-      klass, first_id + kMatrix,
-      g_param_spec_enum("matrix", "Matrix", "Luma coefficients for RGB input (YUV and GRAY8 use the Y plane)",
-                        GST_TYPE_VKCOMPUTE_LUMA_MATRIX, GST_VKCOMPUTE_LUMA_MATRIX_BT709, flags));
-  gst_type_mark_as_plugin_api(GST_TYPE_VKCOMPUTE_LUMA_MATRIX, GstPluginAPIFlags(0));
-  g_object_class_install_property(
-      klass, first_id + kRoiX,
-      g_param_spec_uint("roi-x", "ROI x", "Left edge of the region of interest, in pixels", 0, G_MAXINT, 0,
-                        flags));
-  g_object_class_install_property(
-      klass, first_id + kRoiY,
-      g_param_spec_uint("roi-y", "ROI y", "Top edge of the region of interest, in pixels", 0, G_MAXINT, 0,
-                        flags));
-  g_object_class_install_property(
-      klass, first_id + kRoiWidth,
-      g_param_spec_uint("roi-width", "ROI width",
-                        "Width of the region of interest in pixels; 0 = up to the right edge of the frame. "
-                        "A region reaching outside the frame is clipped; one with no pixel in it is an error",
-                        0, G_MAXINT, 0, flags));
-  g_object_class_install_property(
-      klass, first_id + kRoiHeight,
-      g_param_spec_uint(
-          "roi-height", "ROI height",
-          "Height of the region of interest in pixels; 0 = down to the bottom edge of the frame", 0, G_MAXINT,
-          0, flags));
-}
-
-bool set_analysis_property(AnalysisSettings& s, guint first_id, guint prop_id, const GValue* value) {
-  if (prop_id < first_id || prop_id >= first_id + kAnalysisProperties) return false;
-  switch (prop_id - first_id) {
-    case kPostMessages: s.post_messages = g_value_get_boolean(value); break;
-    case kMatrix: s.matrix = GstVkComputeLumaMatrix(g_value_get_enum(value)); break;
-    case kRoiX: s.roi.x = g_value_get_uint(value); break;
-    case kRoiY: s.roi.y = g_value_get_uint(value); break;
-    case kRoiWidth: s.roi.width = g_value_get_uint(value); break;
-    case kRoiHeight: s.roi.height = g_value_get_uint(value); break;
-  }
-  return true;
-}
-
-bool get_analysis_property(const AnalysisSettings& s, guint first_id, guint prop_id, GValue* value) {
-  if (prop_id < first_id || prop_id >= first_id + kAnalysisProperties) return false;
-  switch (prop_id - first_id) {
-    case kPostMessages: g_value_set_boolean(value, s.post_messages); break;
-    case kMatrix: g_value_set_enum(value, s.matrix); break;
-    case kRoiX: g_value_set_uint(value, s.roi.x); break;
-    case kRoiY: g_value_set_uint(value, s.roi.y); break;
-    case kRoiWidth: g_value_set_uint(value, s.roi.width); break;
-    case kRoiHeight: g_value_set_uint(value, s.roi.height); break;
-  }
-  return true;
+const std::vector<Property<AnalysisSettings>>& analysis_properties() {
+  using P = Properties<AnalysisSettings>;
+  static const std::vector<Property<AnalysisSettings>> rows{
+      P::boolean("post-messages", "Post messages", "Post an element message with the results of every frame",
+                 TRUE, VKC_FIELD(post_messages)),
+      P::enumeration("matrix", "Matrix", "Luma coefficients for RGB input (YUV and GRAY8 use the Y plane)",
+                     gst_vkcompute_luma_matrix_get_type, GST_VKCOMPUTE_LUMA_MATRIX_BT709, VKC_FIELD(matrix)),
+      P::uint("roi-x", "ROI x", "Left edge of the region of interest, in pixels", 0, G_MAXINT, 0,
+              VKC_FIELD(roi.x)),
+      P::uint("roi-y", "ROI y", "Top edge of the region of interest, in pixels", 0, G_MAXINT, 0,
+              VKC_FIELD(roi.y)),
+      P::uint("roi-width", "ROI width",
+              "Width of the region of interest in pixels; 0 = up to the right edge of the frame. "
+              "A region reaching outside the frame is clipped; one with no pixel in it is an error",
+              0, G_MAXINT, 0, VKC_FIELD(roi.width)),
+      P::uint("roi-height", "ROI height",
+              "Height of the region of interest in pixels; 0 = down to the bottom edge of the frame", 0,
+              G_MAXINT, 0, VKC_FIELD(roi.height)),
+  };
+  return rows;
 }
 
 bool set_frame_region(const RegionOfInterest& roi, guint width, guint height, Frame& frame, GError** error) {

@@ -5,8 +5,10 @@
 #include <gst/video/video.h>
 
 #include <string>
+#include <vector>
 
 #include "frame.hpp"
+#include "properties.hpp"
 
 G_BEGIN_DECLS
 #define GST_TYPE_VKCOMPUTE_LUMA_MATRIX (gst_vkcompute_luma_matrix_get_type())
@@ -48,12 +50,8 @@ struct AnalysisSettings {
   RegionOfInterest roi;
 };
 
-// Installs them with property ids first_id .. first_id + kAnalysisProperties - 1.
-constexpr guint kAnalysisProperties = 6;
-void install_analysis_properties(GObjectClass* klass, guint first_id);
-// Sets or gets one of them; false when prop_id is not one of them.
-bool set_analysis_property(AnalysisSettings& settings, guint first_id, guint prop_id, const GValue* value);
-bool get_analysis_property(const AnalysisSettings& settings, guint first_id, guint prop_id, GValue* value);
+// Their rows, which each analysis element's property table ends with (base/properties.hpp).
+const std::vector<Property<AnalysisSettings>>& analysis_properties();
 
 // For begin_frame(): `roi` clamped to a width x height frame, into frame.x0 .. y1. False, with a
 // LIBRARY/SETTINGS `error`, when nothing of it lies in the frame.

@@ -25,13 +25,6 @@ GST_DEBUG_CATEGORY_STATIC(gst_histogram_debug);
 
 namespace {
 
-enum {
-  PROP_0,
-  PROP_BINS,
-  PROP_DRAW,
-  PROP_ANALYSIS_FIRST,  // post-messages, matrix, roi-*: see base/analysis.hpp
-};
-
 // The kernels' blocks, counts layout and push constants (shaders/histogram_layout.h).
 using vkc::shader::histogram::DrawParams;
 using vkc::shader::histogram::kBlockHeight;
@@ -118,12 +111,26 @@ void plan_jobs(const GstVideoFormatInfo* finfo, State& state) {
 
 struct GstHistogram {
   GstVkComputeFilter parent;
-  Settings* settings;  // object lock
+  Settings* settings;  // object lock; kProperties allocates and frees it
 };
 
 struct GstHistogramClass {
   GstVkComputeFilterClass parent_class;
 };
+
+using P = vkc::Properties<Settings>;
+static const vkc::PropertyTable<Settings> kProperties{
+    [](GObject* object) -> Settings*& { return reinterpret_cast<GstHistogram*>(object)->settings; },
+    {
+        P::uint("bins", "Bins", "Bins per histogram; the 8-bit value v falls in bin v * bins / 256", 1,
+                kMaxBins, kMaxBins, VKC_FIELD(bins)),
+        P::boolean("draw", "Draw",
+                   "Draw the histogram as a translucent graph (up to 256x100 pixels) into the bottom-left "
+                   "corner of every frame, on the GPU; the element then outputs new frames. A change while "
+                   "PLAYING applies from the next frame",
+                   FALSE, VKC_FIELD(draw)),
+    },
+    vkc::analysis_properties()};  // post-messages, matrix, roi-*
 
 G_DEFINE_TYPE(GstHistogram, gst_histogram, GST_TYPE_VKCOMPUTE_FILTER)
 GST_ELEMENT_REGISTER_DEFINE(histogram, "histogram", GST_RANK_NONE, gst_histogram_get_type())
@@ -198,12 +205,9 @@ static void record_draw(const State& state, const vkc::Frame& frame, guint bins)
 
 // The frame's settings, and its region of interest as the part of the frame the kernels read.
 static gboolean gst_histogram_begin_frame(GstVkComputeFilter* filter, vkc::Frame* frame, GError** error) {
-  auto* self = reinterpret_cast<GstHistogram*>(filter);
   auto& state = vkc::caps_state<State>(filter);
   Settings& settings = state.slots[frame->slot].settings;
-  GST_OBJECT_LOCK(self);
-  settings = *self->settings;
-  GST_OBJECT_UNLOCK(self);
+  settings = kProperties.snapshot(G_OBJECT(filter));
   return vkc::set_frame_region(settings.roi, state.width, state.height, *frame, error);
 }
 
@@ -285,40 +289,8 @@ static gboolean gst_histogram_modifies_frames(GstVkComputeFilter* filter) {
   return draw;
 }
 
-static void gst_histogram_set_property(GObject* object, guint prop_id, const GValue* value,
-                                       GParamSpec* pspec) {
-  auto* self = reinterpret_cast<GstHistogram*>(object);
-  GST_OBJECT_LOCK(self);
-  Settings& s = *self->settings;
-  if (prop_id == PROP_BINS)
-    s.bins = g_value_get_uint(value);
-  else if (prop_id == PROP_DRAW)
-    s.draw = g_value_get_boolean(value);
-  else if (!vkc::set_analysis_property(s, PROP_ANALYSIS_FIRST, prop_id, value))
-    G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec);
-  GST_OBJECT_UNLOCK(self);
-}
-
-static void gst_histogram_get_property(GObject* object, guint prop_id, GValue* value, GParamSpec* pspec) {
-  auto* self = reinterpret_cast<GstHistogram*>(object);
-  GST_OBJECT_LOCK(self);
-  const Settings& s = *self->settings;
-  if (prop_id == PROP_BINS)
-    g_value_set_uint(value, s.bins);
-  else if (prop_id == PROP_DRAW)
-    g_value_set_boolean(value, s.draw);
-  else if (!vkc::get_analysis_property(s, PROP_ANALYSIS_FIRST, prop_id, value))
-    G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec);
-  GST_OBJECT_UNLOCK(self);
-}
-
-static void gst_histogram_finalize(GObject* object) {
-  delete reinterpret_cast<GstHistogram*>(object)->settings;
-  G_OBJECT_CLASS(gst_histogram_parent_class)->finalize(object);
-}
-
 static void gst_histogram_init(GstHistogram* self) {
-  self->settings = new Settings();
+  kProperties.create(G_OBJECT(self));
 }
 
 static void gst_histogram_class_init(GstHistogramClass* klass) {
@@ -327,23 +299,7 @@ static void gst_histogram_class_init(GstHistogramClass* klass) {
   auto* filter_class = reinterpret_cast<GstVkComputeFilterClass*>(klass);
   GST_DEBUG_CATEGORY_INIT(gst_histogram_debug, "histogram", 0, "Histograms on Vulkan");
 
-  gobject_class->set_property = gst_histogram_set_property;
-  gobject_class->get_property = gst_histogram_get_property;
-  gobject_class->finalize = gst_histogram_finalize;
-  g_object_class_install_property(
-      gobject_class, PROP_BINS,
-      g_param_spec_uint("bins", "Bins", "Bins per histogram; the 8-bit value v falls in bin v * bins / 256",
-                        1, kMaxBins, kMaxBins,
-                        GParamFlags(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING)));
-  g_object_class_install_property(
-      gobject_class, PROP_DRAW,
-      g_param_spec_boolean(
-          "draw", "Draw",
-          "Draw the histogram as a translucent graph (up to 256x100 pixels) into the bottom-left "
-          "corner of every frame, on the GPU; the element then outputs new frames. A change while "
-          "PLAYING applies from the next frame",
-          FALSE, GParamFlags(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING)));
-  vkc::install_analysis_properties(gobject_class, PROP_ANALYSIS_FIRST);
+  kProperties.install(gobject_class);
 
   gst_element_class_set_static_metadata(element_class, "Histogram (Vulkan compute)", "Filter/Analyzer/Video",
                                         "Counts per-channel histograms of every frame on a Vulkan device and "

@@ -28,14 +28,6 @@ GST_DEBUG_CATEGORY_STATIC(gst_lumamax_debug);
 
 namespace {
 
-enum {
-  PROP_0,
-  PROP_COUNT,
-  PROP_MIN_DISTANCE,
-  PROP_PEAK_THRESHOLD,
-  PROP_ANALYSIS_FIRST,  // post-messages, matrix, roi-*: see base/analysis.hpp
-};
-
 // The kernels' tiles, scratch layout and push constants (shaders/lumamax_layout.h).
 using vkc::shader::lumamax::kLumaBits;
 using vkc::shader::lumamax::kLumaSum;
@@ -93,12 +85,30 @@ struct State : vkc::CapsState {
 
 struct GstLumamax {
   GstVkComputeFilter parent;
-  Settings* settings;  // object lock
+  Settings* settings;  // object lock; kProperties allocates and frees it
 };
 
 struct GstLumamaxClass {
   GstVkComputeFilterClass parent_class;
 };
+
+using P = vkc::Properties<Settings>;
+static const vkc::PropertyTable<Settings> kProperties{
+    [](GObject* object) -> Settings*& { return reinterpret_cast<GstLumamax*>(object)->settings; },
+    {
+        P::uint("count", "Count", "How many peaks to report in the \"peaks\" field, brightest first", 1,
+                kMaxPeaks, 1, VKC_FIELD(count)),
+        P::uint("min-distance", "Minimum distance",
+                "Reported peaks are at least this many pixels apart (Euclidean); 0 or 1 = any two "
+                "distinct pixels",
+                0, G_MAXINT, 0, VKC_FIELD(min_distance)),
+        P::real("peak-threshold", "Peak threshold",
+                "Peaks whose luma (0..1, as the messages report it) is below this are not reported, "
+                "so \"peaks\" may hold fewer than count entries, or none; 0 = report every peak. "
+                "The brightest and darkest pixel are reported whatever it is",
+                0.0, 1.0, 0.0, VKC_FIELD(peak_threshold)),
+    },
+    vkc::analysis_properties()};  // post-messages, matrix, roi-*
 
 G_DEFINE_TYPE(GstLumamax, gst_lumamax, GST_TYPE_VKCOMPUTE_FILTER)
 GST_ELEMENT_REGISTER_DEFINE(lumamax, "lumamax", GST_RANK_NONE, gst_lumamax_get_type())
@@ -164,12 +174,9 @@ static std::unique_ptr<vkc::CapsState> gst_lumamax_configure(GstVkComputeFilter*
 
 // The frame's settings, and its region of interest as the part of the frame the scan reads.
 static gboolean gst_lumamax_begin_frame(GstVkComputeFilter* filter, vkc::Frame* frame, GError** error) {
-  auto* self = reinterpret_cast<GstLumamax*>(filter);
   auto& state = vkc::caps_state<State>(filter);
   Settings& settings = state.slots[frame->slot].settings;
-  GST_OBJECT_LOCK(self);
-  settings = *self->settings;
-  GST_OBJECT_UNLOCK(self);
+  settings = kProperties.snapshot(G_OBJECT(filter));
   return vkc::set_frame_region(settings.roi, state.width, state.height, *frame, error);
 }
 
@@ -282,44 +289,8 @@ static void gst_lumamax_complete(GstVkComputeFilter* filter, vkc::Frame* frame) 
   gst_element_post_message(GST_ELEMENT(self), gst_message_new_element(GST_OBJECT(self), s));
 }
 
-static void gst_lumamax_set_property(GObject* object, guint prop_id, const GValue* value, GParamSpec* pspec) {
-  auto* self = reinterpret_cast<GstLumamax*>(object);
-  GST_OBJECT_LOCK(self);
-  Settings& s = *self->settings;
-  switch (prop_id) {
-    case PROP_COUNT: s.count = g_value_get_uint(value); break;
-    case PROP_MIN_DISTANCE: s.min_distance = g_value_get_uint(value); break;
-    case PROP_PEAK_THRESHOLD: s.peak_threshold = g_value_get_double(value); break;
-    default:
-      if (!vkc::set_analysis_property(s, PROP_ANALYSIS_FIRST, prop_id, value))
-        G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec);
-  }
-  GST_OBJECT_UNLOCK(self);
-}
-
-static void gst_lumamax_get_property(GObject* object, guint prop_id, GValue* value, GParamSpec* pspec) {
-  auto* self = reinterpret_cast<GstLumamax*>(object);
-  GST_OBJECT_LOCK(self);
-  const Settings& s = *self->settings;
-  switch (prop_id) {
-    case PROP_COUNT: g_value_set_uint(value, s.count); break;
-    case PROP_MIN_DISTANCE: g_value_set_uint(value, s.min_distance); break;
-    case PROP_PEAK_THRESHOLD: g_value_set_double(value, s.peak_threshold); break;
-    default:
-      if (!vkc::get_analysis_property(s, PROP_ANALYSIS_FIRST, prop_id, value))
-        G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec);
-  }
-  GST_OBJECT_UNLOCK(self);
-}
-
-static void gst_lumamax_finalize(GObject* object) {
-  auto* self = reinterpret_cast<GstLumamax*>(object);
-  delete self->settings;
-  G_OBJECT_CLASS(gst_lumamax_parent_class)->finalize(object);
-}
-
 static void gst_lumamax_init(GstLumamax* self) {
-  self->settings = new Settings();
+  kProperties.create(G_OBJECT(self));
 }
 
 static void gst_lumamax_class_init(GstLumamaxClass* klass) {
@@ -328,29 +299,7 @@ static void gst_lumamax_class_init(GstLumamaxClass* klass) {
   auto* filter_class = reinterpret_cast<GstVkComputeFilterClass*>(klass);
   GST_DEBUG_CATEGORY_INIT(gst_lumamax_debug, "lumamax", 0, "Brightest pixel on Vulkan");
 
-  gobject_class->set_property = gst_lumamax_set_property;
-  gobject_class->get_property = gst_lumamax_get_property;
-  gobject_class->finalize = gst_lumamax_finalize;
-  const auto flags = GParamFlags(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING);
-  g_object_class_install_property(
-      gobject_class, PROP_COUNT,
-      g_param_spec_uint("count", "Count", "How many peaks to report in the \"peaks\" field, brightest first",
-                        1, kMaxPeaks, 1, flags));
-  g_object_class_install_property(
-      gobject_class, PROP_MIN_DISTANCE,
-      g_param_spec_uint("min-distance", "Minimum distance",
-                        "Reported peaks are at least this many pixels apart (Euclidean); 0 or 1 = any two "
-                        "distinct pixels",
-                        0, G_MAXINT, 0, flags));
-  g_object_class_install_property(
-      gobject_class, PROP_PEAK_THRESHOLD,
-      g_param_spec_double(
-          "peak-threshold", "Peak threshold",
-          "Peaks whose luma (0..1, as the messages report it) is below this are not reported, "
-          "so \"peaks\" may hold fewer than count entries, or none; 0 = report every peak. "
-          "The brightest and darkest pixel are reported whatever it is",
-          0.0, 1.0, 0.0, flags));
-  vkc::install_analysis_properties(gobject_class, PROP_ANALYSIS_FIRST);
+  kProperties.install(gobject_class);
 
   gst_element_class_set_static_metadata(
       element_class, "Brightest pixel (Vulkan compute)", "Filter/Analyzer/Video",

@@ -10,12 +10,14 @@
 #include <gst/gst.h>
 #include <gst/video/video.h>
 
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <new>
 #include <string>
 
 #include "base/computefilter.hpp"
+#include "base/properties.hpp"
 #include "elements.hpp"
 #include "lut.spv.h"
 #include "lut/reader.hpp"
@@ -42,8 +44,6 @@ using vkc::shader::lut::kModeTetrahedral;
 using vkc::shader::lut::kModeTrilinear;
 using vkc::shader::lut::kPixelsPerInvocation;
 using vkc::shader::lut::Params;
-
-enum { PROP_0, PROP_LOCATION, PROP_INTERPOLATION, PROP_INTENSITY, PROP_PNG_KIND };
 
 // How the kernel looks the table up with the chosen interpolation.
 uint32_t mode_of(const vkc::LutData& data, Interpolation interpolation) {
@@ -81,7 +81,7 @@ struct LutPrivate {
 
 struct GstLut {
   GstVkComputeFilter parent;
-  LutPrivate* priv;
+  LutPrivate* priv;  // kProperties allocates and frees it
 };
 
 struct GstLutClass {
@@ -277,84 +277,53 @@ static gboolean gst_lut_record(GstVkComputeFilter* filter, vkc::Frame* frame, GE
   return TRUE;
 }
 
-static void gst_lut_set_property(GObject* object, guint prop_id, const GValue* value, GParamSpec* pspec) {
-  auto* self = GST_LUT(object);
-  auto* priv = self->priv;
-  switch (prop_id) {
-    case PROP_LOCATION: {
-      const gchar* location = g_value_get_string(value);
-      GST_OBJECT_LOCK(self);
-      priv->location = location ? location : "";
-      const bool started = priv->started;
-      const std::string path = priv->location;
-      const lut::PngKind png_kind = priv->png_kind;
-      GST_OBJECT_UNLOCK(self);
-      // While running, read here, on the caller's thread, not on the streaming thread.
-      if (started) load_table(self, path, png_kind, FALSE);
-      break;
-    }
-    case PROP_PNG_KIND: {
-      const auto png_kind = lut::PngKind(g_value_get_enum(value));
-      GST_OBJECT_LOCK(self);
-      const bool changed = priv->png_kind != png_kind;
-      priv->png_kind = png_kind;
-      const bool started = priv->started;
-      const std::string path = priv->location;
-      GST_OBJECT_UNLOCK(self);
-      // While running, a PNG location is read again at once with the new kind, as if `location`
-      // had been set: the next frame uses the table read the new way (or, for a bad reading, the
-      // previous table stays with a warning). A .cube location does not depend on the kind.
-      if (started && changed && lut::is_png_path(path)) load_table(self, path, png_kind, FALSE);
-      break;
-    }
-    case PROP_INTERPOLATION:
-      GST_OBJECT_LOCK(self);
-      priv->interpolation = Interpolation(g_value_get_enum(value));
-      GST_OBJECT_UNLOCK(self);
-      break;
-    case PROP_INTENSITY:
-      GST_OBJECT_LOCK(self);
-      priv->intensity = g_value_get_double(value);
-      GST_OBJECT_UNLOCK(self);
-      break;
-    default: G_OBJECT_CLASS(gst_lut_parent_class)->set_property(object, prop_id, value, pspec);
-  }
+// While running, a new location, or a new png-kind for a PNG location, is read at once, on the
+// thread that sets the property (not the streaming thread), once the object lock is released: the
+// next frame uses the new table (or, for a bad file, the previous table stays with a warning).
+static std::function<void()> read_again(GObject* object, const LutPrivate& priv) {
+  return [self = GST_LUT(object), path = priv.location, png_kind = priv.png_kind] {
+    load_table(self, path, png_kind, FALSE);
+  };
 }
 
-static void gst_lut_get_property(GObject* object, guint prop_id, GValue* value, GParamSpec* pspec) {
-  auto* priv = GST_LUT(object)->priv;
-  switch (prop_id) {
-    case PROP_LOCATION:
-      GST_OBJECT_LOCK(object);
-      g_value_set_string(value, priv->location.empty() ? nullptr : priv->location.c_str());
-      GST_OBJECT_UNLOCK(object);
-      break;
-    case PROP_INTERPOLATION:
-      GST_OBJECT_LOCK(object);
-      g_value_set_enum(value, priv->interpolation);
-      GST_OBJECT_UNLOCK(object);
-      break;
-    case PROP_INTENSITY:
-      GST_OBJECT_LOCK(object);
-      g_value_set_double(value, priv->intensity);
-      GST_OBJECT_UNLOCK(object);
-      break;
-    case PROP_PNG_KIND:
-      GST_OBJECT_LOCK(object);
-      g_value_set_enum(value, gint(priv->png_kind));
-      GST_OBJECT_UNLOCK(object);
-      break;
-    default: G_OBJECT_CLASS(gst_lut_parent_class)->get_property(object, prop_id, value, pspec);
-  }
-}
-
-static void gst_lut_finalize(GObject* object) {
-  delete GST_LUT(object)->priv;
-  G_OBJECT_CLASS(gst_lut_parent_class)->finalize(object);
-}
+using P = vkc::Properties<LutPrivate>;
+static const vkc::PropertyTable<LutPrivate> kProperties{
+    [](GObject* object) -> LutPrivate*& { return GST_LUT(object)->priv; },
+    {
+        P::string("location", "Location",
+                  "Lookup table file: .cube (3D or 1D), a GPUImage lookup PNG (512x512) or a HALD CLUT PNG "
+                  "(L³xL³; which a 512x512 PNG is: see png-kind). Read at start (a bad file is an error); a "
+                  "change while playing is read at once and used from the next frame (a bad file is a "
+                  "warning and the previous table stays)",
+                  nullptr, VKC_FIELD(location))
+            .then_do([](GObject* object, const LutPrivate& priv, bool) {
+              return priv.started ? read_again(object, priv) : nullptr;
+            }),
+        P::enumeration("interpolation", "Interpolation",
+                       "How 3D .cube and HALD tables are interpolated (as ffmpeg's lut3d); 1D tables are "
+                       "linear unless nearest, lookup PNGs always use GPUImage's formula. Applies from the "
+                       "next frame",
+                       gst_lut_interpolation_get_type, kTetrahedral, VKC_FIELD(interpolation)),
+        P::real("intensity", "Intensity",
+                "Strength of the grade: output = mix(input, lut(input), intensity). Applies from the "
+                "next frame",
+                0.0, 1.0, 1.0, VKC_FIELD(intensity)),
+        P::enumeration("png-kind", "PNG kind",
+                       "What a .png location is: auto decides by size and name (a 512x512 PNG is a GPUImage "
+                       "lookup image unless its file name contains \"hald\"; a level-8 HALD CLUT is 512x512 "
+                       "too), lookup and hald say which, and an image whose size does not fit the kind is an "
+                       "error naming the file and its size. .cube files ignore it. A change while playing "
+                       "reads a .png location again at once, like a location change",
+                       gst_lut_png_kind_get_type, lut::PngKind::kAuto, VKC_FIELD(png_kind))
+            .then_do([](GObject* object, const LutPrivate& priv, bool changed) {
+              // A .cube location does not depend on the kind.
+              return priv.started && changed && lut::is_png_path(priv.location) ? read_again(object, priv)
+                                                                                : nullptr;
+            }),
+    }};
 
 static void gst_lut_init(GstLut* self) {
-  self->priv = new LutPrivate();
+  kProperties.create(G_OBJECT(self));
 }
 
 static void gst_lut_class_init(GstLutClass* klass) {
@@ -364,43 +333,7 @@ static void gst_lut_class_init(GstLutClass* klass) {
   auto* filter_class = reinterpret_cast<GstVkComputeFilterClass*>(klass);
   GST_DEBUG_CATEGORY_INIT(gst_lut_debug, "lut", 0, "colour lookup tables on Vulkan");
 
-  gobject_class->set_property = gst_lut_set_property;
-  gobject_class->get_property = gst_lut_get_property;
-  gobject_class->finalize = gst_lut_finalize;
-  const auto flags = GParamFlags(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING);
-  g_object_class_install_property(
-      gobject_class, PROP_LOCATION,
-      g_param_spec_string(
-          "location", "Location",
-          "Lookup table file: .cube (3D or 1D), a GPUImage lookup PNG (512x512) or a HALD CLUT PNG (L³xL³; "
-          "which a 512x512 PNG is: see png-kind). Read at start (a bad file is an error); a change while "
-          "playing is read at once and used from the next frame (a bad file is a warning and the previous "
-          "table stays)",
-          nullptr, flags));
-  g_object_class_install_property(
-      gobject_class, PROP_PNG_KIND,
-      g_param_spec_enum(
-          "png-kind", "PNG kind",
-          "What a .png location is: auto decides by size and name (a 512x512 PNG is a GPUImage lookup "
-          "image unless its file name contains \"hald\"; a level-8 HALD CLUT is 512x512 too), lookup and "
-          "hald say which, and an image whose size does not fit the kind is an error naming the file and "
-          "its size. .cube files ignore it. A change while playing reads a .png location again at once, "
-          "like a location change",
-          gst_lut_png_kind_get_type(), gint(lut::PngKind::kAuto), flags));
-  g_object_class_install_property(
-      gobject_class, PROP_INTERPOLATION,
-      g_param_spec_enum(
-          "interpolation", "Interpolation",
-          "How 3D .cube and HALD tables are interpolated (as ffmpeg's lut3d); 1D tables are linear "
-          "unless nearest, lookup PNGs always use GPUImage's formula. Applies from the next frame",
-          gst_lut_interpolation_get_type(), kTetrahedral, flags));
-  g_object_class_install_property(
-      gobject_class, PROP_INTENSITY,
-      g_param_spec_double(
-          "intensity", "Intensity",
-          "Strength of the grade: output = mix(input, lut(input), intensity). Applies from the "
-          "next frame",
-          0.0, 1.0, 1.0, flags));
+  kProperties.install(gobject_class);
 
   gst_element_class_set_static_metadata(
       element_class, "Colour lookup table (Vulkan compute)", "Filter/Effect/Video",
@@ -409,8 +342,6 @@ static void gst_lut_class_init(GstLutClass* klass) {
       "gst-vkcompute developers");
   gst_vkcompute_filter_class_add_pad_templates(filter_class, GST_VIDEO_CAPS_MAKE(LUT_FORMATS),
                                                GST_VIDEO_CAPS_MAKE(LUT_FORMATS));
-  gst_type_mark_as_plugin_api(gst_lut_interpolation_get_type(), GstPluginAPIFlags(0));
-  gst_type_mark_as_plugin_api(gst_lut_png_kind_get_type(), GstPluginAPIFlags(0));
 
   trans_class->start = gst_lut_start;
   trans_class->stop = gst_lut_stop;

@@ -4,8 +4,10 @@
 #include <gst/video/video.h>
 
 #include <memory>
+#include <string>
 
 #include "base/computefilter.hpp"
+#include "base/properties.hpp"
 #include "elements.hpp"
 #include "morph_layout.h"
 #include "morph_passes.hpp"
@@ -21,8 +23,6 @@ using vkc::morph::Settings;
 using vkc::morph::Shape;
 
 namespace {
-
-enum { PROP_0, PROP_OPERATION, PROP_SHAPE, PROP_WIDTH, PROP_HEIGHT, PROP_ITERATIONS };
 
 constexpr guint kMaxSize = vkc::shader::morph::kMaxMaskSize, kMaxIterations = 64;
 
@@ -77,12 +77,46 @@ struct MorphState : vkc::morph::Passes {
 
 struct GstMorph {
   GstVkComputeFilter parent;
-  Settings* settings;  // object lock
+  Settings* settings;  // object lock; kProperties allocates and frees it
 };
 
 struct GstMorphClass {
   GstVkComputeFilterClass parent_class;
 };
+
+// Mask sizes are odd so that the mask has a centre pixel. A GParamSpec cannot say "odd", so an
+// even size is refused with a warning and the previous size stays.
+static std::string refuse_even(const GValue* value) {
+  if (g_value_get_uint(value) % 2) return {};
+  return "is even; mask sizes must be odd (1, 3, ..., " + std::to_string(kMaxSize) + ")";
+}
+
+using P = vkc::Properties<Settings>;
+static const vkc::PropertyTable<Settings> kProperties{
+    [](GObject* object) -> Settings*& { return reinterpret_cast<GstMorph*>(object)->settings; },
+    {
+        P::enumeration("operation", "Operation",
+                       "Morphological operation, as OpenCV's morphologyEx; applies from the next frame",
+                       operation_get_type, vkc::morph::kDilate, VKC_FIELD(operation)),
+        P::enumeration("shape", "Shape",
+                       "Mask shape, exactly OpenCV's getStructuringElement for width x height; applies from "
+                       "the next frame",
+                       shape_get_type, vkc::morph::kRect, VKC_FIELD(shape)),
+        P::uint("width", "Width",
+                "Mask width in pixels, odd (an even value is refused with a warning and the previous one "
+                "kept); applies from the next frame",
+                1, kMaxSize, 3, VKC_FIELD(width))
+            .refusing(refuse_even),
+        P::uint("height", "Height",
+                "Mask height in pixels, odd (an even value is refused with a warning and the previous one "
+                "kept); applies from the next frame",
+                1, kMaxSize, 3, VKC_FIELD(height))
+            .refusing(refuse_even),
+        P::uint("iterations", "Iterations",
+                "Times erosion and dilation are applied (open: n erosions, then n dilations); applies "
+                "from the next frame",
+                1, kMaxIterations, 1, VKC_FIELD(iterations)),
+    }};
 
 G_DEFINE_TYPE(GstMorph, gst_morph, GST_TYPE_VKCOMPUTE_FILTER)
 GST_ELEMENT_REGISTER_DEFINE(morph, "morph", GST_RANK_NONE, gst_morph_get_type())
@@ -95,74 +129,16 @@ static std::unique_ptr<vkc::CapsState> gst_morph_configure(GstVkComputeFilter* f
 }
 
 static gboolean gst_morph_record(GstVkComputeFilter* filter, vkc::Frame* frame, GError** error) {
-  auto* self = reinterpret_cast<GstMorph*>(filter);
   auto& state = vkc::caps_state<MorphState>(filter);
-  GST_OBJECT_LOCK(self);
-  const Settings settings = *self->settings;
-  GST_OBJECT_UNLOCK(self);
+  const Settings settings = kProperties.snapshot(G_OBJECT(filter));
   // YUV: chroma planes go through unchanged.
   if (GST_VIDEO_INFO_N_PLANES(&state.info) > 1)
     vkc::record_frame_copy(frame->cmd, state.info, frame->in, frame->out, {.first_plane = 1});
   return state.record(*frame, 0, settings, error);
 }
 
-// Mask sizes are odd so that the mask has a centre pixel. A GParamSpec cannot say "odd", so an
-// even size is refused (false) and the previous size stays.
-static bool set_size(guint value, guint& size) {
-  if (value % 2 == 0) return false;
-  size = value;
-  return true;
-}
-
-static void gst_morph_set_property(GObject* object, guint prop_id, const GValue* value, GParamSpec* pspec) {
-  auto* self = reinterpret_cast<GstMorph*>(object);
-  bool refused = false;
-  guint kept = 0;
-  GST_OBJECT_LOCK(self);
-  Settings& s = *self->settings;
-  switch (prop_id) {
-    case PROP_OPERATION: s.operation = Operation(g_value_get_enum(value)); break;
-    case PROP_SHAPE: s.shape = Shape(g_value_get_enum(value)); break;
-    case PROP_WIDTH:
-      refused = !set_size(g_value_get_uint(value), s.width);
-      kept = s.width;
-      break;
-    case PROP_HEIGHT:
-      refused = !set_size(g_value_get_uint(value), s.height);
-      kept = s.height;
-      break;
-    case PROP_ITERATIONS: s.iterations = g_value_get_uint(value); break;
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec); break;
-  }
-  GST_OBJECT_UNLOCK(self);
-  // Warned like GObject warns of out-of-range values, outside the lock.
-  if (refused)
-    g_warning("%s: %s %u is even; mask sizes must be odd (1, 3, ..., %u), keeping %u", GST_OBJECT_NAME(self),
-              pspec->name, g_value_get_uint(value), kMaxSize, kept);
-}
-
-static void gst_morph_get_property(GObject* object, guint prop_id, GValue* value, GParamSpec* pspec) {
-  auto* self = reinterpret_cast<GstMorph*>(object);
-  GST_OBJECT_LOCK(self);
-  const Settings& s = *self->settings;
-  switch (prop_id) {
-    case PROP_OPERATION: g_value_set_enum(value, s.operation); break;
-    case PROP_SHAPE: g_value_set_enum(value, s.shape); break;
-    case PROP_WIDTH: g_value_set_uint(value, s.width); break;
-    case PROP_HEIGHT: g_value_set_uint(value, s.height); break;
-    case PROP_ITERATIONS: g_value_set_uint(value, s.iterations); break;
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec); break;
-  }
-  GST_OBJECT_UNLOCK(self);
-}
-
-static void gst_morph_finalize(GObject* object) {
-  delete reinterpret_cast<GstMorph*>(object)->settings;
-  G_OBJECT_CLASS(gst_morph_parent_class)->finalize(object);
-}
-
 static void gst_morph_init(GstMorph* self) {
-  self->settings = new Settings();
+  kProperties.create(G_OBJECT(self));
 }
 
 static void gst_morph_class_init(GstMorphClass* klass) {
@@ -171,43 +147,7 @@ static void gst_morph_class_init(GstMorphClass* klass) {
   auto* filter_class = reinterpret_cast<GstVkComputeFilterClass*>(klass);
   GST_DEBUG_CATEGORY_INIT(gst_morph_debug, "morph", 0, "Morphology on Vulkan");
 
-  gobject_class->set_property = gst_morph_set_property;
-  gobject_class->get_property = gst_morph_get_property;
-  gobject_class->finalize = gst_morph_finalize;
-  const auto flags = GParamFlags(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING);
-  g_object_class_install_property(
-      gobject_class, PROP_OPERATION,
-      g_param_spec_enum("operation", "Operation",
-                        "Morphological operation, as OpenCV's morphologyEx; applies from the next frame",
-                        operation_get_type(), vkc::morph::kDilate, flags));
-  g_object_class_install_property(
-      gobject_class, PROP_SHAPE,
-      g_param_spec_enum(
-          "shape", "Shape",
-          "Mask shape, exactly OpenCV's getStructuringElement for width x height; applies from the "
-          "next frame",
-          shape_get_type(), vkc::morph::kRect, flags));
-  g_object_class_install_property(
-      gobject_class, PROP_WIDTH,
-      g_param_spec_uint(
-          "width", "Width",
-          "Mask width in pixels, odd (an even value is refused with a warning and the previous one "
-          "kept); applies from the next frame",
-          1, kMaxSize, 3, flags));
-  g_object_class_install_property(
-      gobject_class, PROP_HEIGHT,
-      g_param_spec_uint(
-          "height", "Height",
-          "Mask height in pixels, odd (an even value is refused with a warning and the previous one "
-          "kept); applies from the next frame",
-          1, kMaxSize, 3, flags));
-  g_object_class_install_property(
-      gobject_class, PROP_ITERATIONS,
-      g_param_spec_uint(
-          "iterations", "Iterations",
-          "Times erosion and dilation are applied (open: n erosions, then n dilations); applies "
-          "from the next frame",
-          1, kMaxIterations, 1, flags));
+  kProperties.install(gobject_class);
 
   gst_element_class_set_static_metadata(
       element_class, "Morphology (Vulkan compute)", "Filter/Effect/Video",
