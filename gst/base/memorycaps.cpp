@@ -106,9 +106,7 @@ bool ask_device(GstPad* src, gint& index, GstElement** answered_by) {
   gst_query_unref(query);
   return answered;
 }
-}  // namespace
 
-namespace {
 // Whether `element`'s source pads can come and go (request or sometimes pads: a tee's branches).
 bool fans_out(GstElement* element) {
   for (const GList* l = gst_element_class_get_pad_template_list(GST_ELEMENT_GET_CLASS(element)); l;
@@ -130,17 +128,21 @@ GstPad* only_source_pad(GstElement* element) {
 }
 }  // namespace
 
-Downstream downstream_of(GstPad* src) {
+Downstream downstream_of(GstPad* src, gint* device_index) {
   // Through elements of one fixed source pad (queues, capsfilters, converters), to the first
   // element of ours, an element that fans out, or an end; a bound guards against a loop.
   GstPad* pad = GST_PAD(gst_object_ref(src));
   Downstream found = Downstream::kOther;
+  if (device_index) *device_index = -1;
   for (int hops = 0; pad && hops < 64; ++hops) {
     GstElement* next = element_after(pad);
     GstElement* answered_by = nullptr;
     gint index = -1;
     GstPad* onwards = nullptr;
-    if (next && ask_device(pad, index, &answered_by) && answered_by == next)
+    const bool answered = next && ask_device(pad, index, &answered_by);
+    // The first hop's query is the one sent on `src`: the device of ours downstream of it.
+    if (hops == 0 && answered && device_index) *device_index = index;
+    if (answered && answered_by == next)
       found = Downstream::kOurs;
     else if (next && fans_out(next))
       found = Downstream::kFanOut;
@@ -156,7 +158,8 @@ Downstream downstream_of(GstPad* src) {
 }
 
 bool peer_takes_device_memory(GstPad* src, int device_index) {
-  if (downstream_of(src) != Downstream::kOurs) {
+  gint index = -1;
+  if (downstream_of(src, &index) != Downstream::kOurs) {
     GST_DEBUG_OBJECT(src, "no element of ours next, or a tee on the way: system memory");
     return false;
   }
@@ -165,8 +168,7 @@ bool peer_takes_device_memory(GstPad* src, int device_index) {
   for (guint i = 0; peer && !gst_caps_is_any(peer) && i < gst_caps_get_size(peer); ++i)
     listed |= features_in_device_memory(gst_caps_get_features(peer, i));
   if (peer) gst_caps_unref(peer);
-  gint index = -1;
-  const bool same = listed && ask_device(src, index, nullptr) && index == device_index;
+  const bool same = listed && index == device_index;
   GST_DEBUG_OBJECT(src, "the next element of ours %s",
                    same ? "takes device memory" : "is on another device, or the link refuses device memory");
   return same;
@@ -174,8 +176,7 @@ bool peer_takes_device_memory(GstPad* src, int device_index) {
 
 bool device_frames_behind_fan_out(GstPad* src, int device_index) {
   gint index = -1;
-  return downstream_of(src) == Downstream::kFanOut && ask_device(src, index, nullptr) &&
-         index == device_index;
+  return downstream_of(src, &index) == Downstream::kFanOut && index == device_index;
 }
 
 bool answer_device_query(GstQuery* query, GstElement* element, int device_index) {

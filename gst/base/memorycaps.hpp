@@ -36,8 +36,10 @@ GstElement* element_after(GstPad* src);
 // What the frames pushed on `src` meet first, through elements of one fixed source pad (queues,
 // capsfilters, converters): an element of ours, an element whose source pads come and go (a tee:
 // request or sometimes pads), or anything else (a sink, the end of the links).
+// `device_index`, when given, is set to the device index that an element of ours downstream of `src`
+// answered the device query with (the first the query reached, through any element), or -1.
 enum class Downstream { kOurs, kFanOut, kOther };
-Downstream downstream_of(GstPad* src);
+Downstream downstream_of(GstPad* src, gint* device_index = nullptr);
 
 // Whether the link from `src` may carry caps in device memory: the first element it meets
 // (downstream_of()) is ours, on the device `device_index`, and the elements on the way take device
