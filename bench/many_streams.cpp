@@ -85,6 +85,7 @@ struct Observed {
   double setup_s = 0, eos_s = 0, null_s = 0, null_max_s = 0;
   double first_frames_s = 0;  // from the setup's start to the last stream's first frame at its sink
   RuntimeHeld held_warm;      // what the plugin's log says its devices hold after the warm-up
+  RuntimeHeld held_end;       // and at the window's end
   int feeders = 0, proposed_pools = 0, ended = 0;  // ended: pipelines that reached EOS
   std::string error;                               // the first pipeline error
   // Mean `gpu-time` of our elements by factory, over the streams that have timed a window of
@@ -554,6 +555,7 @@ void run_window(std::vector<Stream>& streams, gint64 t0, const Settings& setting
   o.end_us = g_get_monotonic_time();
   o.threads_end = threads_by_name();
   o.rss_end_mib = rss_mib();
+  o.held_end = runtime_held();
   o.gpu_us = gpu_times(streams);
 }
 
@@ -634,12 +636,15 @@ void print_report(const Options& options, const Settings& settings, const Observ
   std::printf("  memory: peak RSS %.0f MiB; RSS %.0f MiB after the warm-up, %.0f MiB at the end\n",
               peak_rss_mib(), o.rss_warm_mib, o.rss_end_mib);
   const double mib = 1024.0 * 1024.0;
-  std::printf(
-      "  our memory (the plugin's log): %.1f MiB device-local, %.1f MiB host-visible after the warm-up, "
-      "%.1f and %.1f MiB per stream; %d kernels compiled\n",
-      double(o.held_warm.device_local) / mib, double(o.held_warm.host_visible) / mib,
-      double(o.held_warm.device_local) / mib / settings.streams,
-      double(o.held_warm.host_visible) / mib / settings.streams, o.held_warm.kernels_compiled);
+  for (const auto& [when, held] : {std::pair{"after the warm-up", &o.held_warm}, {"at the end", &o.held_end}})
+    std::printf(
+        "  our memory (the plugin's log) %s: %.1f MiB device-local, %.1f MiB host-visible, %.1f and %.1f MiB "
+        "per stream; %.1f MiB of memory blocks, %.1f per stream\n",
+        when, double(held->device_local) / mib, double(held->host_visible) / mib,
+        double(held->device_local) / mib / settings.streams,
+        double(held->host_visible) / mib / settings.streams, double(held->blocks) / mib,
+        double(held->blocks) / mib / settings.streams);
+  std::printf("  kernels compiled: %d\n", o.held_end.kernels_compiled);
   std::printf(
       "  start: setup %.2f s; every stream's first frame at its sink %.2f s after the setup began "
       "(its schedule's wait excluded)\n",
@@ -667,8 +672,11 @@ void print_result(const Options& options, const Settings& settings, const Observ
       G_TYPE_DOUBLE, o.rss_end_mib, "eos", G_TYPE_INT, o.ended, "null-s", G_TYPE_DOUBLE, o.null_s, "setup-s",
       G_TYPE_DOUBLE, o.setup_s, "first-frames-s", G_TYPE_DOUBLE, o.first_frames_s, "device-local-mib",
       G_TYPE_DOUBLE, double(o.held_warm.device_local) / 1048576.0, "host-visible-mib", G_TYPE_DOUBLE,
-      double(o.held_warm.host_visible) / 1048576.0, "kernels-compiled", G_TYPE_INT,
-      o.held_warm.kernels_compiled, nullptr);
+      double(o.held_warm.host_visible) / 1048576.0, "device-local-end-mib", G_TYPE_DOUBLE,
+      double(o.held_end.device_local) / 1048576.0, "host-visible-end-mib", G_TYPE_DOUBLE,
+      double(o.held_end.host_visible) / 1048576.0, "blocks-end-mib", G_TYPE_DOUBLE,
+      double(o.held_end.blocks) / 1048576.0, "kernels-compiled", G_TYPE_INT, o.held_end.kernels_compiled,
+      nullptr);
   gchar* text = gst_structure_to_string(s);
   std::printf("RESULT %s\n", text);
   g_free(text);

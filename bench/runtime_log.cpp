@@ -24,17 +24,22 @@ void on_log(GstDebugCategory* category, GstDebugLevel, const gchar*, const gchar
     ++held.kernels_compiled;
     return;
   }
-  if (std::strncmp(text, "allocated ", 10) != 0) return;
-  // "... Vulkan device N holds D bytes of device-local and H of host-visible memory"
+  const bool allocated = std::strncmp(text, "allocated ", 10) == 0;
+  if (!allocated && std::strncmp(text, "freed ", 6) != 0) return;
+  // "... Vulkan device N holds D bytes of device-local and H of host-visible memory, in B bytes of
+  // memory blocks"
   const char* holds = std::strstr(text, " holds ");
-  uint64_t device_local = 0, host_visible = 0;
-  if (!holds || std::sscanf(holds, " holds %" SCNu64 " bytes of device-local and %" SCNu64, &device_local,
-                            &host_visible) != 2)
+  uint64_t device_local = 0, host_visible = 0, blocks = 0;
+  if (!holds || std::sscanf(holds,
+                            " holds %" SCNu64 " bytes of device-local and %" SCNu64
+                            " of host-visible memory, in %" SCNu64,
+                            &device_local, &host_visible, &blocks) != 3)
     return;
   std::lock_guard<std::mutex> guard(lock);
   held.device_local = device_local;
   held.host_visible = host_visible;
-  ++held.allocations;
+  held.blocks = blocks;
+  if (allocated) ++held.allocations;
 }
 
 }  // namespace

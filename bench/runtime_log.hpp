@@ -1,5 +1,5 @@
 // What the plugin's runtime says in its log (the "vkcompute" debug category) about the memory and
-// kernels of its devices: each buffer it allocates, with what the device then holds, and each kernel
+// kernels of its devices: each buffer it allocates or frees, with what the device then holds, and each kernel
 // it compiles. The bench reads it as any application could, without the plugin's internals.
 #pragma once
 
@@ -8,8 +8,9 @@
 namespace bench {
 
 struct RuntimeHeld {
-  uint64_t device_local = 0;  // bytes the device's buffers hold, after the last allocation
+  uint64_t device_local = 0;  // bytes the device's buffers hold, after the last allocation or free
   uint64_t host_visible = 0;
+  uint64_t blocks = 0;  // bytes of the memory blocks they are placed in (what the driver holds)
   int allocations = 0;
   int kernels_compiled = 0;
 };

@@ -2,10 +2,39 @@
 
 #include <gst/video/video.h>
 
+#include <algorithm>
+#include <mutex>
+
+GST_DEBUG_CATEGORY_STATIC(gst_vkcompute_pool_debug);
+#define GST_CAT_DEFAULT gst_vkcompute_pool_debug
+
 namespace {
+
+// The pool keeps the most buffers in use at once in the current window and the one before.
+constexpr gint64 kTrimWindowNs = 1'000'000'000;
+
+// How many buffers a pool made and how many are out, and the most out at once per window.
+struct Usage {
+  std::mutex lock;
+  guint made = 0;           // allocated and not freed: out, or waiting in the pool's queue
+  guint out = 0;            // acquired and not yet released
+  guint peak = 0;           // the most out at once in the current window
+  guint previous_peak = 0;  // in the window before
+  gint64 window_start_ns = 0;
+
+  // Starts a new window when the current one is over (lock held).
+  void roll(gint64 now_ns) {
+    if (now_ns - window_start_ns < kTrimWindowNs) return;
+    // A window with nothing acquired in it leaves no peak to keep for the next.
+    previous_peak = now_ns - window_start_ns < 2 * kTrimWindowNs ? peak : out;
+    peak = out;
+    window_start_ns = now_ns;
+  }
+};
 
 struct VkComputeBufferPool {
   GstVideoBufferPool parent;
+  Usage* usage;
 };
 
 struct VkComputeBufferPoolClass {
@@ -14,17 +43,90 @@ struct VkComputeBufferPoolClass {
 
 G_DEFINE_TYPE(VkComputeBufferPool, vkcompute_buffer_pool, GST_TYPE_VIDEO_BUFFER_POOL)
 
+Usage& usage_of(GstBufferPool* pool) {
+  return *reinterpret_cast<VkComputeBufferPool*>(pool)->usage;
+}
+
+GstBufferPoolClass* parent_class() {
+  return GST_BUFFER_POOL_CLASS(vkcompute_buffer_pool_parent_class);
+}
+
 // GstBufferPool's start allocates the config's minimum at once; acquire allocates when the pool is
 // empty anyway (below its maximum, if it has one), so starting needs nothing.
 gboolean start_empty(GstBufferPool*) {
   return TRUE;
 }
 
-void vkcompute_buffer_pool_class_init(VkComputeBufferPoolClass* klass) {
-  GST_BUFFER_POOL_CLASS(klass)->start = start_empty;
+GstFlowReturn alloc_buffer(GstBufferPool* pool, GstBuffer** buffer, GstBufferPoolAcquireParams* params) {
+  const GstFlowReturn ret = parent_class()->alloc_buffer(pool, buffer, params);
+  if (ret == GST_FLOW_OK) {
+    Usage& usage = usage_of(pool);
+    std::lock_guard<std::mutex> guard(usage.lock);
+    usage.made++;
+  }
+  return ret;
 }
 
-void vkcompute_buffer_pool_init(VkComputeBufferPool*) {}
+void free_buffer(GstBufferPool* pool, GstBuffer* buffer) {
+  {
+    Usage& usage = usage_of(pool);
+    std::lock_guard<std::mutex> guard(usage.lock);
+    usage.made--;
+  }
+  parent_class()->free_buffer(pool, buffer);
+}
+
+GstFlowReturn acquire_buffer(GstBufferPool* pool, GstBuffer** buffer, GstBufferPoolAcquireParams* params) {
+  const GstFlowReturn ret = parent_class()->acquire_buffer(pool, buffer, params);
+  if (ret == GST_FLOW_OK) {
+    Usage& usage = usage_of(pool);
+    std::lock_guard<std::mutex> guard(usage.lock);
+    usage.out++;
+    usage.roll(g_get_monotonic_time() * 1000);
+    usage.peak = std::max(usage.peak, usage.out);
+  }
+  return ret;
+}
+
+// A buffer beyond what the stream used at once lately is freed instead of queued: GstBufferPool
+// discards a released buffer whose memory is tagged (GST_BUFFER_FLAG_TAG_MEMORY), counting it out.
+void release_buffer(GstBufferPool* pool, GstBuffer* buffer) {
+  bool surplus;
+  {
+    Usage& usage = usage_of(pool);
+    std::lock_guard<std::mutex> guard(usage.lock);
+    usage.out--;
+    usage.roll(g_get_monotonic_time() * 1000);
+    surplus = usage.made > std::max(usage.peak, usage.previous_peak);
+  }
+  if (surplus) {
+    GST_DEBUG_OBJECT(pool, "giving back a buffer the stream has not needed lately");
+    for (guint i = 0; i < gst_buffer_n_memory(buffer); i++)
+      GST_MINI_OBJECT_FLAG_SET(gst_buffer_peek_memory(buffer, i), GST_VKCOMPUTE_MEMORY_FLAG_TRIMMED);
+    GST_BUFFER_FLAG_SET(buffer, GST_BUFFER_FLAG_TAG_MEMORY);
+  }
+  parent_class()->release_buffer(pool, buffer);
+}
+
+void finalize(GObject* object) {
+  delete reinterpret_cast<VkComputeBufferPool*>(object)->usage;
+  G_OBJECT_CLASS(vkcompute_buffer_pool_parent_class)->finalize(object);
+}
+
+void vkcompute_buffer_pool_class_init(VkComputeBufferPoolClass* klass) {
+  GstBufferPoolClass* pool_class = GST_BUFFER_POOL_CLASS(klass);
+  pool_class->start = start_empty;
+  pool_class->alloc_buffer = alloc_buffer;
+  pool_class->free_buffer = free_buffer;
+  pool_class->acquire_buffer = acquire_buffer;
+  pool_class->release_buffer = release_buffer;
+  G_OBJECT_CLASS(klass)->finalize = finalize;
+  GST_DEBUG_CATEGORY_INIT(gst_vkcompute_pool_debug, "vkcomputepool", 0, "vkcompute buffer pools");
+}
+
+void vkcompute_buffer_pool_init(VkComputeBufferPool* self) {
+  self->usage = new Usage();
+}
 
 }  // namespace
 

@@ -1,10 +1,16 @@
 // The buffer pools of our frames: GstVideoBufferPool that allocates each buffer when it is first
-// needed, never ahead. A pool's minimum (what the ALLOCATION query says the element may hold: its
-// ring of frames plus what downstream holds, and what upstream sets in the config of a pool we offer)
-// is then a bound that lets a stream that runs ahead keep every slot busy, not memory held from the
-// start: a live stream with a frame or two in flight holds a frame or two. Growing is cheap: frames
-// are placed in the device's memory blocks (vk/memory_blocks.hpp), not allocated from the driver
-// one by one, which stalled every stream when pools grew under load.
+// needed, never ahead, and lets go of buffers the stream no longer needs. A pool's minimum (what the
+// ALLOCATION query says the element may hold: its ring of frames plus what downstream holds, and what
+// upstream sets in the config of a pool we offer) is then a bound that lets a stream that runs ahead
+// keep every slot busy, not memory held from the start: a live stream with a frame or two in flight
+// holds a frame or two. Growing is cheap: frames are placed in the device's memory blocks
+// (vk/memory_blocks.hpp), not allocated from the driver one by one, which stalled every stream when
+// pools grew under load.
+//
+// A pool keeps as many buffers as were in use at once over the last one to two seconds
+// (kTrimWindowNs): a pool that grew while every stream of the process started at once, or while the
+// GPU fell behind for a moment, gives the extra frames back once the stream runs steadily again,
+// instead of holding them for its life.
 #pragma once
 
 #include <gst/gst.h>
@@ -13,3 +19,7 @@
 // GstVideoMeta, and no maximum.
 GstBufferPool* gst_vkcompute_buffer_pool_new(GstAllocator* allocator, GstCaps* caps, guint size,
                                              guint min_buffers);
+
+// GstMemory flag set on a pool's memory that the pool gives back because the stream no longer needs
+// it (not because the pool stops): its allocator may free it without waiting for the GPU.
+constexpr guint GST_VKCOMPUTE_MEMORY_FLAG_TRIMMED = GST_MEMORY_FLAG_LAST;

@@ -7,19 +7,23 @@ SlotCopies::SlotCopies(std::shared_ptr<Device> device, const CommandRing& ring)
 
 Buffer& SlotCopies::slot_buffer(uint32_t slot, Member member, vk::DeviceSize bytes, const char* name,
                                 bool& created) {
-  std::unique_ptr<Buffer>& buffer = slots_[slot].*member;
+  const int64_t now_ns = g_get_monotonic_time() * 1000;
+  Copy& copy = slots_[slot].*member;
+  copy.used_ns = now_ns;
   created = false;
-  if (buffer && buffer->size() >= bytes) return *buffer;
   for (uint32_t other = 0; other < slots_.size(); ++other) {
-    std::unique_ptr<Buffer>& idle = slots_[other].*member;
-    if (other != slot && idle && idle->size() >= bytes && ring_.idle(other)) {
-      buffer = std::move(idle);
-      return *buffer;
-    }
+    Copy& idle = slots_[other].*member;
+    if (other == slot || !idle.buffer || !ring_.idle(other)) continue;
+    if (!(copy.buffer && copy.buffer->size() >= bytes) && idle.buffer->size() >= bytes)
+      copy.buffer = std::move(idle.buffer);
+    else if (now_ns - idle.used_ns > kIdleNs)
+      idle.buffer.reset();  // its slot's frame has completed: the GPU is done with it
   }
-  buffer = Buffer::create_device(device_, bytes, name);
-  created = true;
-  return *buffer;
+  if (!(copy.buffer && copy.buffer->size() >= bytes)) {
+    copy.buffer = Buffer::create_device(device_, bytes, name);
+    created = true;
+  }
+  return *copy.buffer;
 }
 
 FrameLayout SlotCopies::moved(uint32_t slot, Member member, const char* name, const GstVideoInfo& info,

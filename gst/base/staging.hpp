@@ -18,7 +18,8 @@ namespace vkc {
 // a host-visible staging buffer for CPU copies (InputBinding), and device-local copies of a frame's
 // input and output. A slot without a copy takes one from a slot whose frame has completed before
 // it makes one, so an element holds as many copies as it has frames really in flight (one in a
-// live stream), not one per slot of its ring.
+// live stream), not one per slot of its ring; a copy left idle for kIdleNs (after a burst, when
+// more frames were in flight) is freed.
 class SlotCopies {
  public:
   SlotCopies(std::shared_ptr<Device> device, const CommandRing& ring);
@@ -40,13 +41,21 @@ class SlotCopies {
                           const FrameLayout& layout);
 
  private:
+  // Two seconds: longer than any pause of a running stream, short beside a stream's life.
+  static constexpr int64_t kIdleNs = 2'000'000'000;
+
+  struct Copy {
+    std::unique_ptr<Buffer> buffer;
+    int64_t used_ns = 0;  // when a frame last used it (monotonic)
+  };
   struct Slot {
     std::unique_ptr<Buffer> staging;
-    std::unique_ptr<Buffer> input;
-    std::unique_ptr<Buffer> output;
+    Copy input;
+    Copy output;
   };
-  using Member = std::unique_ptr<Buffer> Slot::*;
+  using Member = Copy Slot::*;
   // The slot's buffer `member`, of at least `bytes`: its own, one taken from an idle slot, or new.
+  // Frees the copies `member` of other slots left idle for kIdleNs.
   Buffer& slot_buffer(uint32_t slot, Member member, vk::DeviceSize bytes, const char* name, bool& created);
   FrameLayout moved(uint32_t slot, Member member, const char* name, const GstVideoInfo& info,
                     const FrameLayout& layout, guint n_planes, bool& created);

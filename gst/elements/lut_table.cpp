@@ -6,6 +6,7 @@
 #include <map>
 #include <mutex>
 #include <tuple>
+#include <utility>
 
 #include "lut/reader.hpp"
 #include "vk/kernel.hpp"
@@ -92,12 +93,17 @@ std::shared_ptr<const LutTables::GpuTable> device_copy(const std::shared_ptr<Dev
   std::shared_ptr<Buffer> staging = Buffer::create_host(device, bytes, "lut table staging");
   std::memcpy(staging->mapped(), data->rgba.data(), bytes);
   const vk::Buffer from = staging->handle(), to = table->buffer->handle();
-  // The staging buffer goes once the copy is done; the table's users wait for nothing.
+  // The staging buffer goes once the copy is done, and the table not before it, even when every
+  // lut lets go of it at once (an element stopped before its first frame ran); the table's users
+  // wait for nothing.
+  std::shared_ptr<void> held_by_copy =
+      std::make_shared<std::pair<std::shared_ptr<Buffer>, std::shared_ptr<const LutTables::GpuTable>>>(
+          std::move(staging), table);
   release_after_gpu(submit_commands(device, "lut table upload",
                                     [&](vk::CommandBuffer cmd) {
                                       cmd.copyBuffer(from, to, vk::BufferCopy{.size = bytes});
                                     }),
-                    std::move(staging));
+                    std::move(held_by_copy));
   entry = table;
   return table;
 }

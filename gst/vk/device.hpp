@@ -42,6 +42,9 @@ uint64_t instance_generation();
 struct MemoryHeld {
   std::atomic<uint64_t> device_local{0};  // Buffer::create_device (VRAM on a discrete GPU)
   std::atomic<uint64_t> host_visible{0};  // Buffer::create_host: system memory on a discrete GPU
+  // What the driver holds for them: the memory blocks (MemoryBlocks), of either kind, whose free
+  // ranges wait for the next buffers.
+  std::atomic<uint64_t> blocks{0};
 };
 
 // What a queue of the device is used for. A frame that crosses the bus at either end of a chain in

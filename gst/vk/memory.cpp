@@ -1,5 +1,6 @@
 #include "memory.hpp"
 
+#include <cstdio>
 #include <cstring>
 
 #define GST_CAT_DEFAULT gst_vkcompute_runtime_debug
@@ -54,18 +55,30 @@ std::unique_ptr<Buffer> Buffer::allocate(std::shared_ptr<Device> device, vk::Dev
   buffer->held_ = device_local ? &held.device_local : &held.host_visible;
   buffer->allocated_ = needs.size;
   *buffer->held_ += needs.size;
-  GST_DEBUG("allocated %s: %" G_GUINT64_FORMAT
-            " bytes of %s memory; Vulkan device %d holds %" G_GUINT64_FORMAT
-            " bytes of device-local and %" G_GUINT64_FORMAT " of host-visible memory",
-            name, guint64(needs.size), device_local ? "device-local" : "host-visible", dev.index(),
-            guint64(held.device_local.load()), guint64(held.host_visible.load()));
+  GST_DEBUG("allocated %s: %" G_GUINT64_FORMAT " bytes of %s memory; %s", name, guint64(needs.size),
+            device_local ? "device-local" : "host-visible", holdings(dev).c_str());
   return buffer;
+}
+
+std::string Buffer::holdings(const Device& device) {
+  const MemoryHeld& held = device.memory_held();
+  char text[192];
+  std::snprintf(text, sizeof text,
+                "Vulkan device %d holds %" G_GUINT64_FORMAT " bytes of device-local and %" G_GUINT64_FORMAT
+                " of host-visible memory, in %" G_GUINT64_FORMAT " bytes of memory blocks",
+                device.index(), guint64(held.device_local.load()), guint64(held.host_visible.load()),
+                guint64(held.blocks.load()));
+  return text;
 }
 
 Buffer::~Buffer() {
   if (held_) *held_ -= allocated_;
   buffer_ = nullptr;  // before its memory goes back to the block
   if (range_) device_->blocks().free(range_);
+  if (held_)
+    GST_DEBUG("freed %" G_GUINT64_FORMAT " bytes of %s memory; %s", guint64(allocated_),
+              held_ == &device_->memory_held().device_local ? "device-local" : "host-visible",
+              holdings(*device_).c_str());
 }
 
 std::unique_ptr<Buffer> Buffer::create_host(std::shared_ptr<Device> device, vk::DeviceSize size,

@@ -46,6 +46,8 @@ class Buffer {
   const Device& device() const { return *device_; }
 
  private:
+  // What `device`'s buffers and memory blocks hold now, as the debug log says it.
+  static std::string holdings(const Device& device);
   static std::unique_ptr<Buffer> allocate(std::shared_ptr<Device> device, vk::DeviceSize size,
                                           vk::MemoryPropertyFlags required, vk::MemoryPropertyFlags preferred,
                                           const char* name);

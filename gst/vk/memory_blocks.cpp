@@ -72,6 +72,7 @@ BlockRange MemoryBlocks::allocate(uint32_t type, vk::DeviceSize size, vk::Device
   place(*block, size, alignment, offset);  // fits: the block is new and at least `size`
   GST_DEBUG("new memory block of type %u: %" G_GUINT64_FORMAT " bytes", type, guint64(block->size));
   BlockRange range{*block->memory, offset, size, block->mapped ? block->mapped + offset : nullptr, type};
+  device_.memory_held().blocks += block->size;
   blocks.push_back(std::move(block));
   return range;
 }
@@ -105,7 +106,10 @@ void MemoryBlocks::free(const BlockRange& range) {
   const bool spare_elsewhere = std::any_of(blocks.begin(), blocks.end(), [&](const auto& b) {
     return b.get() != &block && b->used == 0 && b->size == kBlockBytes;
   });
-  if (block.size != kBlockBytes || spare_elsewhere) blocks.erase(it);
+  if (block.size != kBlockBytes || spare_elsewhere) {
+    device_.memory_held().blocks -= block.size;
+    blocks.erase(it);
+  }
 }
 
 }  // namespace vkc

@@ -1,0 +1,154 @@
+// The frame pool of the base class (gst/base/bufferpool.hpp) on its own, with system memory: it
+// makes nothing when it starts, makes a buffer only when none waits in it, keeps what the stream had
+// in use at once lately, and gives back what a burst made once the stream runs steadily again.
+#include <gst/video/video.h>
+
+#include <set>
+#include <vector>
+
+#include "base/bufferpool.hpp"
+
+// After the C++ headers: its macros (fail, ...) would break <ios>.
+#include <gst/check/gstcheck.h>
+
+namespace {
+
+// A pool keeps what was in use at once over its current and previous one-second windows: after this
+// long of steady use, a burst before it is forgotten and its extra buffers released (one a round).
+constexpr gulong kBeyondTwoWindowsUs = 3'000'000;
+constexpr gulong kStepUs = 50'000;
+
+// The memories alive that a test has seen, and how many it saw freed.
+struct Memories {
+  std::set<GstMiniObject*> seen;
+  guint freed = 0;
+
+  // A freed memory's address may be a new memory's later.
+  static void on_freed(gpointer data, GstMiniObject* memory) {
+    auto* self = static_cast<Memories*>(data);
+    self->seen.erase(memory);
+    self->freed++;
+  }
+
+  // Watches the memory of `buffer` when it is new; whether it was.
+  bool watch(GstBuffer* buffer) {
+    GstMiniObject* memory = GST_MINI_OBJECT_CAST(gst_buffer_peek_memory(buffer, 0));
+    if (!seen.insert(memory).second) return false;
+    gst_mini_object_weak_ref(memory, on_freed, this);
+    return true;
+  }
+};
+
+GstBufferPool* StartedPool(guint min_buffers) {
+  GstVideoInfo info;
+  gst_video_info_set_format(&info, GST_VIDEO_FORMAT_RGBA, 64, 48);
+  GstCaps* caps = gst_video_info_to_caps(&info);
+  GstAllocator* allocator = gst_allocator_find(nullptr);
+  GstBufferPool* pool = gst_vkcompute_buffer_pool_new(allocator, caps, guint(info.size), min_buffers);
+  gst_object_unref(allocator);
+  gst_caps_unref(caps);
+  fail_unless(pool != nullptr);
+  fail_unless(gst_buffer_pool_set_active(pool, TRUE));
+  return pool;
+}
+
+// Acquires `count` buffers, watching their memories; how many were new.
+guint AcquireMany(GstBufferPool* pool, guint count, Memories& memories, std::vector<GstBuffer*>& out) {
+  guint made = 0;
+  for (guint i = 0; i < count; i++) {
+    GstBuffer* buffer = nullptr;
+    fail_unless_equals_int(gst_buffer_pool_acquire_buffer(pool, &buffer, nullptr), GST_FLOW_OK);
+    made += memories.watch(buffer) ? 1 : 0;
+    out.push_back(buffer);
+  }
+  return made;
+}
+
+void ReleaseAll(std::vector<GstBuffer*>& buffers) {
+  for (GstBuffer* buffer : buffers) gst_buffer_unref(buffer);
+  buffers.clear();
+}
+
+// `in_flight` buffers out at a time, round after round, for `duration_us`; how many buffers were new.
+guint SteadyUse(GstBufferPool* pool, guint in_flight, gulong duration_us, Memories& memories) {
+  guint made = 0;
+  std::vector<GstBuffer*> out;
+  for (gulong waited = 0; waited < duration_us; waited += kStepUs) {
+    made += AcquireMany(pool, in_flight, memories, out);
+    ReleaseAll(out);
+    g_usleep(kStepUs);
+  }
+  return made;
+}
+
+}  // namespace
+
+GST_START_TEST(test_starts_empty_and_grows_on_demand) {
+  GstBufferPool* pool = StartedPool(8);
+  Memories memories;
+  std::vector<GstBuffer*> out;
+  // Nothing made at start, though the minimum is 8: the first acquire makes the first buffer.
+  fail_unless_equals_int(AcquireMany(pool, 1, memories, out), 1);
+  ReleaseAll(out);
+  // The released buffer waits in the pool and comes back.
+  fail_unless_equals_int(AcquireMany(pool, 1, memories, out), 0);
+  // More out at once than ever before: the pool grows past its minimum, without a maximum.
+  ReleaseAll(out);
+  fail_unless_equals_int(AcquireMany(pool, 12, memories, out), 11);
+  ReleaseAll(out);
+  fail_unless(gst_buffer_pool_set_active(pool, FALSE));
+  fail_unless_equals_int(memories.freed, 12);
+  gst_object_unref(pool);
+}
+GST_END_TEST;
+
+GST_START_TEST(test_gives_back_what_a_burst_made) {
+  GstBufferPool* pool = StartedPool(3);
+  Memories memories;
+  std::vector<GstBuffer*> out;
+  // A burst: six out at once, then all back. Nothing is freed while the burst is recent.
+  fail_unless_equals_int(AcquireMany(pool, 6, memories, out), 6);
+  ReleaseAll(out);
+  fail_unless_equals_int(memories.freed, 0);
+  // Then one frame at a time: once the burst is two windows old, the pool keeps one buffer.
+  fail_unless_equals_int(SteadyUse(pool, 1, kBeyondTwoWindowsUs, memories), 0);
+  fail_unless_equals_int(memories.freed, 5);
+  // And the steady stream runs on that one, making and freeing nothing more.
+  fail_unless_equals_int(SteadyUse(pool, 1, 10 * kStepUs, memories), 0);
+  fail_unless_equals_int(memories.freed, 5);
+  // A second burst grows the pool again.
+  fail_unless_equals_int(AcquireMany(pool, 4, memories, out), 3);
+  ReleaseAll(out);
+  fail_unless_equals_int(memories.freed, 5);
+  fail_unless(gst_buffer_pool_set_active(pool, FALSE));
+  fail_unless_equals_int(memories.freed, 9);
+  gst_object_unref(pool);
+}
+GST_END_TEST;
+
+GST_START_TEST(test_keeps_what_a_steady_stream_uses) {
+  GstBufferPool* pool = StartedPool(2);
+  Memories memories;
+  // Four out at once, again and again: after the first round the pool makes and frees nothing.
+  fail_unless_equals_int(SteadyUse(pool, 4, kBeyondTwoWindowsUs, memories), 4);
+  fail_unless_equals_int(memories.freed, 0);
+  // Fewer in flight from now on: the two not used any more go once the windows pass.
+  fail_unless_equals_int(SteadyUse(pool, 2, kBeyondTwoWindowsUs, memories), 0);
+  fail_unless_equals_int(memories.freed, 2);
+  fail_unless(gst_buffer_pool_set_active(pool, FALSE));
+  fail_unless_equals_int(memories.freed, 4);
+  gst_object_unref(pool);
+}
+GST_END_TEST;
+
+static Suite* bufferpool_suite() {
+  Suite* suite = suite_create("bufferpool");
+  TCase* tcase = tcase_create("general");
+  tcase_add_test(tcase, test_starts_empty_and_grows_on_demand);
+  tcase_add_test(tcase, test_gives_back_what_a_burst_made);
+  tcase_add_test(tcase, test_keeps_what_a_steady_stream_uses);
+  suite_add_tcase(suite, tcase);
+  return suite;
+}
+
+GST_CHECK_MAIN(bufferpool);
