@@ -639,7 +639,7 @@ void print_report(const Options& options, const Settings& settings, const Observ
   for (const auto& [when, held] : {std::pair{"after the warm-up", &o.held_warm}, {"at the end", &o.held_end}})
     std::printf(
         "  our memory (the plugin's log) %s: %.1f MiB device-local, %.1f MiB host-visible, %.1f and %.1f MiB "
-        "per stream; %.1f MiB of memory blocks, %.1f per stream\n",
+        "per stream; %.1f MiB allocated from the driver, %.1f per stream\n",
         when, double(held->device_local) / mib, double(held->host_visible) / mib,
         double(held->device_local) / mib / settings.streams,
         double(held->host_visible) / mib / settings.streams, double(held->blocks) / mib,

@@ -26,8 +26,8 @@ void on_log(GstDebugCategory* category, GstDebugLevel, const gchar*, const gchar
   }
   const bool allocated = std::strncmp(text, "allocated ", 10) == 0;
   if (!allocated && std::strncmp(text, "freed ", 6) != 0) return;
-  // "... Vulkan device N holds D bytes of device-local and H of host-visible memory, in B bytes of
-  // memory blocks"
+  // "... Vulkan device N holds D bytes of device-local and H of host-visible memory, in B bytes allocated
+  // from the driver"
   const char* holds = std::strstr(text, " holds ");
   uint64_t device_local = 0, host_visible = 0, blocks = 0;
   if (!holds || std::sscanf(holds,

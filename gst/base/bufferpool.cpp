@@ -2,34 +2,23 @@
 
 #include <gst/video/video.h>
 
-#include <algorithm>
 #include <mutex>
+
+#include "recentpeak.hpp"
 
 GST_DEBUG_CATEGORY_STATIC(gst_vkcompute_pool_debug);
 #define GST_CAT_DEFAULT gst_vkcompute_pool_debug
 
 namespace {
 
-// The pool keeps the most buffers in use at once in the current window and the one before.
-constexpr gint64 kTrimWindowNs = 1'000'000'000;
-
-// How many buffers a pool made and how many are out, and the most out at once per window.
+// How many buffers a pool made and how many are out, and the most out at once lately.
 struct Usage {
   std::mutex lock;
-  guint made = 0;           // allocated and not freed: out, or waiting in the pool's queue
-  guint out = 0;            // acquired and not yet released
-  guint peak = 0;           // the most out at once in the current window
-  guint previous_peak = 0;  // in the window before
-  gint64 window_start_ns = 0;
+  guint made = 0;  // allocated and not freed: out, or waiting in the pool's queue
+  guint out = 0;   // acquired and not yet released
+  vkc::RecentPeak peak_out;
 
-  // Starts a new window when the current one is over (lock held).
-  void roll(gint64 now_ns) {
-    if (now_ns - window_start_ns < kTrimWindowNs) return;
-    // A window with nothing acquired in it leaves no peak to keep for the next.
-    previous_peak = now_ns - window_start_ns < 2 * kTrimWindowNs ? peak : out;
-    peak = out;
-    window_start_ns = now_ns;
-  }
+  void note_out() { peak_out.note(out, g_get_monotonic_time() * 1000); }
 };
 
 struct VkComputeBufferPool {
@@ -82,8 +71,7 @@ GstFlowReturn acquire_buffer(GstBufferPool* pool, GstBuffer** buffer, GstBufferP
     Usage& usage = usage_of(pool);
     std::lock_guard<std::mutex> guard(usage.lock);
     usage.out++;
-    usage.roll(g_get_monotonic_time() * 1000);
-    usage.peak = std::max(usage.peak, usage.out);
+    usage.note_out();
   }
   return ret;
 }
@@ -96,8 +84,9 @@ void release_buffer(GstBufferPool* pool, GstBuffer* buffer) {
     Usage& usage = usage_of(pool);
     std::lock_guard<std::mutex> guard(usage.lock);
     usage.out--;
-    usage.roll(g_get_monotonic_time() * 1000);
-    surplus = usage.made > std::max(usage.peak, usage.previous_peak);
+    usage.note_out();
+    // A pool that stops frees everything anyway, the usual way.
+    surplus = usage.made > usage.peak_out.keep() && !GST_BUFFER_POOL_IS_FLUSHING(pool);
   }
   if (surplus) {
     GST_DEBUG_OBJECT(pool, "giving back a buffer the stream has not needed lately");

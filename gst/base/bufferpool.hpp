@@ -8,7 +8,7 @@
 // pools grew under load.
 //
 // A pool keeps as many buffers as were in use at once over the last one to two seconds
-// (kTrimWindowNs): a pool that grew while every stream of the process started at once, or while the
+// (RecentPeak): a pool that grew while every stream of the process started at once, or while the
 // GPU fell behind for a moment, gives the extra frames back once the stream runs steadily again,
 // instead of holding them for its life.
 #pragma once

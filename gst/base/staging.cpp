@@ -1,36 +1,54 @@
 #include "staging.hpp"
 
+#include <algorithm>
+
 namespace vkc {
 
 SlotCopies::SlotCopies(std::shared_ptr<Device> device, const CommandRing& ring)
-    : device_(std::move(device)), ring_(ring), slots_(ring.depth()) {}
+    : device_(std::move(device)),
+      ring_(ring),
+      staging_(ring.depth()),
+      inputs_(ring.depth()),
+      outputs_(ring.depth()) {}
 
-Buffer& SlotCopies::slot_buffer(uint32_t slot, Member member, vk::DeviceSize bytes, const char* name,
+Buffer& SlotCopies::slot_buffer(uint32_t slot, Copies& copies, vk::DeviceSize bytes, const char* name,
                                 bool& created) {
-  const int64_t now_ns = g_get_monotonic_time() * 1000;
-  Copy& copy = slots_[slot].*member;
-  copy.used_ns = now_ns;
-  created = false;
-  for (uint32_t other = 0; other < slots_.size(); ++other) {
-    Copy& idle = slots_[other].*member;
-    if (other == slot || !idle.buffer || !ring_.idle(other)) continue;
-    if (!(copy.buffer && copy.buffer->size() >= bytes) && idle.buffer->size() >= bytes)
-      copy.buffer = std::move(idle.buffer);
-    else if (now_ns - idle.used_ns > kIdleNs)
-      idle.buffer.reset();  // its slot's frame has completed: the GPU is done with it
+  // This slot's frame is about to be recorded, so its previous one has completed too.
+  uint32_t busy = 0;
+  for (uint32_t other = 0; other < copies.by_slot.size(); ++other) {
+    std::unique_ptr<Buffer>& copy = copies.by_slot[other];
+    if (!copy) continue;
+    if (other == slot || ring_.idle(other))
+      copies.spare.push_back(std::move(copy));
+    else
+      ++busy;
   }
-  if (!(copy.buffer && copy.buffer->size() >= bytes)) {
-    copy.buffer = Buffer::create_device(device_, bytes, name);
-    created = true;
+  copies.in_use.note(busy + 1, g_get_monotonic_time() * 1000);
+  auto fits = std::find_if(copies.spare.begin(), copies.spare.end(),
+                           [&](const std::unique_ptr<Buffer>& spare) { return spare->size() >= bytes; });
+  created = fits == copies.spare.end();
+  std::unique_ptr<Buffer>& copy = copies.by_slot[slot];
+  if (created) {
+    copy = Buffer::create_device(device_, bytes, name);
+  } else {
+    copy = std::move(*fits);
+    copies.spare.erase(fits);
   }
-  return *copy.buffer;
+  // Spares too small for this frame, or beyond what was in use lately, go: their frames completed.
+  copies.spare.erase(
+      std::remove_if(copies.spare.begin(), copies.spare.end(),
+                     [&](const std::unique_ptr<Buffer>& spare) { return spare->size() < bytes; }),
+      copies.spare.end());
+  while (!copies.spare.empty() && busy + 1 + copies.spare.size() > copies.in_use.keep())
+    copies.spare.pop_back();
+  return *copy;
 }
 
-FrameLayout SlotCopies::moved(uint32_t slot, Member member, const char* name, const GstVideoInfo& info,
+FrameLayout SlotCopies::moved(uint32_t slot, Copies& copies, const char* name, const GstVideoInfo& info,
                               const FrameLayout& layout, guint n_planes, bool& created) {
   vk::DeviceSize bytes = 0;
   FrameLayout copy = packed_from_zero(info, layout, n_planes, bytes);
-  copy.buffer = slot_buffer(slot, member, bytes, name, created).handle();
+  copy.buffer = slot_buffer(slot, copies, bytes, name, created).handle();
   copy.device_local = true;
   return copy;
 }
@@ -38,12 +56,12 @@ FrameLayout SlotCopies::moved(uint32_t slot, Member member, const char* name, co
 FrameLayout SlotCopies::input_copy(uint32_t slot, const GstVideoInfo& info, const FrameLayout& layout,
                                    guint n_planes) {
   bool created = false;
-  return moved(slot, &Slot::input, "vkcompute input copy", info, layout, n_planes, created);
+  return moved(slot, inputs_, "vkcompute input copy", info, layout, n_planes, created);
 }
 
 vk::Buffer SlotCopies::input_copy(uint32_t slot, vk::DeviceSize bytes) {
   bool created = false;
-  return slot_buffer(slot, &Slot::input, bytes, "vkcompute input copy", created).handle();
+  return slot_buffer(slot, inputs_, bytes, "vkcompute input copy", created).handle();
 }
 
 FrameLayout SlotCopies::kernel_input_copy(const GstVideoInfo& info, const FrameLayout& layout,
@@ -64,7 +82,7 @@ FrameLayout SlotCopies::output_copy(uint32_t slot, vk::CommandBuffer cmd, const 
                                     const FrameLayout& layout) {
   bool created = false;
   FrameLayout copy =
-      moved(slot, &Slot::output, "vkcompute output copy", info, layout, GST_VIDEO_MAX_PLANES, created);
+      moved(slot, outputs_, "vkcompute output copy", info, layout, GST_VIDEO_MAX_PLANES, created);
   if (created) cmd.fillBuffer(copy.buffer, 0, VK_WHOLE_SIZE, 0);
   return copy;
 }

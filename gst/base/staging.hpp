@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "frame.hpp"
+#include "recentpeak.hpp"
 #include "scratch.hpp"
 #include "vk/submit.hpp"
 
@@ -18,14 +19,14 @@ namespace vkc {
 // a host-visible staging buffer for CPU copies (InputBinding), and device-local copies of a frame's
 // input and output. A slot without a copy takes one from a slot whose frame has completed before
 // it makes one, so an element holds as many copies as it has frames really in flight (one in a
-// live stream), not one per slot of its ring; a copy left idle for kIdleNs (after a burst, when
-// more frames were in flight) is freed.
+// live stream), not one per slot of its ring; what a burst made (more frames in flight for a
+// moment) is freed once it is past (RecentPeak).
 class SlotCopies {
  public:
   SlotCopies(std::shared_ptr<Device> device, const CommandRing& ring);
 
   // The slot's staging buffer, for InputBinding::bind().
-  std::unique_ptr<Buffer>& staging(uint32_t slot) { return slots_[slot].staging; }
+  std::unique_ptr<Buffer>& staging(uint32_t slot) { return staging_[slot]; }
   // `layout`'s planes [0, n_planes), moved into the slot's input copy with the same strides.
   FrameLayout input_copy(uint32_t slot, const GstVideoInfo& info, const FrameLayout& layout, guint n_planes);
   // The slot's input copy, at least `bytes` long: a frame gathered from several memories.
@@ -41,28 +42,25 @@ class SlotCopies {
                           const FrameLayout& layout);
 
  private:
-  // Two seconds: longer than any pause of a running stream, short beside a stream's life.
-  static constexpr int64_t kIdleNs = 2'000'000'000;
-
-  struct Copy {
-    std::unique_ptr<Buffer> buffer;
-    int64_t used_ns = 0;  // when a frame last used it (monotonic)
+  // Device copies of one kind (input or output): the slots' own, and spares from slots whose frames
+  // have completed, kept as many as were in use at once lately.
+  struct Copies {
+    explicit Copies(size_t slots) : by_slot(slots) {}
+    std::vector<std::unique_ptr<Buffer>> by_slot;
+    std::vector<std::unique_ptr<Buffer>> spare;
+    RecentPeak in_use;
   };
-  struct Slot {
-    std::unique_ptr<Buffer> staging;
-    Copy input;
-    Copy output;
-  };
-  using Member = Copy Slot::*;
-  // The slot's buffer `member`, of at least `bytes`: its own, one taken from an idle slot, or new.
-  // Frees the copies `member` of other slots left idle for kIdleNs.
-  Buffer& slot_buffer(uint32_t slot, Member member, vk::DeviceSize bytes, const char* name, bool& created);
-  FrameLayout moved(uint32_t slot, Member member, const char* name, const GstVideoInfo& info,
+  // A copy of at least `bytes` for `slot`: a spare, or new. Copies of slots whose frames have
+  // completed become spares first, and spares beyond what was in use at once lately are freed.
+  Buffer& slot_buffer(uint32_t slot, Copies& copies, vk::DeviceSize bytes, const char* name, bool& created);
+  FrameLayout moved(uint32_t slot, Copies& copies, const char* name, const GstVideoInfo& info,
                     const FrameLayout& layout, guint n_planes, bool& created);
 
   std::shared_ptr<Device> device_;
   const CommandRing& ring_;
-  std::vector<Slot> slots_;
+  std::vector<std::unique_ptr<Buffer>> staging_;  // by slot
+  Copies inputs_;
+  Copies outputs_;
   std::shared_ptr<const SharedScratch> kernel_input_;
   std::vector<std::shared_ptr<const SharedScratch>> outgrown_;  // earlier kernel input copies
 };

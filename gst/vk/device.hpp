@@ -42,8 +42,8 @@ uint64_t instance_generation();
 struct MemoryHeld {
   std::atomic<uint64_t> device_local{0};  // Buffer::create_device (VRAM on a discrete GPU)
   std::atomic<uint64_t> host_visible{0};  // Buffer::create_host: system memory on a discrete GPU
-  // What the driver holds for them: the memory blocks (MemoryBlocks), of either kind, whose free
-  // ranges wait for the next buffers.
+  // What the driver holds for them, of either kind: the memory blocks (MemoryBlocks), whose free
+  // ranges wait for the next buffers, and the memory of buffers that have their own.
   std::atomic<uint64_t> blocks{0};
 };
 

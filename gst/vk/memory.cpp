@@ -65,7 +65,7 @@ std::string Buffer::holdings(const Device& device) {
   char text[192];
   std::snprintf(text, sizeof text,
                 "Vulkan device %d holds %" G_GUINT64_FORMAT " bytes of device-local and %" G_GUINT64_FORMAT
-                " of host-visible memory, in %" G_GUINT64_FORMAT " bytes of memory blocks",
+                " of host-visible memory, in %" G_GUINT64_FORMAT " bytes allocated from the driver",
                 device.index(), guint64(held.device_local.load()), guint64(held.host_visible.load()),
                 guint64(held.blocks.load()));
   return text;

@@ -35,11 +35,20 @@ bool MemoryBlocks::place(Block& block, vk::DeviceSize size, vk::DeviceSize align
 }
 
 namespace {
-// GST_VKCOMPUTE_MEMORY_BLOCKS: "all" (the default), "device" (host-visible buffers get memory of
-// their own) or "none", to compare (docs/benchmarks.md).
-bool blocks_for(bool host_visible) {
+// Device-local buffers this large get memory of their own: frames. A stream's pools give frames
+// back after a burst (base/bufferpool.hpp), and in blocks the frames they keep would hold many
+// blocks partly used (64 chains at 1080p on an H200: 12 GB of blocks for 4.4 GB of buffers,
+// docs/benchmarks.md); device-local memory is quick to allocate. Host-visible frames stay in
+// blocks: allocating pinned host memory frame by frame stalled every stream.
+constexpr vk::DeviceSize kOwnDeviceBytes = 4ull << 20;
+
+// Whether a buffer goes into a block. GST_VKCOMPUTE_MEMORY_BLOCKS: unset for the rule above, "all"
+// for every buffer up to a quarter block, "none" for none, to compare (docs/benchmarks.md).
+bool in_blocks(bool host_visible, vk::DeviceSize size) {
   const char* mode = g_getenv("GST_VKCOMPUTE_MEMORY_BLOCKS");
-  return !mode || g_strcmp0(mode, "all") == 0 || (g_strcmp0(mode, "device") == 0 && !host_visible);
+  if (g_strcmp0(mode, "none") == 0) return false;
+  if (size > MemoryBlocks::kBlockBytes / 4) return false;
+  return host_visible || size < kOwnDeviceBytes || g_strcmp0(mode, "all") == 0;
 }
 
 // Host-visible buffers of a frame's size start on a 2 MiB boundary: the GPU read and wrote frames in
@@ -54,7 +63,7 @@ BlockRange MemoryBlocks::allocate(uint32_t type, vk::DeviceSize size, vk::Device
   alignment = std::max<vk::DeviceSize>(alignment, 1);
   std::lock_guard<std::mutex> guard(lock_);
   auto& blocks = blocks_[type];
-  const bool own = size > kBlockBytes / 4 || !blocks_for(map);
+  const bool own = !in_blocks(map, size);
   if (!own)
     for (auto& block : blocks) {
       vk::DeviceSize offset = 0;

@@ -28,7 +28,12 @@ constexpr auto kPoll = std::chrono::milliseconds(20);
 struct Reaper {
   std::mutex lock;
   std::condition_variable changed;
-  std::vector<Abandoned> jobs;           // lock
+  std::vector<Abandoned> jobs;  // lock
+  std::thread::id thread;       // the reaper's own thread
+  // Jobs that releasing a job gave back (the last reference to a frame, whose pool frees memory
+  // the GPU may still use): the reaper's thread holds the lock then, so they wait here, touched
+  // only by that thread, until the releases are over.
+  std::vector<Abandoned> given_back_while_releasing;
   bool exiting = false;                  // lock: the process is exiting; leave everything as it is
   uint64_t exit_handler_generation = 0;  // lock: instance_generation() when stop_at_exit was registered
 
@@ -49,6 +54,8 @@ struct Reaper {
         job = jobs.erase(job);
         GST_INFO("released the resources of GPU work that finished after its element let go");
       }
+      for (Abandoned& job : given_back_while_releasing) jobs.push_back(std::move(job));
+      given_back_while_releasing.clear();
       if (!jobs.empty()) changed.wait_for(guard, kPoll);
     }
   }
@@ -65,10 +72,12 @@ struct Reaper {
 Reaper& reaper() {
   static Reaper* instance = [] {
     auto* created = new Reaper();
-    std::thread([created] {
+    std::thread thread([created] {
       pthread_setname_np(pthread_self(), "vkc:reaper");
       created->run();
-    }).detach();
+    });
+    created->thread = thread.get_id();
+    thread.detach();
     return created;
   }();
   return *instance;
@@ -83,6 +92,10 @@ void release_after_gpu(std::unique_ptr<CommandRing> ring, std::shared_ptr<void> 
   }
   GST_INFO("GPU work still running: its resources are released when it completes");
   Reaper& r = reaper();
+  if (std::this_thread::get_id() == r.thread) {
+    r.given_back_while_releasing.push_back(Abandoned{std::move(ring), std::move(resources)});
+    return;
+  }
   {
     std::lock_guard<std::mutex> guard(r.lock);
     // Exit handlers run in the reverse order of their registration: registered after the driver

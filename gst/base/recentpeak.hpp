@@ -1,0 +1,39 @@
+// The most of something in use at once lately: in the current window of kWindowNs and the one before.
+// What a stream's frames and copies are kept by: a burst (every stream of a process starting at
+// once, the GPU falling behind for a moment) grows them, and what it grew goes once the stream has
+// run steadily for one to two windows, while what a steady stream uses is never given back between
+// two of its frames.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+
+namespace vkc {
+
+class RecentPeak {
+ public:
+  static constexpr int64_t kWindowNs = 1'000'000'000;
+
+  // The count is `in_use` from `now_ns` (monotonic) on.
+  void note(uint32_t in_use, int64_t now_ns) {
+    if (now_ns - window_start_ns_ >= kWindowNs) {
+      // Between two notes the count stayed at the last one: windows with no note in them saw only it.
+      previous_ = now_ns - window_start_ns_ < 2 * kWindowNs ? peak_ : last_;
+      peak_ = last_;
+      window_start_ns_ = now_ns;
+    }
+    peak_ = std::max(peak_, in_use);
+    last_ = in_use;
+  }
+
+  // How many to keep: the most in use at once in this window and the one before.
+  uint32_t keep() const { return std::max(peak_, previous_); }
+
+ private:
+  uint32_t peak_ = 0;      // in the current window
+  uint32_t previous_ = 0;  // in the one before
+  uint32_t last_ = 0;      // the count now
+  int64_t window_start_ns_ = 0;
+};
+
+}  // namespace vkc
