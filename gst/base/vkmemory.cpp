@@ -118,17 +118,17 @@ struct DeviceLeftovers {
   std::unique_ptr<HostView> host_view;
 };
 
-void free_after_queue(const std::shared_ptr<vkc::Device>& device, std::shared_ptr<DeviceLeftovers> leftovers,
-                      uint64_t wait_ns) {
+void free_after_queue(const std::shared_ptr<vkc::Device>& device,
+                      std::shared_ptr<DeviceLeftovers> leftovers) {
   try {
     // An empty submission's fence signals after everything submitted before it. Usually the
     // queue is idle by the time a pool stops and lets its buffers go, so the wait is short and
-    // nothing outlives the call; only memory still busy after `wait_ns` goes to the reaper (which,
-    // at process exit, may no longer find a driver to ask).
+    // nothing outlives the call; only memory still busy after kFreeWaitNs goes to the reaper
+    // (which, at process exit, may no longer find a driver to ask).
     auto ring = std::make_unique<vkc::CommandRing>(device, 1, "vkcompute memory release", 0);
     ring->begin(0);
     ring->submit(0);
-    if (ring->wait(0, wait_ns) == vkc::Completion::kPending)
+    if (ring->wait(0, kFreeWaitNs) == vkc::Completion::kPending)
       vkc::release_after_gpu(std::move(ring), std::move(leftovers));
   } catch (const std::exception& e) {
     // The device no longer takes work (lost): nothing of it runs any more either.
@@ -141,16 +141,17 @@ void allocator_free(GstAllocator* allocator, GstMemory* memory) {
   auto* self = reinterpret_cast<VkComputeAllocator*>(allocator);
   if (!memory->parent) {
     if (self->device_local) {
-      // A frame a running stream's pool no longer needs goes without a wait in that stream's
-      // thread: the GPU may have other streams' work queued.
-      const bool trimmed = GST_MINI_OBJECT_FLAG_IS_SET(memory, GST_VKCOMPUTE_MEMORY_FLAG_TRIMMED);
-      free_after_queue(
-          *self->device,
-          std::make_shared<DeviceLeftovers>(DeviceLeftovers{std::unique_ptr<vkc::Buffer>(mem->buffer),
-                                                            std::unique_ptr<HostView>(mem->host_view)}),
-          trimmed ? 0 : kFreeWaitNs);
-    } else
+      auto leftovers = std::make_shared<DeviceLeftovers>(DeviceLeftovers{
+          std::unique_ptr<vkc::Buffer>(mem->buffer), std::unique_ptr<HostView>(mem->host_view)});
+      // A frame that a running stream's pool no longer needs goes from whatever thread let go of
+      // it last (the completion service's among them), which must not submit or wait.
+      if (GST_MINI_OBJECT_FLAG_IS_SET(memory, GST_VKCOMPUTE_MEMORY_FLAG_TRIMMED))
+        vkc::release_after_queue(*self->device, std::move(leftovers));
+      else
+        free_after_queue(*self->device, std::move(leftovers));
+    } else {
       delete mem->buffer;
+    }
   }
   g_free(mem);
 }

@@ -1,5 +1,7 @@
 #include "reaper.hpp"
 
+#include "batch.hpp"
+
 #include <pthread.h>
 
 #include <chrono>
@@ -16,8 +18,25 @@ namespace vkc {
 namespace {
 
 struct Abandoned {
-  std::unique_ptr<CommandRing> ring;
+  std::unique_ptr<CommandRing> ring;  // null until the reaper's thread submits after `device`'s work
   std::shared_ptr<void> resources;
+  std::shared_ptr<Device> device;  // for release_after_queue()
+
+  // Whether the GPU may still use the resources: the ring's work, made here first when needed.
+  bool pending() {
+    try {
+      if (!ring) {
+        ring = std::make_unique<CommandRing>(device, 1, "vkcompute memory release", 0);
+        ring->begin(0);
+        ring->submit(0);
+      }
+      return ring->wait_all(0) == Completion::kPending;
+    } catch (const std::exception& e) {
+      // The device no longer takes work (lost): nothing of it runs any more either.
+      GST_WARNING("releasing at once: %s", e.what());
+      return false;
+    }
+  }
 };
 
 // How often the thread looks at the rings again while some are still running.
@@ -45,7 +64,7 @@ struct Reaper {
       // Freed with the lock held, so that an exiting process waits for a release under way
       // instead of tearing the driver down under it.
       for (auto job = jobs.begin(); job != jobs.end();) {
-        if (job->ring->wait_all(0) == Completion::kPending) {
+        if (job->pending()) {
           ++job;
           continue;
         }
@@ -85,15 +104,13 @@ Reaper& reaper() {
 
 }  // namespace
 
-void release_after_gpu(std::unique_ptr<CommandRing> ring, std::shared_ptr<void> resources) {
-  if (!ring || ring->wait_all(0) != Completion::kPending) {
-    resources.reset();
-    return;
-  }
-  GST_INFO("GPU work still running: its resources are released when it completes");
+namespace {
+
+// Hands `job` to the reaper's thread.
+void give(Abandoned job) {
   Reaper& r = reaper();
   if (std::this_thread::get_id() == r.thread) {
-    r.given_back_while_releasing.push_back(Abandoned{std::move(ring), std::move(resources)});
+    r.given_back_while_releasing.push_back(std::move(job));
     return;
   }
   {
@@ -106,9 +123,27 @@ void release_after_gpu(std::unique_ptr<CommandRing> ring, std::shared_ptr<void> 
       r.exit_handler_generation = instance_generation();
       std::atexit([] { reaper().stop_at_exit(); });
     }
-    r.jobs.push_back(Abandoned{std::move(ring), std::move(resources)});
+    r.jobs.push_back(std::move(job));
   }
   r.changed.notify_one();
+}
+
+}  // namespace
+
+void release_after_gpu(std::unique_ptr<CommandRing> ring, std::shared_ptr<void> resources) {
+  if (!ring || ring->wait_all(0) != Completion::kPending) {
+    resources.reset();
+    return;
+  }
+  GST_INFO("GPU work still running: its resources are released when it completes");
+  give(Abandoned{std::move(ring), std::move(resources), nullptr});
+}
+
+void release_after_queue(std::shared_ptr<Device> device, std::shared_ptr<void> resources) {
+  // Work the thread has recorded but keeps in its batch (a frame whose output it drops) is submitted
+  // first: the reaper's submission comes after it.
+  if (batch::open()) batch::flush();
+  give(Abandoned{nullptr, std::move(resources), std::move(device)});
 }
 
 }  // namespace vkc

@@ -14,4 +14,11 @@ namespace vkc {
 // is lost, then frees them (resources first) on a process-wide thread. Returns at once.
 void release_after_gpu(std::unique_ptr<CommandRing> ring, std::shared_ptr<void> resources);
 
+// Keeps `resources` until `device`'s compute queue has finished every command submitted to it
+// before this call, then frees them on the same thread. Submits nothing on the calling thread but
+// its own batch (batch.hpp), so any thread may call it, whatever it holds: memory that a running
+// stream gives back where its last reference went (the reaper's thread submits an empty command
+// buffer after that work and waits for it).
+void release_after_queue(std::shared_ptr<Device> device, std::shared_ptr<void> resources);
+
 }  // namespace vkc
