@@ -43,12 +43,14 @@ namespace {
 constexpr vk::DeviceSize kOwnDeviceBytes = 4ull << 20;
 
 // Whether a buffer goes into a block. GST_VKCOMPUTE_MEMORY_BLOCKS: unset for the rule above, "all"
-// for every buffer up to a quarter block, "none" for none, to compare (docs/benchmarks.md).
+// for every buffer up to a quarter block, "small" for buffers below kOwnDeviceBytes of either kind,
+// "none" for none, to compare (docs/benchmarks.md).
 bool in_blocks(bool host_visible, vk::DeviceSize size) {
   const char* mode = g_getenv("GST_VKCOMPUTE_MEMORY_BLOCKS");
   if (g_strcmp0(mode, "none") == 0) return false;
   if (size > MemoryBlocks::kBlockBytes / 4) return false;
-  return host_visible || size < kOwnDeviceBytes || g_strcmp0(mode, "all") == 0;
+  if (size < kOwnDeviceBytes || g_strcmp0(mode, "all") == 0) return true;
+  return host_visible && g_strcmp0(mode, "small") != 0;
 }
 
 // Host-visible buffers of a frame's size start on a 2 MiB boundary: the GPU read and wrote frames in
