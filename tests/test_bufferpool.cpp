@@ -1,6 +1,8 @@
 // The frame pool of the base class (gst/base/bufferpool.hpp) on its own, with system memory: it
-// makes nothing when it starts, makes a buffer only when none waits in it, keeps what the stream had
-// in use at once lately, and gives back what a burst made once the stream runs steadily again.
+// makes nothing when it starts, makes a buffer only when none waits in it, and, with giving back on
+// (GST_VKCOMPUTE_TRIM=1), keeps what the stream had in use at once lately and gives back what a
+// burst made once the stream runs steadily again; with it off (the default) it keeps all it made.
+// Each test runs in a process of its own (check forks), which reads the variable once.
 #include <gst/video/video.h>
 
 #include <set>
@@ -103,6 +105,7 @@ GST_START_TEST(test_starts_empty_and_grows_on_demand) {
 GST_END_TEST;
 
 GST_START_TEST(test_gives_back_what_a_burst_made) {
+  g_setenv("GST_VKCOMPUTE_TRIM", "1", TRUE);
   GstBufferPool* pool = StartedPool(3);
   Memories memories;
   std::vector<GstBuffer*> out;
@@ -127,6 +130,7 @@ GST_START_TEST(test_gives_back_what_a_burst_made) {
 GST_END_TEST;
 
 GST_START_TEST(test_keeps_what_a_steady_stream_uses) {
+  g_setenv("GST_VKCOMPUTE_TRIM", "1", TRUE);
   GstBufferPool* pool = StartedPool(2);
   Memories memories;
   // Four out at once, again and again: after the first round the pool makes and frees nothing.
@@ -141,12 +145,28 @@ GST_START_TEST(test_keeps_what_a_steady_stream_uses) {
 }
 GST_END_TEST;
 
+GST_START_TEST(test_keeps_everything_by_default) {
+  g_unsetenv("GST_VKCOMPUTE_TRIM");
+  GstBufferPool* pool = StartedPool(3);
+  Memories memories;
+  std::vector<GstBuffer*> out;
+  fail_unless_equals_int(AcquireMany(pool, 6, memories, out), 6);
+  ReleaseAll(out);
+  fail_unless_equals_int(SteadyUse(pool, 1, kBeyondTwoWindowsUs, memories), 0);
+  fail_unless_equals_int(memories.freed, 0);
+  fail_unless(gst_buffer_pool_set_active(pool, FALSE));
+  fail_unless_equals_int(memories.freed, 6);
+  gst_object_unref(pool);
+}
+GST_END_TEST;
+
 static Suite* bufferpool_suite() {
   Suite* suite = suite_create("bufferpool");
   TCase* tcase = tcase_create("general");
   tcase_add_test(tcase, test_starts_empty_and_grows_on_demand);
   tcase_add_test(tcase, test_gives_back_what_a_burst_made);
   tcase_add_test(tcase, test_keeps_what_a_steady_stream_uses);
+  tcase_add_test(tcase, test_keeps_everything_by_default);
   suite_add_tcase(suite, tcase);
   return suite;
 }

@@ -1,5 +1,5 @@
 // The buffer pools of our frames: GstVideoBufferPool that allocates each buffer when it is first
-// needed, never ahead, and lets go of buffers the stream no longer needs. A pool's minimum (what the
+// needed, never ahead, and (when asked) lets go of buffers the stream no longer needs. A pool's minimum (what the
 // ALLOCATION query says the element may hold: its ring of frames plus what downstream holds, and what
 // upstream sets in the config of a pool we offer) is then a bound that lets a stream that runs ahead
 // keep every slot busy, not memory held from the start: a live stream with a frame or two in flight
@@ -7,10 +7,11 @@
 // (vk/memory_blocks.hpp), not allocated from the driver one by one, which stalled every stream when
 // pools grew under load.
 //
-// A pool keeps as many buffers as were in use at once over the last one to two seconds
-// (RecentPeak): a pool that grew while every stream of the process started at once, or while the
-// GPU fell behind for a moment, gives the extra frames back once the stream runs steadily again,
-// instead of holding them for its life.
+// With GST_VKCOMPUTE_TRIM=1 (off by default: docs/design.md, "What a stream holds"), a pool keeps
+// as many buffers as were in use at once over the last one to two seconds (RecentPeak): a pool
+// that grew while every stream of the process started at once, or while the GPU fell behind for a
+// moment, gives the extra frames back once the stream runs steadily again, instead of holding them
+// for its life.
 #pragma once
 
 #include <gst/gst.h>

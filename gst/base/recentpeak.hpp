@@ -1,12 +1,14 @@
 // The most of something in use at once lately: in the current window of kWindowNs and the one before.
-// What a stream's frames and copies are kept by: a burst (every stream of a process starting at
-// once, the GPU falling behind for a moment) grows them, and what it grew goes once the stream has
-// run steadily for one to two windows, while what a steady stream uses is never given back between
-// two of its frames.
+// What a stream's frames and copies are kept by, when giving memory back is on (enabled()): a burst
+// (every stream of a process starting at once, the GPU falling behind for a moment) grows them, and
+// what it grew goes once the stream has run steadily for one to two windows, while what a steady
+// stream uses is never given back between two of its frames.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 
 namespace vkc {
 
@@ -26,8 +28,20 @@ class RecentPeak {
     last_ = in_use;
   }
 
-  // How many to keep: the most in use at once in this window and the one before.
-  uint32_t keep() const { return std::max(peak_, previous_); }
+  // How many to keep: the most in use at once in this window and the one before; everything ever
+  // made unless giving back is on (enabled()).
+  uint32_t keep() const { return enabled() ? std::max(peak_, previous_) : UINT32_MAX; }
+
+  // GST_VKCOMPUTE_TRIM=1. Off by default: with it on, 64 to 120 live five-element chains on the lent
+  // H200 stopped for good, every thread waiting, in 5 of 8 runs (docs/benchmarks.md, runs 15-18);
+  // never on lavapipe, and never without it.
+  static bool enabled() {
+    static const bool on = [] {
+      const char* value = std::getenv("GST_VKCOMPUTE_TRIM");
+      return value && std::strcmp(value, "1") == 0;
+    }();
+    return on;
+  }
 
  private:
   uint32_t peak_ = 0;      // in the current window

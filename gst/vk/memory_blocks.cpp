@@ -35,22 +35,21 @@ bool MemoryBlocks::place(Block& block, vk::DeviceSize size, vk::DeviceSize align
 }
 
 namespace {
-// Device-local buffers this large get memory of their own: frames. A stream's pools give frames
-// back after a burst (base/bufferpool.hpp), and in blocks the frames they keep would hold many
-// blocks partly used (64 chains at 1080p on an H200: 12 GB of blocks for 4.4 GB of buffers,
-// docs/benchmarks.md); device-local memory is quick to allocate. Host-visible frames stay in
-// blocks: allocating pinned host memory frame by frame stalled every stream.
-constexpr vk::DeviceSize kOwnDeviceBytes = 4ull << 20;
+// Frames (buffers this large) may get memory of their own, to compare: a stream whose pools give
+// frames back after a burst (base/recentpeak.hpp) leaves the frames they keep holding many blocks
+// partly used (64 chains at 1080p on the H200: 6.9 GB allocated for 2.5 GB of buffers,
+// docs/benchmarks.md). Allocating pinned host memory frame by frame stalled every stream.
+constexpr vk::DeviceSize kFrameBytes = 4ull << 20;
 
-// Whether a buffer goes into a block. GST_VKCOMPUTE_MEMORY_BLOCKS: unset for the rule above, "all"
-// for every buffer up to a quarter block, "small" for buffers below kOwnDeviceBytes of either kind,
-// "none" for none, to compare (docs/benchmarks.md).
+// Whether a buffer goes into a block. GST_VKCOMPUTE_MEMORY_BLOCKS: unset or "all" for every buffer
+// up to a quarter block; "host" for all but device-local frames; "small" for buffers below
+// kFrameBytes of either kind; "none" for none (docs/benchmarks.md).
 bool in_blocks(bool host_visible, vk::DeviceSize size) {
   const char* mode = g_getenv("GST_VKCOMPUTE_MEMORY_BLOCKS");
   if (g_strcmp0(mode, "none") == 0) return false;
   if (size > MemoryBlocks::kBlockBytes / 4) return false;
-  if (size < kOwnDeviceBytes || g_strcmp0(mode, "all") == 0) return true;
-  return host_visible && g_strcmp0(mode, "small") != 0;
+  if (size < kFrameBytes || !mode || g_strcmp0(mode, "all") == 0) return true;
+  return host_visible && g_strcmp0(mode, "host") == 0;
 }
 
 // Host-visible buffers of a frame's size start on a 2 MiB boundary: the GPU read and wrote frames in

@@ -30,8 +30,7 @@ struct BlockRange {
 // Owned by the Device (Device::blocks()); thread-safe.
 class MemoryBlocks {
  public:
-  // Blocks are this large; a request of more than a quarter of it, and a device-local frame, gets
-  // memory of its own.
+  // Blocks are this large; a request of more than a quarter of it gets memory of its own.
   static constexpr vk::DeviceSize kBlockBytes = 64ull << 20;
 
   explicit MemoryBlocks(const Device& device) : device_(device) {}
