@@ -12,13 +12,25 @@ GST_DEBUG_CATEGORY_STATIC(gst_vkcompute_pool_debug);
 namespace {
 
 // How many buffers a pool made and how many are out, and the most out at once lately.
-struct Usage {
-  std::mutex lock;
-  guint made = 0;  // allocated and not freed: out, or waiting in the pool's queue
-  guint out = 0;   // acquired and not yet released
-  vkc::RecentPeak peak_out;
+class Usage {
+ public:
+  void made(int change) {
+    std::lock_guard<std::mutex> guard(lock_);
+    made_ += change;
+  }
+  // `change` buffers more out (negative: back); whether the pool now holds more than it needs.
+  bool out(int change) {
+    std::lock_guard<std::mutex> guard(lock_);
+    out_ += change;
+    peak_out_.note(out_, g_get_monotonic_time() * 1000);
+    return made_ > peak_out_.keep();
+  }
 
-  void note_out() { peak_out.note(out, g_get_monotonic_time() * 1000); }
+ private:
+  std::mutex lock_;
+  guint made_ = 0;  // allocated and not freed: out, or waiting in the pool's queue
+  guint out_ = 0;   // acquired and not yet released
+  vkc::RecentPeak peak_out_;
 };
 
 struct VkComputeBufferPool {
@@ -48,47 +60,26 @@ gboolean start_empty(GstBufferPool*) {
 
 GstFlowReturn alloc_buffer(GstBufferPool* pool, GstBuffer** buffer, GstBufferPoolAcquireParams* params) {
   const GstFlowReturn ret = parent_class()->alloc_buffer(pool, buffer, params);
-  if (ret == GST_FLOW_OK) {
-    Usage& usage = usage_of(pool);
-    std::lock_guard<std::mutex> guard(usage.lock);
-    usage.made++;
-  }
+  if (ret == GST_FLOW_OK) usage_of(pool).made(1);
   return ret;
 }
 
 void free_buffer(GstBufferPool* pool, GstBuffer* buffer) {
-  {
-    Usage& usage = usage_of(pool);
-    std::lock_guard<std::mutex> guard(usage.lock);
-    usage.made--;
-  }
+  usage_of(pool).made(-1);
   parent_class()->free_buffer(pool, buffer);
 }
 
 GstFlowReturn acquire_buffer(GstBufferPool* pool, GstBuffer** buffer, GstBufferPoolAcquireParams* params) {
   const GstFlowReturn ret = parent_class()->acquire_buffer(pool, buffer, params);
-  if (ret == GST_FLOW_OK) {
-    Usage& usage = usage_of(pool);
-    std::lock_guard<std::mutex> guard(usage.lock);
-    usage.out++;
-    usage.note_out();
-  }
+  if (ret == GST_FLOW_OK) usage_of(pool).out(1);
   return ret;
 }
 
 // A buffer beyond what the stream used at once lately is freed instead of queued: GstBufferPool
 // discards a released buffer whose memory is tagged (GST_BUFFER_FLAG_TAG_MEMORY), counting it out.
+// A pool that stops frees everything anyway, the usual way.
 void release_buffer(GstBufferPool* pool, GstBuffer* buffer) {
-  bool surplus;
-  {
-    Usage& usage = usage_of(pool);
-    std::lock_guard<std::mutex> guard(usage.lock);
-    usage.out--;
-    usage.note_out();
-    // A pool that stops frees everything anyway, the usual way.
-    surplus = usage.made > usage.peak_out.keep() && !GST_BUFFER_POOL_IS_FLUSHING(pool);
-  }
-  if (surplus) {
+  if (usage_of(pool).out(-1) && !GST_BUFFER_POOL_IS_FLUSHING(pool)) {
     GST_DEBUG_OBJECT(pool, "giving back a buffer the stream has not needed lately");
     for (guint i = 0; i < gst_buffer_n_memory(buffer); i++)
       GST_MINI_OBJECT_FLAG_SET(gst_buffer_peek_memory(buffer, i), GST_VKCOMPUTE_MEMORY_FLAG_TRIMMED);
@@ -105,10 +96,13 @@ void finalize(GObject* object) {
 void vkcompute_buffer_pool_class_init(VkComputeBufferPoolClass* klass) {
   GstBufferPoolClass* pool_class = GST_BUFFER_POOL_CLASS(klass);
   pool_class->start = start_empty;
-  pool_class->alloc_buffer = alloc_buffer;
-  pool_class->free_buffer = free_buffer;
-  pool_class->acquire_buffer = acquire_buffer;
-  pool_class->release_buffer = release_buffer;
+  // Counting what is out costs a lock on every acquire and release: only when giving back is on.
+  if (vkc::RecentPeak::enabled()) {
+    pool_class->alloc_buffer = alloc_buffer;
+    pool_class->free_buffer = free_buffer;
+    pool_class->acquire_buffer = acquire_buffer;
+    pool_class->release_buffer = release_buffer;
+  }
   G_OBJECT_CLASS(klass)->finalize = finalize;
   GST_DEBUG_CATEGORY_INIT(gst_vkcompute_pool_debug, "vkcomputepool", 0, "vkcompute buffer pools");
 }
