@@ -180,8 +180,10 @@ static GstFlowReturn after_push(GstVkComputeFilter* self, GstFlowReturn flow) {
 
 // Whether a frame's work may wait in the streaming thread's batch (vkc::BatchScope) once submitted:
 // its output stays in device memory and goes straight into another element of ours, on this thread,
-// whose work joins the batch too, down to the chain's last element, which sends it. An output that
-// a stock element receives could reach another thread, which must find its work submitted.
+// whose work joins the batch too, down to the chain's last element, which sends it. Correctness does
+// not depend on it: whoever reads the output, on any thread, sends the batch first
+// (vkc::order_after_write()). A stock element may hold the frame, or block the thread, for long:
+// the work goes now, so that it runs meanwhile.
 static bool joins_batch(GstVkComputeFilter* self) {
   if (!get_priv(self)->out_device) return false;
   GstElement* element = vkc::element_after(GST_BASE_TRANSFORM_SRC_PAD(self));
@@ -193,9 +195,9 @@ static bool joins_batch(GstVkComputeFilter* self) {
 // A caps event on its way downstream, sent at a negotiation or again to a new peer after the element
 // after this one was replaced while PLAYING (relinked behind a blocking probe, the usual way), on the
 // streaming thread, before the frame that follows it. The frames recorded for the old peer may have
-// their work waiting in this thread's batch for an element of ours that is gone: a stock element may
-// read the frame from another thread, which must find the work submitted, so the batch goes now. A
-// new peer that does not take device memory gets the caps in system memory (linkchanges.hpp).
+// their work waiting in this thread's batch for an element of ours that is gone: it goes now, so that
+// it runs while the new peer negotiates (a reader would send it anyway). A new peer that does not
+// take device memory gets the caps in system memory (linkchanges.hpp).
 static GstPadProbeReturn caps_for_current_peer(GstPad* pad, GstPadProbeInfo* info, gpointer data) {
   if (GST_EVENT_TYPE(GST_PAD_PROBE_INFO_EVENT(info)) != GST_EVENT_CAPS) return GST_PAD_PROBE_OK;
   auto* self = GST_VKCOMPUTE_FILTER(data);
@@ -489,9 +491,11 @@ static gboolean gst_vkcompute_filter_decide_allocation(GstBaseTransform* trans, 
 // Orders a frame's commands after every command submitted before on the device's compute queue,
 // which every element's kernels share: a frame in device memory was written by the element
 // upstream's work, and the output buffers written here may still be read by the work of the
-// element downstream. Both were submitted earlier (frames leave at submit), so the queue's order
-// and this barrier suffice: no CPU wait. (The copy queues touch only a slot's own copies and host
-// memory, ordered by the slot's semaphores: vkc::ChainEnds.)
+// element downstream. Both are ahead in the queue: the input's write because binding it sent the
+// batch that held it (vkc::order_after_write()), the earlier reads because their frames hold the
+// buffers until they are done. So the queue's order and this barrier suffice: no CPU wait. (The copy
+// queues touch only a slot's own copies and host memory, ordered by the slot's semaphores:
+// vkc::ChainEnds.)
 static void record_after_earlier_work(vk::CommandBuffer cmd) {
   using Stage = vk::PipelineStageFlagBits;
   using Access = vk::AccessFlagBits;
@@ -567,6 +571,10 @@ static gboolean record_and_submit(GstVkComputeFilter* self, vkc::Frame& frame, c
   ends.download();
   // The chain's last element sends the batch with its own work in it.
   priv->ring->submit(frame.slot, true);
+  // A reader of an output in device memory, on any thread, orders its work after this point.
+  if (frame.outbuf && frame.out.device_local)
+    gst_vkcompute_memory_set_written(gst_buffer_peek_memory(frame.outbuf, 0),
+                                     priv->ring->compute_point(frame.slot));
   if (!joins_batch(self)) vkc::batch::flush();
   return TRUE;
 }
@@ -602,9 +610,9 @@ static GstFlowReturn acquire_output(GstVkComputeFilter* self, vkc::Frame& frame)
 }
 
 // Binds the input, takes an output buffer, records and submits one frame into `slot`, and hands it
-// to the scheduler. Takes `inbuf`. An output in device memory leaves now, in `out`: the work of
-// the element downstream is ordered after ours on the GPU (record_after_earlier_work()), and a CPU
-// map waits for it (vkmemory.hpp). An output in host memory leaves when the GPU is done.
+// to the scheduler. Takes `inbuf`. An output in device memory leaves now, in `out`, carrying where
+// our work ends: the work of any element of ours that reads it is ordered after ours on the GPU, and
+// a CPU map waits for it (vkmemory.hpp). An output in host memory leaves when the GPU is done.
 static GstFlowReturn submit_frame(GstVkComputeFilter* self, GstBuffer* inbuf, guint slot, GstBuffer** out) {
   auto* priv = get_priv(self);
   auto work = std::make_unique<FrameWork>(self);

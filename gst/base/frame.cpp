@@ -9,6 +9,10 @@ namespace vkc {
 
 namespace {
 
+// How long binding a frame in device memory may wait for a write on another queue (none today:
+// our kernels write device frames on the compute queue, whose order needs no wait).
+constexpr uint64_t kWriteWaitNs = 10'000'000'000ull;
+
 GQuark import_quark() {
   static GQuark quark = g_quark_from_static_string("vkcompute-host-import");
   return quark;
@@ -206,6 +210,12 @@ bool InputBinding::bind(const std::shared_ptr<Device>& device, GstBuffer* buf, c
     if (const Buffer* own = gst_vkcompute_memory_get_buffer(mem, *device, &device_local)) {
       path_ = device_local ? InputPath::kDevice : InputPath::kOwnMemory;
       layout.device_local = device_local;
+      // The frame may come from another thread than its writer's (a queue, an application): the
+      // kernels recorded next must find the write ahead of them.
+      if (device_local && order_after_write(mem, *device, kWriteWaitNs) != Completion::kDone) {
+        error = "the GPU work that wrote the frame did not finish";
+        return false;
+      }
       return frame_layout(buf, info, own->handle(), mem->offset, layout, error);
     }
   }

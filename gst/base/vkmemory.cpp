@@ -3,6 +3,7 @@
 #include <mutex>
 
 #include "bufferpool.hpp"
+#include "vk/batch.hpp"
 #include "vk/reaper.hpp"
 #include "vk/submit.hpp"
 
@@ -16,9 +17,14 @@ constexpr uint64_t kMapTimeoutNs = 10'000'000'000ull;
 // How long freeing device-local memory waits for the work queued before it.
 constexpr uint64_t kFreeWaitNs = 1'000'000'000ull;
 
-// What the CPU sees of a device-local buffer: a host-visible copy, made at each map.
-struct HostView {
-  std::mutex lock;  // one copy at a time into `staging`
+// What a device-local root memory keeps beside its buffer.
+struct DeviceSide {
+  // Where the GPU's last write to the buffer ends, set when the writer submitted it (or still
+  // holds it in its batch): readers order their work after it.
+  std::mutex point_lock;
+  std::shared_ptr<const vkc::SubmitPoint> written;  // point_lock
+  // What the CPU sees of the buffer: a host-visible copy, made at each map.
+  std::mutex map_lock;  // one copy at a time into `staging`
   std::unique_ptr<vkc::Buffer> staging;
 };
 
@@ -27,7 +33,7 @@ struct VkComputeMemory {
   // The root memory owns both; shared sub-memories borrow them and keep the root alive through
   // mem.parent.
   vkc::Buffer* buffer;
-  HostView* host_view;  // device-local memory only
+  DeviceSide* device_side;  // device-local memory only
 };
 
 struct VkComputeAllocator {
@@ -65,12 +71,12 @@ bool copy_now(const std::shared_ptr<vkc::Device>& device, const vkc::Buffer& fro
   });
 }
 
-VkComputeMemory* memory_wrap(GstAllocator* allocator, GstMemory* parent, vkc::Buffer* buffer, HostView* view,
-                             gsize maxsize, gsize align, gsize offset, gsize size) {
+VkComputeMemory* memory_wrap(GstAllocator* allocator, GstMemory* parent, vkc::Buffer* buffer,
+                             DeviceSide* side, gsize maxsize, gsize align, gsize offset, gsize size) {
   auto* mem = g_new0(VkComputeMemory, 1);
   gst_memory_init(GST_MEMORY_CAST(mem), GstMemoryFlags(0), allocator, parent, maxsize, align, offset, size);
   mem->buffer = buffer;
-  mem->host_view = view;
+  mem->device_side = side;
   return mem;
 }
 
@@ -105,8 +111,8 @@ GstMemory* allocator_alloc(GstAllocator* allocator, gsize size, GstAllocationPar
   // aligned far beyond any alignment GStreamer asks for).
   uintptr_t base = uintptr_t(buffer->mapped());
   gsize offset = ((base + params->prefix + align) & ~uintptr_t(align)) - base;
-  auto* mem = memory_wrap(allocator, nullptr, buffer.release(), self->device_local ? new HostView() : nullptr,
-                          maxsize, align, offset, size);
+  auto* mem = memory_wrap(allocator, nullptr, buffer.release(),
+                          self->device_local ? new DeviceSide() : nullptr, maxsize, align, offset, size);
   return GST_MEMORY_CAST(mem);
 }
 
@@ -115,7 +121,7 @@ GstMemory* allocator_alloc(GstAllocator* allocator, gsize size, GstAllocationPar
 // it, or a pool freed while another element's kernel still reads one of its buffers.
 struct DeviceLeftovers {
   std::unique_ptr<vkc::Buffer> buffer;
-  std::unique_ptr<HostView> host_view;
+  std::unique_ptr<DeviceSide> device_side;
 };
 
 void free_after_queue(const std::shared_ptr<vkc::Device>& device,
@@ -141,8 +147,11 @@ void allocator_free(GstAllocator* allocator, GstMemory* memory) {
   auto* self = reinterpret_cast<VkComputeAllocator*>(allocator);
   if (!memory->parent) {
     if (self->device_local) {
+      // The release below follows the work submitted before it: a write to the frame that a
+      // thread's batch still holds goes first (the frame was dropped unread).
+      if (mem->device_side->written) vkc::batch::submit(*mem->device_side->written);
       auto leftovers = std::make_shared<DeviceLeftovers>(DeviceLeftovers{
-          std::unique_ptr<vkc::Buffer>(mem->buffer), std::unique_ptr<HostView>(mem->host_view)});
+          std::unique_ptr<vkc::Buffer>(mem->buffer), std::unique_ptr<DeviceSide>(mem->device_side)});
       // A frame that a running stream's pool no longer needs goes from whatever thread let go of
       // it last (the completion service's among them), which must not submit or wait.
       if (GST_MINI_OBJECT_FLAG_IS_SET(memory, GST_VKCOMPUTE_MEMORY_FLAG_TRIMMED))
@@ -156,13 +165,27 @@ void allocator_free(GstAllocator* allocator, GstMemory* memory) {
   g_free(mem);
 }
 
+// The point of the GPU's last write to device-local `memory` of ours, or null.
+std::shared_ptr<const vkc::SubmitPoint> written_point(GstMemory* memory) {
+  if (!gst_memory_is_type(memory, GST_VKCOMPUTE_DEVICE_MEMORY_TYPE)) return nullptr;
+  DeviceSide& side = *root_of(memory)->device_side;
+  std::lock_guard<std::mutex> guard(side.point_lock);
+  return side.written;
+}
+
 gpointer memory_map_full(GstMemory* memory, GstMapInfo* info, gsize) {
   auto* mem = reinterpret_cast<VkComputeMemory*>(memory);
   auto* allocator = allocator_of(memory);
   // Host-visible memory is coherent and persistently mapped: nothing to flush or invalidate.
   if (!allocator->device_local) return mem->buffer->mapped();
-  HostView& view = *root_of(memory)->host_view;
-  std::lock_guard<std::mutex> guard(view.lock);
+  DeviceSide& view = *root_of(memory)->device_side;
+  // A write that another thread's batch still holds is sent first; the copy then follows it in the
+  // compute queue (run_now() sends this thread's own batch).
+  if (vkc::order_after_write(memory, **allocator->device, kMapTimeoutNs) != vkc::Completion::kDone) {
+    GST_ERROR_OBJECT(allocator, "the GPU did not finish writing a frame for a CPU map");
+    return nullptr;
+  }
+  std::lock_guard<std::mutex> guard(view.map_lock);
   try {
     if (!view.staging)
       view.staging =
@@ -186,8 +209,8 @@ void memory_unmap_full(GstMemory* memory, GstMapInfo* info) {
   auto* mem = reinterpret_cast<VkComputeMemory*>(memory);
   auto* allocator = allocator_of(memory);
   if (!allocator->device_local || !(info->flags & GST_MAP_WRITE)) return;
-  HostView& view = *root_of(memory)->host_view;
-  std::lock_guard<std::mutex> guard(view.lock);
+  DeviceSide& view = *root_of(memory)->device_side;
+  std::lock_guard<std::mutex> guard(view.map_lock);
   try {
     if (!copy_now(*allocator->device, *view.staging, *mem->buffer))
       GST_ERROR_OBJECT(allocator, "the GPU did not finish copying a frame written by the CPU back");
@@ -200,7 +223,7 @@ void memory_unmap_full(GstMemory* memory, GstMapInfo* info) {
 GstMemory* memory_share(GstMemory* memory, gssize offset, gssize size) {
   auto* root = root_of(memory);
   if (size == -1) size = gssize(memory->size) - offset;
-  auto* sub = memory_wrap(memory->allocator, GST_MEMORY_CAST(root), root->buffer, root->host_view,
+  auto* sub = memory_wrap(memory->allocator, GST_MEMORY_CAST(root), root->buffer, root->device_side,
                           memory->maxsize, memory->align, memory->offset + offset, size);
   GST_MINI_OBJECT_FLAG_SET(sub, GST_MINI_OBJECT_FLAG_LOCK_READONLY);
   return GST_MEMORY_CAST(sub);
@@ -242,6 +265,26 @@ GstAllocator* allocator_new(std::shared_ptr<vkc::Device> device, std::shared_ptr
 }
 
 }  // namespace
+
+void gst_vkcompute_memory_set_written(GstMemory* mem, std::shared_ptr<const vkc::SubmitPoint> point) {
+  g_return_if_fail(gst_memory_is_type(mem, GST_VKCOMPUTE_DEVICE_MEMORY_TYPE));
+  DeviceSide& side = *root_of(mem)->device_side;
+  std::lock_guard<std::mutex> guard(side.point_lock);
+  side.written = std::move(point);
+}
+
+vkc::Completion vkc::order_after_write(GstMemory* mem, const Device& device, uint64_t timeout_ns) {
+  std::shared_ptr<const vkc::SubmitPoint> written = written_point(mem);
+  if (!written) return vkc::Completion::kDone;
+  vkc::batch::submit(*written);
+  // Submitted (or in this thread's batch, which sends it before anything of the thread's own that
+  // is not deferred behind it): the compute queue keeps the order, and the reader's barrier after
+  // earlier work makes the writes visible.
+  if (&written->timeline == &device.timeline(vkc::QueueRole::kCompute)) return vkc::Completion::kDone;
+  // On another queue, or another device: the CPU waits, as a map must anyway.
+  vkc::batch::flush();
+  return vkc::wait_points(written->timeline.device(), {written.get()}, timeout_ns);
+}
 
 GstAllocator* gst_vkcompute_allocator_new(std::shared_ptr<vkc::Device> device) {
   return allocator_new(std::move(device), nullptr, false);

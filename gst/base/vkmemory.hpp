@@ -16,6 +16,7 @@
 #include <memory>
 
 #include "vk/memory.hpp"
+#include "vk/timeline.hpp"
 
 #define GST_VKCOMPUTE_MEMORY_TYPE "VkComputeMemory"
 #define GST_VKCOMPUTE_DEVICE_MEMORY_TYPE "VkComputeDeviceMemory"
@@ -37,6 +38,21 @@ GstAllocator* gst_vkcompute_allocator_new(std::shared_ptr<vkc::Device> device);
 // downloads in `counts`.
 GstAllocator* gst_vkcompute_device_allocator_new(std::shared_ptr<vkc::Device> device,
                                                  std::shared_ptr<vkc::TransferCounts> counts);
+
+// Device-local memory carries where the GPU's last write to it ends: the element that writes a
+// frame there sets the point when it submits the work (or adds it to its thread's batch), and
+// every reader orders its work after it (vkc::order_after_write()). So whichever thread reads the
+// frame, and whatever lies between writer and reader, the read sees the write.
+void gst_vkcompute_memory_set_written(GstMemory* mem, std::shared_ptr<const vkc::SubmitPoint> point);
+
+namespace vkc {
+// Orders what the calling thread submits to `device`'s compute queue from now on after the GPU's
+// last write to `mem` (nothing to do unless it is device-local memory of ours): a write still in
+// another thread's batch is sent now (batch::submit()); one on the same compute queue is then ahead
+// in the queue, and the reader's barrier after earlier work makes it visible. A write on another
+// queue or device is waited for by the CPU, up to `timeout_ns`. kDone when ordered.
+Completion order_after_write(GstMemory* mem, const Device& device, uint64_t timeout_ns);
+}  // namespace vkc
 
 // The Vulkan buffer behind `mem` when it came from an allocator of ours (either kind) on
 // `device`, else null; `device_local` says which kind. The memory's data starts at byte

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <mutex>
 #include <vector>
 
 #include "device.hpp"
@@ -21,11 +22,25 @@ struct Entry {
   std::shared_ptr<SubmitPoint> point;  // uploads and downloads only
 };
 
+}  // namespace
+
+namespace batch {
+// A thread's batch. The thread adds to it and sends it; any other thread may send it too (submit()).
+struct Pending {
+  // Held while adding and while submitting: one batch's submissions keep the order of its adds,
+  // whichever thread sends them.
+  std::mutex lock;
+  std::vector<Entry> entries;  // lock
+  // The point of each device's compute work in the batch, made by its first submission (lock).
+  std::map<const Device*, std::shared_ptr<SubmitPoint>> points;
+};
+}  // namespace batch
+
+namespace {
+
 struct ThreadBatch {
   int depth = 0;  // open scopes
-  std::vector<Entry> entries;
-  // The point of each device's compute work in the batch, made by its first submission.
-  std::map<const Device*, std::shared_ptr<SubmitPoint>> points;
+  std::shared_ptr<batch::Pending> pending = std::make_shared<batch::Pending>();
 };
 
 thread_local ThreadBatch t_batch;
@@ -80,27 +95,32 @@ bool open() {
 }
 
 std::shared_ptr<const SubmitPoint> add(const Device& device, const vk::SubmitInfo& info, QueueRole role) {
+  Pending& pending = *t_batch.pending;
   Entry e{.device = &device, .role = role};
   append(e, info);
+  std::lock_guard<std::mutex> guard(pending.lock);
   std::shared_ptr<SubmitPoint> point;
   if (role == QueueRole::kCompute) {
-    auto& made = t_batch.points[&device];
-    if (!made) made = std::make_shared<SubmitPoint>(device.timeline(role));
+    auto& made = pending.points[&device];
+    if (!made) made = std::make_shared<SubmitPoint>(device.timeline(role), 0, t_batch.pending);
     point = made;
   } else {
-    point = e.point = std::make_shared<SubmitPoint>(device.timeline(role));
+    point = e.point = std::make_shared<SubmitPoint>(device.timeline(role), 0, t_batch.pending);
   }
-  t_batch.entries.push_back(std::move(e));
+  pending.entries.push_back(std::move(e));
   return point;
 }
 
-void flush() {
-  if (t_batch.entries.empty()) return;
+namespace {
+
+// Submits what `pending` holds (its lock held).
+void send(Pending& pending) {
+  if (pending.entries.empty()) return;
   // Taken first: submitting may not add to the batch, but a failure must not submit twice.
-  std::vector<Entry> entries = std::move(t_batch.entries);
-  auto points = std::move(t_batch.points);
-  t_batch.entries.clear();
-  t_batch.points.clear();
+  std::vector<Entry> entries = std::move(pending.entries);
+  auto points = std::move(pending.points);
+  pending.entries.clear();
+  pending.points.clear();
   std::vector<const Device*> devices;
   for (const Entry& e : entries)
     if (std::find(devices.begin(), devices.end(), e.device) == devices.end()) devices.push_back(e.device);
@@ -119,6 +139,23 @@ void flush() {
     for (const Entry& e : entries)
       if (e.device == device && e.role == QueueRole::kDownload) submit_entry(e, *e.point);
   }
+}
+
+}  // namespace
+
+void flush() {
+  Pending& pending = *t_batch.pending;
+  std::lock_guard<std::mutex> guard(pending.lock);
+  send(pending);
+}
+
+void submit(const SubmitPoint& point) {
+  if (point.submitted()) return;
+  std::shared_ptr<Pending> pending = point.batch.lock();
+  if (!pending || pending == t_batch.pending) return;
+  std::lock_guard<std::mutex> guard(pending->lock);
+  GST_LOG("sending another thread's batch: a write in it is read here");
+  send(*pending);
 }
 
 }  // namespace batch

@@ -13,9 +13,13 @@
 // thread, any wait for the GPU on it that finds work still running (CommandRing), and the end of the
 // outermost scope submit the batch first; so does the thread before anything that may block it for long
 // (the base class: before it waits for an element's completion thread, and before it pushes a finished
-// frame downstream). Only work whose result stays on the thread until the batch goes may be deferred: a
-// buffer that another thread could map, or that a stock element could hold, must have its work submitted
-// before it leaves (the element's output goes straight into another element of ours).
+// frame downstream).
+//
+// A batch is the thread's, but any thread may send it: work deferred here may write memory that
+// another thread reads before the batch goes (a pad probe that hands the frame to an application
+// thread, a relinked branch). That reader finds the write's point unsubmitted, sends the batch
+// that holds it (submit()), and orders its own work after it. So which thread submits, and when,
+// decides only how soon work starts, never whether a read sees the write.
 #pragma once
 
 #include <memory>
@@ -55,6 +59,12 @@ std::shared_ptr<const SubmitPoint> add(const Device& device, const vk::SubmitInf
 // work as one submission (waiting for every semaphore any of it waited for, signalling every one
 // any of it signalled), then its downloads; then sets their points.
 void flush();
+
+// Submits the batch that holds `point`, on whichever thread it was made, as flush() would: the
+// point's work then precedes, in its queue, everything submitted after this returns. Nothing when
+// the point is submitted already, or when its batch is the calling thread's own (work the thread
+// defers later joins that batch behind it, and anything it submits at once sends the batch first).
+void submit(const SubmitPoint& point);
 
 }  // namespace batch
 }  // namespace vkc

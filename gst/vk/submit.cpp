@@ -1,8 +1,6 @@
 #include "submit.hpp"
 
 #include <algorithm>
-#include <chrono>
-#include <thread>
 
 #include "batch.hpp"
 
@@ -41,6 +39,7 @@ CommandRing::~CommandRing() {
 vk::CommandBuffer CommandRing::begin(uint32_t slot) {
   Slot& s = slots_[slot];
   s.done.reset();
+  s.compute_done.reset();
   s.submitted = false;
   s.upload.begun = s.download.begun = false;  // a recording abandoned without submit
   s.pool.reset();
@@ -127,7 +126,7 @@ void CommandRing::submit(uint32_t slot, bool defer) {
     compute.signalSemaphoreCount = 1;
     compute.pSignalSemaphores = &computed;
   }
-  s.done = device_->submit(compute, nullptr, QueueRole::kCompute, defer);
+  s.done = s.compute_done = device_->submit(compute, nullptr, QueueRole::kCompute, defer);
   if (s.download.begun) {
     s.download.cmd.end();
     vk::CommandBuffer copy = *s.download.cmd;
@@ -187,22 +186,12 @@ Completion CommandRing::wait_slots(const std::vector<const Slot*>& slots, uint64
   } catch (const vk::DeviceLostError&) {
     return Completion::kLost;
   }
+  // A slot whose work is still in a batch, this thread's or another's, has nothing to wait for
+  // until that batch goes: send it.
   batch::flush();
-  // A slot whose batch another thread still holds has nothing to wait for yet: that thread sends
-  // it within its current chain call, so wait for that in short naps.
-  const uint64_t kHour = 3600'000'000'000ull;  // longer timeouts (UINT64_MAX: none) as an hour here
-  const auto deadline =
-      std::chrono::steady_clock::now() + std::chrono::nanoseconds(std::min(timeout_ns, kHour));
   for (const Slot* s : slots)
-    while (s->submitted && !s->done->submitted()) {
-      if (std::chrono::steady_clock::now() >= deadline) return Completion::kPending;
-      std::this_thread::sleep_for(std::chrono::microseconds(50));
-    }
-  const auto left = std::max<int64_t>(
-      0, std::chrono::duration_cast<std::chrono::nanoseconds>(deadline - std::chrono::steady_clock::now())
-             .count());
-  return wait_points(device_->device(), completions(slots),
-                     timeout_ns >= kHour ? timeout_ns : uint64_t(left));
+    if (s->submitted) batch::submit(*s->done);
+  return wait_points(device_->device(), completions(slots), timeout_ns);
 }
 
 std::vector<const SubmitPoint*> CommandRing::completions(const std::vector<const Slot*>& slots) {

@@ -49,6 +49,9 @@ class CommandRing {
   // slot is complete when the last of them reaches its point on its queue's timeline. With
   // `defer`, the work joins the calling thread's batch when one is open (batch.hpp).
   void submit(uint32_t slot, bool defer = false);
+  // Where the compute work of the slot's last submission ends (its kernels' writes are done there,
+  // before any download): what a frame written in device memory carries (vkmemory.hpp).
+  std::shared_ptr<const SubmitPoint> compute_point(uint32_t slot) const { return slots_[slot].compute_done; }
   // Waits up to `timeout_ns` for the slot's last submission.
   Completion wait(uint32_t slot, uint64_t timeout_ns) const;
   // Where the slot's last submission stands, without waiting: at most one read of its queue's
@@ -97,6 +100,7 @@ class CommandRing {
     // shares the batch's point); its value is 0 while the batch is still with the thread that
     // made it: nothing to wait for yet.
     std::shared_ptr<const SubmitPoint> done;
+    std::shared_ptr<const SubmitPoint> compute_done;  // its compute work's (done without a download)
     Copies upload;
     Copies download;
     bool submitted = false;

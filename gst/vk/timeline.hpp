@@ -12,6 +12,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <vector>
 
@@ -41,6 +42,7 @@ class Timeline {
   // or none when an earlier read already saw it. Throws vk::DeviceLostError.
   bool reached(uint64_t value) const;
   vk::Semaphore semaphore() const { return *semaphore_; }
+  const vk::raii::Device& device() const { return device_; }
   // A wait found `value` reached.
   void saw(uint64_t value) const;
   // How long the submissions between the last value seen reached and `value` (not counting the one
@@ -65,12 +67,19 @@ class Timeline {
   mutable std::atomic<uint64_t> step_ns_{0};  // the queue's recent time per value, while busy
 };
 
+namespace batch {
+struct Pending;
+}
+
 // Where a submission's work ends: `value` on `timeline`. A submission still in its thread's batch
-// (batch.hpp) has value 0 until the batch goes.
+// (batch.hpp) has value 0 until the batch goes; `batch` is that batch, which any thread may send
+// (batch::submit()).
 struct SubmitPoint {
-  explicit SubmitPoint(const Timeline& on, uint64_t at = 0) : timeline(on), value(at) {}
+  explicit SubmitPoint(const Timeline& on, uint64_t at = 0, std::weak_ptr<batch::Pending> in = {})
+      : timeline(on), value(at), batch(std::move(in)) {}
   const Timeline& timeline;
   std::atomic<uint64_t> value;
+  const std::weak_ptr<batch::Pending> batch;
   bool submitted() const { return value.load(std::memory_order_acquire) != 0; }
   // Whether the work is done, without waiting (false while not submitted).
   bool reached() const;
