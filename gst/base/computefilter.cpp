@@ -90,6 +90,8 @@ struct GstVkComputeFilterPrivate {
   bool out_device_caps = false;                // the source caps have memory:VkComputeDevice
   std::unique_ptr<vkc::CapsState> caps_state;  // from configure(); the ring's frames use it
   vkc::InputPath last_path = vkc::InputPath::kOwnMemory;
+  // What the element does to frames (operation.hpp), from its instance init to finalize.
+  std::unique_ptr<vkc::Operation> operation;
   // Streaming thread: generate_output() last handed GstBaseTransform a buffer to push (see
   // gst_vkcompute_filter_chain()).
   bool base_pushes = false;
@@ -117,12 +119,8 @@ static GstVkComputeFilterPrivate* get_priv(GstVkComputeFilter* self) {
   return static_cast<GstVkComputeFilterPrivate*>(gst_vkcompute_filter_get_instance_private(self));
 }
 
-const std::shared_ptr<vkc::Device>& gst_vkcompute_filter_get_device(GstVkComputeFilter* self) {
-  return get_priv(self)->device;
-}
-
-vkc::CapsState* gst_vkcompute_filter_get_caps_state(GstVkComputeFilter* self) {
-  return get_priv(self)->caps_state.get();
+void gst_vkcompute_filter_set_operation(GstVkComputeFilter* self, std::unique_ptr<vkc::Operation> operation) {
+  get_priv(self)->operation = std::move(operation);
 }
 
 static void post_gerror(GstVkComputeFilter* self, GError* error, const char* debug) {
@@ -161,16 +159,15 @@ static gboolean passes_through(GstVkComputeFilter* self) {
   return get_priv(self)->passthrough;
 }
 
-// Whether frames should pass through untouched with the current caps and settings: analysis
-// elements whose frames stay in the same kind of memory, unless modifies_frames() says they draw.
+// Whether frames should pass through untouched with the current caps and settings: an analysis
+// (not drawing) whose frames stay in the same kind of memory.
 static bool wants_passthrough(GstVkComputeFilter* self) {
-  auto* klass = GST_VKCOMPUTE_FILTER_GET_CLASS(self);
   auto* priv = get_priv(self);
   // Under system-memory caps any memory goes; frames that arrive in device memory and would leave
   // in host memory are copied for stock elements (a download on the GPU, not a read back at each
   // map), unless an element of ours downstream will read them.
   const bool same_memory = priv->in_device == priv->out_device_caps || (priv->in_device && priv->out_device);
-  return klass->analysis && !(klass->modifies_frames && klass->modifies_frames(self)) && same_memory;
+  return priv->operation->mode() == vkc::Mode::kAnalysis && same_memory;
 }
 
 // The flow of a push of ours: a frame refused after a change downstream is dropped (linkchanges.hpp).
@@ -240,7 +237,7 @@ class FrameWork : public vkc::FrameScheduler::Work {
 
   GstFlowReturn finish() override {
     auto* priv = get_priv(self_);
-    if (auto* complete = GST_VKCOMPUTE_FILTER_GET_CLASS(self_)->complete) complete(self_, &frame);
+    priv->operation->complete(*priv->caps_state, frame);
     note_gpu_time(self_, priv->ring->gpu_time_ns(frame.slot));
     GstBuffer* out = std::exchange(frame.outbuf, nullptr);
     release();  // the input goes back upstream before the output goes on
@@ -437,7 +434,6 @@ static GstStateChangeReturn gst_vkcompute_filter_change_state(GstElement* elemen
 static gboolean gst_vkcompute_filter_set_caps(GstBaseTransform* trans, GstCaps* incaps, GstCaps* outcaps) {
   auto* self = GST_VKCOMPUTE_FILTER(trans);
   auto* priv = get_priv(self);
-  auto* klass = GST_VKCOMPUTE_FILTER_GET_CLASS(self);
   if (!priv->device) {  // caps from upstream before a start that failed
     GST_ERROR_OBJECT(self, "caps %" GST_PTR_FORMAT " before the element started", incaps);
     return FALSE;
@@ -458,7 +454,7 @@ static gboolean gst_vkcompute_filter_set_caps(GstBaseTransform* trans, GstCaps* 
   try {
     // The old state goes first: a device has limited memory for two sets of kernels and buffers.
     priv->caps_state.reset();
-    priv->caps_state = klass->configure(self, &priv->in_info, &priv->out_info, &error);
+    priv->caps_state = priv->operation->configure(priv->device, priv->in_info, priv->out_info, &error);
     if (!priv->caps_state) {
       post_gerror(self, error, nullptr);
       return FALSE;
@@ -553,14 +549,14 @@ static gboolean record_and_submit(GstVkComputeFilter* self, vkc::Frame& frame, c
   priv->ring->start_timing(frame.slot);
   ends.upload();
   record_analysis_output(self, frame);
-  auto* klass = GST_VKCOMPUTE_FILTER_GET_CLASS(self);
-  if (klass->begin_frame && !klass->begin_frame(self, &frame, error)) return FALSE;
+  vkc::Operation& operation = *priv->operation;
+  if (!operation.begin_frame(*priv->caps_state, frame, error)) return FALSE;
   stage_input(self, frame);
-  if (!klass->record(self, &frame, error)) return FALSE;
+  if (!operation.record(*priv->caps_state, frame, error)) return FALSE;
   // Make the kernels' writes to host-visible memory visible to the CPU once the fence signals: an
   // analysis element's results, or an output the kernels wrote in host memory. (A downloaded
   // output is made visible by the download; one in device memory is never read by the CPU here.)
-  if (klass->analysis || (frame.outbuf && !frame.out.device_local)) {
+  if (GST_VKCOMPUTE_FILTER_GET_CLASS(self)->analysis || (frame.outbuf && !frame.out.device_local)) {
     vk::MemoryBarrier to_host{
         .srcAccessMask = vk::AccessFlagBits::eShaderWrite | vk::AccessFlagBits::eTransferWrite,
         .dstAccessMask = vk::AccessFlagBits::eHostRead};
@@ -706,14 +702,14 @@ static GstFlowReturn gst_vkcompute_filter_generate_output(GstBaseTransform* tran
 }
 
 // Configures the current caps again (set_caps drains the frames in flight and chooses passthrough
-// from modifies_frames()) and marks the source pad for reconfiguration, so that the allocation
+// from the operation's mode()) and marks the source pad for reconfiguration, so that the allocation
 // query that follows gives frames drawn into a pool, or drops it when they pass through.
 static gboolean configure_again(GstBaseTransform* trans) {
   GstCaps* incaps = gst_pad_get_current_caps(trans->sinkpad);
   GstCaps* outcaps = gst_pad_get_current_caps(trans->srcpad);
   gboolean configured = TRUE;
   if (incaps && outcaps) {  // before the first caps there is nothing to switch: set_caps will ask
-    GST_DEBUG_OBJECT(trans, "modifies_frames() changed: configuring the caps again");
+    GST_DEBUG_OBJECT(trans, "the operation's mode changed: configuring the caps again");
     configured = gst_vkcompute_filter_set_caps(trans, incaps, outcaps);
     gst_pad_mark_reconfigure(trans->srcpad);
   }
@@ -722,15 +718,14 @@ static gboolean configure_again(GstBaseTransform* trans) {
   return configured;
 }
 
-// An analysis element's modifies_frames() may change while PLAYING (histogram's draw), but
+// An analysis element's mode() may change while PLAYING (histogram's draw), but
 // GstBaseTransform calls set_caps again only for caps that differ (a reconfigure with the same
 // caps only queries allocation). So each frame checks that passthrough still matches it, and
 // configures the caps again when it does not: a change applies from the next frame.
 static GstFlowReturn gst_vkcompute_filter_submit_input_buffer(GstBaseTransform* trans, gboolean discont,
                                                               GstBuffer* input) {
   auto* self = GST_VKCOMPUTE_FILTER(trans);
-  auto* klass = GST_VKCOMPUTE_FILTER_GET_CLASS(self);
-  if (klass->analysis && klass->modifies_frames) {
+  if (GST_VKCOMPUTE_FILTER_GET_CLASS(self)->analysis) {
     if (wants_passthrough(self) != passes_through(self) && !configure_again(trans)) {
       gst_buffer_unref(input);
       return GST_FLOW_NOT_NEGOTIATED;

@@ -107,6 +107,23 @@ void plan_jobs(const GstVideoFormatInfo* finfo, State& state) {
   state.names.assign(names, names + GST_VIDEO_FORMAT_INFO_N_COMPONENTS(finfo));
 }
 
+// What histogram does to each frame.
+class HistogramOperation final : public vkc::Operation {
+ public:
+  explicit HistogramOperation(GstElement* element) : element_(element) {}
+  // Drawing while `draw` is set.
+  vkc::Mode mode() const override;
+  std::unique_ptr<vkc::CapsState> configure(const std::shared_ptr<vkc::Device>& device,
+                                            const GstVideoInfo& in, const GstVideoInfo& out,
+                                            GError** error) override;
+  bool begin_frame(vkc::CapsState& caps, vkc::Frame& frame, GError** error) override;
+  bool record(vkc::CapsState& caps, vkc::Frame& frame, GError** error) override;
+  void complete(vkc::CapsState& caps, vkc::Frame& frame) override;
+
+ private:
+  GstElement* element_;  // the element, which owns the operation
+};
+
 }  // namespace
 
 struct GstHistogram {
@@ -135,22 +152,21 @@ static const vkc::PropertyTable<Settings> kProperties{
 G_DEFINE_TYPE(GstHistogram, gst_histogram, GST_TYPE_VKCOMPUTE_FILTER)
 GST_ELEMENT_REGISTER_DEFINE(histogram, "histogram", GST_RANK_NONE, gst_histogram_get_type())
 
-static std::unique_ptr<vkc::CapsState> gst_histogram_configure(GstVkComputeFilter* filter,
-                                                               const GstVideoInfo* in, const GstVideoInfo*,
-                                                               GError** error) {
-  if (guint64(GST_VIDEO_INFO_WIDTH(in)) * GST_VIDEO_INFO_HEIGHT(in) > G_MAXUINT32) {
+std::unique_ptr<vkc::CapsState> HistogramOperation::configure(const std::shared_ptr<vkc::Device>& device,
+                                                              const GstVideoInfo& in, const GstVideoInfo&,
+                                                              GError** error) {
+  if (guint64(GST_VIDEO_INFO_WIDTH(&in)) * GST_VIDEO_INFO_HEIGHT(&in) > G_MAXUINT32) {
     g_set_error(error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
                 "%dx%d frames are too large: counts are 32-bit, at most 2^32 - 1 pixels",
-                GST_VIDEO_INFO_WIDTH(in), GST_VIDEO_INFO_HEIGHT(in));
+                GST_VIDEO_INFO_WIDTH(&in), GST_VIDEO_INFO_HEIGHT(&in));
     return nullptr;
   }
   auto state = std::make_unique<State>();
-  state->info = *in;
-  state->width = GST_VIDEO_INFO_WIDTH(in);
-  state->height = GST_VIDEO_INFO_HEIGHT(in);
-  plan_jobs(in->finfo, *state);
+  state->info = in;
+  state->width = GST_VIDEO_INFO_WIDTH(&in);
+  state->height = GST_VIDEO_INFO_HEIGHT(&in);
+  plan_jobs(in.finfo, *state);
 
-  const auto& device = gst_vkcompute_filter_get_device(filter);
   for (const PlaneJob& job : state->jobs) {
     auto& kernel = state->kernels[job.bpp];
     if (!kernel)
@@ -179,9 +195,9 @@ static std::unique_ptr<vkc::CapsState> gst_histogram_configure(GstVkComputeFilte
                                                             .specialization = {state->draw_bpp}});
   // The kernels read every plane once, kPixelsPerInvocation samples per invocation; `kernels` is
   // keyed by bytes per sample.
-  state->input_reads = {.planes = GST_VIDEO_INFO_N_PLANES(in),
+  state->input_reads = {.planes = GST_VIDEO_INFO_N_PLANES(&in),
                         .load_bytes = kPixelsPerInvocation * state->kernels.rbegin()->first};
-  GST_INFO_OBJECT(filter, "%s %ux%u, %zu planes", GST_VIDEO_INFO_NAME(in), state->width, state->height,
+  GST_INFO_OBJECT(element_, "%s %ux%u, %zu planes", GST_VIDEO_INFO_NAME(&in), state->width, state->height,
                   state->jobs.size());
   return state;
 }
@@ -204,26 +220,26 @@ static void record_draw(const State& state, const vkc::Frame& frame, guint bins)
 }
 
 // The frame's settings, and its region of interest as the part of the frame the kernels read.
-static gboolean gst_histogram_begin_frame(GstVkComputeFilter* filter, vkc::Frame* frame, GError** error) {
-  auto& state = vkc::caps_state<State>(filter);
-  Settings& settings = state.slots[frame->slot].settings;
-  settings = kProperties.snapshot(G_OBJECT(filter));
-  return vkc::set_frame_region(settings.roi, state.width, state.height, *frame, error);
+bool HistogramOperation::begin_frame(vkc::CapsState& caps, vkc::Frame& frame, GError** error) {
+  auto& state = static_cast<State&>(caps);
+  Settings& settings = state.slots[frame.slot].settings;
+  settings = kProperties.snapshot(G_OBJECT(element_));
+  return vkc::set_frame_region(settings.roi, state.width, state.height, frame, error);
 }
 
-static gboolean gst_histogram_record(GstVkComputeFilter* filter, vkc::Frame* frame, GError**) {
-  auto& state = vkc::caps_state<State>(filter);
-  Slot& slot = state.slots[frame->slot];
+bool HistogramOperation::record(vkc::CapsState& caps, vkc::Frame& frame, GError**) {
+  auto& state = static_cast<State&>(caps);
+  Slot& slot = state.slots[frame.slot];
   const Settings& settings = slot.settings;
-  const guint x0 = frame->x0, y0 = frame->y0, x1 = frame->x1, y1 = frame->y1;
+  const guint x0 = frame.x0, y0 = frame.y0, x1 = frame.x1, y1 = frame.y1;
   slot.pixels = guint64(x1 - x0) * (y1 - y0);
 
   const vkc::LumaCoefficients k = vkc::luma_coefficients(settings.matrix);
   // draw: the base class has copied the frame into the output, where the graph goes over it.
   for (const auto& [bpp, kernel] : state.kernels)
-    kernel->update(frame->slot,
-                   {{frame->in.buffer}, {slot.counts->work()}, {frame->in.buffer}, {slot.counts->host()}});
-  slot.counts->record_zero_once(frame->cmd);  // the kernel leaves its counters zeroed after each frame
+    kernel->update(frame.slot,
+                   {{frame.in.buffer}, {slot.counts->work()}, {frame.in.buffer}, {slot.counts->host()}});
+  slot.counts->record_zero_once(frame.cmd);  // the kernel leaves its counters zeroed after each frame
   // Workgroups across [from, to) of the frame at subsampling `sub`.
   auto groups = [](guint from, guint to, guint sub, guint block) {
     return ((to + sub - 1) / sub - from / sub + block - 1) / block;
@@ -234,8 +250,8 @@ static gboolean gst_histogram_record(GstVkComputeFilter* filter, vkc::Frame* fra
   for (const PlaneJob& job : state.jobs) total_groups += groups_x(job) * groups_y(job);
   for (const PlaneJob& job : state.jobs) {
     // A subsampled plane counts every sample that covers at least one pixel of the region.
-    Params params{.offset = frame->in.offset[job.plane],
-                  .stride = frame->in.stride[job.plane],
+    Params params{.offset = frame.in.offset[job.plane],
+                  .stride = frame.in.stride[job.plane],
                   .x0 = x0 / job.sub_x,
                   .y0 = y0 / job.sub_y,
                   .x1 = (x1 + job.sub_x - 1) / job.sub_x,
@@ -249,18 +265,18 @@ static gboolean gst_histogram_record(GstVkComputeFilter* filter, vkc::Frame* fra
                   .kb = k.kb,
                   .bins = settings.bins,
                   .groups = total_groups};
-    state.kernels[job.bpp]->dispatch(frame->cmd, frame->slot, &params, groups_x(job), groups_y(job));
+    state.kernels[job.bpp]->dispatch(frame.cmd, frame.slot, &params, groups_x(job), groups_y(job));
   }
-  if (settings.draw && frame->outbuf) record_draw(state, *frame, settings.bins);
-  return TRUE;
+  if (settings.draw && frame.outbuf) record_draw(state, frame, settings.bins);
+  return true;
 }
 
-static void gst_histogram_complete(GstVkComputeFilter* filter, vkc::Frame* frame) {
-  const auto& state = vkc::caps_state<State>(filter);
-  const Slot& slot = state.slots[frame->slot];
+void HistogramOperation::complete(vkc::CapsState& caps, vkc::Frame& frame) {
+  const auto& state = static_cast<const State&>(caps);
+  const Slot& slot = state.slots[frame.slot];
   if (!slot.settings.post_messages) return;
   const uint32_t* counts = slot.counts->result();
-  GstStructure* s = vkc::new_frame_structure("histogram", frame->inbuf, frame->segment);
+  GstStructure* s = vkc::new_frame_structure("histogram", frame.inbuf, frame.segment);
   gst_structure_set(s, "bins", G_TYPE_UINT, slot.settings.bins, "pixels", G_TYPE_UINT64, slot.pixels,
                     nullptr);
   // Up to 1280 GValues a frame: each count starts as a copy of one initialised guint64 GValue
@@ -278,19 +294,21 @@ static void gst_histogram_complete(GstVkComputeFilter* filter, vkc::Frame* frame
     }
     gst_structure_take_value(s, state.names[h], &array);
   }
-  gst_element_post_message(GST_ELEMENT(filter), gst_message_new_element(GST_OBJECT(filter), s));
+  gst_element_post_message(element_, gst_message_new_element(GST_OBJECT(element_), s));
 }
 
-static gboolean gst_histogram_modifies_frames(GstVkComputeFilter* filter) {
-  auto* self = reinterpret_cast<GstHistogram*>(filter);
+vkc::Mode HistogramOperation::mode() const {
+  auto* self = reinterpret_cast<GstHistogram*>(element_);
   GST_OBJECT_LOCK(self);
-  gboolean draw = self->settings->draw;
+  const bool draw = self->settings->draw;
   GST_OBJECT_UNLOCK(self);
-  return draw;
+  return draw ? vkc::Mode::kDrawing : vkc::Mode::kAnalysis;
 }
 
 static void gst_histogram_init(GstHistogram* self) {
   kProperties.create(G_OBJECT(self));
+  gst_vkcompute_filter_set_operation(GST_VKCOMPUTE_FILTER(self),
+                                     std::make_unique<HistogramOperation>(GST_ELEMENT(self)));
 }
 
 static void gst_histogram_class_init(GstHistogramClass* klass) {
@@ -307,10 +325,4 @@ static void gst_histogram_class_init(GstHistogramClass* klass) {
                                         "messages; frames pass through unchanged unless draw=true",
                                         "gst-vkcompute developers");
   gst_vkcompute_filter_class_init_analysis(filter_class, GST_VIDEO_CAPS_MAKE(FORMATS));
-
-  filter_class->configure = gst_histogram_configure;
-  filter_class->begin_frame = gst_histogram_begin_frame;
-  filter_class->record = gst_histogram_record;
-  filter_class->complete = gst_histogram_complete;
-  filter_class->modifies_frames = gst_histogram_modifies_frames;
 }

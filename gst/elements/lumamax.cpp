@@ -81,6 +81,22 @@ struct State : vkc::CapsState {
   std::array<Slot, kVkComputeFramesInFlight> slots;
 };
 
+// What lumamax does to each frame.
+class LumamaxOperation final : public vkc::Operation {
+ public:
+  explicit LumamaxOperation(GstElement* element) : element_(element) {}
+  vkc::Mode mode() const override { return vkc::Mode::kAnalysis; }
+  std::unique_ptr<vkc::CapsState> configure(const std::shared_ptr<vkc::Device>& device,
+                                            const GstVideoInfo& in, const GstVideoInfo& out,
+                                            GError** error) override;
+  bool begin_frame(vkc::CapsState& caps, vkc::Frame& frame, GError** error) override;
+  bool record(vkc::CapsState& caps, vkc::Frame& frame, GError** error) override;
+  void complete(vkc::CapsState& caps, vkc::Frame& frame) override;
+
+ private:
+  GstElement* element_;  // the element, which owns the operation
+};
+
 }  // namespace
 
 struct GstLumamax {
@@ -113,28 +129,27 @@ static const vkc::PropertyTable<Settings> kProperties{
 G_DEFINE_TYPE(GstLumamax, gst_lumamax, GST_TYPE_VKCOMPUTE_FILTER)
 GST_ELEMENT_REGISTER_DEFINE(lumamax, "lumamax", GST_RANK_NONE, gst_lumamax_get_type())
 
-static std::unique_ptr<vkc::CapsState> gst_lumamax_configure(GstVkComputeFilter* filter,
-                                                             const GstVideoInfo* in, const GstVideoInfo*,
-                                                             GError** error) {
-  const guint64 pixels = guint64(GST_VIDEO_INFO_WIDTH(in)) * GST_VIDEO_INFO_HEIGHT(in);
+std::unique_ptr<vkc::CapsState> LumamaxOperation::configure(const std::shared_ptr<vkc::Device>& device,
+                                                            const GstVideoInfo& in, const GstVideoInfo&,
+                                                            GError** error) {
+  const guint64 pixels = guint64(GST_VIDEO_INFO_WIDTH(&in)) * GST_VIDEO_INFO_HEIGHT(&in);
   if (pixels >= G_MAXUINT32) {
     // Raster indices are 32-bit and the all-ones index marks "no pixel".
     g_set_error(error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
-                "%dx%d frames are too large: at most 2^32 - 2 pixels", GST_VIDEO_INFO_WIDTH(in),
-                GST_VIDEO_INFO_HEIGHT(in));
+                "%dx%d frames are too large: at most 2^32 - 2 pixels", GST_VIDEO_INFO_WIDTH(&in),
+                GST_VIDEO_INFO_HEIGHT(&in));
     return nullptr;
   }
   auto state = std::make_unique<State>();
-  state->width = GST_VIDEO_INFO_WIDTH(in);
-  state->height = GST_VIDEO_INFO_HEIGHT(in);
-  const GstVideoFormatInfo* finfo = in->finfo;
+  state->width = GST_VIDEO_INFO_WIDTH(&in);
+  state->height = GST_VIDEO_INFO_HEIGHT(&in);
+  const GstVideoFormatInfo* finfo = in.finfo;
   if (GST_VIDEO_FORMAT_INFO_IS_RGB(finfo)) {
     state->bpp = uint32_t(GST_VIDEO_FORMAT_INFO_PSTRIDE(finfo, 0));
     state->order = GST_VIDEO_FORMAT_INFO_POFFSET(finfo, 0) | (GST_VIDEO_FORMAT_INFO_POFFSET(finfo, 1) << 8) |
                    (GST_VIDEO_FORMAT_INFO_POFFSET(finfo, 2) << 16);
   }
 
-  const auto& device = gst_vkcompute_filter_get_device(filter);
   const bool subgroups = bool(device->features().subgroup_ops & vk::SubgroupFeatureFlagBits::eArithmetic);
   auto scan_info = [&](bool rescan) {
     return vkc::KernelInfo{
@@ -167,32 +182,32 @@ static std::unique_ptr<vkc::CapsState> gst_lumamax_configure(GstVkComputeFilter*
                                         kTiles * sizeof(uint32_t), "lumamax scratch");
   // The scan reads plane 0 once, kPixelsPerInvocation pixels per invocation.
   state->input_reads = {.planes = 1, .load_bytes = kPixelsPerInvocation * state->bpp};
-  GST_INFO_OBJECT(filter, "%s %ux%u, %s reduction", GST_VIDEO_INFO_NAME(in), state->width, state->height,
+  GST_INFO_OBJECT(element_, "%s %ux%u, %s reduction", GST_VIDEO_INFO_NAME(&in), state->width, state->height,
                   subgroups ? "subgroup" : "shared-memory");
   return state;
 }
 
 // The frame's settings, and its region of interest as the part of the frame the scan reads.
-static gboolean gst_lumamax_begin_frame(GstVkComputeFilter* filter, vkc::Frame* frame, GError** error) {
-  auto& state = vkc::caps_state<State>(filter);
-  Settings& settings = state.slots[frame->slot].settings;
-  settings = kProperties.snapshot(G_OBJECT(filter));
-  return vkc::set_frame_region(settings.roi, state.width, state.height, *frame, error);
+bool LumamaxOperation::begin_frame(vkc::CapsState& caps, vkc::Frame& frame, GError** error) {
+  auto& state = static_cast<State&>(caps);
+  Settings& settings = state.slots[frame.slot].settings;
+  settings = kProperties.snapshot(G_OBJECT(element_));
+  return vkc::set_frame_region(settings.roi, state.width, state.height, frame, error);
 }
 
-static gboolean gst_lumamax_record(GstVkComputeFilter* filter, vkc::Frame* frame, GError**) {
-  auto& state = vkc::caps_state<State>(filter);
-  const Settings& settings = state.slots[frame->slot].settings;
+bool LumamaxOperation::record(vkc::CapsState& caps, vkc::Frame& frame, GError**) {
+  auto& state = static_cast<State&>(caps);
+  const Settings& settings = state.slots[frame.slot].settings;
   ScanParams scan{};
-  scan.roi_x0 = frame->x0;
-  scan.roi_y0 = frame->y0;
-  scan.roi_x1 = frame->x1;
-  scan.roi_y1 = frame->y1;
+  scan.roi_x0 = frame.x0;
+  scan.roi_y0 = frame.y0;
+  scan.roi_x1 = frame.x1;
+  scan.roi_y1 = frame.y1;
   const vkc::LumaCoefficients k = vkc::luma_coefficients(settings.matrix);
   scan.width = state.width;
   scan.height = state.height;
-  scan.offset = frame->in.offset[0];
-  scan.stride = frame->in.stride[0];
+  scan.offset = frame.in.offset[0];
+  scan.stride = frame.in.stride[0];
   scan.tiles_x = (scan.roi_x1 - scan.roi_x0 + kTileWidth - 1) / kTileWidth;
   const uint32_t tiles_y = (scan.roi_y1 - scan.roi_y0 + kTileHeight - 1) / kTileHeight;
   scan.tiles = scan.tiles_x * tiles_y;
@@ -206,34 +221,34 @@ static gboolean gst_lumamax_record(GstVkComputeFilter* filter, vkc::Frame* frame
   // Peaks darker than this are not chosen: the reduction that would choose one writes "no pixel".
   scan.peak_floor = peak_floor(settings.peak_threshold);
 
-  Slot& slot = state.slots[frame->slot];
+  Slot& slot = state.slots[frame.slot];
   slot.pixels = guint64(scan.roi_x1 - scan.roi_x0) * (scan.roi_y1 - scan.roi_y0);
   const vkc::Binding scratch{slot.scratch->work()};
   // Binding 3, the host-visible results, is written only by a scan that finishes the frame
   // (count = 1). The other scans and the rescans get the scratch buffer there, which they never
   // write through it: the host buffer then has one writer in a frame, that scan or the copy.
   auto bind_scan = [&](vkc::Kernel& kernel, vk::Buffer results) {
-    kernel.update(frame->slot, {{frame->in.buffer}, scratch, {frame->in.buffer}, {results}});
+    kernel.update(frame.slot, {{frame.in.buffer}, scratch, {frame.in.buffer}, {results}});
   };
-  vk::CommandBuffer cmd = frame->cmd;
+  vk::CommandBuffer cmd = frame.cmd;
   slot.scratch->record_zero_once(cmd);  // the kernel leaves its counters zeroed after each frame
   if (settings.count == 1) {
     bind_scan(*state.scan, slot.scratch->host());
     // One dispatch: its last workgroup reduces the tiles and writes the results for the CPU.
     scan.finish = 1;
-    state.scan->dispatch(cmd, frame->slot, &scan, scan.tiles_x, tiles_y);
-    return TRUE;
+    state.scan->dispatch(cmd, frame.slot, &scan, scan.tiles_x, tiles_y);
+    return true;
   }
   // The peak chain: scan, reduce, then per further peak a rescan of the tiles near the previous
   // one and a reduce, and the results copied for the CPU.
   bind_scan(*state.scan, slot.scratch->work());
-  state.reduce_full->update(frame->slot, {{frame->in.buffer}, scratch});
+  state.reduce_full->update(frame.slot, {{frame.in.buffer}, scratch});
   bind_scan(*state.rescan, slot.scratch->work());
-  state.reduce_peak->update(frame->slot, {{frame->in.buffer}, scratch});
-  state.scan->dispatch(cmd, frame->slot, &scan, scan.tiles_x, tiles_y);
+  state.reduce_peak->update(frame.slot, {{frame.in.buffer}, scratch});
+  state.scan->dispatch(cmd, frame.slot, &scan, scan.tiles_x, tiles_y);
   vkc::compute_barrier(cmd);
   ReduceParams reduce{scan.tiles, 0, scan.peak_floor};
-  state.reduce_full->dispatch(cmd, frame->slot, &reduce, 1, 1);
+  state.reduce_full->dispatch(cmd, frame.slot, &reduce, 1, 1);
   // The tiles within reach of a peak, never more than the region's (a min-distance beyond the
   // frame made a grid of millions of workgroups, seconds of GPU time per peak).
   const uint32_t rescan_x = std::min(2 * scan.reach / kTileWidth + 2, scan.tiles_x),
@@ -242,12 +257,12 @@ static gboolean gst_lumamax_record(GstVkComputeFilter* filter, vkc::Frame* frame
     scan.peak = n - 1;
     reduce.peak = n;
     vkc::compute_barrier(cmd);
-    state.rescan->dispatch(cmd, frame->slot, &scan, rescan_x, rescan_y);
+    state.rescan->dispatch(cmd, frame.slot, &scan, rescan_x, rescan_y);
     vkc::compute_barrier(cmd);
-    state.reduce_peak->dispatch(cmd, frame->slot, &reduce, 1, 1);
+    state.reduce_peak->dispatch(cmd, frame.slot, &reduce, 1, 1);
   }
   slot.scratch->record_copy(cmd);
-  return TRUE;
+  return true;
 }
 
 static GValue peak_value(guint x, guint y, gdouble luma) {
@@ -259,17 +274,16 @@ static GValue peak_value(guint x, guint y, gdouble luma) {
   return value;
 }
 
-static void gst_lumamax_complete(GstVkComputeFilter* filter, vkc::Frame* frame) {
-  auto* self = reinterpret_cast<GstLumamax*>(filter);
-  const auto& state = vkc::caps_state<State>(filter);
-  const Slot& slot = state.slots[frame->slot];
+void LumamaxOperation::complete(vkc::CapsState& caps, vkc::Frame& frame) {
+  const auto& state = static_cast<const State&>(caps);
+  const Slot& slot = state.slots[frame.slot];
   if (!slot.settings.post_messages) return;
   const uint32_t* result = slot.scratch->result();
   auto x_of = [&](uint32_t key_lo) { return (~key_lo) % state.width; };
   auto y_of = [&](uint32_t key_lo) { return (~key_lo) / state.width; };
   const guint64 sum = guint64(result[kLumaSum]) | (guint64(result[kLumaSum + 1]) << 32);
 
-  GstStructure* s = vkc::new_frame_structure("lumamax", frame->inbuf, frame->segment);
+  GstStructure* s = vkc::new_frame_structure("lumamax", frame.inbuf, frame.segment);
   const uint32_t* max_key = result + kMaxKey;
   const uint32_t* min_key = result + kMinKey;
   gst_structure_set(s, "x", G_TYPE_INT, gint(x_of(max_key[1])), "y", G_TYPE_INT, gint(y_of(max_key[1])),
@@ -286,11 +300,13 @@ static void gst_lumamax_complete(GstVkComputeFilter* filter, vkc::Frame* frame) 
     gst_value_array_append_and_take_value(&peaks, &peak);
   }
   gst_structure_take_value(s, "peaks", &peaks);
-  gst_element_post_message(GST_ELEMENT(self), gst_message_new_element(GST_OBJECT(self), s));
+  gst_element_post_message(element_, gst_message_new_element(GST_OBJECT(element_), s));
 }
 
 static void gst_lumamax_init(GstLumamax* self) {
   kProperties.create(G_OBJECT(self));
+  gst_vkcompute_filter_set_operation(GST_VKCOMPUTE_FILTER(self),
+                                     std::make_unique<LumamaxOperation>(GST_ELEMENT(self)));
 }
 
 static void gst_lumamax_class_init(GstLumamaxClass* klass) {
@@ -307,9 +323,4 @@ static void gst_lumamax_class_init(GstLumamaxClass* klass) {
       "device and posts them as \"lumamax\" element messages; frames pass through unchanged",
       "gst-vkcompute developers");
   gst_vkcompute_filter_class_init_analysis(filter_class, GST_VIDEO_CAPS_MAKE(FORMATS));
-
-  filter_class->configure = gst_lumamax_configure;
-  filter_class->begin_frame = gst_lumamax_begin_frame;
-  filter_class->record = gst_lumamax_record;
-  filter_class->complete = gst_lumamax_complete;
 }

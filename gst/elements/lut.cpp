@@ -59,11 +59,26 @@ uint32_t mode_of(const vkc::LutData& data, Interpolation interpolation) {
   }
 }
 
+// What lut does to each frame.
+class LutOperation final : public vkc::Operation {
+ public:
+  explicit LutOperation(GstElement* element) : element_(element) {}
+  vkc::Mode mode() const override { return vkc::Mode::kFilter; }
+  std::unique_ptr<vkc::CapsState> configure(const std::shared_ptr<vkc::Device>& device,
+                                            const GstVideoInfo& in, const GstVideoInfo& out,
+                                            GError** error) override;
+  bool record(vkc::CapsState& caps, vkc::Frame& frame, GError** error) override;
+
+ private:
+  GstElement* element_;  // the element, which owns the operation
+};
+
 }  // namespace
 
 // Everything derived from the negotiated caps, and what frames use on the GPU: the base class
 // keeps it until they are done.
 struct LutState : vkc::CapsState {
+  std::shared_ptr<vkc::Device> device;  // where the tables go
   std::unique_ptr<vkc::Kernel> kernel;
   Params params;  // plane layout, table and settings filled per frame
   vkc::LutTables gpu_tables{kVkComputeFramesInFlight};
@@ -217,13 +232,15 @@ static gboolean gst_lut_stop(GstBaseTransform* trans) {
   return ok;
 }
 
-static std::unique_ptr<vkc::CapsState> gst_lut_configure(GstVkComputeFilter* filter, const GstVideoInfo* in,
-                                                         const GstVideoInfo*, GError**) {
-  const GstVideoFormatInfo* finfo = in->finfo;
+std::unique_ptr<vkc::CapsState> LutOperation::configure(const std::shared_ptr<vkc::Device>& device,
+                                                        const GstVideoInfo& in, const GstVideoInfo&,
+                                                        GError**) {
+  const GstVideoFormatInfo* finfo = in.finfo;
   auto state = std::make_unique<LutState>();
+  state->device = device;
   state->params = Params{};
-  state->params.width = GST_VIDEO_INFO_WIDTH(in);
-  state->params.height = GST_VIDEO_INFO_HEIGHT(in);
+  state->params.width = GST_VIDEO_INFO_WIDTH(&in);
+  state->params.height = GST_VIDEO_INFO_HEIGHT(&in);
   state->params.order = GST_VIDEO_FORMAT_INFO_POFFSET(finfo, 0) |
                         (GST_VIDEO_FORMAT_INFO_POFFSET(finfo, 1) << 8) |
                         (GST_VIDEO_FORMAT_INFO_POFFSET(finfo, 2) << 16);
@@ -234,31 +251,31 @@ static std::unique_ptr<vkc::CapsState> gst_lut_configure(GstVkComputeFilter* fil
       .bindings = 3,
       .push_constant_bytes = sizeof(Params),
       .specialization = {kGroupX, kGroupY, uint32_t(GST_VIDEO_FORMAT_INFO_PSTRIDE(finfo, 0))}};
-  state->kernel = std::make_unique<vkc::Kernel>(gst_vkcompute_filter_get_device(filter), info);
-  GST_INFO_OBJECT(filter, "%s %dx%d", GST_VIDEO_INFO_NAME(in), GST_VIDEO_INFO_WIDTH(in),
-                  GST_VIDEO_INFO_HEIGHT(in));
+  state->kernel = std::make_unique<vkc::Kernel>(device, info);
+  GST_INFO_OBJECT(element_, "%s %dx%d", GST_VIDEO_INFO_NAME(&in), GST_VIDEO_INFO_WIDTH(&in),
+                  GST_VIDEO_INFO_HEIGHT(&in));
   return state;
 }
 
-static gboolean gst_lut_record(GstVkComputeFilter* filter, vkc::Frame* frame, GError** error) {
-  auto* priv = GST_LUT(filter)->priv;
-  auto& state = vkc::caps_state<LutState>(filter);
+bool LutOperation::record(vkc::CapsState& caps, vkc::Frame& frame, GError** error) {
+  auto* priv = GST_LUT(element_)->priv;
+  auto& state = static_cast<LutState&>(caps);
   // One consistent snapshot of the settings for the whole frame.
-  GST_OBJECT_LOCK(filter);
+  GST_OBJECT_LOCK(element_);
   const std::shared_ptr<const vkc::LutData> table = priv->table;
   const Interpolation interpolation = priv->interpolation;
   const float intensity = float(priv->intensity);
-  GST_OBJECT_UNLOCK(filter);
+  GST_OBJECT_UNLOCK(element_);
 
   Params& params = state.params;
-  params.src_offset = frame->in.offset[0];
-  params.src_stride = frame->in.stride[0];
-  params.dst_offset = frame->out.offset[0];
-  params.dst_stride = frame->out.stride[0];
+  params.src_offset = frame.in.offset[0];
+  params.src_stride = frame.in.stride[0];
+  params.dst_offset = frame.out.offset[0];
+  params.dst_stride = frame.out.stride[0];
   if ((params.dst_offset | params.dst_stride) & 3u) {
     g_set_error(error, GST_CORE_ERROR, GST_CORE_ERROR_FAILED,
                 "output is not 32-bit aligned (offset %u, stride %u)", params.dst_offset, params.dst_stride);
-    return FALSE;
+    return false;
   }
   params.mode = mode_of(*table, interpolation);
   params.size = table->size;
@@ -268,13 +285,12 @@ static gboolean gst_lut_record(GstVkComputeFilter* filter, vkc::Frame* frame, GE
     params.scale[c] = float(table->size - 1) / (table->domain_max[c] - table->domain_min[c]);
   }
 
-  vk::Buffer table_buffer =
-      state.gpu_tables.prepare(gst_vkcompute_filter_get_device(filter), frame->slot, table);
-  state.kernel->update(frame->slot, {{frame->in.buffer}, {frame->out.buffer}, {table_buffer}});
+  vk::Buffer table_buffer = state.gpu_tables.prepare(state.device, frame.slot, table);
+  state.kernel->update(frame.slot, {{frame.in.buffer}, {frame.out.buffer}, {table_buffer}});
   const uint32_t invocations_x = (params.width + kPixelsPerInvocation - 1) / kPixelsPerInvocation;
-  state.kernel->dispatch(frame->cmd, frame->slot, &params, (invocations_x + kGroupX - 1) / kGroupX,
+  state.kernel->dispatch(frame.cmd, frame.slot, &params, (invocations_x + kGroupX - 1) / kGroupX,
                          (params.height + kGroupY - 1) / kGroupY);
-  return TRUE;
+  return true;
 }
 
 // While running, a new location, or a new png-kind for a PNG location, is read at once, on the
@@ -324,6 +340,8 @@ static const vkc::PropertyTable<LutPrivate> kProperties{
 
 static void gst_lut_init(GstLut* self) {
   kProperties.create(G_OBJECT(self));
+  gst_vkcompute_filter_set_operation(GST_VKCOMPUTE_FILTER(self),
+                                     std::make_unique<LutOperation>(GST_ELEMENT(self)));
 }
 
 static void gst_lut_class_init(GstLutClass* klass) {
@@ -345,6 +363,4 @@ static void gst_lut_class_init(GstLutClass* klass) {
 
   trans_class->start = gst_lut_start;
   trans_class->stop = gst_lut_stop;
-  filter_class->configure = gst_lut_configure;
-  filter_class->record = gst_lut_record;
 }

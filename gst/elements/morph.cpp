@@ -66,6 +66,20 @@ vkc::morph::PlaneFormat plane_format(const GstVideoInfo* info) {
   return format;
 }
 
+// What morph does to each frame.
+class MorphOperation final : public vkc::Operation {
+ public:
+  explicit MorphOperation(GstElement* element) : element_(element) {}
+  vkc::Mode mode() const override { return vkc::Mode::kFilter; }
+  std::unique_ptr<vkc::CapsState> configure(const std::shared_ptr<vkc::Device>& device,
+                                            const GstVideoInfo& in, const GstVideoInfo& out,
+                                            GError** error) override;
+  bool record(vkc::CapsState& caps, vkc::Frame& frame, GError** error) override;
+
+ private:
+  GstElement* element_;  // the element, which owns the operation
+};
+
 }  // namespace
 
 // Everything derived from the negotiated caps.
@@ -121,24 +135,27 @@ static const vkc::PropertyTable<Settings> kProperties{
 G_DEFINE_TYPE(GstMorph, gst_morph, GST_TYPE_VKCOMPUTE_FILTER)
 GST_ELEMENT_REGISTER_DEFINE(morph, "morph", GST_RANK_NONE, gst_morph_get_type())
 
-static std::unique_ptr<vkc::CapsState> gst_morph_configure(GstVkComputeFilter* filter, const GstVideoInfo* in,
-                                                           const GstVideoInfo*, GError**) {
-  GST_INFO_OBJECT(filter, "%s %dx%d", GST_VIDEO_INFO_NAME(in), GST_VIDEO_INFO_WIDTH(in),
-                  GST_VIDEO_INFO_HEIGHT(in));
-  return std::make_unique<MorphState>(gst_vkcompute_filter_get_device(filter), in);
+std::unique_ptr<vkc::CapsState> MorphOperation::configure(const std::shared_ptr<vkc::Device>& device,
+                                                          const GstVideoInfo& in, const GstVideoInfo&,
+                                                          GError**) {
+  GST_INFO_OBJECT(element_, "%s %dx%d", GST_VIDEO_INFO_NAME(&in), GST_VIDEO_INFO_WIDTH(&in),
+                  GST_VIDEO_INFO_HEIGHT(&in));
+  return std::make_unique<MorphState>(device, &in);
 }
 
-static gboolean gst_morph_record(GstVkComputeFilter* filter, vkc::Frame* frame, GError** error) {
-  auto& state = vkc::caps_state<MorphState>(filter);
-  const Settings settings = kProperties.snapshot(G_OBJECT(filter));
+bool MorphOperation::record(vkc::CapsState& caps, vkc::Frame& frame, GError** error) {
+  auto& state = static_cast<MorphState&>(caps);
+  const Settings settings = kProperties.snapshot(G_OBJECT(element_));
   // YUV: chroma planes go through unchanged.
   if (GST_VIDEO_INFO_N_PLANES(&state.info) > 1)
-    vkc::record_frame_copy(frame->cmd, state.info, frame->in, frame->out, {.first_plane = 1});
-  return state.record(*frame, 0, settings, error);
+    vkc::record_frame_copy(frame.cmd, state.info, frame.in, frame.out, {.first_plane = 1});
+  return state.record(frame, 0, settings, error);
 }
 
 static void gst_morph_init(GstMorph* self) {
   kProperties.create(G_OBJECT(self));
+  gst_vkcompute_filter_set_operation(GST_VKCOMPUTE_FILTER(self),
+                                     std::make_unique<MorphOperation>(GST_ELEMENT(self)));
 }
 
 static void gst_morph_class_init(GstMorphClass* klass) {
@@ -157,7 +174,4 @@ static void gst_morph_class_init(GstMorphClass* klass) {
       "gst-vkcompute developers");
   gst_vkcompute_filter_class_add_pad_templates(filter_class, GST_VIDEO_CAPS_MAKE(FORMATS),
                                                GST_VIDEO_CAPS_MAKE(FORMATS));
-
-  filter_class->configure = gst_morph_configure;
-  filter_class->record = gst_morph_record;
 }

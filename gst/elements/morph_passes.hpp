@@ -8,7 +8,7 @@
 #include <tuple>
 #include <vector>
 
-#include "base/computefilter.hpp"
+#include "base/operation.hpp"
 #include "base/scratch.hpp"
 #include "vk/kernel.hpp"
 

@@ -53,6 +53,20 @@ uint32_t layout_of(GstVideoFormat format) {
   }
 }
 
+// What rgb2yuv does to each frame.
+class Rgb2YuvOperation final : public vkc::Operation {
+ public:
+  explicit Rgb2YuvOperation(GstElement* element) : element_(element) {}
+  vkc::Mode mode() const override { return vkc::Mode::kFilter; }
+  std::unique_ptr<vkc::CapsState> configure(const std::shared_ptr<vkc::Device>& device,
+                                            const GstVideoInfo& in, const GstVideoInfo& out,
+                                            GError** error) override;
+  bool record(vkc::CapsState& caps, vkc::Frame& frame, GError** error) override;
+
+ private:
+  GstElement* element_;  // the element, which owns the operation
+};
+
 }  // namespace
 
 // Everything derived from the negotiated caps.
@@ -97,26 +111,26 @@ static void fill_coefficients(const GstVideoInfo* out, Params& params) {
   }
 }
 
-static std::unique_ptr<vkc::CapsState> gst_rgb2yuv_configure(GstVkComputeFilter* filter,
-                                                             const GstVideoInfo* in, const GstVideoInfo* out,
-                                                             GError** error) {
-  const GstVideoFormatInfo* in_f = in->finfo;
-  const GstVideoFormatInfo* out_f = out->finfo;
-  const uint32_t layout = layout_of(GST_VIDEO_INFO_FORMAT(out));
+std::unique_ptr<vkc::CapsState> Rgb2YuvOperation::configure(const std::shared_ptr<vkc::Device>& device,
+                                                            const GstVideoInfo& in, const GstVideoInfo& out,
+                                                            GError** error) {
+  const GstVideoFormatInfo* in_f = in.finfo;
+  const GstVideoFormatInfo* out_f = out.finfo;
+  const uint32_t layout = layout_of(GST_VIDEO_INFO_FORMAT(&out));
   const uint32_t sub_x = 1u << GST_VIDEO_FORMAT_INFO_W_SUB(out_f, 1);
   const uint32_t sub_y = 1u << GST_VIDEO_FORMAT_INFO_H_SUB(out_f, 1);
   // A chroma sample shared by two rows would mix the two fields of an interlaced frame (videoconvert
   // subsamples each field on its own): refused rather than converted wrongly.
-  if (GST_VIDEO_INFO_IS_INTERLACED(in) && sub_y > 1) {
+  if (GST_VIDEO_INFO_IS_INTERLACED(&in) && sub_y > 1) {
     g_set_error(error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
                 "interlaced frames (interlace-mode=%s) cannot become %s, whose chroma rows span two "
                 "fields: deinterlace first, or convert to a format without vertical subsampling",
-                gst_video_interlace_mode_to_string(GST_VIDEO_INFO_INTERLACE_MODE(in)),
-                GST_VIDEO_INFO_NAME(out));
+                gst_video_interlace_mode_to_string(GST_VIDEO_INFO_INTERLACE_MODE(&in)),
+                GST_VIDEO_INFO_NAME(&out));
     return nullptr;
   }
   // Vertical siting is always centred between the two rows, as videoconvert does.
-  const bool cosited = (out->chroma_site & GST_VIDEO_CHROMA_SITE_H_COSITED) && sub_x == 2;
+  const bool cosited = (out.chroma_site & GST_VIDEO_CHROMA_SITE_H_COSITED) && sub_x == 2;
 
   auto state = std::make_unique<Rgb2YuvState>();
   state->out_format = out_f;
@@ -124,8 +138,8 @@ static std::unique_ptr<vkc::CapsState> gst_rgb2yuv_configure(GstVkComputeFilter*
   state->block_width = layout == kLayoutAyuv ? kAyuvBlockWidth : kBlockWidth;
   Params& params = state->params;
   params = Params{};
-  params.width = GST_VIDEO_INFO_WIDTH(in);
-  params.height = GST_VIDEO_INFO_HEIGHT(in);
+  params.width = GST_VIDEO_INFO_WIDTH(&in);
+  params.height = GST_VIDEO_INFO_HEIGHT(&in);
   params.src_order = byte_order(in_f, {0, 1, 2, GST_VIDEO_FORMAT_INFO_HAS_ALPHA(in_f) ? 3 : -1});
   switch (layout) {
     case kLayoutSemiPlanar: params.dst_order = GST_VIDEO_FORMAT_INFO_POFFSET(out_f, 1); break;
@@ -139,7 +153,7 @@ static std::unique_ptr<vkc::CapsState> gst_rgb2yuv_configure(GstVkComputeFilter*
     case kLayoutAyuv: params.dst_order = byte_order(out_f, {3, 0, 1, 2}); break;
     case kLayoutPlanar: break;
   }
-  fill_coefficients(out, params);
+  fill_coefficients(&out, params);
 
   vkc::KernelInfo info{.name = "rgb2yuv",
                        .spirv = rgb2yuv_spv,
@@ -148,42 +162,40 @@ static std::unique_ptr<vkc::CapsState> gst_rgb2yuv_configure(GstVkComputeFilter*
                        .push_constant_bytes = sizeof(Params),
                        .specialization = {kGroupX, kGroupY, uint32_t(GST_VIDEO_FORMAT_INFO_PSTRIDE(in_f, 0)),
                                           layout, sub_x, sub_y, cosited ? 1u : 0u, state->block_width}};
-  state->kernel = std::make_unique<vkc::Kernel>(gst_vkcompute_filter_get_device(filter), info);
+  state->kernel = std::make_unique<vkc::Kernel>(device, info);
 
-  gchar* colorimetry = gst_video_colorimetry_to_string(&out->colorimetry);
-  GST_INFO_OBJECT(filter, "%s -> %s, colorimetry %s, chroma %s", GST_VIDEO_INFO_NAME(in),
-                  GST_VIDEO_INFO_NAME(out), colorimetry, cosited ? "cosited" : "centred");
+  gchar* colorimetry = gst_video_colorimetry_to_string(&out.colorimetry);
+  GST_INFO_OBJECT(element_, "%s -> %s, colorimetry %s, chroma %s", GST_VIDEO_INFO_NAME(&in),
+                  GST_VIDEO_INFO_NAME(&out), colorimetry, cosited ? "cosited" : "centred");
   g_free(colorimetry);
   return state;
 }
 
-static gboolean gst_rgb2yuv_record(GstVkComputeFilter* filter, vkc::Frame* frame, GError** error) {
-  auto& state = vkc::caps_state<Rgb2YuvState>(filter);
+bool Rgb2YuvOperation::record(vkc::CapsState& caps, vkc::Frame& frame, GError** error) {
+  auto& state = static_cast<Rgb2YuvState&>(caps);
   Params& params = state.params;
-  params.src_offset = frame->in.offset[0];
-  params.src_stride = frame->in.stride[0];
+  params.src_offset = frame.in.offset[0];
+  params.src_stride = frame.in.stride[0];
   // Planes by component, so YV12's swapped planes need no special case.
   for (int c = 0; c < 3; ++c) {
     guint plane = GST_VIDEO_FORMAT_INFO_PLANE(state.out_format, c);
-    params.dst_offset[c] = frame->out.offset[plane];
-    params.dst_stride[c] = frame->out.stride[plane];
+    params.dst_offset[c] = frame.out.offset[plane];
+    params.dst_stride[c] = frame.out.stride[plane];
     if ((params.dst_offset[c] | params.dst_stride[c]) & 3u) {
       g_set_error(error, GST_CORE_ERROR, GST_CORE_ERROR_FAILED,
                   "output plane %u is not 32-bit aligned (offset %u, stride %u)", plane, params.dst_offset[c],
                   params.dst_stride[c]);
-      return FALSE;
+      return false;
     }
   }
   const uint32_t blocks_x = (params.width + state.block_width - 1) / state.block_width;
   const uint32_t rows = (params.height + state.sub_y - 1) / state.sub_y;
-  state.kernel->update(frame->slot, {{frame->in.buffer},
-                                     {frame->out.buffer},
-                                     {frame->in.buffer},
-                                     {frame->out.buffer},
-                                     {frame->out.buffer}});
-  state.kernel->dispatch(frame->cmd, frame->slot, &params, (blocks_x + kGroupX - 1) / kGroupX,
+  state.kernel->update(
+      frame.slot,
+      {{frame.in.buffer}, {frame.out.buffer}, {frame.in.buffer}, {frame.out.buffer}, {frame.out.buffer}});
+  state.kernel->dispatch(frame.cmd, frame.slot, &params, (blocks_x + kGroupX - 1) / kGroupX,
                          (rows + kGroupY - 1) / kGroupY);
-  return TRUE;
+  return true;
 }
 
 // Each structure keeps its size and rate; the format becomes the other side's list, and the
@@ -227,7 +239,10 @@ static GstCaps* gst_rgb2yuv_fixate_caps(GstBaseTransform* trans, GstPadDirection
   return othercaps;
 }
 
-static void gst_rgb2yuv_init(GstRgb2Yuv*) {}
+static void gst_rgb2yuv_init(GstRgb2Yuv* self) {
+  gst_vkcompute_filter_set_operation(GST_VKCOMPUTE_FILTER(self),
+                                     std::make_unique<Rgb2YuvOperation>(GST_ELEMENT(self)));
+}
 
 static void gst_rgb2yuv_class_init(GstRgb2YuvClass* klass) {
   auto* element_class = GST_ELEMENT_CLASS(klass);
@@ -245,6 +260,4 @@ static void gst_rgb2yuv_class_init(GstRgb2YuvClass* klass) {
 
   filter_class->transform_formats = gst_rgb2yuv_transform_formats;
   trans_class->fixate_caps = gst_rgb2yuv_fixate_caps;
-  filter_class->configure = gst_rgb2yuv_configure;
-  filter_class->record = gst_rgb2yuv_record;
 }

@@ -25,7 +25,7 @@ struct DeviceFeatures {
   // Kernels that read every byte of a frame once, in narrow loads, do better on a device-memory
   // copy of it made by a transfer: on a discrete GPU the copy crosses the bus near the link's
   // rate, which narrow shader loads of host memory do not reach (see
-  // vkc::InputReads in gst/base/computefilter.hpp). GST_VKCOMPUTE_COPY_INPUT=1 or 0 forces it.
+  // vkc::InputReads in gst/base/operation.hpp). GST_VKCOMPUTE_COPY_INPUT=1 or 0 forces it.
   bool copy_input_to_device = false;
 };
 
