@@ -8,105 +8,52 @@
 #include <vector>
 
 #include "framepools.hpp"
-#include "heldoutputs.hpp"
+#include "framestream.hpp"
 #include "linkchanges.hpp"
 #include "memorycaps.hpp"
-#include "scheduler.hpp"
-#include "staging.hpp"
 #include "startgate.hpp"
 #include "vk/batch.hpp"
-#include "vk/kernel.hpp"
-#include "vk/reaper.hpp"
-#include "vk/submit.hpp"
-#include "vkmemory.hpp"
 
-GST_DEBUG_CATEGORY(gst_vkcompute_filter_debug);  // linkchanges.cpp logs in it too
+GST_DEBUG_CATEGORY(gst_vkcompute_filter_debug);  // linkchanges.cpp and framestream.cpp log in it too
 #define GST_CAT_DEFAULT gst_vkcompute_filter_debug
-
-namespace {
-
-// A frame still running after this long stops the stream with an error rather than hold it
-// forever (a device lost outright reports VK_ERROR_DEVICE_LOST at once instead).
-// GST_VKCOMPUTE_FRAME_TIMEOUT_MS sets another limit, read at start.
-constexpr uint64_t kFrameTimeoutNs = 10'000'000'000ull;
-// How long a stop or a flush waits for the frames on the GPU before handing them over (at most the
-// frame timeout): frames take micro- to milliseconds on a GPU, up to a few hundred milliseconds on
-// a CPU implementation (lavapipe, large kernels), a stalled GPU forever.
-constexpr uint64_t kStopWaitNs = 1'000'000'000;
-constexpr guint kGpuTimeWindow = 8;  // timed frames (one in CommandRing::kTimestampInterval)
-// Loads at least this wide read host memory about as fast as a transfer plus a kernel on the copy
-// (NVIDIA H200, 1080p, lumamax with 64x16 tiles: RGBA's 16-byte loads 193 us in place against
-// 205 us with the copy, NV12's 4-byte loads 81 us in place against 64 us; docs/benchmarks.md).
-// Its 256x4 tiles since took RGBA in place to 181 us.
-constexpr guint kWideLoadBytes = 16;
 
 enum { PROP_0, PROP_DEVICE, PROP_DEVICE_NAME, PROP_GPU_TIME, PROP_UPLOADS, PROP_DOWNLOADS };
 
-// What frames still running on the GPU may touch, once the element lets go of them (stop, or a
-// flush after a frame outlived the timeout): handed to vkc::release_after_gpu() with the ring.
-struct GpuLeftovers {
-  std::unique_ptr<vkc::CapsState> caps_state;
-  std::unique_ptr<vkc::SlotCopies> copies;
-  vkc::FrameScheduler::Frames frames;
+// The element's side of its frame stream (framestream.hpp): pushes, output buffers and errors.
+class ElementOwner final : public vkc::FrameStream::Owner {
+ public:
+  explicit ElementOwner(GstVkComputeFilter* self) : self_(self) {}
+  GstFlowReturn push(GstBuffer* out) override;
+  GstFlowReturn acquire_output(GstBuffer* in, GstBuffer** out) override;
+  bool output_joins_batch() override;
+  void post_error(GQuark domain, gint code, const std::string& message, const std::string& debug) override;
+  void gpu_time(double mean_us) override;
+
+ private:
+  GstVkComputeFilter* self_;
 };
 
-uint64_t frame_timeout_ns() {
-  const char* env = g_getenv("GST_VKCOMPUTE_FRAME_TIMEOUT_MS");
-  if (!env || !*env) return kFrameTimeoutNs;
-  char* end = nullptr;
-  const guint64 ms = g_ascii_strtoull(env, &end, 10);
-  if (*end != '\0' || ms == 0 || ms > G_MAXUINT64 / 1'000'000) {
-    GST_WARNING("ignoring GST_VKCOMPUTE_FRAME_TIMEOUT_MS=\"%s\": not a number of milliseconds", env);
-    return kFrameTimeoutNs;
-  }
-  return ms * 1'000'000;
-}
-
-}  // namespace
-
 struct GstVkComputeFilterPrivate {
+  explicit GstVkComputeFilterPrivate(GstVkComputeFilter* self) : owner(self) {}
+
   // Properties (object lock).
   gint device_index = -1;
   std::string device_name;
+  double gpu_time_us = 0;  // the mean of the latest window of timed frames, for `gpu-time`
 
+  // What the element does to frames (operation.hpp), from its instance init to finalize.
+  std::unique_ptr<vkc::Operation> operation;
+  ElementOwner owner;
   // Streaming state, from start() to stop().
   std::shared_ptr<vkc::Device> device;
   std::unique_ptr<vkc::FramePools> pools;
-  std::unique_ptr<vkc::CommandRing> ring;
-  std::unique_ptr<vkc::SlotCopies> copies;  // the ring slots' staging buffers and frame copies
-  // Frames from their submission until they leave, finished by its completion thread or, with a
-  // full ring, by the streaming thread (scheduler.hpp).
-  std::unique_ptr<vkc::FrameScheduler> scheduler;
-  // Outputs in host memory finished while the streaming thread is inside a frame (heldoutputs.hpp).
-  vkc::HeldOutputs held;
-  guint64 submitted = 0;
-  GstVideoInfo in_info;
-  GstVideoInfo out_info;
-  bool in_device = false;  // the sink caps have memory:VkComputeDevice
-  // The source caps have it; or they are in system memory and lead to a tee with an element of ours
-  // behind it (vkc::device_frames_behind_fan_out()). Outputs are then in device memory and leave
-  // at submit.
-  bool out_device = false;
-  bool out_device_caps = false;                // the source caps have memory:VkComputeDevice
-  std::unique_ptr<vkc::CapsState> caps_state;  // from configure(); the ring's frames use it
-  vkc::InputPath last_path = vkc::InputPath::kOwnMemory;
-  // What the element does to frames (operation.hpp), from its instance init to finalize.
-  std::unique_ptr<vkc::Operation> operation;
+  std::unique_ptr<vkc::FrameStream> stream;
   // Streaming thread: generate_output() last handed GstBaseTransform a buffer to push (see
   // gst_vkcompute_filter_chain()).
   bool base_pushes = false;
   // Pushes refused after a change downstream, their frames dropped (after_push()): more than a ring
   // of frames under the old caps is an error.
   vkc::RefusedPushes refused{kVkComputeFramesInFlight + 1};
-  // Written by the streaming thread with no frame in flight, read by allocation queries too: see
-  // passes_through().
-  std::atomic<bool> passthrough{false};
-  uint64_t frame_timeout_ns = kFrameTimeoutNs;  // from start()
-  // Completion thread: GPU time of completed timed frames, from timestamp queries, logged every
-  // kGpuTimeWindow of them.
-  double gpu_ns = 0;
-  guint gpu_frames = 0;
-  double gpu_time_us = 0;  // object lock: the mean of the last complete window, for `gpu-time`
   // Marked by change_state() while READY to PAUSED runs start(), which opens the device.
   vkc::StartGate start_gate;
   // `uploads` and `downloads` since the last start; the device allocator counts CPU maps.
@@ -137,37 +84,12 @@ static void post_exception(GstVkComputeFilter* self, const std::exception& e) {
   GST_ELEMENT_ERROR(self, RESOURCE, FAILED, ("Vulkan operation failed: %s", e.what()), (nullptr));
 }
 
-// Logs the mean GPU time per frame every kGpuTimeWindow timed frames (GST_DEBUG=vkcomputefilter:4).
-static void note_gpu_time(GstVkComputeFilter* self, double ns) {
-  auto* priv = get_priv(self);
-  if (ns < 0) return;
-  priv->gpu_ns += ns;
-  if (++priv->gpu_frames < kGpuTimeWindow) return;
-  const double mean_us = priv->gpu_ns / priv->gpu_frames / 1000.0;
-  GST_INFO_OBJECT(self, "GPU time per frame: %.1f us (mean of %u frames)", mean_us, priv->gpu_frames);
-  GST_OBJECT_LOCK(self);
-  priv->gpu_time_us = mean_us;
-  GST_OBJECT_UNLOCK(self);
-  priv->gpu_ns = 0;
-  priv->gpu_frames = 0;
-}
-
-// Whether frames pass through untouched with the current caps (analysis elements, unless their
-// settings make them draw into the frame): the input is pushed at once and completed later.
-// Otherwise the element writes an output buffer per frame.
+// Whether frames pass through untouched with the current caps (an analysis, unless its settings make
+// it draw into the frame): the input is pushed at once and completed later. Otherwise the element
+// writes an output buffer per frame.
 static gboolean passes_through(GstVkComputeFilter* self) {
-  return get_priv(self)->passthrough;
-}
-
-// Whether frames should pass through untouched with the current caps and settings: an analysis
-// (not drawing) whose frames stay in the same kind of memory.
-static bool wants_passthrough(GstVkComputeFilter* self) {
   auto* priv = get_priv(self);
-  // Under system-memory caps any memory goes; frames that arrive in device memory and would leave
-  // in host memory are copied for stock elements (a download on the GPU, not a read back at each
-  // map), unless an element of ours downstream will read them.
-  const bool same_memory = priv->in_device == priv->out_device_caps || (priv->in_device && priv->out_device);
-  return priv->operation->mode() == vkc::Mode::kAnalysis && same_memory;
+  return priv->stream && priv->stream->passthrough();
 }
 
 // The flow of a push of ours: a frame refused after a change downstream is dropped (linkchanges.hpp).
@@ -182,7 +104,8 @@ static GstFlowReturn after_push(GstVkComputeFilter* self, GstFlowReturn flow) {
 // (vkc::order_after_write()). A stock element may hold the frame, or block the thread, for long:
 // the work goes now, so that it runs meanwhile.
 static bool joins_batch(GstVkComputeFilter* self) {
-  if (!get_priv(self)->out_device) return false;
+  auto* priv = get_priv(self);
+  if (!priv->stream || !priv->stream->out_device()) return false;
   GstElement* element = vkc::element_after(GST_BASE_TRANSFORM_SRC_PAD(self));
   const bool ours = element && GST_IS_VKCOMPUTE_FILTER(element);
   if (element) gst_object_unref(element);
@@ -210,83 +133,48 @@ static GstPadProbeReturn caps_for_current_peer(GstPad* pad, GstPadProbeInfo* inf
   return GST_PAD_PROBE_OK;
 }
 
-// Pushes a finished output in host memory. On the streaming thread the push may block downstream
-// (a sink's clock, a full queue, a paused pipeline): the work of the elements above, left in the
-// thread's batch, is sent first, or their frames would outlive the timeout while they wait. A
-// submission that fails there is this element's error (no exception leaves into GStreamer).
-static GstFlowReturn push_output(GstVkComputeFilter* self, GstBuffer* out) {
-  try {
-    vkc::batch::flush();
-  } catch (const std::exception& e) {
-    gst_buffer_unref(out);
-    post_exception(self, e);
-    return GST_FLOW_ERROR;
-  }
-  get_priv(self)->refused.mark_discont(&out);
-  return after_push(self, gst_pad_push(GST_BASE_TRANSFORM_SRC_PAD(self), out));
+// A finished output in host memory, from the stream (which has sent the thread's batch): a frame
+// refused after a change downstream is dropped (linkchanges.hpp).
+GstFlowReturn ElementOwner::push(GstBuffer* out) {
+  get_priv(self_)->refused.mark_discont(&out);
+  return after_push(self_, gst_pad_push(GST_BASE_TRANSFORM_SRC_PAD(self_), out));
 }
 
-// One submitted frame, finished by the scheduler (its completion thread, or the streaming thread
-// when the ring is full) the moment the GPU is done: an analysis element completes it (posts its
-// result) and an output in host memory leaves, or joins the outputs held while the streaming
-// thread is inside a frame.
-class FrameWork : public vkc::FrameScheduler::Work {
- public:
-  explicit FrameWork(GstVkComputeFilter* self) : self_(self) {}
-  ~FrameWork() override { release(); }
+bool ElementOwner::output_joins_batch() {
+  return joins_batch(self_);
+}
 
-  GstFlowReturn finish() override {
-    auto* priv = get_priv(self_);
-    priv->operation->complete(*priv->caps_state, frame);
-    note_gpu_time(self_, priv->ring->gpu_time_ns(frame.slot));
-    GstBuffer* out = std::exchange(frame.outbuf, nullptr);
-    release();  // the input goes back upstream before the output goes on
-    if (!out || priv->held.take(out)) return GST_FLOW_OK;
-    return push_output(self_, out);
+void ElementOwner::post_error(GQuark domain, gint code, const std::string& message,
+                              const std::string& debug) {
+  gst_element_message_full(GST_ELEMENT(self_), GST_MESSAGE_ERROR, domain, code, g_strdup(message.c_str()),
+                           debug.empty() ? nullptr : g_strdup(debug.c_str()), __FILE__, GST_FUNCTION,
+                           __LINE__);
+}
+
+void ElementOwner::gpu_time(double mean_us) {
+  GST_OBJECT_LOCK(self_);
+  get_priv(self_)->gpu_time_us = mean_us;
+  GST_OBJECT_UNLOCK(self_);
+}
+
+// Takes an output buffer from the pool decide_allocation() chose.
+GstFlowReturn ElementOwner::acquire_output(GstBuffer* in, GstBuffer** out) {
+  auto* trans = GST_BASE_TRANSFORM(self_);
+  GstBufferPool* pool = gst_base_transform_get_buffer_pool(trans);
+  GstFlowReturn flow = GST_FLOW_ERROR;
+  if (pool) {
+    if (!gst_buffer_pool_is_active(pool)) gst_buffer_pool_set_active(pool, TRUE);
+    flow = gst_buffer_pool_acquire_buffer(pool, out, nullptr);
+    gst_object_unref(pool);
   }
-
-  // Only an output in host memory is pushed when the frame is done (one in device memory left at
-  // submit): posting a result or letting go of the input does not block. A timed frame's queries
-  // are read too, which on lavapipe waits until the device is idle (2-78 ms with other pipelines'
-  // frames queued): the completion service's thread, which looks at every element of the device,
-  // must not wait there.
-  bool may_block() const override {
-    return frame.outbuf != nullptr || get_priv(self_)->ring->timed(frame.slot);
+  if (flow != GST_FLOW_OK) {
+    if (flow != GST_FLOW_FLUSHING)
+      GST_ELEMENT_ERROR(self_, RESOURCE, FAILED, ("No output buffer from the element's Vulkan pool."),
+                        ("%s", gst_flow_get_name(flow)));
+    return flow;
   }
-
-  vkc::Frame frame;
-  vkc::InputBinding input;
-
- private:
-  void release() {
-    input.release();
-    gst_clear_buffer(&frame.outbuf);
-    gst_clear_buffer(&frame.inbuf);
-  }
-  // Not used by the destructor: frames handed over at stop may outlive the element.
-  GstVkComputeFilter* self_;
-};
-
-// The one error of a frame that did not complete. A slow frame is not a lost device: the driver
-// says when the device is lost, and a frame that is merely slow keeps its memory until it ends.
-static void post_gpu_failure(GstVkComputeFilter* self, vkc::Completion status) {
-  auto* priv = get_priv(self);
-  const std::string& device = priv->device->name();
-  if (status == vkc::Completion::kLost)
-    GST_ELEMENT_ERROR(self, RESOURCE, FAILED, ("The Vulkan device %s was lost.", device.c_str()),
-                      ("VK_ERROR_DEVICE_LOST while waiting for a frame: the driver reset or removed the "
-                       "device; the frames in flight are dropped"));
-  else {
-    // Milliseconds below a second: a limit lowered with GST_VKCOMPUTE_FRAME_TIMEOUT_MS reads as set.
-    const double ms = priv->frame_timeout_ns / 1e6;
-    gchar* limit = ms < 1000 ? g_strdup_printf("%.0f ms", ms) : g_strdup_printf("%.1f s", ms / 1000);
-    GST_ELEMENT_ERROR(
-        self, RESOURCE, FAILED,
-        ("A frame took longer than %s on the Vulkan device %s; the stream stops.", limit, device.c_str()),
-        ("the device is not lost, only slow for these settings; the frame's memory is "
-         "kept until it completes. GST_VKCOMPUTE_FRAME_TIMEOUT_MS sets the limit"));
-    g_free(limit);
-  }
+  GST_BASE_TRANSFORM_GET_CLASS(trans)->copy_metadata(trans, in, *out);
+  return GST_FLOW_OK;
 }
 
 // Waits until every frame in flight has left (filters' outputs pushed, analysis results posted).
@@ -294,30 +182,7 @@ static void post_gpu_failure(GstVkComputeFilter* self, vkc::Completion status) {
 // came.
 static GstFlowReturn drain(GstVkComputeFilter* self) {
   auto* priv = get_priv(self);
-  return priv->scheduler ? priv->scheduler->drain() : GST_FLOW_OK;
-}
-
-// Releases frames that the GPU may still run (a stop, a flush after a frame outlived the timeout).
-// Frames that end within a short wait release their buffers here, before the state change returns,
-// as a stock element's would: an input's memory goes back upstream (an application's wrapped memory
-// gets its notify) and a leak check right after NULL finds nothing. Slower ones are handed over with
-// the ring and everything else they may touch, to be freed once they end: memory the GPU may still
-// write is never freed, and a state change never waits for a slow frame. Nothing is submitted after
-// a hand-over until stop.
-static void release_after_gpu(GstVkComputeFilter* self, vkc::FrameScheduler::Frames frames) {
-  auto* priv = get_priv(self);
-  if (frames.empty()) return;
-  // Done, or the device is lost (the driver no longer touches their memory).
-  if (priv->ring->wait_all(std::min(kStopWaitNs, priv->frame_timeout_ns)) != vkc::Completion::kPending) {
-    frames.clear();
-    return;
-  }
-  auto leftovers = std::make_shared<GpuLeftovers>();
-  leftovers->caps_state = std::move(priv->caps_state);
-  leftovers->copies = std::move(priv->copies);
-  leftovers->frames = std::move(frames);
-  priv->scheduler->stop();  // its fence waits use the ring
-  vkc::release_after_gpu(std::move(priv->ring), std::move(leftovers));
+  return priv->stream ? priv->stream->drain() : GST_FLOW_OK;
 }
 
 // A CPU implementation of Vulkan (Mesa's lavapipe) runs the kernels on the host's cores, far
@@ -366,24 +231,12 @@ static gboolean gst_vkcompute_filter_start(GstBaseTransform* trans) {
     return FALSE;
   }
   try {
-    priv->ring = std::make_unique<vkc::CommandRing>(device, kVkComputeFramesInFlight, GST_OBJECT_NAME(self),
-                                                    vkc::CommandRing::default_timestamp_interval());
+    priv->stream = std::make_unique<vkc::FrameStream>(device, *priv->operation, priv->owner,
+                                                      GST_OBJECT_NAME(self), priv->counts);
   } catch (const std::exception& e) {
     post_exception(self, e);
     return FALSE;
   }
-  priv->copies = std::make_unique<vkc::SlotCopies>(device, *priv->ring);
-  priv->frame_timeout_ns = frame_timeout_ns();
-  priv->scheduler = std::make_unique<vkc::FrameScheduler>(
-      kVkComputeFramesInFlight, priv->frame_timeout_ns,
-      [ring = priv->ring.get()](uint32_t slot, uint64_t& eta_ns) { return ring->status(slot, &eta_ns); },
-      [self](vkc::Completion status) { post_gpu_failure(self, status); },
-      vkc::CompletionService::for_device(*device),
-      // The streaming thread may wait long for a worker (its push blocked downstream): the work of
-      // the elements above, left in its batch, must not wait with it.
-      [] { vkc::batch::flush(); });
-  priv->counts->uploads = 0;
-  priv->counts->downloads = 0;
   priv->refused.restart_count();
   priv->pools = std::make_unique<vkc::FramePools>(device, priv->counts, kVkComputeFramesInFlight);
   priv->device = std::move(device);
@@ -399,11 +252,7 @@ static gboolean gst_vkcompute_filter_start(GstBaseTransform* trans) {
 // Everything start() set up, released: stop(), or finalize() of an element dropped while running.
 static void release_streaming(GstVkComputeFilter* self) {
   auto* priv = get_priv(self);
-  if (priv->scheduler) release_after_gpu(self, priv->scheduler->stop());
-  priv->scheduler.reset();
-  priv->caps_state.reset();  // after the frames that used it
-  priv->ring.reset();
-  priv->copies.reset();
+  priv->stream.reset();  // hands its frames over
   priv->pools.reset();
   priv->device.reset();
 }
@@ -440,22 +289,21 @@ static gboolean gst_vkcompute_filter_set_caps(GstBaseTransform* trans, GstCaps* 
   }
   // Frames in flight belong to the previous caps: they leave before the new caps event.
   drain(self);
-  if (!gst_video_info_from_caps(&priv->in_info, incaps) ||
-      !gst_video_info_from_caps(&priv->out_info, outcaps)) {
+  GstVideoInfo in, out;
+  if (!gst_video_info_from_caps(&in, incaps) || !gst_video_info_from_caps(&out, outcaps)) {
     GST_ERROR_OBJECT(self, "invalid caps %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT, incaps, outcaps);
     return FALSE;
   }
-  priv->in_device = vkc::caps_in_device_memory(incaps);
-  priv->out_device_caps = vkc::caps_in_device_memory(outcaps);
-  priv->out_device =
-      priv->out_device_caps || vkc::device_frames_behind_fan_out(trans->srcpad, priv->device->index());
+  const bool out_device_caps = vkc::caps_in_device_memory(outcaps);
+  // Outputs go in device memory, leaving at submit, under such caps, and under system-memory caps
+  // before a tee with an element of ours behind it (vkc::device_frames_behind_fan_out()).
+  const bool out_device =
+      out_device_caps || vkc::device_frames_behind_fan_out(trans->srcpad, priv->device->index());
   priv->refused.restart_count();
   GError* error = nullptr;
   try {
-    // The old state goes first: a device has limited memory for two sets of kernels and buffers.
-    priv->caps_state.reset();
-    priv->caps_state = priv->operation->configure(priv->device, priv->in_info, priv->out_info, &error);
-    if (!priv->caps_state) {
+    if (!priv->stream->configure(in, out, vkc::caps_in_device_memory(incaps), out_device, out_device_caps,
+                                 &error)) {
       post_gerror(self, error, nullptr);
       return FALSE;
     }
@@ -465,11 +313,11 @@ static gboolean gst_vkcompute_filter_set_caps(GstBaseTransform* trans, GstCaps* 
   }
   // GstBaseTransform has just chosen passthrough for equal caps; an analysis element that draws
   // into its frames, or whose frames move between host and device memory, needs output buffers.
-  const bool passthrough = wants_passthrough(self);
-  priv->passthrough = passthrough;
+  const bool passthrough = priv->stream->wants_passthrough();
+  priv->stream->set_passthrough(passthrough);
   gst_base_transform_set_passthrough(trans, passthrough);
   GST_DEBUG_OBJECT(self, "configured %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT "%s", incaps, outcaps,
-                   priv->passthrough ? ", passing frames through" : "");
+                   passthrough ? ", passing frames through" : "");
   return TRUE;
 }
 
@@ -481,218 +329,20 @@ static gboolean gst_vkcompute_filter_propose_allocation(GstBaseTransform* trans,
 
 static gboolean gst_vkcompute_filter_decide_allocation(GstBaseTransform* trans, GstQuery* query) {
   auto* priv = get_priv(GST_VKCOMPUTE_FILTER(trans));
-  return priv->pools && priv->pools->decide(query, priv->out_device);
+  return priv->pools && priv->stream && priv->pools->decide(query, priv->stream->out_device());
 }
 
-// Orders a frame's commands after every command submitted before on the device's compute queue,
-// which every element's kernels share: a frame in device memory was written by the element
-// upstream's work, and the output buffers written here may still be read by the work of the
-// element downstream. Both are ahead in the queue: the input's write because binding it sent the
-// batch that held it (vkc::order_after_write()), the earlier reads because their frames hold the
-// buffers until they are done. So the queue's order and this barrier suffice: no CPU wait. (The copy
-// queues touch only a slot's own copies and host memory, ordered by the slot's semaphores:
-// vkc::ChainEnds.)
-static void record_after_earlier_work(vk::CommandBuffer cmd) {
-  using Stage = vk::PipelineStageFlagBits;
-  using Access = vk::AccessFlagBits;
-  vk::MemoryBarrier earlier{.srcAccessMask = Access::eShaderWrite | Access::eTransferWrite,
-                            .dstAccessMask = Access::eShaderRead | Access::eShaderWrite |
-                                             Access::eTransferRead | Access::eTransferWrite};
-  cmd.pipelineBarrier(Stage::eComputeShader | Stage::eTransfer, Stage::eComputeShader | Stage::eTransfer, {},
-                      earlier, nullptr, nullptr);
-}
-
-// An analysis element that outputs buffers (drawing into them, or moving its frames between host
-// and device memory) copies each frame into its output first. Its kernels then read the device
-// copy when there is one: that copy is the frame's one upload.
-static void record_analysis_output(GstVkComputeFilter* self, vkc::Frame& frame) {
-  auto* priv = get_priv(self);
-  if (!GST_VKCOMPUTE_FILTER_GET_CLASS(self)->analysis || !frame.outbuf) return;
-  vkc::record_frame_copy(frame.cmd, priv->in_info, frame.in, frame.out);
-  if (frame.out.device_local && !frame.in.device_local) frame.in = frame.out;
-}
-
-// Stages the frame's input as the caps state's input_reads declare (see vkc::InputReads).
-static void stage_input(GstVkComputeFilter* self, vkc::Frame& frame) {
-  auto* priv = get_priv(self);
-  const vkc::InputReads& reads = priv->caps_state->input_reads;
-  const GstVideoInfo& info = priv->in_info;
-  const guint x1 = MIN(frame.x1, guint(GST_VIDEO_INFO_WIDTH(&info)));
-  if (reads.planes == 0 || frame.in.device_local || !priv->device->features().copy_input_to_device ||
-      reads.load_bytes >= kWideLoadBytes || 2 * (x1 - MIN(frame.x0, x1)) < guint(GST_VIDEO_INFO_WIDTH(&info)))
-    return;
-  const vkc::FrameLayout copy = priv->copies->kernel_input_copy(info, frame.in, reads.planes);
-  vkc::record_frame_copy(frame.cmd, info, frame.in, copy,
-                         {.end_plane = reads.planes, .y0 = frame.y0, .y1 = frame.y1});
-  frame.in = copy;
-}
-
-// A frame in several memories (InputBinding::record_gather()) is copied by the GPU into the slot's
-// input copy, before the frame's start barrier, which orders the copies before the kernels.
-static void gather_input(GstVkComputeFilter* self, vkc::Frame& frame, const vkc::InputBinding& input) {
-  auto* priv = get_priv(self);
-  if (input.path() != vkc::InputPath::kGathered) return;
-  frame.in.buffer = priv->copies->input_copy(frame.slot, gst_buffer_get_size(frame.inbuf));
-  input.record_gather(frame.cmd, frame.in.buffer);
-}
-
-// Records and submits the GPU work of a bound frame.
-static gboolean record_and_submit(GstVkComputeFilter* self, vkc::Frame& frame, const vkc::InputBinding& input,
-                                  GError** error) {
-  auto* priv = get_priv(self);
-  frame.cmd = priv->ring->begin(frame.slot);
-  gather_input(self, frame, input);
-  vkc::ChainEnds ends(*priv->ring, *priv->copies, priv->in_info, priv->out_info, frame);
-  record_after_earlier_work(frame.cmd);
-  // The GPU time of a frame starts once the earlier work it waited for is done: in a chain, an
-  // element's time is its own, not its upstream's too.
-  priv->ring->start_timing(frame.slot);
-  ends.upload();
-  record_analysis_output(self, frame);
-  vkc::Operation& operation = *priv->operation;
-  if (!operation.begin_frame(*priv->caps_state, frame, error)) return FALSE;
-  stage_input(self, frame);
-  if (!operation.record(*priv->caps_state, frame, error)) return FALSE;
-  // Make the kernels' writes to host-visible memory visible to the CPU once the fence signals: an
-  // analysis element's results, or an output the kernels wrote in host memory. (A downloaded
-  // output is made visible by the download; one in device memory is never read by the CPU here.)
-  if (GST_VKCOMPUTE_FILTER_GET_CLASS(self)->analysis || (frame.outbuf && !frame.out.device_local)) {
-    vk::MemoryBarrier to_host{
-        .srcAccessMask = vk::AccessFlagBits::eShaderWrite | vk::AccessFlagBits::eTransferWrite,
-        .dstAccessMask = vk::AccessFlagBits::eHostRead};
-    frame.cmd.pipelineBarrier(
-        vk::PipelineStageFlagBits::eComputeShader | vk::PipelineStageFlagBits::eTransfer,
-        vk::PipelineStageFlagBits::eHost, {}, to_host, nullptr, nullptr);
-  }
-  ends.download();
-  // The chain's last element sends the batch with its own work in it.
-  priv->ring->submit(frame.slot, true);
-  // A reader of an output in device memory, on any thread, orders its work after this point.
-  if (frame.outbuf && frame.out.device_local)
-    gst_vkcompute_memory_set_written(gst_buffer_peek_memory(frame.outbuf, 0),
-                                     priv->ring->compute_point(frame.slot));
-  if (!joins_batch(self)) vkc::batch::flush();
-  return TRUE;
-}
-
-// Takes an output buffer from our pool and finds where the kernels write it.
-static GstFlowReturn acquire_output(GstVkComputeFilter* self, vkc::Frame& frame) {
-  auto* priv = get_priv(self);
-  auto* trans = GST_BASE_TRANSFORM(self);
-  GstBufferPool* pool = gst_base_transform_get_buffer_pool(trans);
-  GstFlowReturn flow = GST_FLOW_ERROR;
-  if (pool) {
-    if (!gst_buffer_pool_is_active(pool)) gst_buffer_pool_set_active(pool, TRUE);
-    flow = gst_buffer_pool_acquire_buffer(pool, &frame.outbuf, nullptr);
-    gst_object_unref(pool);
-  }
-  if (flow != GST_FLOW_OK) {
-    if (flow != GST_FLOW_FLUSHING)
-      GST_ELEMENT_ERROR(self, RESOURCE, FAILED, ("No output buffer from the element's Vulkan pool."),
-                        ("%s", gst_flow_get_name(flow)));
-    return flow;
-  }
-  GST_BASE_TRANSFORM_GET_CLASS(self)->copy_metadata(trans, frame.inbuf, frame.outbuf);
-  GstMemory* outmem = gst_buffer_peek_memory(frame.outbuf, 0);
-  const vkc::Buffer* out = gst_vkcompute_memory_get_buffer(outmem, *priv->device, &frame.out.device_local);
-  std::string error;
-  if (!out || gst_buffer_n_memory(frame.outbuf) != 1 ||
-      !vkc::frame_layout(frame.outbuf, priv->out_info, out->handle(), outmem->offset, frame.out, error)) {
-    GST_ELEMENT_ERROR(self, CORE, FAILED, ("Output buffer is not from the element's Vulkan pool."),
-                      ("%s", error.c_str()));
-    return GST_FLOW_ERROR;
-  }
-  return GST_FLOW_OK;
-}
-
-// Binds the input, takes an output buffer, records and submits one frame into `slot`, and hands it
-// to the scheduler. Takes `inbuf`. An output in device memory leaves now, in `out`, carrying where
-// our work ends: the work of any element of ours that reads it is ordered after ours on the GPU, and
-// a CPU map waits for it (vkmemory.hpp). An output in host memory leaves when the GPU is done.
-static GstFlowReturn submit_frame(GstVkComputeFilter* self, GstBuffer* inbuf, guint slot, GstBuffer** out) {
-  auto* priv = get_priv(self);
-  auto work = std::make_unique<FrameWork>(self);
-  vkc::Frame& frame = work->frame;
-  frame.slot = slot;
-  frame.inbuf = inbuf;
-  gst_segment_copy_into(&GST_BASE_TRANSFORM(self)->segment, &frame.segment);
-
-  std::string error;
-  if (!work->input.bind(priv->device, inbuf, priv->in_info, priv->copies->staging(slot), frame.in, error)) {
-    GST_ELEMENT_ERROR(self, STREAM, FORMAT, ("Input buffer does not match its caps: %s.", error.c_str()),
-                      (nullptr));
-    return GST_FLOW_ERROR;
-  }
-  if (work->input.path() != priv->last_path || priv->submitted == 0)
-    GST_INFO_OBJECT(self, "input reaches the GPU through %s", vkc::input_path_name(work->input.path()));
-  priv->last_path = work->input.path();
-
-  if (!passes_through(self)) {
-    GstFlowReturn flow = acquire_output(self, frame);
-    if (flow != GST_FLOW_OK) return flow;
-  }
-  GError* gerror = nullptr;
-  if (!record_and_submit(self, frame, work->input, &gerror)) {
-    post_gerror(self, gerror, nullptr);
-    return GST_FLOW_ERROR;
-  }
-  priv->submitted++;
-  if (work->input.from_host()) priv->counts->uploads++;
-  if (frame.outbuf && !frame.out.device_local) priv->counts->downloads++;
-  if (frame.out.device_local) *out = std::exchange(frame.outbuf, nullptr);
-  priv->scheduler->push(std::move(work));
-  return GST_FLOW_OK;
-}
-
-// Pushes the outputs held while the streaming thread was inside a frame and stops holding.
-static GstFlowReturn push_held(GstVkComputeFilter* self) {
-  return get_priv(self)->held.release([self](GstBuffer* out) { return push_output(self, out); });
-}
-
-// One input frame: waits for a free slot, then submits it. An output in host memory leaves from the
-// scheduler when the GPU is done; one in device memory, and the input of an analysis element that
-// passes it through, leave now, and the scheduler posts results when they are ready.
+// One input frame, submitted by the stream (framestream.hpp). An output in host memory leaves when
+// the GPU is done; one in device memory, and the input of an analysis element that passes it
+// through, leave now, through GstBaseTransform.
 static GstFlowReturn gst_vkcompute_filter_generate_output(GstBaseTransform* trans, GstBuffer** outbuf) {
   auto* self = GST_VKCOMPUTE_FILTER(trans);
   auto* priv = get_priv(self);
   *outbuf = nullptr;
   GstBuffer* inbuf = std::exchange(trans->queued_buf, nullptr);
   if (!inbuf) return GST_FLOW_OK;
-  // Earlier frames that reserve() (or the completion thread meanwhile) finishes leave after this
-  // frame's submission has sent the batch.
-  priv->held.hold();
-  guint slot = 0;
-  GstFlowReturn flow = priv->scheduler->reserve(slot);
-  if (flow != GST_FLOW_OK) {
-    gst_buffer_unref(inbuf);
-    push_held(self);
-    return flow;
-  }
-  // Our reference keeps a passed-through frame readable until the GPU is done with it (and makes
-  // it read-only downstream meanwhile); taken before the scheduler may release the frame.
-  GstBuffer* pass = passes_through(self) ? gst_buffer_ref(inbuf) : nullptr;
-  GstBuffer* device_output = nullptr;
-  try {
-    flow = submit_frame(self, inbuf, slot, &device_output);
-  } catch (const vkc::GridTooLarge& e) {
-    GST_ELEMENT_ERROR(
-        self, STREAM, FORMAT,
-        ("Frames of %dx%d are too large for the Vulkan device %s.", GST_VIDEO_INFO_WIDTH(&priv->in_info),
-         GST_VIDEO_INFO_HEIGHT(&priv->in_info), priv->device->name().c_str()),
-        ("%s", e.what()));
-    flow = GST_FLOW_ERROR;
-  } catch (const std::exception& e) {
-    post_exception(self, e);
-    flow = GST_FLOW_ERROR;
-  }
-  const GstFlowReturn pushed = push_held(self);
-  if (flow == GST_FLOW_OK) flow = pushed;
-  if (flow != GST_FLOW_OK) {
-    if (pass) gst_buffer_unref(pass);
-    if (device_output) gst_buffer_unref(device_output);
-    return flow;
-  }
-  *outbuf = pass ? pass : device_output;
+  GstFlowReturn flow = priv->stream->submit(inbuf, trans->segment, outbuf);
+  if (flow != GST_FLOW_OK) return flow;
   // A reconfigure that came while this frame was on its way (a tee's new branch) applies before
   // its output leaves; negotiation drains the frames in flight under the old caps first.
   if (*outbuf) flow = vkc::negotiate_before_push(trans, outbuf);
@@ -725,8 +375,9 @@ static gboolean configure_again(GstBaseTransform* trans) {
 static GstFlowReturn gst_vkcompute_filter_submit_input_buffer(GstBaseTransform* trans, gboolean discont,
                                                               GstBuffer* input) {
   auto* self = GST_VKCOMPUTE_FILTER(trans);
-  if (GST_VKCOMPUTE_FILTER_GET_CLASS(self)->analysis) {
-    if (wants_passthrough(self) != passes_through(self) && !configure_again(trans)) {
+  auto* stream = get_priv(self)->stream.get();
+  if (stream && GST_VKCOMPUTE_FILTER_GET_CLASS(self)->analysis) {
+    if (stream->wants_passthrough() != stream->passthrough() && !configure_again(trans)) {
       gst_buffer_unref(input);
       return GST_FLOW_NOT_NEGOTIATED;
     }
@@ -789,7 +440,7 @@ static gboolean gst_vkcompute_filter_sink_event(GstBaseTransform* trans, GstEven
     // A flush drops the frames in flight; any other serialized event follows them downstream.
     if (GST_EVENT_TYPE(event) == GST_EVENT_FLUSH_STOP) {
       get_priv(self)->refused.restart_count();
-      if (auto* scheduler = get_priv(self)->scheduler.get()) release_after_gpu(self, scheduler->discard());
+      if (auto* stream = get_priv(self)->stream.get()) stream->discard();
     } else if (GST_EVENT_IS_SERIALIZED(event)) {
       drain(self);
     }
@@ -863,7 +514,7 @@ static GstFlowReturn gst_vkcompute_filter_chain(GstPad* pad, GstObject* parent, 
 }
 
 static void gst_vkcompute_filter_init(GstVkComputeFilter* self) {
-  new (get_priv(self)) GstVkComputeFilterPrivate();
+  new (get_priv(self)) GstVkComputeFilterPrivate(self);
   GstPad* sink = GST_BASE_TRANSFORM_SINK_PAD(self);
   base_chain = GST_PAD_CHAINFUNC(sink);
   gst_pad_set_chain_function(sink, gst_vkcompute_filter_chain);

@@ -1,0 +1,412 @@
+#include "framestream.hpp"
+
+#include <algorithm>
+#include <utility>
+
+#include "vk/batch.hpp"
+#include "vk/kernel.hpp"
+#include "vk/reaper.hpp"
+
+GST_DEBUG_CATEGORY_EXTERN(gst_vkcompute_filter_debug);
+#define GST_CAT_DEFAULT gst_vkcompute_filter_debug
+
+namespace vkc {
+namespace {
+
+// A frame still running after this long stops the stream with an error rather than hold it
+// forever (a device lost outright reports VK_ERROR_DEVICE_LOST at once instead).
+// GST_VKCOMPUTE_FRAME_TIMEOUT_MS sets another limit, read at start.
+constexpr uint64_t kFrameTimeoutNs = 10'000'000'000ull;
+// How long a stop or a flush waits for the frames on the GPU before handing them over (at most the
+// frame timeout): frames take micro- to milliseconds on a GPU, up to a few hundred milliseconds on
+// a CPU implementation (lavapipe, large kernels), a stalled GPU forever.
+constexpr uint64_t kStopWaitNs = 1'000'000'000;
+constexpr guint kGpuTimeWindow = 8;  // timed frames (one in CommandRing::kTimestampInterval)
+// Loads at least this wide read host memory about as fast as a transfer plus a kernel on the copy
+// (NVIDIA H200, 1080p, lumamax with 64x16 tiles: RGBA's 16-byte loads 193 us in place against
+// 205 us with the copy, NV12's 4-byte loads 81 us in place against 64 us; docs/benchmarks.md).
+// Its 256x4 tiles since took RGBA in place to 181 us.
+constexpr guint kWideLoadBytes = 16;
+
+// What frames still running on the GPU may touch, once the stream lets go of them (stop, or a
+// flush after a frame outlived the timeout): handed to vkc::release_after_gpu() with the ring.
+struct GpuLeftovers {
+  std::unique_ptr<CapsState> caps_state;
+  std::unique_ptr<SlotCopies> copies;
+  FrameScheduler::Frames frames;
+};
+
+// Orders a frame's commands after every command submitted before on the device's compute queue,
+// which every element's kernels share: a frame in device memory was written by the element
+// upstream's work, and the output buffers written here may still be read by the work of the
+// element downstream. Both are ahead in the queue: the input's write because binding it sent the
+// batch that held it (vkc::order_after_write()), the earlier reads because their frames hold the
+// buffers until they are done. So the queue's order and this barrier suffice: no CPU wait. (The copy
+// queues touch only a slot's own copies and host memory, ordered by the slot's semaphores:
+// vkc::ChainEnds.)
+void record_after_earlier_work(vk::CommandBuffer cmd) {
+  using Stage = vk::PipelineStageFlagBits;
+  using Access = vk::AccessFlagBits;
+  vk::MemoryBarrier earlier{.srcAccessMask = Access::eShaderWrite | Access::eTransferWrite,
+                            .dstAccessMask = Access::eShaderRead | Access::eShaderWrite |
+                                             Access::eTransferRead | Access::eTransferWrite};
+  cmd.pipelineBarrier(Stage::eComputeShader | Stage::eTransfer, Stage::eComputeShader | Stage::eTransfer, {},
+                      earlier, nullptr, nullptr);
+}
+
+// Makes the kernels' writes to host-visible memory visible to the CPU once the frame is done.
+void record_to_host(vk::CommandBuffer cmd) {
+  vk::MemoryBarrier to_host{
+      .srcAccessMask = vk::AccessFlagBits::eShaderWrite | vk::AccessFlagBits::eTransferWrite,
+      .dstAccessMask = vk::AccessFlagBits::eHostRead};
+  cmd.pipelineBarrier(vk::PipelineStageFlagBits::eComputeShader | vk::PipelineStageFlagBits::eTransfer,
+                      vk::PipelineStageFlagBits::eHost, {}, to_host, nullptr, nullptr);
+}
+
+// GST_VKCOMPUTE_FRAME_TIMEOUT_MS, or kFrameTimeoutNs.
+uint64_t frame_timeout_ns() {
+  const char* env = g_getenv("GST_VKCOMPUTE_FRAME_TIMEOUT_MS");
+  if (!env || !*env) return kFrameTimeoutNs;
+  char* end = nullptr;
+  const guint64 ms = g_ascii_strtoull(env, &end, 10);
+  if (*end != '\0' || ms == 0 || ms > G_MAXUINT64 / 1'000'000) {
+    GST_WARNING("ignoring GST_VKCOMPUTE_FRAME_TIMEOUT_MS=\"%s\": not a number of milliseconds", env);
+    return kFrameTimeoutNs;
+  }
+  return ms * 1'000'000;
+}
+
+}  // namespace
+
+// One submitted frame, finished by the scheduler (the completion service, or the streaming thread
+// when the ring is full) the moment the GPU is done: the operation completes it (an analysis posts
+// its result) and an output in host memory leaves, or joins the outputs held while the streaming
+// thread is inside a frame.
+class FrameStream::FrameWork : public FrameScheduler::Work {
+ public:
+  explicit FrameWork(FrameStream& stream) : stream_(stream) {}
+  ~FrameWork() override { release(); }
+
+  GstFlowReturn finish() override {
+    stream_.operation_.complete(*stream_.caps_state_, frame);
+    stream_.note_gpu_time(stream_.ring_->gpu_time_ns(frame.slot));
+    GstBuffer* out = std::exchange(frame.outbuf, nullptr);
+    release();  // the input goes back upstream before the output goes on
+    if (!out || stream_.held_.take(out)) return GST_FLOW_OK;
+    return stream_.push_output(out);
+  }
+
+  // Only an output in host memory is pushed when the frame is done (one in device memory left at
+  // submit): posting a result or letting go of the input does not block. A timed frame's queries
+  // are read too, which on lavapipe waits until the device is idle (2-78 ms with other pipelines'
+  // frames queued): the completion service's thread, which looks at every element of the device,
+  // must not wait there.
+  bool may_block() const override { return frame.outbuf != nullptr || stream_.ring_->timed(frame.slot); }
+
+  Frame frame;
+  InputBinding input;
+
+ private:
+  void release() {
+    input.release();
+    gst_clear_buffer(&frame.outbuf);
+    gst_clear_buffer(&frame.inbuf);
+  }
+  // Not used by the destructor: frames handed over at stop may outlive the stream.
+  FrameStream& stream_;
+};
+
+FrameStream::FrameStream(std::shared_ptr<Device> device, Operation& operation, Owner& owner, const char* name,
+                         std::shared_ptr<TransferCounts> counts)
+    : device_(std::move(device)),
+      operation_(operation),
+      owner_(owner),
+      name_(name),
+      counts_(std::move(counts)),
+      frame_timeout_ns_(frame_timeout_ns()) {
+  ring_ = std::make_unique<CommandRing>(device_, kVkComputeFramesInFlight, name,
+                                        CommandRing::default_timestamp_interval());
+  copies_ = std::make_unique<SlotCopies>(device_, *ring_);
+  scheduler_ = std::make_unique<FrameScheduler>(
+      kVkComputeFramesInFlight, frame_timeout_ns_,
+      [ring = ring_.get()](uint32_t slot, uint64_t& eta_ns) { return ring->status(slot, &eta_ns); },
+      [this](Completion status) { report_failure(status); }, CompletionService::for_device(*device_),
+      // The streaming thread may wait long for a worker (its push blocked downstream): the work of
+      // the elements above, left in its batch, must not wait with it.
+      [] { batch::flush(); });
+  counts_->uploads = 0;
+  counts_->downloads = 0;
+}
+
+FrameStream::~FrameStream() {
+  stop();
+}
+
+bool FrameStream::configure(const GstVideoInfo& in, const GstVideoInfo& out, bool in_device, bool out_device,
+                            bool out_device_caps, GError** error) {
+  // Frames in flight belong to the previous caps: they leave before the new caps event.
+  drain();
+  in_info_ = in;
+  out_info_ = out;
+  in_device_ = in_device;
+  out_device_ = out_device;
+  out_device_caps_ = out_device_caps;
+  // The old state goes first: a device has limited memory for two sets of kernels and buffers.
+  caps_state_.reset();
+  caps_state_ = operation_.configure(device_, in_info_, out_info_, error);
+  return caps_state_ != nullptr;
+}
+
+bool FrameStream::wants_passthrough() const {
+  // Under system-memory caps any memory goes; frames that arrive in device memory and would leave
+  // in host memory are copied for stock elements (a download on the GPU, not a read back at each
+  // map), unless an element of ours downstream will read them.
+  const bool same_memory = in_device_ == out_device_caps_ || (in_device_ && out_device_);
+  return operation_.mode() == Mode::kAnalysis && same_memory;
+}
+
+void FrameStream::note_gpu_time(double ns) {
+  if (ns < 0) return;
+  gpu_ns_ += ns;
+  if (++gpu_frames_ < kGpuTimeWindow) return;
+  const double mean_us = gpu_ns_ / gpu_frames_ / 1000.0;
+  GST_INFO("%s: GPU time per frame: %.1f us (mean of %u frames)", name_.c_str(), mean_us, gpu_frames_);
+  owner_.gpu_time(mean_us);
+  gpu_ns_ = 0;
+  gpu_frames_ = 0;
+}
+
+// The one error of a frame that did not complete. A slow frame is not a lost device: the driver
+// says when the device is lost, and a frame that is merely slow keeps its memory until it ends.
+void FrameStream::report_failure(Completion status) {
+  const std::string& device = device_->name();
+  if (status == Completion::kLost) {
+    owner_.post_error(GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
+                      "The Vulkan device " + device + " was lost.",
+                      "VK_ERROR_DEVICE_LOST while waiting for a frame: the driver reset or removed the "
+                      "device; the frames in flight are dropped");
+    return;
+  }
+  // Milliseconds below a second: a limit lowered with GST_VKCOMPUTE_FRAME_TIMEOUT_MS reads as set.
+  const double ms = frame_timeout_ns_ / 1e6;
+  gchar* limit = ms < 1000 ? g_strdup_printf("%.0f ms", ms) : g_strdup_printf("%.1f s", ms / 1000);
+  owner_.post_error(GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
+                    std::string("A frame took longer than ") + limit + " on the Vulkan device " + device +
+                        "; the stream stops.",
+                    "the device is not lost, only slow for these settings; the frame's memory is kept until "
+                    "it completes. GST_VKCOMPUTE_FRAME_TIMEOUT_MS sets the limit");
+  g_free(limit);
+}
+
+GstFlowReturn FrameStream::push_output(GstBuffer* out) {
+  try {
+    batch::flush();
+  } catch (const std::exception& e) {
+    gst_buffer_unref(out);
+    owner_.post_error(GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
+                      std::string("Vulkan operation failed: ") + e.what(), "");
+    return GST_FLOW_ERROR;
+  }
+  return owner_.push(out);
+}
+
+GstFlowReturn FrameStream::push_held() {
+  return held_.release([this](GstBuffer* out) { return push_output(out); });
+}
+
+GstFlowReturn FrameStream::drain() {
+  return scheduler_ ? scheduler_->drain() : GST_FLOW_OK;
+}
+
+void FrameStream::discard() {
+  if (scheduler_) release_after_gpu(scheduler_->discard());
+}
+
+void FrameStream::stop() {
+  if (scheduler_) release_after_gpu(scheduler_->stop());
+  scheduler_.reset();
+  caps_state_.reset();  // after the frames that used it
+  ring_.reset();
+  copies_.reset();
+}
+
+// Frames that end within a short wait release their buffers here, before the state change returns,
+// as a stock element's would: an input's memory goes back upstream (an application's wrapped memory
+// gets its notify) and a leak check right after NULL finds nothing. Slower ones are handed over with
+// the ring and everything else they may touch, to be freed once they end: memory the GPU may still
+// write is never freed, and a state change never waits for a slow frame. Nothing is submitted after
+// a hand-over until stop.
+void FrameStream::release_after_gpu(FrameScheduler::Frames frames) {
+  if (frames.empty()) return;
+  // Done, or the device is lost (the driver no longer touches their memory).
+  if (ring_->wait_all(std::min(kStopWaitNs, frame_timeout_ns_)) != Completion::kPending) {
+    frames.clear();
+    return;
+  }
+  auto leftovers = std::make_shared<GpuLeftovers>();
+  leftovers->caps_state = std::move(caps_state_);
+  leftovers->copies = std::move(copies_);
+  leftovers->frames = std::move(frames);
+  scheduler_->stop();  // its waits use the ring
+  vkc::release_after_gpu(std::move(ring_), std::move(leftovers));
+}
+
+// An analysis that outputs buffers (drawing into them, or moving its frames between host and device
+// memory) copies each frame into its output first. Its kernels then read the device copy when there
+// is one: that copy is the frame's one upload.
+void FrameStream::record_analysis_output(Frame& frame) {
+  if (operation_.mode() == Mode::kFilter || !frame.outbuf) return;
+  record_frame_copy(frame.cmd, in_info_, frame.in, frame.out);
+  if (frame.out.device_local && !frame.in.device_local) frame.in = frame.out;
+}
+
+// Stages the frame's input as the caps state's input_reads declare (see vkc::InputReads).
+void FrameStream::stage_input(Frame& frame) {
+  const InputReads& reads = caps_state_->input_reads;
+  const guint width = guint(GST_VIDEO_INFO_WIDTH(&in_info_));
+  const guint x1 = MIN(frame.x1, width);
+  if (reads.planes == 0 || frame.in.device_local || !device_->features().copy_input_to_device ||
+      reads.load_bytes >= kWideLoadBytes || 2 * (x1 - MIN(frame.x0, x1)) < width)
+    return;
+  const FrameLayout copy = copies_->kernel_input_copy(in_info_, frame.in, reads.planes);
+  record_frame_copy(frame.cmd, in_info_, frame.in, copy,
+                    {.end_plane = reads.planes, .y0 = frame.y0, .y1 = frame.y1});
+  frame.in = copy;
+}
+
+// A frame in several memories (InputBinding::record_gather()) is copied by the GPU into the slot's
+// input copy, before the frame's start barrier, which orders the copies before the kernels.
+void FrameStream::gather_input(Frame& frame, const InputBinding& input) {
+  if (input.path() != InputPath::kGathered) return;
+  frame.in.buffer = copies_->input_copy(frame.slot, gst_buffer_get_size(frame.inbuf));
+  input.record_gather(frame.cmd, frame.in.buffer);
+}
+
+bool FrameStream::record_and_submit(Frame& frame, const InputBinding& input, GError** error) {
+  frame.cmd = ring_->begin(frame.slot);
+  gather_input(frame, input);
+  ChainEnds ends(*ring_, *copies_, in_info_, out_info_, frame);
+  record_after_earlier_work(frame.cmd);
+  // The GPU time of a frame starts once the earlier work it waited for is done: in a chain, an
+  // element's time is its own, not its upstream's too.
+  ring_->start_timing(frame.slot);
+  ends.upload();
+  record_analysis_output(frame);
+  if (!operation_.begin_frame(*caps_state_, frame, error)) return false;
+  stage_input(frame);
+  if (!operation_.record(*caps_state_, frame, error)) return false;
+  // The CPU reads an analysis's results, and an output the kernels wrote in host memory, once the
+  // frame is done. (A downloaded output is made visible by the download; one in device memory is
+  // never read by the CPU here.)
+  if (operation_.mode() != Mode::kFilter || (frame.outbuf && !frame.out.device_local))
+    record_to_host(frame.cmd);
+  ends.download();
+  // The chain's last element sends the batch with its own work in it.
+  const bool joins_batch = out_device_ && owner_.output_joins_batch();
+  ring_->submit(frame.slot, true);
+  if (!joins_batch) batch::flush();
+  // A reader of an output in device memory, on any thread, orders its work after this point.
+  if (frame.outbuf && frame.out.device_local)
+    gst_vkcompute_memory_set_written(gst_buffer_peek_memory(frame.outbuf, 0),
+                                     ring_->compute_point(frame.slot));
+  return true;
+}
+
+GstFlowReturn FrameStream::acquire_output(Frame& frame) {
+  GstFlowReturn flow = owner_.acquire_output(frame.inbuf, &frame.outbuf);
+  if (flow != GST_FLOW_OK) return flow;
+  GstMemory* outmem = gst_buffer_peek_memory(frame.outbuf, 0);
+  const Buffer* out = gst_vkcompute_memory_get_buffer(outmem, *device_, &frame.out.device_local);
+  std::string error;
+  if (!out || gst_buffer_n_memory(frame.outbuf) != 1 ||
+      !frame_layout(frame.outbuf, out_info_, out->handle(), outmem->offset, frame.out, error)) {
+    owner_.post_error(GST_CORE_ERROR, GST_CORE_ERROR_FAILED,
+                      "Output buffer is not from the element's Vulkan pool.", error);
+    return GST_FLOW_ERROR;
+  }
+  return GST_FLOW_OK;
+}
+
+// Binds the input, takes an output buffer, records and submits one frame into `slot`, and hands it
+// to the scheduler. Takes `in`. An output in device memory leaves now, in `out`, carrying where our
+// work ends: the work of any element of ours that reads it is ordered after ours on the GPU, and a
+// CPU map waits for it (vkmemory.hpp). An output in host memory leaves when the GPU is done.
+GstFlowReturn FrameStream::submit_frame(GstBuffer* in, const GstSegment& segment, uint32_t slot,
+                                        GstBuffer** out) {
+  auto work = std::make_unique<FrameWork>(*this);
+  Frame& frame = work->frame;
+  frame.slot = slot;
+  frame.inbuf = in;
+  gst_segment_copy_into(&segment, &frame.segment);
+
+  std::string error;
+  if (!work->input.bind(device_, in, in_info_, copies_->staging(slot), frame.in, error)) {
+    owner_.post_error(GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
+                      "Input buffer does not match its caps: " + error + ".", "");
+    return GST_FLOW_ERROR;
+  }
+  if (work->input.path() != last_path_ || submitted_ == 0)
+    GST_INFO("%s: input reaches the GPU through %s", name_.c_str(), input_path_name(work->input.path()));
+  last_path_ = work->input.path();
+
+  if (!passthrough_) {
+    GstFlowReturn flow = acquire_output(frame);
+    if (flow != GST_FLOW_OK) return flow;
+  }
+  GError* gerror = nullptr;
+  if (!record_and_submit(frame, work->input, &gerror)) {
+    owner_.post_error(gerror ? gerror->domain : GST_CORE_ERROR, gerror ? gerror->code : GST_CORE_ERROR_FAILED,
+                      gerror ? gerror->message : name_ + " failed without saying why", "");
+    g_clear_error(&gerror);
+    return GST_FLOW_ERROR;
+  }
+  submitted_++;
+  if (work->input.from_host()) counts_->uploads++;
+  if (frame.outbuf && !frame.out.device_local) counts_->downloads++;
+  if (frame.out.device_local) *out = std::exchange(frame.outbuf, nullptr);
+  scheduler_->push(std::move(work));
+  return GST_FLOW_OK;
+}
+
+GstFlowReturn FrameStream::submit(GstBuffer* in, const GstSegment& segment, GstBuffer** out) {
+  *out = nullptr;
+  // Earlier frames that reserve() (or the completion service meanwhile) finishes leave after this
+  // frame's submission has sent the batch.
+  held_.hold();
+  uint32_t slot = 0;
+  GstFlowReturn flow = scheduler_->reserve(slot);
+  if (flow != GST_FLOW_OK) {
+    gst_buffer_unref(in);
+    push_held();
+    return flow;
+  }
+  // Our reference keeps a passed-through frame readable until the GPU is done with it (and makes
+  // it read-only downstream meanwhile); taken before the scheduler may release the frame.
+  GstBuffer* pass = passthrough_ ? gst_buffer_ref(in) : nullptr;
+  GstBuffer* device_output = nullptr;
+  try {
+    flow = submit_frame(in, segment, slot, &device_output);
+  } catch (const GridTooLarge& e) {
+    owner_.post_error(GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
+                      "Frames of " + std::to_string(GST_VIDEO_INFO_WIDTH(&in_info_)) + "x" +
+                          std::to_string(GST_VIDEO_INFO_HEIGHT(&in_info_)) +
+                          " are too large for the Vulkan device " + device_->name() + ".",
+                      e.what());
+    flow = GST_FLOW_ERROR;
+  } catch (const std::exception& e) {
+    owner_.post_error(GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
+                      std::string("Vulkan operation failed: ") + e.what(), "");
+    flow = GST_FLOW_ERROR;
+  }
+  const GstFlowReturn pushed = push_held();
+  if (flow == GST_FLOW_OK) flow = pushed;
+  if (flow != GST_FLOW_OK) {
+    if (pass) gst_buffer_unref(pass);
+    if (device_output) gst_buffer_unref(device_output);
+    return flow;
+  }
+  *out = pass ? pass : device_output;
+  return GST_FLOW_OK;
+}
+
+}  // namespace vkc
