@@ -1,6 +1,6 @@
 // The buffer pools of our frames: GstVideoBufferPool that allocates each buffer when it is first
-// needed, never ahead, and (when asked) lets go of buffers the stream no longer needs. A pool's minimum (what the
-// ALLOCATION query says the element may hold: its ring of frames plus what downstream holds, and what
+// needed, never ahead, and (when asked) lets go of buffers the stream no longer needs. A pool's minimum (what
+// the ALLOCATION query says the element may hold: its ring of frames plus what downstream holds, and what
 // upstream sets in the config of a pool we offer) is then a bound that lets a stream that runs ahead
 // keep every slot busy, not memory held from the start: a live stream with a frame or two in flight
 // holds a frame or two. Growing is cheap: frames are placed in the device's memory blocks

@@ -1,12 +1,10 @@
 #include "computefilter.hpp"
 
-#include <algorithm>
-#include <atomic>
 #include <string>
-#include <tuple>
 #include <utility>
-#include <vector>
 
+#include "deviceopen.hpp"
+#include "filterproperties.hpp"
 #include "framepools.hpp"
 #include "framestream.hpp"
 #include "linkchanges.hpp"
@@ -14,10 +12,8 @@
 #include "startgate.hpp"
 #include "vk/batch.hpp"
 
-GST_DEBUG_CATEGORY(gst_vkcompute_filter_debug);  // linkchanges.cpp and framestream.cpp log in it too
+GST_DEBUG_CATEGORY(gst_vkcompute_filter_debug);  // deviceopen, framestream and linkchanges log in it too
 #define GST_CAT_DEFAULT gst_vkcompute_filter_debug
-
-enum { PROP_0, PROP_DEVICE, PROP_DEVICE_NAME, PROP_GPU_TIME, PROP_UPLOADS, PROP_DOWNLOADS };
 
 // The element's side of its frame stream (framestream.hpp): pushes, output buffers and errors.
 class ElementOwner final : public vkc::FrameStream::Owner {
@@ -27,6 +23,8 @@ class ElementOwner final : public vkc::FrameStream::Owner {
   GstFlowReturn acquire_output(GstBuffer* in, GstBuffer** out) override;
   bool output_joins_batch() override;
   void post_error(GQuark domain, gint code, const std::string& message, const std::string& debug) override;
+  // The same for `error` (taken; null: an error that says nothing more).
+  void post_error(GError* error);
   void gpu_time(double mean_us) override;
 
  private:
@@ -36,10 +34,7 @@ class ElementOwner final : public vkc::FrameStream::Owner {
 struct GstVkComputeFilterPrivate {
   explicit GstVkComputeFilterPrivate(GstVkComputeFilter* self) : owner(self) {}
 
-  // Properties (object lock).
-  gint device_index = -1;
-  std::string device_name;
-  double gpu_time_us = 0;  // the mean of the latest window of timed frames, for `gpu-time`
+  vkc::FilterPropertyValues values;  // object lock
 
   // What the element does to frames (operation.hpp), from its instance init to finalize.
   std::unique_ptr<vkc::Operation> operation;
@@ -56,8 +51,6 @@ struct GstVkComputeFilterPrivate {
   vkc::RefusedPushes refused{kVkComputeFramesInFlight + 1};
   // Marked by change_state() while READY to PAUSED runs start(), which opens the device.
   vkc::StartGate start_gate;
-  // `uploads` and `downloads` since the last start; the device allocator counts CPU maps.
-  std::shared_ptr<vkc::TransferCounts> counts = std::make_shared<vkc::TransferCounts>();
 };
 
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE(GstVkComputeFilter, gst_vkcompute_filter, GST_TYPE_BASE_TRANSFORM)
@@ -68,16 +61,6 @@ static GstVkComputeFilterPrivate* get_priv(GstVkComputeFilter* self) {
 
 void gst_vkcompute_filter_set_operation(GstVkComputeFilter* self, std::unique_ptr<vkc::Operation> operation) {
   get_priv(self)->operation = std::move(operation);
-}
-
-static void post_gerror(GstVkComputeFilter* self, GError* error, const char* debug) {
-  if (!error)
-    error = g_error_new(GST_CORE_ERROR, GST_CORE_ERROR_FAILED, "%s failed without saying why",
-                        G_OBJECT_TYPE_NAME(self));
-  gst_element_message_full(GST_ELEMENT(self), GST_MESSAGE_ERROR, error->domain, error->code,
-                           g_strdup(error->message), debug ? g_strdup(debug) : nullptr, __FILE__,
-                           GST_FUNCTION, __LINE__);
-  g_error_free(error);
 }
 
 static void post_exception(GstVkComputeFilter* self, const std::exception& e) {
@@ -151,9 +134,17 @@ void ElementOwner::post_error(GQuark domain, gint code, const std::string& messa
                            __LINE__);
 }
 
+void ElementOwner::post_error(GError* error) {
+  if (!error)
+    error = g_error_new(GST_CORE_ERROR, GST_CORE_ERROR_FAILED, "%s failed without saying why",
+                        G_OBJECT_TYPE_NAME(self_));
+  post_error(error->domain, error->code, error->message, "");
+  g_error_free(error);
+}
+
 void ElementOwner::gpu_time(double mean_us) {
   GST_OBJECT_LOCK(self_);
-  get_priv(self_)->gpu_time_us = mean_us;
+  get_priv(self_)->values.gpu_time_us = mean_us;
   GST_OBJECT_UNLOCK(self_);
 }
 
@@ -185,67 +176,29 @@ static GstFlowReturn drain(GstVkComputeFilter* self) {
   return priv->stream ? priv->stream->drain() : GST_FLOW_OK;
 }
 
-// A CPU implementation of Vulkan (Mesa's lavapipe) runs the kernels on the host's cores, far
-// slower than a GPU and than the CPU elements ours replace. When the automatic choice lands on
-// one (no GPU listed, or none usable) the user may not know: an element warning, which
-// gst-launch-1.0 prints, at every start. A device the user named (`device`, GST_VKCOMPUTE_DEVICE)
-// was chosen knowingly: it is only logged.
-static void report_cpu_device(GstVkComputeFilter* self, const vkc::Device& device,
-                              const vkc::DeviceChoiceInfo& info) {
-  if (!device.is_cpu()) return;
-  if (info.choice != vkc::DeviceChoice::kAutomatic) {
-    GST_INFO_OBJECT(
-        self, "Vulkan device %d (%s) is a CPU implementation, chosen by %s", device.index(),
-        device.name().c_str(),
-        info.choice == vkc::DeviceChoice::kIndex ? "the device property" : "GST_VKCOMPUTE_DEVICE");
-    return;
-  }
-  const std::string why = info.passed_over.empty()
-                              ? "The Vulkan loader lists " + std::to_string(info.listed) +
-                                    " device(s), none of them a GPU; a GPU needs its vendor's Vulkan driver."
-                              : "The automatic choice passed over: " + info.passed_over + ".";
-  GST_ELEMENT_WARNING(self, RESOURCE, NOT_FOUND,
-                      ("The Vulkan device chosen automatically, %s, is a CPU implementation of Vulkan, not a "
-                       "GPU: frames are processed on the CPU and will be slow. No usable GPU was found; to "
-                       "run on one, pick it with the device property (device=N) or GST_VKCOMPUTE_DEVICE=N.",
-                       device.name().c_str()),
-                      ("Vulkan device %d. %s vulkaninfo --summary lists the devices in the order of their "
-                       "indices.",
-                       device.index(), why.c_str()));
-}
-
 static gboolean gst_vkcompute_filter_start(GstBaseTransform* trans) {
   auto* self = GST_VKCOMPUTE_FILTER(trans);
   auto* priv = get_priv(self);
   GST_OBJECT_LOCK(self);
-  gint index = priv->device_index;
+  gint index = priv->values.device_index;
   GST_OBJECT_UNLOCK(self);
 
-  std::string error;
-  vkc::DeviceChoiceInfo choice;
-  auto device = vkc::Device::acquire(index, error, &choice);
-  if (!device) {
-    GST_ELEMENT_ERROR(self, RESOURCE, NOT_FOUND, ("No usable Vulkan device: %s.", error.c_str()),
-                      ("device property %d, GST_VKCOMPUTE_DEVICE=%s", index,
-                       g_getenv("GST_VKCOMPUTE_DEVICE") ? g_getenv("GST_VKCOMPUTE_DEVICE") : "(unset)"));
-    return FALSE;
-  }
+  auto device = vkc::open_device(GST_ELEMENT(self), index);
+  if (!device) return FALSE;
   try {
     priv->stream = std::make_unique<vkc::FrameStream>(device, *priv->operation, priv->owner,
-                                                      GST_OBJECT_NAME(self), priv->counts);
+                                                      GST_OBJECT_NAME(self), priv->values.counts);
   } catch (const std::exception& e) {
     post_exception(self, e);
     return FALSE;
   }
   priv->refused.restart_count();
-  priv->pools = std::make_unique<vkc::FramePools>(device, priv->counts, kVkComputeFramesInFlight);
+  priv->pools = std::make_unique<vkc::FramePools>(device, priv->values.counts, kVkComputeFramesInFlight);
   priv->device = std::move(device);
   GST_OBJECT_LOCK(self);
-  priv->device_name = priv->device->name();
+  priv->values.device_name = priv->device->name();
   GST_OBJECT_UNLOCK(self);
   g_object_notify(G_OBJECT(self), "device-name");
-  GST_INFO_OBJECT(self, "using Vulkan device %d: %s", priv->device->index(), priv->device->name().c_str());
-  report_cpu_device(self, *priv->device, choice);
   return TRUE;
 }
 
@@ -304,7 +257,7 @@ static gboolean gst_vkcompute_filter_set_caps(GstBaseTransform* trans, GstCaps* 
   try {
     if (!priv->stream->configure(in, out, vkc::caps_in_device_memory(incaps), out_device, out_device_caps,
                                  &error)) {
-      post_gerror(self, error, nullptr);
+      priv->owner.post_error(error);
       return FALSE;
     }
   } catch (const std::exception& e) {
@@ -400,14 +353,7 @@ static GstCaps* gst_vkcompute_filter_transform_caps(GstBaseTransform* trans, Gst
   auto* klass = GST_VKCOMPUTE_FILTER_GET_CLASS(trans);
   GstCaps* formats =
       klass->transform_formats ? klass->transform_formats(direction, caps) : gst_caps_ref(caps);
-  GstCaps* result = vkc::in_both_memories(formats);
-  gst_caps_unref(formats);
-  if (filter) {
-    GstCaps* filtered = gst_caps_intersect_full(filter, result, GST_CAPS_INTERSECT_FIRST);
-    gst_caps_unref(result);
-    result = filtered;
-  }
-  return result;
+  return vkc::in_both_memories_filtered(formats, filter);
 }
 
 // Output caps: device memory when the element downstream is ours on our device, else system
@@ -452,40 +398,12 @@ static gboolean gst_vkcompute_filter_sink_event(GstBaseTransform* trans, GstEven
 
 static void gst_vkcompute_filter_set_property(GObject* object, guint prop_id, const GValue* value,
                                               GParamSpec* pspec) {
-  auto* priv = get_priv(GST_VKCOMPUTE_FILTER(object));
-  switch (prop_id) {
-    case PROP_DEVICE: {
-      // The device is opened at start; a running element cannot move its frames to another one.
-      GST_OBJECT_LOCK(object);
-      const gint kept = priv->device_index;
-      const bool running = GST_STATE(object) > GST_STATE_READY;
-      if (!running) priv->device_index = g_value_get_int(value);
-      GST_OBJECT_UNLOCK(object);
-      // Warned like GObject warns of out-of-range values, outside the lock.
-      if (running)
-        g_warning("%s: device %d ignored: the device can only change in the NULL or READY state, keeping %d",
-                  GST_OBJECT_NAME(object), g_value_get_int(value), kept);
-      break;
-    }
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec);
-  }
+  get_priv(GST_VKCOMPUTE_FILTER(object))->values.set(object, prop_id, value, pspec);
 }
 
 static void gst_vkcompute_filter_get_property(GObject* object, guint prop_id, GValue* value,
                                               GParamSpec* pspec) {
-  auto* priv = get_priv(GST_VKCOMPUTE_FILTER(object));
-  GST_OBJECT_LOCK(object);
-  switch (prop_id) {
-    case PROP_DEVICE: g_value_set_int(value, priv->device_index); break;
-    case PROP_DEVICE_NAME:
-      g_value_set_string(value, priv->device_name.empty() ? nullptr : priv->device_name.c_str());
-      break;
-    case PROP_GPU_TIME: g_value_set_double(value, priv->gpu_time_us); break;
-    case PROP_UPLOADS: g_value_set_uint64(value, priv->counts->uploads); break;
-    case PROP_DOWNLOADS: g_value_set_uint64(value, priv->counts->downloads); break;
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec);
-  }
-  GST_OBJECT_UNLOCK(object);
+  get_priv(GST_VKCOMPUTE_FILTER(object))->values.get(object, prop_id, value, pspec);
 }
 
 static void gst_vkcompute_filter_finalize(GObject* object) {
@@ -524,15 +442,7 @@ static void gst_vkcompute_filter_init(GstVkComputeFilter* self) {
 
 void gst_vkcompute_filter_class_add_pad_templates(GstVkComputeFilterClass* klass, const char* sink_caps,
                                                   const char* src_caps) {
-  for (auto [name, direction, caps_string] :
-       {std::tuple{"sink", GST_PAD_SINK, sink_caps}, std::tuple{"src", GST_PAD_SRC, src_caps}}) {
-    GstCaps* formats = gst_caps_from_string(caps_string);
-    GstCaps* caps = vkc::in_both_memories(formats);
-    gst_element_class_add_pad_template(GST_ELEMENT_CLASS(klass),
-                                       gst_pad_template_new(name, direction, GST_PAD_ALWAYS, caps));
-    gst_caps_unref(caps);
-    gst_caps_unref(formats);
-  }
+  vkc::add_pad_templates(GST_ELEMENT_CLASS(klass), sink_caps, src_caps);
 }
 
 void gst_vkcompute_filter_class_init_analysis(GstVkComputeFilterClass* klass, const char* caps_string) {
@@ -551,46 +461,7 @@ static void gst_vkcompute_filter_class_init(GstVkComputeFilterClass* klass) {
   gobject_class->finalize = gst_vkcompute_filter_finalize;
   GST_ELEMENT_CLASS(klass)->change_state = gst_vkcompute_filter_change_state;
 
-  g_object_class_install_property(
-      gobject_class, PROP_DEVICE,
-      g_param_spec_int(
-          "device", "Device",
-          "Vulkan physical device index to run on; -1 chooses automatically (a discrete GPU, "
-          "then an integrated one, a virtual one, a CPU implementation such as lavapipe), or the index "
-          "in the environment variable GST_VKCOMPUTE_DEVICE when it is set. Read when the "
-          "element starts; refused with a warning in PAUSED and PLAYING. An automatic choice "
-          "that lands on a CPU implementation posts a warning at each start.",
-          -1, G_MAXINT, -1,
-          GParamFlags(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY)));
-  g_object_class_install_property(
-      gobject_class, PROP_DEVICE_NAME,
-      g_param_spec_string("device-name", "Device name",
-                          "Name of the Vulkan device in use (NULL until the element has started)", nullptr,
-                          GParamFlags(G_PARAM_READABLE | G_PARAM_STATIC_STRINGS)));
-  g_object_class_install_property(
-      gobject_class, PROP_GPU_TIME,
-      g_param_spec_double(
-          "gpu-time", "GPU time",
-          "Mean GPU time per frame in microseconds, from Vulkan timestamp queries around the "
-          "commands of one frame in 64, over the most recent 8 such frames (0 before the first "
-          "449 frames complete, or when the device has no timestamps)",
-          0, G_MAXDOUBLE, 0, GParamFlags(G_PARAM_READABLE | G_PARAM_STATIC_STRINGS)));
-  g_object_class_install_property(
-      gobject_class, PROP_UPLOADS,
-      g_param_spec_uint64("uploads", "Uploads",
-                          "Frames whose input the element read from host memory since it last started (the "
-                          "frame crossed to the GPU: kernels reading it in place or a copy), or that the CPU "
-                          "wrote into device memory of the element through a map. 0 for frames that arrive "
-                          "in device memory (memory:VkComputeDevice) from an element of ours",
-                          0, G_MAXUINT64, 0, GParamFlags(G_PARAM_READABLE | G_PARAM_STATIC_STRINGS)));
-  g_object_class_install_property(
-      gobject_class, PROP_DOWNLOADS,
-      g_param_spec_uint64("downloads", "Downloads",
-                          "Frames the element wrote into host memory since it last started (outputs in "
-                          "system memory), plus each CPU map of a frame it output in device memory (a read "
-                          "back). 0 for outputs in device memory that stay on the GPU, and for frames an "
-                          "analysis element passes through",
-                          0, G_MAXUINT64, 0, GParamFlags(G_PARAM_READABLE | G_PARAM_STATIC_STRINGS)));
+  vkc::install_filter_properties(gobject_class);
 
   trans_class->start = gst_vkcompute_filter_start;
   trans_class->stop = gst_vkcompute_filter_stop;

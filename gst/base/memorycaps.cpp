@@ -1,6 +1,7 @@
 #include "memorycaps.hpp"
 
 #include <initializer_list>
+#include <tuple>
 
 #include "vkmemory.hpp"
 
@@ -48,6 +49,26 @@ GstCaps* in_memories(GstCaps* caps, std::initializer_list<const char*> features)
 
 GstCaps* in_both_memories(GstCaps* caps) {
   return in_memories(caps, {GST_CAPS_FEATURE_MEMORY_VKCOMPUTE_DEVICE, GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY});
+}
+
+GstCaps* in_both_memories_filtered(GstCaps* caps, GstCaps* filter) {
+  GstCaps* result = in_both_memories(caps);
+  gst_caps_unref(caps);
+  if (!filter) return result;
+  GstCaps* filtered = gst_caps_intersect_full(filter, result, GST_CAPS_INTERSECT_FIRST);
+  gst_caps_unref(result);
+  return filtered;
+}
+
+void add_pad_templates(GstElementClass* klass, const char* sink_caps, const char* src_caps) {
+  for (auto [name, direction, caps_string] :
+       {std::tuple{"sink", GST_PAD_SINK, sink_caps}, std::tuple{"src", GST_PAD_SRC, src_caps}}) {
+    GstCaps* formats = gst_caps_from_string(caps_string);
+    GstCaps* caps = in_both_memories(formats);
+    gst_element_class_add_pad_template(klass, gst_pad_template_new(name, direction, GST_PAD_ALWAYS, caps));
+    gst_caps_unref(caps);
+    gst_caps_unref(formats);
+  }
 }
 
 GstCaps* in_system_memory(GstCaps* caps) {

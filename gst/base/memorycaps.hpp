@@ -23,6 +23,11 @@ bool same_frames(GstCaps* a, GstCaps* b);
 
 // Every structure of `caps`, first in device memory, then in system memory (new caps).
 GstCaps* in_both_memories(GstCaps* caps);
+// Takes `caps`: in_both_memories(), intersected with `filter` (its order first) when given.
+GstCaps* in_both_memories_filtered(GstCaps* caps, GstCaps* filter);
+// Adds always-pad templates "sink" and "src" to `klass`: the caps strings' structures, each in both
+// memories.
+void add_pad_templates(GstElementClass* klass, const char* sink_caps, const char* src_caps);
 // Every structure of `caps` in system memory (new caps).
 GstCaps* in_system_memory(GstCaps* caps);
 // Takes `caps` and returns their structures in device memory (`device`) or in system memory, or

@@ -1,0 +1,32 @@
+// The properties every element of ours has (the base class's): the device it runs on and what it
+// did since it started. gst_vkcompute_filter_get/set_property() handle them by these ids.
+#pragma once
+
+#include <gst/gst.h>
+
+#include <memory>
+#include <string>
+
+#include "vkmemory.hpp"
+
+namespace vkc {
+
+enum FilterProperty : guint { kDevice = 1, kDeviceName, kGpuTime, kUploads, kDownloads };
+
+// Installs them on the base class, with the texts gst-inspect-1.0 shows.
+void install_filter_properties(GObjectClass* gobject_class);
+
+// Their values in one element (the element's object lock, which set() and get() take).
+struct FilterPropertyValues {
+  gint device_index = -1;
+  std::string device_name;  // of the device opened at the last start
+  double gpu_time_us = 0;   // the mean of the latest window of timed frames
+  // `uploads` and `downloads` since the last start, counted by the stream; the device allocator
+  // counts CPU maps.
+  std::shared_ptr<TransferCounts> counts = std::make_shared<TransferCounts>();
+
+  void set(GObject* object, guint id, const GValue* value, GParamSpec* pspec);
+  void get(GObject* object, guint id, GValue* value, GParamSpec* pspec);
+};
+
+}  // namespace vkc
