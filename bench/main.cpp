@@ -19,6 +19,7 @@
 #include "options.hpp"
 #include "pipeline_variant.hpp"
 #include "report.hpp"
+#include "thread_dump.hpp"
 #include "vk/device.hpp"
 
 namespace {
@@ -81,6 +82,8 @@ int run_child(const bench::Options& options, const std::vector<bench::Case>& cas
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A run that hangs on a lent machine (no debugger there) tells where each thread waits.
+  if (!bench::install_thread_dump()) std::fprintf(stderr, "vkcompute-bench: no thread dump on SIGQUIT\n");
   gst_init(&argc, &argv);
   GST_DEBUG_CATEGORY_INIT(gst_vkcompute_runtime_debug, "vkcompute", 0, "vkcompute Vulkan runtime");
   bench::Options options;

@@ -32,7 +32,8 @@ void usage(const char* argv0) {
       "streams: frames delivered, late and missing frames, latency, CPU time per frame, threads\n"
       "and memory. --stream-identity replaces each element of ours with identity. Each buffer of\n"
       "a stream's pool gets its content once, as a camera's DMA fills it without the CPU;\n"
-      "--stream-copy makes the CPU write every frame, as a software decoder would.\n",
+      "--stream-copy makes the CPU write every frame, as a software decoder would.\n"
+      "SIGQUIT (kill -QUIT PID) prints every thread's backtrace on stderr; the run goes on.\n",
       argv0, argv0);
 }
 

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdlib>
+#include <iterator>
 #include <mutex>
 #include <thread>
 #include <utility>
@@ -47,13 +48,15 @@ constexpr auto kPoll = std::chrono::milliseconds(20);
 struct Reaper {
   std::mutex lock;
   std::condition_variable changed;
-  std::vector<Abandoned> jobs;  // lock
-  std::thread::id thread;       // the reaper's own thread
+  std::condition_variable released;  // a release is over (stop_at_exit() waits for it)
+  std::vector<Abandoned> jobs;       // lock
+  std::thread::id thread;            // the reaper's own thread
   // Jobs that releasing a job gave back (the last reference to a frame, whose pool frees memory
-  // the GPU may still use): the reaper's thread holds the lock then, so they wait here, touched
-  // only by that thread, until the releases are over.
+  // the GPU may still use): touched only by the reaper's thread, which merges them into `jobs`
+  // once its releases are over. So a release never takes the lock, whatever it frees.
   std::vector<Abandoned> given_back_while_releasing;
   bool exiting = false;                  // lock: the process is exiting; leave everything as it is
+  bool releasing = false;                // lock: the reaper's thread submits, looks or frees
   uint64_t exit_handler_generation = 0;  // lock: instance_generation() when stop_at_exit was registered
 
   void run() {
@@ -61,30 +64,56 @@ struct Reaper {
     for (;;) {
       changed.wait(guard, [&] { return exiting || !jobs.empty(); });
       if (exiting) return;
-      // Freed with the lock held, so that an exiting process waits for a release under way
-      // instead of tearing the driver down under it.
-      for (auto job = jobs.begin(); job != jobs.end();) {
-        if (job->pending()) {
-          ++job;
-          continue;
+      // Taken out of the queue and released with the lock released: looking at a job submits (its
+      // own empty work, or another thread's batch that holds its work), behind the queue's lock,
+      // and freeing its resources frees device memory, may close a device or free a pool's frames,
+      // which submit and wait in turn (vkmemory.cpp). The threads that hand jobs over (the
+      // completion service's, any that drops the last reference to a buffer) must not wait for
+      // that, nor hold what such a release waits for while they wait.
+      std::vector<Abandoned> taken = std::move(jobs);
+      jobs.clear();
+      std::vector<Abandoned> running;
+      size_t next = 0;
+      // An exiting process waits for the release under way (stop_at_exit()) instead of tearing the
+      // driver down under it, and then no other starts.
+      for (; next < taken.size() && !exiting; ++next) {
+        Abandoned& job = taken[next];
+        releasing = true;
+        guard.unlock();
+        const bool pending = job.pending();
+        if (!pending) {
+          job.resources.reset();  // before the ring, whose fences guard them
+          job.ring.reset();
+          job.device.reset();  // the last reference may close the device: not under the lock either
+          GST_INFO("released the resources of GPU work that finished after its element let go");
         }
-        job->resources.reset();  // before the ring, whose fences guard them
-        job->ring.reset();
-        job = jobs.erase(job);
-        GST_INFO("released the resources of GPU work that finished after its element let go");
+        guard.lock();
+        releasing = false;
+        released.notify_all();
+        if (pending) running.push_back(std::move(job));
       }
-      for (Abandoned& job : given_back_while_releasing) jobs.push_back(std::move(job));
+      // Left as they are at exit.
+      for (; next < taken.size(); ++next) running.push_back(std::move(taken[next]));
+      for (Abandoned& job : given_back_while_releasing) running.push_back(std::move(job));
       given_back_while_releasing.clear();
-      if (!jobs.empty()) changed.wait_for(guard, kPoll);
+      // Jobs handed over meanwhile are looked at now; the notification that came with them found
+      // the thread busy.
+      const bool arrived = !jobs.empty();
+      jobs.insert(jobs.begin(), std::make_move_iterator(running.begin()),
+                  std::make_move_iterator(running.end()));
+      if (!jobs.empty() && !arrived) changed.wait_for(guard, kPoll);
     }
   }
 
   // At exit the driver and the validation layer tear down their state, which a release running
-  // then would use: whatever is left stays (the process is ending anyway).
+  // then would use: whatever is left stays (the process is ending anyway), after the release under
+  // way. Not on the reaper's own thread (a release that ends the process), which would wait for
+  // itself.
   void stop_at_exit() {
-    std::lock_guard<std::mutex> guard(lock);
+    std::unique_lock<std::mutex> guard(lock);
     exiting = true;
     changed.notify_one();
+    if (std::this_thread::get_id() != thread) released.wait(guard, [&] { return !releasing; });
   }
 };
 
