@@ -27,15 +27,21 @@ struct Abandoned {
   bool pending() {
     try {
       if (!ring) {
-        ring = std::make_unique<CommandRing>(device, 1, "vkcompute memory release", 0);
-        ring->begin(0);
-        ring->submit(0);
+        auto made = std::make_unique<CommandRing>(device, 1, "vkcompute memory release", 0);
+        made->begin(0);
+        made->submit(0);
+        ring = std::move(made);  // only once submitted: one that failed is made again
       }
       return ring->wait_all(0) == Completion::kPending;
-    } catch (const std::exception& e) {
-      // The device no longer takes work (lost): nothing of it runs any more either.
+    } catch (const vk::DeviceLostError& e) {
+      // The device no longer takes work: nothing of it runs any more either.
       GST_WARNING("releasing at once: %s", e.what());
       return false;
+    } catch (const std::exception& e) {
+      // Out of memory for the empty submission, most likely: the GPU may still use the resources,
+      // so they wait, and the submission is tried again at the next look.
+      GST_WARNING("keeping GPU work's resources for now: %s", e.what());
+      return true;
     }
   }
 };
