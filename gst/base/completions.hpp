@@ -13,8 +13,10 @@
 //
 // Why naps and not a blocking wait: NVIDIA's driver spins in its waits (vkWaitForFences,
 // vkWaitSemaphores) for the whole GPU time, so a waiting thread costs a core per device; a look is
-// a read of the timeline's counter. docs/benchmarks.md compares the two on the lent GPU
-// (GST_VKCOMPUTE_WAIT in scheduler.cpp).
+// a read of the timeline's counter. GST_VKCOMPUTE_WAIT=semaphore adds the other way, to compare
+// (docs/benchmarks.md): a thread per device ("<name>:gpu") blocks in vkWaitSemaphores for the next
+// value of the compute queue's timeline and looks at every client each time one is reached, and the
+// clients' naps become a fallback of kSemaphoreFallback.
 //
 // No GObject in here: tests/test_scheduler.cpp runs it with fake clients' GPUs.
 #pragma once
@@ -32,6 +34,7 @@
 namespace vkc {
 
 class Device;
+class Timeline;
 
 class CompletionService {
  public:
@@ -76,11 +79,19 @@ class CompletionService {
   // changed. Any thread; cheap when the service's thread is due to look earlier anyway.
   void wake(Entry* entry, Clock::time_point when = Clock::time_point::min());
 
-  // Threads of the service now: its waiting thread and its workers.
-  size_t threads() const { return 1 + workers_.threads(); }
+  // Threads of the service now: its waiting thread, its GPU waiter and its workers.
+  size_t threads() const { return 1 + (gpu_waiter_.joinable() ? 1 : 0) + workers_.threads(); }
+
+  // GST_VKCOMPUTE_WAIT=semaphore: a thread blocks on the device's compute timeline (above).
+  static bool semaphore_waits();
+  // How long a client waits before looking again while a GPU waiter watches its frames.
+  static constexpr auto kSemaphoreFallback = std::chrono::milliseconds(2);
 
  private:
   void run(const std::string& name);
+  // The GPU waiter's thread: blocks until `timeline` reaches the value after the last one seen, then
+  // has every client looked at.
+  void wait_for_gpu(const std::string& name, const Timeline& timeline);
   // After a finish: the client is looked at again now.
   void finished(Entry* entry);
 
@@ -96,6 +107,7 @@ class CompletionService {
   Clock::time_point planned_wake_;  // lock: when the waiting thread will look next
   bool stopping_ = false;           // lock
   std::thread thread_;
+  std::thread gpu_waiter_;  // semaphore_waits() only
 };
 
 }  // namespace vkc

@@ -256,7 +256,10 @@ CompletionService::Client::Look FrameScheduler::look(Clock::time_point now, Cloc
   }
   const uint64_t waited = since_ns(watched_since_);
   if (status == Completion::kPending && waited < timeout_ns_) {
-    next = busy ? now + kBusyRingLook : Clock::now() + std::chrono::nanoseconds(nap_ns(waited, looks_, eta));
+    next = busy ? now + kBusyRingLook
+           : CompletionService::semaphore_waits()
+               ? now + CompletionService::kSemaphoreFallback
+               : Clock::now() + std::chrono::nanoseconds(nap_ns(waited, looks_, eta));
     looks_++;
     return Look::kLater;
   }

@@ -45,6 +45,9 @@ class Timeline {
   const vk::raii::Device& device() const { return device_; }
   // A wait found `value` reached.
   void saw(uint64_t value) const;
+  // The highest value seen reached so far, and the last value submitted.
+  uint64_t seen() const { return seen_.load(std::memory_order_relaxed); }
+  uint64_t submitted() const { return submitted_.load(std::memory_order_relaxed); }
   // How long the submissions between the last value seen reached and `value` (not counting the one
   // that ends at `value`) will take, at the pace the queue kept lately while it had work: 0 when it
   // has none ahead or no pace is known. Hundreds of streams on one GPU queue their frames behind
