@@ -152,20 +152,10 @@ void ElementOwner::gpu_time(double mean_us) {
 GstFlowReturn ElementOwner::acquire_output(GstBuffer* in, GstBuffer** out) {
   auto* trans = GST_BASE_TRANSFORM(self_);
   GstBufferPool* pool = gst_base_transform_get_buffer_pool(trans);
-  GstFlowReturn flow = GST_FLOW_ERROR;
-  if (pool) {
-    if (!gst_buffer_pool_is_active(pool)) gst_buffer_pool_set_active(pool, TRUE);
-    flow = gst_buffer_pool_acquire_buffer(pool, out, nullptr);
-    gst_object_unref(pool);
-  }
-  if (flow != GST_FLOW_OK) {
-    if (flow != GST_FLOW_FLUSHING)
-      GST_ELEMENT_ERROR(self_, RESOURCE, FAILED, ("No output buffer from the element's Vulkan pool."),
-                        ("%s", gst_flow_get_name(flow)));
-    return flow;
-  }
-  GST_BASE_TRANSFORM_GET_CLASS(trans)->copy_metadata(trans, in, *out);
-  return GST_FLOW_OK;
+  const GstFlowReturn flow = vkc::FramePools::acquire(GST_ELEMENT(self_), pool, out);
+  if (pool) gst_object_unref(pool);
+  if (flow == GST_FLOW_OK) GST_BASE_TRANSFORM_GET_CLASS(trans)->copy_metadata(trans, in, *out);
+  return flow;
 }
 
 // Waits until every frame in flight has left (filters' outputs pushed, analysis results posted).

@@ -93,4 +93,16 @@ bool FramePools::decide(GstQuery* query, bool device) {
   return true;
 }
 
+GstFlowReturn FramePools::acquire(GstElement* element, GstBufferPool* pool, GstBuffer** out) {
+  GstFlowReturn flow = GST_FLOW_ERROR;
+  if (pool) {
+    if (!gst_buffer_pool_is_active(pool)) gst_buffer_pool_set_active(pool, TRUE);
+    flow = gst_buffer_pool_acquire_buffer(pool, out, nullptr);
+  }
+  if (flow != GST_FLOW_OK && flow != GST_FLOW_FLUSHING)
+    GST_ELEMENT_ERROR(element, RESOURCE, FAILED, ("No output buffer from the element's Vulkan pool."),
+                      ("%s", gst_flow_get_name(flow)));
+  return flow;
+}
+
 }  // namespace vkc

@@ -28,6 +28,10 @@ class FramePools {
   // when `device` (the caps name it, or an element of ours is further downstream), else of
   // host-visible memory.
   bool decide(GstQuery* query, bool device);
+  // A buffer from `pool` (the one decide() set, which GstBaseTransform kept; null when there is
+  // none), activated on first use. Posts an element error on `element` for a flow that is not OK
+  // or FLUSHING.
+  static GstFlowReturn acquire(GstElement* element, GstBufferPool* pool, GstBuffer** out);
 
  private:
   // The allocator of the memory that `caps` name: device-local for memory:VkComputeDevice.
