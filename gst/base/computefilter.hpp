@@ -45,6 +45,25 @@ struct _GstVkComputeFilterClass {
 
 G_END_DECLS
 
+namespace vkc {
+// An operation that belongs to one element, which it reads its settings from and posts its
+// messages on (the element owns the operation: no reference).
+class ElementOperation : public Operation {
+ public:
+  explicit ElementOperation(GstElement* element) : element_(element) {}
+
+ protected:
+  GstElement* const element_;
+};
+
+// A filter's operation: a new output frame per input frame, whatever its settings.
+class FilterOperation : public ElementOperation {
+ public:
+  using ElementOperation::ElementOperation;
+  Mode mode() const final { return Mode::kFilter; }
+};
+}  // namespace vkc
+
 // Gives the element its operation (operation.hpp), from its instance init: the base class drives it
 // from start to stop and frees it with the element.
 void gst_vkcompute_filter_set_operation(GstVkComputeFilter* self, std::unique_ptr<vkc::Operation> operation);

@@ -108,9 +108,9 @@ void plan_jobs(const GstVideoFormatInfo* finfo, State& state) {
 }
 
 // What histogram does to each frame.
-class HistogramOperation final : public vkc::Operation {
+class HistogramOperation final : public vkc::ElementOperation {
  public:
-  explicit HistogramOperation(GstElement* element) : element_(element) {}
+  using ElementOperation::ElementOperation;
   // Drawing while `draw` is set.
   vkc::Mode mode() const override;
   std::unique_ptr<vkc::CapsState> configure(const std::shared_ptr<vkc::Device>& device,
@@ -119,9 +119,6 @@ class HistogramOperation final : public vkc::Operation {
   bool begin_frame(vkc::CapsState& caps, vkc::Frame& frame, GError** error) override;
   bool record(vkc::CapsState& caps, vkc::Frame& frame, GError** error) override;
   void complete(vkc::CapsState& caps, vkc::Frame& frame) override;
-
- private:
-  GstElement* element_;  // the element, which owns the operation
 };
 
 }  // namespace

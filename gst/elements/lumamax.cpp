@@ -82,9 +82,9 @@ struct State : vkc::CapsState {
 };
 
 // What lumamax does to each frame.
-class LumamaxOperation final : public vkc::Operation {
+class LumamaxOperation final : public vkc::ElementOperation {
  public:
-  explicit LumamaxOperation(GstElement* element) : element_(element) {}
+  using ElementOperation::ElementOperation;
   vkc::Mode mode() const override { return vkc::Mode::kAnalysis; }
   std::unique_ptr<vkc::CapsState> configure(const std::shared_ptr<vkc::Device>& device,
                                             const GstVideoInfo& in, const GstVideoInfo& out,
@@ -92,9 +92,6 @@ class LumamaxOperation final : public vkc::Operation {
   bool begin_frame(vkc::CapsState& caps, vkc::Frame& frame, GError** error) override;
   bool record(vkc::CapsState& caps, vkc::Frame& frame, GError** error) override;
   void complete(vkc::CapsState& caps, vkc::Frame& frame) override;
-
- private:
-  GstElement* element_;  // the element, which owns the operation
 };
 
 }  // namespace

@@ -60,17 +60,13 @@ uint32_t mode_of(const vkc::LutData& data, Interpolation interpolation) {
 }
 
 // What lut does to each frame.
-class LutOperation final : public vkc::Operation {
+class LutOperation final : public vkc::FilterOperation {
  public:
-  explicit LutOperation(GstElement* element) : element_(element) {}
-  vkc::Mode mode() const override { return vkc::Mode::kFilter; }
+  using FilterOperation::FilterOperation;
   std::unique_ptr<vkc::CapsState> configure(const std::shared_ptr<vkc::Device>& device,
                                             const GstVideoInfo& in, const GstVideoInfo& out,
                                             GError** error) override;
   bool record(vkc::CapsState& caps, vkc::Frame& frame, GError** error) override;
-
- private:
-  GstElement* element_;  // the element, which owns the operation
 };
 
 }  // namespace

@@ -67,17 +67,13 @@ vkc::morph::PlaneFormat plane_format(const GstVideoInfo* info) {
 }
 
 // What morph does to each frame.
-class MorphOperation final : public vkc::Operation {
+class MorphOperation final : public vkc::FilterOperation {
  public:
-  explicit MorphOperation(GstElement* element) : element_(element) {}
-  vkc::Mode mode() const override { return vkc::Mode::kFilter; }
+  using FilterOperation::FilterOperation;
   std::unique_ptr<vkc::CapsState> configure(const std::shared_ptr<vkc::Device>& device,
                                             const GstVideoInfo& in, const GstVideoInfo& out,
                                             GError** error) override;
   bool record(vkc::CapsState& caps, vkc::Frame& frame, GError** error) override;
-
- private:
-  GstElement* element_;  // the element, which owns the operation
 };
 
 }  // namespace

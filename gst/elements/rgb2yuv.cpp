@@ -54,17 +54,13 @@ uint32_t layout_of(GstVideoFormat format) {
 }
 
 // What rgb2yuv does to each frame.
-class Rgb2YuvOperation final : public vkc::Operation {
+class Rgb2YuvOperation final : public vkc::FilterOperation {
  public:
-  explicit Rgb2YuvOperation(GstElement* element) : element_(element) {}
-  vkc::Mode mode() const override { return vkc::Mode::kFilter; }
+  using FilterOperation::FilterOperation;
   std::unique_ptr<vkc::CapsState> configure(const std::shared_ptr<vkc::Device>& device,
                                             const GstVideoInfo& in, const GstVideoInfo& out,
                                             GError** error) override;
   bool record(vkc::CapsState& caps, vkc::Frame& frame, GError** error) override;
-
- private:
-  GstElement* element_;  // the element, which owns the operation
 };
 
 }  // namespace
