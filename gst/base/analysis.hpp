@@ -57,6 +57,16 @@ const std::vector<Property<AnalysisSettings>>& analysis_properties();
 // LIBRARY/SETTINGS `error`, when nothing of it lies in the frame.
 bool set_frame_region(const RegionOfInterest& roi, guint width, guint height, Frame& frame, GError** error);
 
+// An analysis's begin_frame(): the element's settings now (`properties` of `element`) into the
+// frame's slot of `state`, and the region of interest as the part of the frame its kernels read.
+template <typename Settings, typename State>
+bool take_frame_settings(const PropertyTable<Settings>& properties, GstElement* element, State& state,
+                         Frame& frame, GError** error) {
+  Settings& settings = state.slots[frame.slot].settings;
+  settings = properties.snapshot(G_OBJECT(element));
+  return set_frame_region(settings.roi, state.width, state.height, frame, error);
+}
+
 // A message structure named `name` with the frame's "timestamp", "stream-time", "running-time"
 // and "duration" (guint64, as gst-plugins-good's level posts them) for `buffer` in `segment`; the
 // two times are GST_CLOCK_TIME_NONE when `segment` is not in time.

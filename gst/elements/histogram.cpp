@@ -216,12 +216,8 @@ static void record_draw(const State& state, const vkc::Frame& frame, guint bins)
                        (params.height + kDrawGroupY - 1) / kDrawGroupY);
 }
 
-// The frame's settings, and its region of interest as the part of the frame the kernels read.
 bool HistogramOperation::begin_frame(vkc::CapsState& caps, vkc::Frame& frame, GError** error) {
-  auto& state = static_cast<State&>(caps);
-  Settings& settings = state.slots[frame.slot].settings;
-  settings = kProperties.snapshot(G_OBJECT(element_));
-  return vkc::set_frame_region(settings.roi, state.width, state.height, frame, error);
+  return vkc::take_frame_settings(kProperties, element_, static_cast<State&>(caps), frame, error);
 }
 
 bool HistogramOperation::record(vkc::CapsState& caps, vkc::Frame& frame, GError**) {

@@ -184,12 +184,8 @@ std::unique_ptr<vkc::CapsState> LumamaxOperation::configure(const std::shared_pt
   return state;
 }
 
-// The frame's settings, and its region of interest as the part of the frame the scan reads.
 bool LumamaxOperation::begin_frame(vkc::CapsState& caps, vkc::Frame& frame, GError** error) {
-  auto& state = static_cast<State&>(caps);
-  Settings& settings = state.slots[frame.slot].settings;
-  settings = kProperties.snapshot(G_OBJECT(element_));
-  return vkc::set_frame_region(settings.roi, state.width, state.height, frame, error);
+  return vkc::take_frame_settings(kProperties, element_, static_cast<State&>(caps), frame, error);
 }
 
 bool LumamaxOperation::record(vkc::CapsState& caps, vkc::Frame& frame, GError**) {
