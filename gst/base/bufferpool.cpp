@@ -36,6 +36,7 @@ class Usage {
 struct VkComputeBufferPool {
   GstVideoBufferPool parent;
   Usage* usage;
+  GstVkComputeWorthMoving worth_moving;  // may be null
 };
 
 struct VkComputeBufferPoolClass {
@@ -75,12 +76,22 @@ GstFlowReturn acquire_buffer(GstBufferPool* pool, GstBuffer** buffer, GstBufferP
   return ret;
 }
 
+// Whether the buffer's memory would be better placed if made again (the pool's `worth_moving`).
+bool worth_moving(GstBufferPool* pool, GstBuffer* buffer) {
+  auto check = reinterpret_cast<VkComputeBufferPool*>(pool)->worth_moving;
+  return check && gst_buffer_n_memory(buffer) == 1 && check(gst_buffer_peek_memory(buffer, 0));
+}
+
 // A buffer beyond what the stream used at once lately is freed instead of queued: GstBufferPool
 // discards a released buffer whose memory is tagged (GST_BUFFER_FLAG_TAG_MEMORY), counting it out.
-// A pool that stops frees everything anyway, the usual way.
+// So is one in a mostly empty memory block: the pool makes another when it needs one, in a fuller
+// block. A pool that stops frees everything anyway, the usual way.
 void release_buffer(GstBufferPool* pool, GstBuffer* buffer) {
-  if (usage_of(pool).out(-1) && !GST_BUFFER_POOL_IS_FLUSHING(pool)) {
-    GST_DEBUG_OBJECT(pool, "giving back a buffer the stream has not needed lately");
+  const bool surplus = usage_of(pool).out(-1);
+  if ((surplus || worth_moving(pool, buffer)) && !GST_BUFFER_POOL_IS_FLUSHING(pool)) {
+    GST_DEBUG_OBJECT(pool, "%s",
+                     surplus ? "giving back a buffer the stream has not needed lately"
+                             : "freeing a buffer that a fuller memory block has room for");
     for (guint i = 0; i < gst_buffer_n_memory(buffer); i++)
       GST_MINI_OBJECT_FLAG_SET(gst_buffer_peek_memory(buffer, i), GST_VKCOMPUTE_MEMORY_FLAG_TRIMMED);
     GST_BUFFER_FLAG_SET(buffer, GST_BUFFER_FLAG_TAG_MEMORY);
@@ -114,8 +125,9 @@ void vkcompute_buffer_pool_init(VkComputeBufferPool* self) {
 }  // namespace
 
 GstBufferPool* gst_vkcompute_buffer_pool_new(GstAllocator* allocator, GstCaps* caps, guint size,
-                                             guint min_buffers) {
+                                             guint min_buffers, GstVkComputeWorthMoving worth_moving) {
   auto* pool = GST_BUFFER_POOL(g_object_new(vkcompute_buffer_pool_get_type(), nullptr));
+  reinterpret_cast<VkComputeBufferPool*>(pool)->worth_moving = worth_moving;
   gst_object_ref_sink(pool);
   GstStructure* config = gst_buffer_pool_get_config(pool);
   gst_buffer_pool_config_set_params(config, caps, size, min_buffers, 0);

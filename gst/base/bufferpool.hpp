@@ -11,15 +11,21 @@
 // as many buffers as were in use at once over the last one to two seconds (RecentPeak): a pool
 // that grew while every stream of the process started at once, or while the GPU fell behind for a
 // moment, gives the extra frames back once the stream runs steadily again, instead of holding them
-// for its life.
+// for its life. It also frees a released buffer whose memory sits in a mostly empty memory block
+// while a fuller block has room (`worth_moving`): the buffer made in its place goes to the fuller
+// block, and the emptied block goes back to the driver.
 #pragma once
 
 #include <gst/gst.h>
 
+// Whether freeing `memory` and allocating it again would place it better (giving back only).
+using GstVkComputeWorthMoving = bool (*)(GstMemory* memory);
+
 // A video buffer pool whose buffers are allocated from `allocator` when first acquired, with
 // GstVideoMeta, and no maximum.
 GstBufferPool* gst_vkcompute_buffer_pool_new(GstAllocator* allocator, GstCaps* caps, guint size,
-                                             guint min_buffers);
+                                             guint min_buffers,
+                                             GstVkComputeWorthMoving worth_moving = nullptr);
 
 // GstMemory flag set on a pool's memory that the pool gives back because the stream no longer needs
 // it (not because the pool stops): its allocator may free it without waiting for the GPU.

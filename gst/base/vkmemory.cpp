@@ -304,3 +304,10 @@ const vkc::Buffer* gst_vkcompute_memory_get_buffer(GstMemory* mem, const vkc::De
   if (device_local) *device_local = local;
   return buffer;
 }
+
+bool gst_vkcompute_memory_worth_moving(GstMemory* mem) {
+  if (!gst_memory_is_type(mem, GST_VKCOMPUTE_DEVICE_MEMORY_TYPE) &&
+      !gst_memory_is_type(mem, GST_VKCOMPUTE_MEMORY_TYPE))
+    return false;
+  return root_of(mem)->buffer->worth_moving();
+}

@@ -44,6 +44,9 @@ class Buffer {
     return vk::DeviceSize(static_cast<const uint8_t*>(host_address) - mapped_);
   }
   const Device& device() const { return *device_; }
+  // Whether freeing this buffer and allocating it again would move it out of a mostly empty memory
+  // block into a fuller one (MemoryBlocks::worth_moving()).
+  bool worth_moving() const { return range_ && device_->blocks().worth_moving(range_); }
 
  private:
   // What `device`'s buffers and memory blocks hold now, as the debug log says it.

@@ -65,12 +65,20 @@ BlockRange MemoryBlocks::allocate(uint32_t type, vk::DeviceSize size, vk::Device
   std::lock_guard<std::mutex> guard(lock_);
   auto& blocks = blocks_[type];
   const bool own = !in_blocks(map, size);
-  if (!own)
-    for (auto& block : blocks) {
+  if (!own) {
+    // The fullest blocks first: frames pile into few blocks, and blocks that streams give frames
+    // back from can empty and be freed, instead of every block keeping a few frames.
+    std::vector<Block*> fullest;
+    for (auto& block : blocks)
+      if (block->size == kBlockBytes && kBlockBytes - block->used >= size) fullest.push_back(block.get());
+    std::stable_sort(fullest.begin(), fullest.end(),
+                     [](const Block* a, const Block* b) { return a->used > b->used; });
+    for (Block* block : fullest) {
       vk::DeviceSize offset = 0;
-      if (block->size == kBlockBytes && place(*block, size, alignment, offset))
+      if (place(*block, size, alignment, offset))
         return {*block->memory, offset, size, block->mapped ? block->mapped + offset : nullptr, type};
     }
+  }
   auto block = std::make_unique<Block>();
   block->size = own ? size : kBlockBytes;
   block->memory = vk::raii::DeviceMemory(
@@ -85,6 +93,19 @@ BlockRange MemoryBlocks::allocate(uint32_t type, vk::DeviceSize size, vk::Device
   device_.memory_held().blocks += block->size;
   blocks.push_back(std::move(block));
   return range;
+}
+
+bool MemoryBlocks::worth_moving(const BlockRange& range) {
+  std::lock_guard<std::mutex> guard(lock_);
+  const auto& blocks = blocks_[range.type];
+  const auto it =
+      std::find_if(blocks.begin(), blocks.end(), [&](const auto& b) { return *b->memory == range.memory; });
+  if (it == blocks.end() || (*it)->size != kBlockBytes || (*it)->used > kBlockBytes / 4) return false;
+  const Block& sparse = **it;
+  return std::any_of(blocks.begin(), blocks.end(), [&](const auto& b) {
+    return b.get() != &sparse && b->size == kBlockBytes && b->used > sparse.used &&
+           kBlockBytes - b->used >= range.size;
+  });
 }
 
 void MemoryBlocks::free(const BlockRange& range) {

@@ -43,6 +43,11 @@ class MemoryBlocks {
   BlockRange allocate(uint32_t type, vk::DeviceSize size, vk::DeviceSize alignment, bool map);
   // Gives the range back; a block left empty is freed, but for one spare block per memory type.
   void free(const BlockRange& range);
+  // Whether the range sits in a shared block that is mostly empty (a quarter used at most) while a
+  // fuller one of its type has room for it: freed and allocated again, it would move there
+  // (allocate() tries the fullest blocks first), and its block could empty. A pool that gives
+  // memory back moves such frames (base/bufferpool.cpp).
+  bool worth_moving(const BlockRange& range);
 
  private:
   struct Block {
