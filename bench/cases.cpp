@@ -1,5 +1,7 @@
 #include "cases.hpp"
 
+#include <vulkan/vulkan.h>
+
 #include <utility>
 
 namespace bench {
@@ -116,7 +118,26 @@ FrameSize frame_size(const std::string& size) {
   return {1920, 1080};
 }
 
+namespace {
+
+// The Vulkan devices the loader lists: the cases across GPUs need two.
+uint32_t vulkan_devices() {
+  VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+  app.apiVersion = VK_API_VERSION_1_2;
+  VkInstanceCreateInfo info{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+  info.pApplicationInfo = &app;
+  VkInstance instance = VK_NULL_HANDLE;
+  uint32_t count = 0;
+  if (vkCreateInstance(&info, nullptr, &instance) != VK_SUCCESS) return 0;
+  vkEnumeratePhysicalDevices(instance, &count, nullptr);
+  vkDestroyInstance(instance, nullptr);
+  return count;
+}
+
+}  // namespace
+
 std::vector<Case> build_cases(const std::vector<std::string>& sizes, const std::string& cube) {
+  const bool two_devices = vulkan_devices() >= 2;
   std::vector<Case> cases;
   for (const auto& size : sizes) {
     const auto [w, h] = frame_size(size);
@@ -204,6 +225,21 @@ std::vector<Case> build_cases(const std::vector<std::string>& sizes, const std::
         add(name + ", smooth frames", GST_VIDEO_FORMAT_RGBA, 4 * px, 1.5 * px, {in_device});
         cases.back().smooth = true;
       }
+    }
+    if (two_devices) {
+      // The chain across two GPUs (each link between devices through pinned host memory, copied by
+      // both devices' copy engines), against the same elements on one GPU.
+      const std::string lut = "lut name=dut location=" + cube;
+      const std::string morph = "morph operation=dilate width=9 height=9";
+      Variant one = ours(lut + " ! " + morph + " ! lumamax ! rgb2yuv ! video/x-raw,format=NV12");
+      one.label = "vkcompute, one GPU";
+      Variant across = ours(lut + " device=0 ! " + morph +
+                            " device=1 ! lumamax device=1 ! rgb2yuv device=0 ! "
+                            "video/x-raw,format=NV12");
+      across.label = "vkcompute, across two GPUs";
+      across.note = "lut and rgb2yuv on device 0, morph and lumamax on device 1: two crossings per frame";
+      add("chain across GPUs lut ! morph 9x9 ! lumamax ! rgb2yuv RGBA->NV12", GST_VIDEO_FORMAT_RGBA, 4 * px,
+          1.5 * px, {one, across});
     }
     for (const char* interpolation : {"tetrahedral", "trilinear"}) {
       add(std::string("lut 33^3 ") + interpolation + " RGBA", GST_VIDEO_FORMAT_RGBA, 4 * px, 4 * px,

@@ -91,6 +91,7 @@ struct Observed {
   // Mean `gpu-time` of our elements by factory, over the streams that have timed a window of
   // frames by the window's end (GST_VKCOMPUTE_TIMESTAMP_INTERVAL=8 times enough at 30 frames/s).
   std::map<std::string, double> gpu_us;
+  std::map<std::string, double> by_device;  // elements of ours per device index
 };
 
 // The frames scheduled inside the window (late, missing) and those that arrived inside it.
@@ -511,30 +512,48 @@ void stop_streams(std::vector<Stream>& streams, Observed& o) {
   o.null_s = double(g_get_monotonic_time() - start) / 1e6;
 }
 
-// Our elements' mean `gpu-time` by factory, over the streams where it is known.
-std::map<std::string, double> gpu_times(const std::vector<Stream>& streams) {
-  std::map<std::string, std::pair<double, int>> sums;
+// Calls `fn` with each element of our plugin (those with `device-index`) in every stream.
+template <typename Fn>
+void for_each_of_ours(const std::vector<Stream>& streams, Fn fn) {
   for (const auto& s : streams) {
     GstIterator* it = gst_bin_iterate_elements(GST_BIN(s.pipeline));
     GValue item = G_VALUE_INIT;
     while (gst_iterator_next(it, &item) == GST_ITERATOR_OK) {
       auto* element = GST_ELEMENT(g_value_get_object(&item));
-      double us = 0;
-      if (g_object_class_find_property(G_OBJECT_GET_CLASS(element), "gpu-time"))
-        g_object_get(element, "gpu-time", &us, nullptr);
-      if (us > 0) {
-        auto& sum = sums[GST_OBJECT_NAME(gst_element_get_factory(element))];
-        sum.first += us;
-        sum.second++;
-      }
+      if (g_object_class_find_property(G_OBJECT_GET_CLASS(element), "device-index")) fn(element);
       g_value_reset(&item);
     }
     g_value_unset(&item);
     gst_iterator_free(it);
   }
+}
+
+// Our elements' mean `gpu-time` by factory, over the streams where it is known.
+std::map<std::string, double> gpu_times(const std::vector<Stream>& streams) {
+  std::map<std::string, std::pair<double, int>> sums;
+  for_each_of_ours(streams, [&](GstElement* element) {
+    double us = 0;
+    g_object_get(element, "gpu-time", &us, nullptr);
+    if (us > 0) {
+      auto& sum = sums[GST_OBJECT_NAME(gst_element_get_factory(element))];
+      sum.first += us;
+      sum.second++;
+    }
+  });
   std::map<std::string, double> means;
   for (const auto& [name, sum] : sums) means[name] = sum.first / sum.second;
   return means;
+}
+
+// How many of our elements run on each device ("device 0" ...), as the automatic choice spread them.
+std::map<std::string, double> elements_by_device(const std::vector<Stream>& streams) {
+  std::map<std::string, double> count;
+  for_each_of_ours(streams, [&](GstElement* element) {
+    gint index = -1;
+    g_object_get(element, "device-index", &index, nullptr);
+    count["device " + std::to_string(index)] += 1;
+  });
+  return count;
 }
 
 // Warm-up, then the measured window with its counters read at either end.
@@ -557,6 +576,7 @@ void run_window(std::vector<Stream>& streams, gint64 t0, const Settings& setting
   o.rss_end_mib = rss_mib();
   o.held_end = runtime_held();
   o.gpu_us = gpu_times(streams);
+  o.by_device = elements_by_device(streams);
 }
 
 // Late and missing frames among those scheduled inside the window; throughput from those handed off
@@ -629,6 +649,8 @@ void print_report(const Options& options, const Settings& settings, const Observ
   if (!o.gpu_us.empty())
     std::printf("  GPU time per frame by element (mean over streams): %s\n",
                 largest(o.gpu_us, kNamesShown, 1, " us").c_str());
+  if (!o.by_device.empty())
+    std::printf("  elements of ours by device: %s\n", largest(o.by_device, kNamesShown, 0, "").c_str());
   std::printf("  threads: %d at the window's start, %d at peak, %d at its end, %d once all are freed\n",
               o.threads_start, o.threads_peak, o.threads_end.total, o.threads_after);
   std::printf("  threads by name at the end: %s\n",

@@ -707,22 +707,9 @@ static Suite* chain_suite() {
 }
 
 int main(int argc, char** argv) {
-  // Lavapipe listed twice gives the loader two devices, for test_chain_across_devices; the
-  // automatic choice of the other tests lands on the first.
-  const std::string lavapipe = vktest::LavapipeManifest();
-  if (!lavapipe.empty()) {
-    gchar* contents = nullptr;
-    gsize length = 0;
-    gchar* second = g_build_filename(g_get_tmp_dir(), "vkcompute-test-chain-second-lvp.json", nullptr);
-    if (g_file_get_contents(lavapipe.c_str(), &contents, &length, nullptr) &&
-        g_file_set_contents(second, contents, gssize(length), nullptr)) {
-      const std::string both = lavapipe + ":" + second;
-      g_setenv("VK_DRIVER_FILES", both.c_str(), TRUE);
-      g_setenv("VK_ICD_FILENAMES", both.c_str(), TRUE);
-    }
-    g_free(contents);
-    g_free(second);
-  }
+  // Two devices for test_chain_across_devices; the automatic choice of the other tests lands on
+  // the first (one pipeline at a time).
+  vktest::ListLavapipeTwice("test-chain");
   vktest::Init(&argc, &argv);
   return gst_check_run_suite(chain_suite(), "chain", __FILE__);
 }

@@ -187,14 +187,20 @@ static gboolean gst_vkcompute_filter_start(GstBaseTransform* trans) {
   priv->device = std::move(device);
   GST_OBJECT_LOCK(self);
   priv->values.device_name = priv->device->name();
+  priv->values.opened_index = priv->device->index();
+  priv->values.running = true;
   GST_OBJECT_UNLOCK(self);
   g_object_notify(G_OBJECT(self), "device-name");
+  g_object_notify(G_OBJECT(self), "device-index");
   return TRUE;
 }
 
 // Everything start() set up, released: stop(), or finalize() of an element dropped while running.
 static void release_streaming(GstVkComputeFilter* self) {
   auto* priv = get_priv(self);
+  GST_OBJECT_LOCK(self);
+  priv->values.running = false;
+  GST_OBJECT_UNLOCK(self);
   priv->stream.reset();  // hands its frames over
   priv->pools.reset();
   priv->device.reset();
@@ -357,15 +363,16 @@ static GstCaps* gst_vkcompute_filter_fixate_caps(GstBaseTransform* trans, GstPad
   return gst_caps_fixate(othercaps);
 }
 
-// Answers the device query of the element upstream (vkc::peer_takes_device_memory()).
+// Answers the device query of the elements on either side (vkc::peer_takes_device_memory(),
+// vkc::device_of_neighbours()) when the device is known; else the query goes on past the element.
 static gboolean gst_vkcompute_filter_query(GstBaseTransform* trans, GstPadDirection direction,
                                            GstQuery* query) {
   auto* self = GST_VKCOMPUTE_FILTER(trans);
-  auto* priv = get_priv(self);
   if (direction == GST_PAD_SINK) wait_for_start(self);
-  if (direction == GST_PAD_SINK && priv->device &&
-      vkc::answer_device_query(query, GST_ELEMENT(self), priv->device->index()))
-    return TRUE;
+  GST_OBJECT_LOCK(self);
+  const gint known = get_priv(self)->values.known_device();
+  GST_OBJECT_UNLOCK(self);
+  if (known >= 0 && vkc::answer_device_query(query, GST_ELEMENT(self), known)) return TRUE;
   return GST_BASE_TRANSFORM_CLASS(gst_vkcompute_filter_parent_class)->query(trans, direction, query);
 }
 

@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "memorycaps.hpp"
+
 GST_DEBUG_CATEGORY_EXTERN(gst_vkcompute_filter_debug);
 #define GST_CAT_DEFAULT gst_vkcompute_filter_debug
 
@@ -18,7 +20,9 @@ void report_cpu_device(GstElement* self, const Device& device, const DeviceChoic
   if (info.choice != DeviceChoice::kAutomatic) {
     GST_INFO_OBJECT(self, "Vulkan device %d (%s) is a CPU implementation, chosen by %s", device.index(),
                     device.name().c_str(),
-                    info.choice == DeviceChoice::kIndex ? "the device property" : "GST_VKCOMPUTE_DEVICE");
+                    info.choice == DeviceChoice::kIndex        ? "the device property"
+                    : info.choice == DeviceChoice::kNeighbours ? "the elements of ours beside it"
+                                                               : "GST_VKCOMPUTE_DEVICE");
     return;
   }
   const std::string why = info.passed_over.empty()
@@ -38,16 +42,22 @@ void report_cpu_device(GstElement* self, const Device& device, const DeviceChoic
 }  // namespace
 
 std::shared_ptr<Device> open_device(GstElement* element, gint index) {
+  // Unset, the device follows the elements of ours around (their frames are in its memory).
+  const gint neighbours = index < 0 && Device::default_index() < 0 ? device_of_neighbours(element) : -1;
   std::string error;
   DeviceChoiceInfo choice;
-  auto device = Device::acquire(index, error, &choice);
+  auto device = Device::acquire(neighbours >= 0 ? neighbours : index, error, &choice);
   if (!device) {
-    GST_ELEMENT_ERROR(element, RESOURCE, NOT_FOUND, ("No usable Vulkan device: %s.", error.c_str()),
-                      ("device property %d, GST_VKCOMPUTE_DEVICE=%s", index,
-                       g_getenv("GST_VKCOMPUTE_DEVICE") ? g_getenv("GST_VKCOMPUTE_DEVICE") : "(unset)"));
+    GST_ELEMENT_ERROR(
+        element, RESOURCE, NOT_FOUND, ("No usable Vulkan device: %s.", error.c_str()),
+        ("device property %d, GST_VKCOMPUTE_DEVICE=%s, device of the elements of ours beside "
+         "it %d",
+         index, g_getenv("GST_VKCOMPUTE_DEVICE") ? g_getenv("GST_VKCOMPUTE_DEVICE") : "(unset)", neighbours));
     return nullptr;
   }
-  GST_INFO_OBJECT(element, "using Vulkan device %d: %s", device->index(), device->name().c_str());
+  if (neighbours >= 0) choice.choice = DeviceChoice::kNeighbours;
+  GST_INFO_OBJECT(element, "using Vulkan device %d: %s%s", device->index(), device->name().c_str(),
+                  neighbours >= 0 ? ", the device of the elements of ours beside it" : "");
   report_cpu_device(element, *device, choice);
   return device;
 }

@@ -1,5 +1,7 @@
 #include "filterproperties.hpp"
 
+#include "vk/device.hpp"
+
 namespace vkc {
 
 void install_filter_properties(GObjectClass* gobject_class) {
@@ -7,11 +9,15 @@ void install_filter_properties(GObjectClass* gobject_class) {
       gobject_class, kDevice,
       g_param_spec_int(
           "device", "Device",
-          "Vulkan physical device index to run on; -1 chooses automatically (a discrete GPU, "
-          "then an integrated one, a virtual one, a CPU implementation such as lavapipe), or the index "
-          "in the environment variable GST_VKCOMPUTE_DEVICE when it is set. Read when the "
-          "element starts; refused with a warning in PAUSED and PLAYING. An automatic choice "
-          "that lands on a CPU implementation posts a warning at each start.",
+          "Vulkan physical device index to run on. -1 chooses automatically: the index in the "
+          "environment variable GST_VKCOMPUTE_DEVICE when it is set; else the device of the nearest "
+          "element of ours upstream that has one (its frames come in that device's memory), else "
+          "downstream (a chain stays on one device); else the best kind of device (a discrete GPU, "
+          "then an integrated one, a virtual one, a CPU implementation such as lavapipe) and, among "
+          "several of that kind, the one running the fewest streams of ours, so that new pipelines "
+          "spread over the GPUs of the host. Read when the element starts; refused with a warning in "
+          "PAUSED and PLAYING. An automatic choice that lands on a CPU implementation posts a "
+          "warning at each start.",
           -1, G_MAXINT, -1,
           GParamFlags(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY)));
   g_object_class_install_property(
@@ -19,6 +25,12 @@ void install_filter_properties(GObjectClass* gobject_class) {
       g_param_spec_string("device-name", "Device name",
                           "Name of the Vulkan device in use (NULL until the element has started)", nullptr,
                           GParamFlags(G_PARAM_READABLE | G_PARAM_STATIC_STRINGS)));
+  g_object_class_install_property(
+      gobject_class, kDeviceIndex,
+      g_param_spec_int("device-index", "Device index",
+                       "Index of the Vulkan device in use, as the device property counts (-1 until the "
+                       "element has started): the device an automatic choice took",
+                       -1, G_MAXINT, -1, GParamFlags(G_PARAM_READABLE | G_PARAM_STATIC_STRINGS)));
   g_object_class_install_property(
       gobject_class, kGpuTime,
       g_param_spec_double(
@@ -45,6 +57,11 @@ void install_filter_properties(GObjectClass* gobject_class) {
                           0, G_MAXUINT64, 0, GParamFlags(G_PARAM_READABLE | G_PARAM_STATIC_STRINGS)));
 }
 
+gint FilterPropertyValues::known_device() const {
+  if (running) return opened_index;
+  return device_index >= 0 ? device_index : Device::default_index();
+}
+
 void FilterPropertyValues::set(GObject* object, guint prop_id, const GValue* value, GParamSpec* pspec) {
   switch (prop_id) {
     case kDevice: {
@@ -69,6 +86,7 @@ void FilterPropertyValues::get(GObject* object, guint prop_id, GValue* value, GP
   switch (prop_id) {
     case kDevice: g_value_set_int(value, device_index); break;
     case kDeviceName: g_value_set_string(value, device_name.empty() ? nullptr : device_name.c_str()); break;
+    case kDeviceIndex: g_value_set_int(value, opened_index); break;
     case kGpuTime: g_value_set_double(value, gpu_time_us); break;
     case kUploads: g_value_set_uint64(value, counts->uploads); break;
     case kDownloads: g_value_set_uint64(value, counts->downloads); break;

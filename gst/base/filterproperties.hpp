@@ -11,7 +11,7 @@
 
 namespace vkc {
 
-enum FilterProperty : guint { kDevice = 1, kDeviceName, kGpuTime, kUploads, kDownloads };
+enum FilterProperty : guint { kDevice = 1, kDeviceName, kDeviceIndex, kGpuTime, kUploads, kDownloads };
 
 // Installs them on the base class, with the texts gst-inspect-1.0 shows.
 void install_filter_properties(GObjectClass* gobject_class);
@@ -19,11 +19,18 @@ void install_filter_properties(GObjectClass* gobject_class);
 // Their values in one element (the element's object lock, which set() and get() take).
 struct FilterPropertyValues {
   gint device_index = -1;
-  std::string device_name;  // of the device opened at the last start
-  double gpu_time_us = 0;   // the mean of the latest window of timed frames
+  // The device opened at the last start; `running` from then to the stop.
+  std::string device_name;
+  gint opened_index = -1;
+  bool running = false;
+  double gpu_time_us = 0;  // the mean of the latest window of timed frames
   // `uploads` and `downloads` since the last start, counted by the stream; the device allocator
   // counts CPU maps.
   std::shared_ptr<TransferCounts> counts = std::make_shared<TransferCounts>();
+
+  // The device the element runs on, else the one its `device` or GST_VKCOMPUTE_DEVICE sets; -1 when
+  // it will choose at its start.
+  gint known_device() const;
 
   void set(GObject* object, guint id, const GValue* value, GParamSpec* pspec);
   void get(GObject* object, guint id, GValue* value, GParamSpec* pspec);

@@ -13,26 +13,31 @@ namespace {
 // our kernels write device frames on the compute queue, whose order needs no wait).
 constexpr uint64_t kWriteWaitNs = 10'000'000'000ull;
 
-GQuark import_quark() {
-  static GQuark quark = g_quark_from_static_string("vkcompute-host-import");
-  return quark;
+// One cached import per memory and device: a frame that a tee hands to elements on two devices keeps
+// both, so neither device's work in flight loses the import it reads.
+GQuark import_quark(const Device& device) {
+  const std::string name = "vkcompute-host-import-" + std::to_string(device.index());
+  return g_quark_from_string(name.c_str());
 }
 
 void free_import(gpointer data) {
   delete static_cast<Buffer*>(data);
 }
 
-// Plain system memory keeps its address for its whole life, so its import is cached on the
-// memory itself and reused every time a pool hands the same memory out again.
+// Plain system memory, and the host memory of another device of ours (persistently mapped), keep
+// their address for their whole life, so their import is cached on the memory itself and reused
+// every time a pool hands the same memory out again: a frame crossing between devices then costs
+// the two copy engines, not an import per frame.
 const Buffer* cached_import(const std::shared_ptr<Device>& device, GstMemory* mem, const uint8_t* data,
                             std::string& error) {
-  auto* cached = static_cast<Buffer*>(gst_mini_object_get_qdata(GST_MINI_OBJECT_CAST(mem), import_quark()));
-  if (cached && &cached->device() == device.get()) return cached;
+  const GQuark quark = import_quark(*device);
+  auto* cached = static_cast<Buffer*>(gst_mini_object_get_qdata(GST_MINI_OBJECT_CAST(mem), quark));
+  if (cached && &cached->device() == device.get()) return cached;  // else a device opened anew
   const uint8_t* base = data - mem->offset;
   auto import = Buffer::import_host(device, base, mem->maxsize, "vkcompute imported frame", error);
   if (!import) return nullptr;
   Buffer* raw = import.release();
-  gst_mini_object_set_qdata(GST_MINI_OBJECT_CAST(mem), import_quark(), raw, free_import);
+  gst_mini_object_set_qdata(GST_MINI_OBJECT_CAST(mem), quark, raw, free_import);
   return raw;
 }
 
@@ -190,7 +195,7 @@ bool InputBinding::bind_memory(const std::shared_ptr<Device>& device, GstMemory*
   }
   maps_.emplace_back(mem, map);
   const Buffer* imported = nullptr;
-  if (gst_memory_is_type(mem, GST_ALLOCATOR_SYSMEM)) {
+  if (gst_memory_is_type(mem, GST_ALLOCATOR_SYSMEM) || gst_memory_is_type(mem, GST_VKCOMPUTE_MEMORY_TYPE)) {
     imported = cached_import(device, mem, map.data, why);
   } else {
     imports_.push_back(Buffer::import_host(device, map.data, map.size, "vkcompute imported frame", why));

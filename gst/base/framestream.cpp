@@ -119,6 +119,7 @@ class FrameStream::FrameWork : public FrameScheduler::Work {
 FrameStream::FrameStream(std::shared_ptr<Device> device, Operation& operation, Owner& owner, const char* name,
                          std::shared_ptr<TransferCounts> counts)
     : device_(std::move(device)),
+      counted_(*device_),
       operation_(operation),
       owner_(owner),
       name_(name),

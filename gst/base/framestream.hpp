@@ -114,6 +114,7 @@ class FrameStream {
   void release_after_gpu(FrameScheduler::Frames frames);
 
   std::shared_ptr<Device> device_;
+  Device::StreamCount counted_;  // on device_ while the stream lives
   Operation& operation_;
   Owner& owner_;
   std::string name_;

@@ -200,6 +200,17 @@ bool device_frames_behind_fan_out(GstPad* src, int device_index) {
   return downstream_of(src, &index) == Downstream::kFanOut && index == device_index;
 }
 
+gint device_of_neighbours(GstElement* element) {
+  for (const char* name : {"sink", "src"}) {
+    GstPad* pad = gst_element_get_static_pad(element, name);
+    gint index = -1;
+    const bool answered = pad && ask_device(pad, index, nullptr);
+    if (pad) gst_object_unref(pad);
+    if (answered && index >= 0) return index;
+  }
+  return -1;
+}
+
 bool answer_device_query(GstQuery* query, GstElement* element, int device_index) {
   if (GST_QUERY_TYPE(query) != GST_QUERY_CUSTOM ||
       !gst_structure_has_name(gst_query_get_structure(query), kDeviceQuery))

@@ -59,6 +59,11 @@ bool peer_takes_device_memory(GstPad* src, int device_index);
 // (a read back, vkmemory.hpp), as they would map frames of system memory.
 bool device_frames_behind_fan_out(GstPad* src, int device_index);
 
+// The device of the nearest element of ours next to `element` that runs on one or is set to one:
+// upstream first (its frames come in that device's memory), else downstream; through any element
+// that passes queries on (queues, capsfilters, converters, a tee). -1 when none answers.
+gint device_of_neighbours(GstElement* element);
+
 // Answers the device query for `element` with `device_index`; false when `query` is not the device
 // query.
 bool answer_device_query(GstQuery* query, GstElement* element, int device_index);

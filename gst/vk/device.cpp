@@ -226,14 +226,18 @@ std::shared_ptr<Device> Device::acquire(int index, std::string& error, DeviceCho
   }
   if (index >= 0) return open(index, error);
 
-  // Automatic: the best kind first; a device that cannot run the kernels or fails to open gives
-  // way to the next, and when none is left the error says why each one was passed over.
+  // Automatic: the best kind first and, among devices of a kind, the one running the fewest
+  // streams (new pipelines spread over a host's GPUs; ties go to the lower index). A device that
+  // cannot run the kernels or fails to open gives way to the next, and when none is left the error
+  // says why each one was passed over.
   std::vector<int> order(physicals.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = int(i);
-  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
-    return type_rank(physicals[a].getProperties().deviceType) <
-           type_rank(physicals[b].getProperties().deviceType);
-  });
+  std::vector<std::pair<int, int>> rank(physicals.size());  // kind, then streams (read once: they move)
+  for (size_t i = 0; i < rank.size(); ++i) {
+    auto open_now = devices[int(i)].lock();
+    rank[i] = {type_rank(physicals[i].getProperties().deviceType), open_now ? open_now->streams() : 0};
+  }
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return rank[a] < rank[b]; });
   std::string reasons;
   for (int i : order) {
     std::string why;

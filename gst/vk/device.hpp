@@ -61,6 +61,7 @@ enum class DeviceChoice {
   kAutomatic,    // index -1, GST_VKCOMPUTE_DEVICE unset: the best kind of device that opens
   kIndex,        // the index asked for (the element's `device` property)
   kEnvironment,  // index -1 and GST_VKCOMPUTE_DEVICE=N
+  kNeighbours,   // index -1: the device of the elements of ours beside the element (deviceopen.cpp)
 };
 
 // What acquire() found on its way to the device, for the element's messages.
@@ -130,6 +131,20 @@ class Device {
     set_name_raw(Handle::objectType, (uint64_t) static_cast<typename Handle::CType>(handle), name);
   }
 
+  // Counts one stream of frames (an element between its start and stop) on the device while it
+  // lives: the automatic choice spreads new streams over the devices of the best kind by it.
+  class StreamCount {
+   public:
+    explicit StreamCount(const Device& device) : device_(device) { device_.streams_++; }
+    ~StreamCount() { device_.streams_--; }
+    StreamCount(const StreamCount&) = delete;
+    StreamCount& operator=(const StreamCount&) = delete;
+
+   private:
+    const Device& device_;
+  };
+  int streams() const { return streams_.load(); }
+
   // A memory type index with all of `required` flags among `type_bits`, preferring one that also
   // has `preferred`; -1 when none.
   int find_memory_type(uint32_t type_bits, vk::MemoryPropertyFlags required,
@@ -162,6 +177,7 @@ class Device {
   // One per distinct VkQueue, beside its lock; declared after device_: destroyed before it.
   std::unique_ptr<Timeline> timelines_[3];
   mutable MemoryHeld held_;
+  mutable std::atomic<int> streams_{0};   // StreamCount
   std::unique_ptr<KernelCache> kernels_;  // after device_: destroyed before it
   std::unique_ptr<MemoryBlocks> blocks_;  // after device_: freed before it
 };

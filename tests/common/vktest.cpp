@@ -251,6 +251,23 @@ std::string LavapipeManifest() {
   return "";
 }
 
+void ListLavapipeTwice(const char* test) {
+  const std::string lavapipe = LavapipeManifest();
+  if (lavapipe.empty()) return;  // the tests then fail on the devices they lack
+  gchar* contents = nullptr;
+  gsize length = 0;
+  const std::string copy = std::string("vkcompute-") + test + "-second-lvp.json";
+  gchar* second = g_build_filename(g_get_tmp_dir(), copy.c_str(), nullptr);
+  if (g_file_get_contents(lavapipe.c_str(), &contents, &length, nullptr) &&
+      g_file_set_contents(second, contents, gssize(length), nullptr)) {
+    const std::string both = lavapipe + ":" + second;
+    g_setenv("VK_DRIVER_FILES", both.c_str(), TRUE);
+    g_setenv("VK_ICD_FILENAMES", both.c_str(), TRUE);
+  }
+  g_free(contents);
+  g_free(second);
+}
+
 void RequirePhysicalDevice() {
   // Once per process is enough (check forks a process per test), and creating an instance
   // under validation costs a noticeable fraction of a second on lavapipe.

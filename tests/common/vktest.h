@@ -55,6 +55,11 @@ std::vector<std::string> PhysicalDeviceNames();
 // it in VK_DRIVER_FILES.
 std::string LavapipeManifest();
 
+// Names lavapipe twice to the Vulkan loader (VK_DRIVER_FILES, from the next instance on): two
+// devices, for chains across devices and the spread of the automatic choice. Call from main(),
+// before Init(); `test` names the manifest's copy in the temporary directory.
+void ListLavapipeTwice(const char* test);
+
 // Fails (not skips) the running test when no Vulkan physical device exists: the suite must not
 // pass vacuously on a machine where the element cannot run.
 void RequirePhysicalDevice();
