@@ -191,11 +191,16 @@ void FrameStream::report_failure(Completion status) {
   // Milliseconds below a second: a limit lowered with GST_VKCOMPUTE_FRAME_TIMEOUT_MS reads as set.
   const double ms = frame_timeout_ns_ / 1e6;
   gchar* limit = ms < 1000 ? g_strdup_printf("%.0f ms", ms) : g_strdup_printf("%.1f s", ms / 1000);
+  // Where the queues stand tells a slow queue (work done steadily) from one stuck behind a wait.
+  const std::string queues = device_->describe_queues();
+  GST_CAT_WARNING(gst_vkcompute_runtime_debug, "%s: a frame did not complete in %s (%s)", name_.c_str(),
+                  limit, queues.c_str());
   owner_.post_error(GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
                     std::string("A frame took longer than ") + limit + " on the Vulkan device " + device +
                         "; the stream stops.",
                     "the device is not lost, only slow for these settings; the frame's memory is kept until "
-                    "it completes. GST_VKCOMPUTE_FRAME_TIMEOUT_MS sets the limit");
+                    "it completes. GST_VKCOMPUTE_FRAME_TIMEOUT_MS sets the limit. " +
+                        queues);
   g_free(limit);
 }
 

@@ -33,8 +33,8 @@ class RecentPeak {
   uint32_t keep() const { return enabled() ? std::max(peak_, previous_) : UINT32_MAX; }
 
   // GST_VKCOMPUTE_TRIM=1. Off by default: with it on, 64 to 120 live five-element chains on the lent
-  // H200 stopped for good, every thread waiting, in 5 of 8 runs (docs/benchmarks.md, runs 15-18);
-  // never on lavapipe, and never without it.
+  // H200 stopped for good, every thread waiting, in 5 of 8 runs (docs/benchmarks.md, runs 15-18).
+  // The stop is a GPU stall at the start that happens without it too (runs 32-38), not yet fixed.
   static bool enabled() {
     static const bool on = [] {
       const char* value = std::getenv("GST_VKCOMPUTE_TRIM");

@@ -20,6 +20,8 @@ struct Entry {
   std::vector<vk::CommandBuffer> commands;
   std::vector<vk::Semaphore> signals;
   std::shared_ptr<SubmitPoint> point;  // uploads and downloads only
+  const char* label = nullptr;
+  uint32_t others = 0;  // merged compute work: the entries beside the first
 };
 
 }  // namespace
@@ -69,7 +71,8 @@ vk::SubmitInfo submit_info(const Entry& e) {
 }
 
 void submit_entry(const Entry& e, SubmitPoint& point) {
-  point.value.store(e.device->submit_now(submit_info(e), nullptr, e.role), std::memory_order_release);
+  point.value.store(e.device->submit_now(submit_info(e), nullptr, e.role, e.label, e.others),
+                    std::memory_order_release);
 }
 
 // GST_VKCOMPUTE_BATCH=0: no scope opens, every element submits on its own (to compare).
@@ -94,9 +97,10 @@ bool open() {
   return t_batch.depth > 0;
 }
 
-std::shared_ptr<const SubmitPoint> add(const Device& device, const vk::SubmitInfo& info, QueueRole role) {
+std::shared_ptr<const SubmitPoint> add(const Device& device, const vk::SubmitInfo& info, QueueRole role,
+                                       const char* label) {
   Pending& pending = *t_batch.pending;
-  Entry e{.device = &device, .role = role};
+  Entry e{.device = &device, .role = role, .label = label};
   append(e, info);
   std::lock_guard<std::mutex> guard(pending.lock);
   std::shared_ptr<SubmitPoint> point;
@@ -131,7 +135,12 @@ void send(Pending& pending) {
     for (const Entry& e : entries) {
       if (e.device != device) continue;
       if (e.role == QueueRole::kUpload) submit_entry(e, *e.point);
-      if (e.role == QueueRole::kCompute) append(compute, submit_info(e));
+      if (e.role != QueueRole::kCompute) continue;
+      if (compute.commands.empty())
+        compute.label = e.label;
+      else
+        compute.others++;
+      append(compute, submit_info(e));
     }
     GST_LOG("device %d: %zu command buffers of compute work in one submission", device->index(),
             compute.commands.size());

@@ -53,7 +53,8 @@ bool open();
 // semaphores must stay valid until the batch is submitted. Returns where the work will end: the
 // batch's compute work on a device shares one point, each upload and download has its own; their
 // values are set when the batch goes.
-std::shared_ptr<const SubmitPoint> add(const Device& device, const vk::SubmitInfo& info, QueueRole role);
+std::shared_ptr<const SubmitPoint> add(const Device& device, const vk::SubmitInfo& info, QueueRole role,
+                                       const char* label = nullptr);
 
 // Submits the calling thread's batch, if any: per device, its uploads, then all of its compute
 // work as one submission (waiting for every semaphore any of it waited for, signalling every one

@@ -341,16 +341,43 @@ Device::~Device() {
 }
 
 std::shared_ptr<const SubmitPoint> Device::submit(const vk::SubmitInfo& info, vk::Fence fence, QueueRole role,
-                                                  bool defer) const {
-  if (defer && !fence && batch::open()) return batch::add(*this, info, role);
+                                                  bool defer, const char* label) const {
+  if (defer && !fence && batch::open()) return batch::add(*this, info, role, label);
   batch::flush();  // what the thread deferred goes first
-  return std::make_shared<const SubmitPoint>(timeline(role), submit_now(info, fence, role));
+  return std::make_shared<const SubmitPoint>(timeline(role), submit_now(info, fence, role, label));
 }
 
-uint64_t Device::submit_now(const vk::SubmitInfo& info, vk::Fence fence, QueueRole role) const {
+uint64_t Device::submit_now(const vk::SubmitInfo& info, vk::Fence fence, QueueRole role, const char* label,
+                            uint32_t others) const {
   const Queue& q = queue(role);
   std::lock_guard<std::mutex> guard(*q.lock);
-  return q.timeline->submit(q.handle, info, fence);
+  return q.timeline->submit(q.handle, info, fence, label, others);
+}
+
+std::string Device::describe_queues() const {
+  static const char* const kNames[] = {"compute", "upload", "download"};
+  std::string text;
+  std::vector<const Timeline*> told;
+  for (int role = 0; role < 3; ++role) {
+    const Timeline* timeline = queues_[role].timeline;
+    if (std::find(told.begin(), told.end(), timeline) != told.end()) continue;
+    told.push_back(timeline);
+    std::string done, next;
+    try {
+      const uint64_t counter = timeline->counter();
+      done = std::to_string(counter);
+      if (counter < timeline->submitted()) {
+        std::lock_guard<std::mutex> guard(*queues_[role].lock);
+        next = timeline->label_of(counter + 1);
+      }
+    } catch (const vk::SystemError& e) {
+      done = std::string("? (") + e.what() + ")";
+    }
+    text += std::string(text.empty() ? "" : "; ") + kNames[role] + " queue: " + done + " of " +
+            std::to_string(timeline->submitted()) + " submissions done" +
+            (next.empty() ? "" : ", next: " + next);
+  }
+  return text;
 }
 
 void Device::set_name_raw(vk::ObjectType type, uint64_t handle, const char* name) const {

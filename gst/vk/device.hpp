@@ -106,13 +106,19 @@ class Device {
   // signalling `fence` when given. Returns where the work ends on the queue's timeline. With
   // `defer` inside a BatchScope (and no fence), the submission joins the batch instead, and the
   // point's value is set when the batch goes.
+  // `label` names the work in errors (Timeline::submit()).
   std::shared_ptr<const SubmitPoint> submit(const vk::SubmitInfo& info, vk::Fence fence,
-                                            QueueRole role = QueueRole::kCompute, bool defer = false) const;
+                                            QueueRole role = QueueRole::kCompute, bool defer = false,
+                                            const char* label = nullptr) const;
   // vkQueueSubmit to the queue of `role` now, whatever the thread's batch holds (the batch's own
   // submissions); returns the value on the queue's timeline where the work ends.
-  uint64_t submit_now(const vk::SubmitInfo& info, vk::Fence fence, QueueRole role) const;
+  uint64_t submit_now(const vk::SubmitInfo& info, vk::Fence fence, QueueRole role,
+                      const char* label = nullptr, uint32_t others = 0) const;
   // The timeline of the queue of `role` (roles that share a queue share it).
   const Timeline& timeline(QueueRole role) const { return *queue(role).timeline; }
+  // Where each queue stands, for an error about work that does not end: "compute queue: 812 of 815
+  // submissions done, next: morph3; upload queue: ..." (the queues the roles use, once each).
+  std::string describe_queues() const;
 
   // What the device's buffers hold now (logged at each allocation; bench/ and the tests read it
   // from the log).

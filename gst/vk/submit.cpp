@@ -10,7 +10,10 @@ namespace vkc {
 
 CommandRing::CommandRing(std::shared_ptr<Device> device, uint32_t depth, const char* name,
                          uint32_t timestamp_interval)
-    : device_(std::move(device)), name_(name), timestamp_interval_(timestamp_interval) {
+    : device_(std::move(device)),
+      name_(name),
+      label_(g_intern_string(name)),
+      timestamp_interval_(timestamp_interval) {
   const auto& dev = device_->device();
   auto families = device_->physical().getQueueFamilyProperties();
   if (timestamp_interval_ > 0 && families[device_->queue_family()].timestampValidBits > 0) {
@@ -113,7 +116,7 @@ void CommandRing::submit(uint32_t slot, bool defer) {
                                    .pCommandBuffers = &copy,
                                    .signalSemaphoreCount = 1,
                                    .pSignalSemaphores = &uploaded},
-                    nullptr, QueueRole::kUpload, defer);
+                    nullptr, QueueRole::kUpload, defer, label_);
   }
   vk::CommandBuffer cmd = *s.cmd;
   vk::SubmitInfo compute{.commandBufferCount = 1, .pCommandBuffers = &cmd};
@@ -126,7 +129,7 @@ void CommandRing::submit(uint32_t slot, bool defer) {
     compute.signalSemaphoreCount = 1;
     compute.pSignalSemaphores = &computed;
   }
-  s.done = s.compute_done = device_->submit(compute, nullptr, QueueRole::kCompute, defer);
+  s.done = s.compute_done = device_->submit(compute, nullptr, QueueRole::kCompute, defer, label_);
   if (s.download.begun) {
     s.download.cmd.end();
     vk::CommandBuffer copy = *s.download.cmd;
@@ -135,7 +138,7 @@ void CommandRing::submit(uint32_t slot, bool defer) {
                                             .pWaitDstStageMask = &after_compute,
                                             .commandBufferCount = 1,
                                             .pCommandBuffers = &copy},
-                             nullptr, QueueRole::kDownload, defer);
+                             nullptr, QueueRole::kDownload, defer, label_);
   }
   s.upload.begun = s.download.begun = false;
   s.submitted = true;

@@ -110,6 +110,7 @@ class CommandRing {
 
   std::shared_ptr<Device> device_;
   std::string name_;
+  const char* label_;  // name_, interned: the label of the ring's submissions (Timeline::submit())
   // Per slot of a timed submission: when the queue reached its commands, when its own work started
   // (after the barrier that waits for earlier work) and when it ended. Null without timestamps.
   enum Query : uint32_t { kReached, kStarted, kEnded, kQueries };

@@ -14,7 +14,8 @@ vk::raii::Semaphore make_timeline(const vk::raii::Device& device) {
 
 Timeline::Timeline(const vk::raii::Device& device) : device_(device), semaphore_(make_timeline(device)) {}
 
-uint64_t Timeline::submit(vk::Queue queue, const vk::SubmitInfo& info, vk::Fence fence) {
+uint64_t Timeline::submit(vk::Queue queue, const vk::SubmitInfo& info, vk::Fence fence, const char* label,
+                          uint32_t others) {
   const uint64_t value = submitted_.load(std::memory_order_relaxed) + 1;
   std::vector<vk::Semaphore> signals(info.pSignalSemaphores,
                                      info.pSignalSemaphores + info.signalSemaphoreCount);
@@ -29,9 +30,16 @@ uint64_t Timeline::submit(vk::Queue queue, const vk::SubmitInfo& info, vk::Fence
   with.signalSemaphoreCount = uint32_t(signals.size());
   with.pSignalSemaphores = signals.data();
   queue.submit(with, fence);
+  labels_[value % kLabels] = {value, label, others};
   submitted_.store(value, std::memory_order_relaxed);  // only once submitted: a value that failed
                                                        // would never be reached
   return value;
+}
+
+std::string Timeline::label_of(uint64_t value) const {
+  const Label& l = labels_[value % kLabels];
+  if (l.value != value || !l.text) return "";
+  return l.others ? std::string(l.text) + " and " + std::to_string(l.others) + " more" : l.text;
 }
 
 void Timeline::saw(uint64_t value) const {

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include "vk.hpp"
@@ -37,7 +38,13 @@ class Timeline {
 
   // Submits `info` to `queue` (whose lock the caller holds), signalling the timeline with the next
   // value as well as what `info` signals, and `fence` when given. Returns the value.
-  uint64_t submit(vk::Queue queue, const vk::SubmitInfo& info, vk::Fence fence);
+  // `label` (an interned string: g_intern_string()) names the work, with `others` more submissions
+  // merged into it, for label_of().
+  uint64_t submit(vk::Queue queue, const vk::SubmitInfo& info, vk::Fence fence, const char* label = nullptr,
+                  uint32_t others = 0);
+  // The label of the submission that ends at `value`, among the latest kLabels ("" when unknown).
+  // The caller holds the queue's lock, as for submit().
+  std::string label_of(uint64_t value) const;
   // Whether the queue has reached `value`, without waiting: a read of the semaphore's counter,
   // or none when an earlier read already saw it. Throws vk::DeviceLostError.
   bool reached(uint64_t value) const;
@@ -48,6 +55,8 @@ class Timeline {
   // The highest value seen reached so far, and the last value submitted.
   uint64_t seen() const { return seen_.load(std::memory_order_relaxed); }
   uint64_t submitted() const { return submitted_.load(std::memory_order_relaxed); }
+  // The counter's value now (a read of the semaphore). Throws vk::DeviceLostError.
+  uint64_t counter() const { return semaphore_.getCounterValue(); }
   // How long the submissions between the last value seen reached and `value` (not counting the one
   // that ends at `value`) will take, at the pace the queue kept lately while it had work: 0 when it
   // has none ahead or no pace is known. Hundreds of streams on one GPU queue their frames behind
@@ -61,6 +70,14 @@ class Timeline {
 
   const vk::raii::Device& device_;
   vk::raii::Semaphore semaphore_;
+  // Recent submissions' labels by value modulo kLabels (the queue's lock).
+  static constexpr size_t kLabels = 4096;
+  struct Label {
+    uint64_t value = 0;
+    const char* text = nullptr;
+    uint32_t others = 0;
+  };
+  std::vector<Label> labels_ = std::vector<Label>(kLabels);
   std::atomic<uint64_t> submitted_{0};     // the last value submitted (written under the queue's lock)
   mutable std::atomic<uint64_t> seen_{0};  // the highest value a read found reached
   mutable std::mutex pace_lock_;
