@@ -5,6 +5,7 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <stdexcept>
 #include <tuple>
 #include <utility>
 
@@ -16,6 +17,9 @@
 namespace vkc {
 
 namespace {
+
+// How long the first lut on a device waits for its table's copy (about a millisecond on a GPU).
+constexpr uint64_t kTableUploadWaitNs = 10'000'000'000ull;
 
 // A file as read: its path, how a PNG was read, and its size and time of change, so that a file
 // rewritten since is read again.
@@ -92,18 +96,23 @@ std::shared_ptr<const LutTables::GpuTable> device_copy(const std::shared_ptr<Dev
   table->buffer = Buffer::create_device(device, bytes, "lut table");
   std::shared_ptr<Buffer> staging = Buffer::create_host(device, bytes, "lut table staging");
   std::memcpy(staging->mapped(), data->rgba.data(), bytes);
-  const vk::Buffer from = staging->handle(), to = table->buffer->handle();
-  // The staging buffer goes once the copy is done, and the table not before it, even when every
-  // lut lets go of it at once (an element stopped before its first frame ran); the table's users
-  // wait for nothing.
-  std::shared_ptr<void> held_by_copy =
-      std::make_shared<std::pair<std::shared_ptr<Buffer>, std::shared_ptr<const LutTables::GpuTable>>>(
-          std::move(staging), table);
-  release_after_gpu(submit_commands(device, "lut table upload",
-                                    [&](vk::CommandBuffer cmd) {
-                                      cmd.copyBuffer(from, to, vk::BufferCopy{.size = bytes});
-                                    }),
-                    std::move(held_by_copy));
+  // On a copy queue, waited for here, once per table and device: the frames of every lut then find
+  // it complete. Recorded on the compute queue behind the frames of the pipelines starting at the
+  // same moment, the copy stopped the GPU's compute queue for good now and then (64 chains started
+  // at once on an H100; docs/benchmarks.md, runs 32-39).
+  auto ring = std::make_unique<CommandRing>(device, 1, "lut table upload", 0);
+  ring->begin(0);
+  ring->begin_upload(0).copyBuffer(staging->handle(), table->buffer->handle(), vk::BufferCopy{.size = bytes});
+  ring->submit(0);
+  if (ring->wait(0, kTableUploadWaitNs) != Completion::kDone) {
+    // Its memory stays until the copy ends, if it ever does.
+    release_after_gpu(
+        std::move(ring),
+        std::make_shared<std::pair<std::shared_ptr<Buffer>, std::shared_ptr<LutTables::GpuTable>>>(
+            std::move(staging), table));
+    throw std::runtime_error("the copy of the lut table to the device did not finish in 10 s (" +
+                             device->describe_queues() + ")");
+  }
   entry = table;
   return table;
 }
