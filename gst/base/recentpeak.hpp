@@ -35,7 +35,7 @@ class RecentPeak {
   // GST_VKCOMPUTE_TRIM=1. Off by default: with it on, 64 to 120 live five-element chains on the lent
   // H200 stopped for good, every thread waiting, in 5 of 8 runs (docs/benchmarks.md, runs 15-18).
   // The stop was a GPU stall at the start that came without it too (the lut table's copy on the
-  // compute queue, runs 32-41); it stays off until a longer hunt finds none since that moved.
+  // compute queue; none in 53 starts since that moved, runs 32-42).
   static bool enabled() {
     static const bool on = [] {
       const char* value = std::getenv("GST_VKCOMPUTE_TRIM");
