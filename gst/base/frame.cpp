@@ -1,5 +1,7 @@
 #include "frame.hpp"
 
+#include <array>
+#include <atomic>
 #include <vector>
 
 #include "vk/kernel.hpp"
@@ -16,8 +18,16 @@ constexpr uint64_t kWriteWaitNs = 10'000'000'000ull;
 // One cached import per memory and device: a frame that a tee hands to elements on two devices keeps
 // both, so neither device's work in flight loses the import it reads.
 GQuark import_quark(const Device& device) {
-  const std::string name = "vkcompute-host-import-" + std::to_string(device.index());
-  return g_quark_from_string(name.c_str());
+  // Looked up once per device index (every imported frame asks): no string built per frame.
+  static std::array<std::atomic<GQuark>, 16> known{};
+  const int index = device.index();
+  const bool kept = index >= 0 && size_t(index) < known.size();
+  if (kept)
+    if (const GQuark quark = known[index].load(std::memory_order_relaxed)) return quark;
+  const std::string name = "vkcompute-host-import-" + std::to_string(index);
+  const GQuark quark = g_quark_from_string(name.c_str());
+  if (kept) known[index].store(quark, std::memory_order_relaxed);
+  return quark;
 }
 
 void free_import(gpointer data) {
