@@ -661,11 +661,14 @@ void print_report(const Options& options, const Settings& settings, const Observ
   for (const auto& [when, held] : {std::pair{"after the warm-up", &o.held_warm}, {"at the end", &o.held_end}})
     std::printf(
         "  our memory (the plugin's log) %s: %.1f MiB device-local, %.1f MiB host-visible, %.1f and %.1f MiB "
-        "per stream; %.1f MiB allocated from the driver, %.1f per stream\n",
+        "per stream; allocated from the driver %.1f MiB device-local and %.1f MiB host-visible, %.1f and "
+        "%.1f per stream\n",
         when, double(held->device_local) / mib, double(held->host_visible) / mib,
         double(held->device_local) / mib / settings.streams,
-        double(held->host_visible) / mib / settings.streams, double(held->blocks) / mib,
-        double(held->blocks) / mib / settings.streams);
+        double(held->host_visible) / mib / settings.streams, double(held->allocated_device_local) / mib,
+        double(held->allocated_host_visible) / mib,
+        double(held->allocated_device_local) / mib / settings.streams,
+        double(held->allocated_host_visible) / mib / settings.streams);
   std::printf("  kernels compiled: %d\n", o.held_end.kernels_compiled);
   std::printf(
       "  start: setup %.2f s; every stream's first frame at its sink %.2f s after the setup began "
@@ -696,9 +699,10 @@ void print_result(const Options& options, const Settings& settings, const Observ
       G_TYPE_DOUBLE, double(o.held_warm.device_local) / 1048576.0, "host-visible-mib", G_TYPE_DOUBLE,
       double(o.held_warm.host_visible) / 1048576.0, "device-local-end-mib", G_TYPE_DOUBLE,
       double(o.held_end.device_local) / 1048576.0, "host-visible-end-mib", G_TYPE_DOUBLE,
-      double(o.held_end.host_visible) / 1048576.0, "blocks-end-mib", G_TYPE_DOUBLE,
-      double(o.held_end.blocks) / 1048576.0, "kernels-compiled", G_TYPE_INT, o.held_end.kernels_compiled,
-      nullptr);
+      double(o.held_end.host_visible) / 1048576.0, "allocated-device-local-end-mib", G_TYPE_DOUBLE,
+      double(o.held_end.allocated_device_local) / 1048576.0, "allocated-host-visible-end-mib", G_TYPE_DOUBLE,
+      double(o.held_end.allocated_host_visible) / 1048576.0, "kernels-compiled", G_TYPE_INT,
+      o.held_end.kernels_compiled, nullptr);
   gchar* text = gst_structure_to_string(s);
   std::printf("RESULT %s\n", text);
   g_free(text);

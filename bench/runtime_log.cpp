@@ -26,19 +26,21 @@ void on_log(GstDebugCategory* category, GstDebugLevel, const gchar*, const gchar
   }
   const bool allocated = std::strncmp(text, "allocated ", 10) == 0;
   if (!allocated && std::strncmp(text, "freed ", 6) != 0) return;
-  // "... Vulkan device N holds D bytes of device-local and H of host-visible memory, in B bytes allocated
-  // from the driver"
+  // "... Vulkan device N holds D bytes of device-local and H of host-visible memory, in AD and AH bytes
+  // allocated from the driver"
   const char* holds = std::strstr(text, " holds ");
-  uint64_t device_local = 0, host_visible = 0, blocks = 0;
-  if (!holds || std::sscanf(holds,
-                            " holds %" SCNu64 " bytes of device-local and %" SCNu64
-                            " of host-visible memory, in %" SCNu64,
-                            &device_local, &host_visible, &blocks) != 3)
+  uint64_t device_local = 0, host_visible = 0, allocated_device_local = 0, allocated_host_visible = 0;
+  if (!holds ||
+      std::sscanf(holds,
+                  " holds %" SCNu64 " bytes of device-local and %" SCNu64
+                  " of host-visible memory, in %" SCNu64 " and %" SCNu64,
+                  &device_local, &host_visible, &allocated_device_local, &allocated_host_visible) != 4)
     return;
   std::lock_guard<std::mutex> guard(lock);
   held.device_local = device_local;
   held.host_visible = host_visible;
-  held.blocks = blocks;
+  held.allocated_device_local = allocated_device_local;
+  held.allocated_host_visible = allocated_host_visible;
   if (allocated) ++held.allocations;
 }
 

@@ -10,7 +10,9 @@ namespace bench {
 struct RuntimeHeld {
   uint64_t device_local = 0;  // bytes the device's buffers hold, after the last allocation or free
   uint64_t host_visible = 0;
-  uint64_t blocks = 0;  // bytes of Vulkan memory they are placed in (what the driver holds)
+  // Bytes of Vulkan memory they are placed in (what the driver holds), device-local and host-visible.
+  uint64_t allocated_device_local = 0;
+  uint64_t allocated_host_visible = 0;
   int allocations = 0;
   int kernels_compiled = 0;
 };

@@ -41,7 +41,7 @@ void ReadRuntimeLog(GstDebugCategory* category, GstDebugLevel, const gchar*, con
   const std::string text = gst_debug_message_get(message);
   static const std::regex allocated(
       "^allocated (.+): [0-9]+ bytes of .* holds ([0-9]+) bytes of device-local and "
-      "([0-9]+) of host-visible memory, in [0-9]+ bytes allocated from the driver$");
+      "([0-9]+) of host-visible memory, in [0-9]+ and [0-9]+ bytes allocated from the driver$");
   std::smatch match;
   std::lock_guard<std::mutex> guard(runtime_log.lock);
   if (text.rfind("compiled kernel ", 0) == 0) {

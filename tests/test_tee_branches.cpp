@@ -8,9 +8,11 @@
 #include <gst/app/gstappsink.h>
 #include <gst/video/video.h>
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <string>
@@ -26,7 +28,11 @@
 namespace {
 
 constexpr GstClockTime kTimeout = chaintest::kTimeout;
-constexpr int kRuns = 3;
+// Runs of the stream; VKCOMPUTE_TEE_RUNS=N for more (docs/benchmarks.md counts 50).
+int Runs() {
+  const char* runs = g_getenv("VKCOMPUTE_TEE_RUNS");
+  return runs ? std::max(1, std::atoi(runs)) : 3;
+}
 constexpr int kBranchesPerRun = 24;
 constexpr int kFramesPerBranch = 2;  // taken before the branch is unlinked
 
@@ -195,7 +201,8 @@ GST_START_TEST(test_branches_come_and_go_while_playing) {
   };
   std::vector<std::vector<Took>> took(Branches().size());
   std::vector<int> frames_needed(Branches().size(), 1);
-  for (int run = 0; run < kRuns; ++run) {
+  const int runs = Runs();
+  for (int run = 0; run < runs; ++run) {
     const std::string trunk = Trunk(-1);
     GstElement* pipeline = vktest::ParsePipeline(trunk.c_str());
     GstElement* tee = gst_bin_get_by_name(GST_BIN(pipeline), "t");
@@ -218,6 +225,7 @@ GST_START_TEST(test_branches_come_and_go_while_playing) {
     gst_object_unref(tee);
     gst_object_unref(pipeline);
   }
+  std::printf("%d runs of %d branches: no pipeline stopped\n", runs, kBranchesPerRun);
   for (size_t kind = 0; kind < Branches().size(); ++kind) {
     const auto reference = Reference(Branches()[kind], frames_needed[kind]);
     for (const Took& frame : took[kind])

@@ -29,17 +29,17 @@ class RecentPeak {
   }
 
   // How many to keep: the most in use at once in this window and the one before; everything ever
-  // made unless giving back is on (enabled()).
+  // made when giving back is off (enabled()).
   uint32_t keep() const { return enabled() ? std::max(peak_, previous_) : UINT32_MAX; }
 
-  // GST_VKCOMPUTE_TRIM=1. Off by default: with it on, 64 to 120 live five-element chains on the lent
-  // H200 stopped for good, every thread waiting, in 5 of 8 runs (docs/benchmarks.md, runs 15-18).
-  // The stop was a GPU stall at the start that came without it too (the lut table's copy on the
-  // compute queue; none in 53 starts since that moved, runs 32-42).
+  // On unless GST_VKCOMPUTE_TRIM=0. It was off while 64 to 120 live five-element chains on the lent
+  // H200 stopped for good now and then with it on (docs/benchmarks.md, runs 15-18): the stop was a
+  // GPU stall at the start that came without it too (the lut table's copy on the compute queue;
+  // none in 53 starts since that moved, runs 32-42).
   static bool enabled() {
     static const bool on = [] {
       const char* value = std::getenv("GST_VKCOMPUTE_TRIM");
-      return value && std::strcmp(value, "1") == 0;
+      return !value || std::strcmp(value, "0") != 0;
     }();
     return on;
   }

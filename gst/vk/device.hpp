@@ -42,9 +42,11 @@ uint64_t instance_generation();
 struct MemoryHeld {
   std::atomic<uint64_t> device_local{0};  // Buffer::create_device (VRAM on a discrete GPU)
   std::atomic<uint64_t> host_visible{0};  // Buffer::create_host: system memory on a discrete GPU
-  // What the driver holds for them, of either kind: the memory blocks (MemoryBlocks), whose free
-  // ranges wait for the next buffers, and the memory of buffers that have their own.
-  std::atomic<uint64_t> blocks{0};
+  // What the driver holds for them, by the kind of memory (a CPU device's one type counts as
+  // device-local): the memory blocks (MemoryBlocks), whose free ranges wait for the next buffers,
+  // and the memory of buffers that have their own.
+  std::atomic<uint64_t> allocated_device_local{0};
+  std::atomic<uint64_t> allocated_host_visible{0};
 };
 
 // What a queue of the device is used for. A frame that crosses the bus at either end of a chain in

@@ -62,12 +62,13 @@ std::unique_ptr<Buffer> Buffer::allocate(std::shared_ptr<Device> device, vk::Dev
 
 std::string Buffer::holdings(const Device& device) {
   const MemoryHeld& held = device.memory_held();
-  char text[192];
+  char text[256];
   std::snprintf(text, sizeof text,
                 "Vulkan device %d holds %" G_GUINT64_FORMAT " bytes of device-local and %" G_GUINT64_FORMAT
-                " of host-visible memory, in %" G_GUINT64_FORMAT " bytes allocated from the driver",
+                " of host-visible memory, in %" G_GUINT64_FORMAT " and %" G_GUINT64_FORMAT
+                " bytes allocated from the driver",
                 device.index(), guint64(held.device_local.load()), guint64(held.host_visible.load()),
-                guint64(held.blocks.load()));
+                guint64(held.allocated_device_local.load()), guint64(held.allocated_host_visible.load()));
   return text;
 }
 

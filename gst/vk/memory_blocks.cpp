@@ -16,6 +16,13 @@ MemoryBlocks::~MemoryBlocks() {
                   guint64(block->used));
 }
 
+std::atomic<uint64_t>& MemoryBlocks::allocated(uint32_t type) const {
+  MemoryHeld& held = device_.memory_held();
+  const bool device_local = bool(device_.memory_properties().memoryTypes[type].propertyFlags &
+                                 vk::MemoryPropertyFlagBits::eDeviceLocal);
+  return device_local ? held.allocated_device_local : held.allocated_host_visible;
+}
+
 bool MemoryBlocks::place(Block& block, vk::DeviceSize size, vk::DeviceSize alignment,
                          vk::DeviceSize& offset) {
   for (auto it = block.free.begin(); it != block.free.end(); ++it) {
@@ -35,21 +42,23 @@ bool MemoryBlocks::place(Block& block, vk::DeviceSize size, vk::DeviceSize align
 }
 
 namespace {
-// Frames (buffers this large) may get memory of their own, to compare: a stream whose pools give
-// frames back after a burst (base/recentpeak.hpp) leaves the frames they keep holding many blocks
-// partly used (64 chains at 1080p on the H200: 6.9 GB allocated for 2.5 GB of buffers,
-// docs/benchmarks.md). Allocating pinned host memory frame by frame stalled every stream.
+// Frames (buffers this large) in device-local memory get memory of their own: a stream whose pools
+// give frames back after a burst (base/recentpeak.hpp) left the frames they kept holding many blocks
+// partly used (64 chains at 1080p on the H200: 6.9 GB of blocks for 2.5 GB of buffers,
+// docs/benchmarks.md), and memory of its own goes back to the driver with the frame. Frames in
+// host-visible memory stay in blocks: allocating pinned host memory frame by frame stalled every
+// stream.
 constexpr vk::DeviceSize kFrameBytes = 4ull << 20;
 
-// Whether a buffer goes into a block. GST_VKCOMPUTE_MEMORY_BLOCKS: unset or "all" for every buffer
-// up to a quarter block; "host" for all but device-local frames; "small" for buffers below
-// kFrameBytes of either kind; "none" for none (docs/benchmarks.md).
+// Whether a buffer goes into a block. GST_VKCOMPUTE_MEMORY_BLOCKS, to compare (docs/benchmarks.md):
+// unset for the rule above; "all" for every buffer up to a quarter block; "small" for buffers below
+// kFrameBytes of either kind; "none" for none.
 bool in_blocks(bool host_visible, vk::DeviceSize size) {
   const char* mode = g_getenv("GST_VKCOMPUTE_MEMORY_BLOCKS");
   if (g_strcmp0(mode, "none") == 0) return false;
   if (size > MemoryBlocks::kBlockBytes / 4) return false;
-  if (size < kFrameBytes || !mode || g_strcmp0(mode, "all") == 0) return true;
-  return host_visible && g_strcmp0(mode, "host") == 0;
+  if (size < kFrameBytes || g_strcmp0(mode, "all") == 0) return true;
+  return host_visible && g_strcmp0(mode, "small") != 0;
 }
 
 // Host-visible buffers of a frame's size start on a 2 MiB boundary: the GPU read and wrote frames in
@@ -90,7 +99,7 @@ BlockRange MemoryBlocks::allocate(uint32_t type, vk::DeviceSize size, vk::Device
   place(*block, size, alignment, offset);  // fits: the block is new and at least `size`
   GST_DEBUG("new memory block of type %u: %" G_GUINT64_FORMAT " bytes", type, guint64(block->size));
   BlockRange range{*block->memory, offset, size, block->mapped ? block->mapped + offset : nullptr, type};
-  device_.memory_held().blocks += block->size;
+  allocated(type) += block->size;
   blocks.push_back(std::move(block));
   return range;
 }
@@ -138,7 +147,7 @@ void MemoryBlocks::free(const BlockRange& range) {
     return b.get() != &block && b->used == 0 && b->size == kBlockBytes;
   });
   if (block.size != kBlockBytes || spare_elsewhere) {
-    device_.memory_held().blocks -= block.size;
+    allocated(range.type) -= block.size;
     blocks.erase(it);
   }
 }

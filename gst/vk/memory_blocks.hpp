@@ -6,6 +6,7 @@
 // freeing frames of a few megabytes make one allocation per 64 MiB instead of one per frame.
 #pragma once
 
+#include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -57,6 +58,8 @@ class MemoryBlocks {
     vk::DeviceSize used = 0;
     std::map<vk::DeviceSize, vk::DeviceSize> free;  // offset -> size, coalesced
   };
+  // The device's count of what the driver holds in memory of `type`'s kind.
+  std::atomic<uint64_t>& allocated(uint32_t type) const;
   // First fit in `block`, or false.
   static bool place(Block& block, vk::DeviceSize size, vk::DeviceSize alignment, vk::DeviceSize& offset);
 
