@@ -25,19 +25,9 @@ class Usage {
     peak_out_.note(out_, g_get_monotonic_time() * 1000);
     return made_ > peak_out_.keep();
   }
-  // Whether a buffer may be freed to be made again elsewhere now: one a second at most, so that a
-  // stream that keeps every buffer busy does not spend its frames on moving them.
-  bool may_move() {
-    std::lock_guard<std::mutex> guard(lock_);
-    const gint64 now = g_get_monotonic_time();
-    if (now - last_move_us_ < G_USEC_PER_SEC) return false;
-    last_move_us_ = now;
-    return true;
-  }
 
  private:
   std::mutex lock_;
-  gint64 last_move_us_ = G_MININT64 / 2;
   guint made_ = 0;  // allocated and not freed: out, or waiting in the pool's queue
   guint out_ = 0;   // acquired and not yet released
   vkc::RecentPeak peak_out_;
@@ -89,13 +79,12 @@ GstFlowReturn acquire_buffer(GstBufferPool* pool, GstBuffer** buffer, GstBufferP
 // Whether the buffer's memory would be better placed if made again (the pool's `worth_moving`).
 bool worth_moving(GstBufferPool* pool, GstBuffer* buffer) {
   auto check = reinterpret_cast<VkComputeBufferPool*>(pool)->worth_moving;
-  return check && gst_buffer_n_memory(buffer) == 1 && check(gst_buffer_peek_memory(buffer, 0)) &&
-         usage_of(pool).may_move();
+  return check && gst_buffer_n_memory(buffer) == 1 && check(gst_buffer_peek_memory(buffer, 0));
 }
 
 // A buffer beyond what the stream used at once lately is freed instead of queued: GstBufferPool
 // discards a released buffer whose memory is tagged (GST_BUFFER_FLAG_TAG_MEMORY), counting it out.
-// So is one in a mostly empty memory block: the pool makes another when it needs one, in a fuller
+// So is one in a memory block that is not nearly full: the pool makes another when it needs one, in a fuller
 // block. A pool that stops frees everything anyway, the usual way.
 void release_buffer(GstBufferPool* pool, GstBuffer* buffer) {
   const bool surplus = usage_of(pool).out(-1);

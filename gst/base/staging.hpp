@@ -51,7 +51,10 @@ class SlotCopies {
     RecentPeak in_use;
   };
   // A copy of at least `bytes` for `slot`: a spare, or new. Copies of slots whose frames have
-  // completed become spares first, and spares beyond what was in use at once lately are freed.
+  // completed become spares first, and spares beyond what was in use at once lately are freed. With
+  // giving back on, a spare in a block that is not nearly full is freed and made again in a fuller one
+  // (MemoryBlocks::worth_moving()): a stream's copies live as long as it does, and left where a
+  // burst put them they would keep blocks from emptying.
   Buffer& slot_buffer(uint32_t slot, Copies& copies, vk::DeviceSize bytes, const char* name, bool& created);
   FrameLayout moved(uint32_t slot, Copies& copies, const char* name, const GstVideoInfo& info,
                     const FrameLayout& layout, guint n_planes, bool& created);

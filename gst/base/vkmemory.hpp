@@ -54,8 +54,8 @@ namespace vkc {
 Completion order_after_write(GstMemory* mem, const Device& device, uint64_t timeout_ns);
 }  // namespace vkc
 
-// Whether `mem`, memory of ours of either kind, sits in a mostly empty memory block that a fuller
-// one could take it from (vkc::Buffer::worth_moving()); false for any other memory. A pool's
+// Whether `mem`, memory of ours of either kind, sits in a memory block that is not nearly full, which a
+// fuller one could take it from (vkc::Buffer::worth_moving()); false for any other memory. A pool's
 // GstVkComputeWorthMoving.
 bool gst_vkcompute_memory_worth_moving(GstMemory* mem);
 

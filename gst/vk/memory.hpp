@@ -44,7 +44,7 @@ class Buffer {
     return vk::DeviceSize(static_cast<const uint8_t*>(host_address) - mapped_);
   }
   const Device& device() const { return *device_; }
-  // Whether freeing this buffer and allocating it again would move it out of a mostly empty memory
+  // Whether freeing this buffer and allocating it again would move it out of a sparse memory
   // block into a fuller one (MemoryBlocks::worth_moving()).
   bool worth_moving() const { return range_ && device_->blocks().worth_moving(range_); }
 

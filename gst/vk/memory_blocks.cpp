@@ -42,23 +42,21 @@ bool MemoryBlocks::place(Block& block, vk::DeviceSize size, vk::DeviceSize align
 }
 
 namespace {
-// Frames (buffers this large) in device-local memory get memory of their own: a stream whose pools
-// give frames back after a burst (base/recentpeak.hpp) left the frames they kept holding many blocks
-// partly used (64 chains at 1080p on the H200: 6.9 GB of blocks for 2.5 GB of buffers,
-// docs/benchmarks.md), and memory of its own goes back to the driver with the frame. Frames in
-// host-visible memory stay in blocks: allocating pinned host memory frame by frame stalled every
-// stream.
+// Frames (buffers this large) may get memory of their own, to compare. Device-local frames of their
+// own made 64 live chains at 1080p start 2.5 times slower on the H200 and 120 stall at the start
+// (vkAllocateMemory under the blocks' lock for every frame); pinned host memory frame by frame
+// stalled every stream (docs/benchmarks.md).
 constexpr vk::DeviceSize kFrameBytes = 4ull << 20;
 
-// Whether a buffer goes into a block. GST_VKCOMPUTE_MEMORY_BLOCKS, to compare (docs/benchmarks.md):
-// unset for the rule above; "all" for every buffer up to a quarter block; "small" for buffers below
-// kFrameBytes of either kind; "none" for none.
+// Whether a buffer goes into a block. GST_VKCOMPUTE_MEMORY_BLOCKS: unset or "all" for every buffer
+// up to a quarter block; "host" for all but device-local frames; "small" for buffers below
+// kFrameBytes of either kind; "none" for none (docs/benchmarks.md).
 bool in_blocks(bool host_visible, vk::DeviceSize size) {
   const char* mode = g_getenv("GST_VKCOMPUTE_MEMORY_BLOCKS");
   if (g_strcmp0(mode, "none") == 0) return false;
   if (size > MemoryBlocks::kBlockBytes / 4) return false;
-  if (size < kFrameBytes || g_strcmp0(mode, "all") == 0) return true;
-  return host_visible && g_strcmp0(mode, "small") != 0;
+  if (size < kFrameBytes || !mode || g_strcmp0(mode, "all") == 0) return true;
+  return host_visible && g_strcmp0(mode, "host") == 0;
 }
 
 // Host-visible buffers of a frame's size start on a 2 MiB boundary: the GPU read and wrote frames in
@@ -109,12 +107,17 @@ bool MemoryBlocks::worth_moving(const BlockRange& range) {
   const auto& blocks = blocks_[range.type];
   const auto it =
       std::find_if(blocks.begin(), blocks.end(), [&](const auto& b) { return *b->memory == range.memory; });
-  if (it == blocks.end() || (*it)->size != kBlockBytes || (*it)->used > kBlockBytes / 4) return false;
+  if (it == blocks.end() || (*it)->size != kBlockBytes || (*it)->used > kSparseBytes) return false;
   const Block& sparse = **it;
-  return std::any_of(blocks.begin(), blocks.end(), [&](const auto& b) {
+  const bool fuller_has_room = std::any_of(blocks.begin(), blocks.end(), [&](const auto& b) {
     return b.get() != &sparse && b->size == kBlockBytes && b->used > sparse.used &&
            kBlockBytes - b->used >= range.size;
   });
+  if (!fuller_has_room) return false;
+  const int64_t now = g_get_monotonic_time();
+  if (now - last_move_us_ < G_USEC_PER_SEC / kMovesPerSecond) return false;
+  last_move_us_ = now;
+  return true;
 }
 
 void MemoryBlocks::free(const BlockRange& range) {

@@ -7,6 +7,8 @@
 #pragma once
 
 #include <atomic>
+#include <cstdint>
+#include <limits>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -33,6 +35,15 @@ class MemoryBlocks {
  public:
   // Blocks are this large; a request of more than a quarter of it gets memory of its own.
   static constexpr vk::DeviceSize kBlockBytes = 64ull << 20;
+  // A block with no more than this in use gives its frames to fuller ones (worth_moving()). At a
+  // quarter (and with copies that never moved), 64 live chains at 1080p kept 77-85 MiB of
+  // device-local blocks each for 27.6 MiB of frames (H200, docs/benchmarks.md).
+  static constexpr vk::DeviceSize kSparseBytes = kBlockBytes * 3 / 4;
+  // Moves a second on the device (worth_moving()), whatever the number of streams: each costs a
+  // buffer made again, and a GPU that falls behind keeps blocks from filling. One a second per pool
+  // without this cap, 120 live chains on the H200 fell further behind than without moves
+  // (docs/benchmarks.md).
+  static constexpr int64_t kMovesPerSecond = 64;
 
   explicit MemoryBlocks(const Device& device) : device_(device) {}
   ~MemoryBlocks();
@@ -44,10 +55,12 @@ class MemoryBlocks {
   BlockRange allocate(uint32_t type, vk::DeviceSize size, vk::DeviceSize alignment, bool map);
   // Gives the range back; a block left empty is freed, but for one spare block per memory type.
   void free(const BlockRange& range);
-  // Whether the range sits in a shared block that is mostly empty (a quarter used at most) while a
-  // fuller one of its type has room for it: freed and allocated again, it would move there
-  // (allocate() tries the fullest blocks first), and its block could empty. A pool that gives
-  // memory back moves such frames (base/bufferpool.cpp).
+  // Whether the range sits in a shared block that is not nearly full (kSparseBytes used at most)
+  // while a fuller one of its type has room for it: freed and allocated again, it would move there
+  // (allocate() tries the fullest blocks first), and its block could empty. Each move goes to a
+  // fuller block, so frames gather and never move back and forth. A true answer counts as a move:
+  // kMovesPerSecond at most on the device. With giving back on, pools move such frames
+  // (base/bufferpool.cpp) and streams their copies (base/staging.cpp).
   bool worth_moving(const BlockRange& range);
 
  private:
@@ -66,6 +79,7 @@ class MemoryBlocks {
   const Device& device_;
   std::mutex lock_;
   std::map<uint32_t, std::vector<std::unique_ptr<Block>>> blocks_;  // by memory type; lock_
+  int64_t last_move_us_ = std::numeric_limits<int64_t>::min() / 2;  // monotonic, lock_
 };
 
 }  // namespace vkc
