@@ -114,8 +114,13 @@ bool MemoryBlocks::worth_moving(const BlockRange& range) {
            kBlockBytes - b->used >= range.size;
   });
   if (!fuller_has_room) return false;
+  static const int64_t per_second = [] {
+    const char* env = g_getenv("GST_VKCOMPUTE_MOVES_PER_SECOND");
+    const int64_t value = env ? g_ascii_strtoll(env, nullptr, 10) : 0;
+    return value > 0 ? value : kMovesPerSecond;
+  }();
   const int64_t now = g_get_monotonic_time();
-  if (now - last_move_us_ < G_USEC_PER_SEC / kMovesPerSecond) return false;
+  if (now - last_move_us_ < G_USEC_PER_SEC / per_second) return false;
   last_move_us_ = now;
   return true;
 }
