@@ -5,7 +5,7 @@
 # module(+offset): symbolize them here with addr2line -f -C -e build/gst/libgstvkcompute.so OFFSET,
 # from the build the bundle was made of), then the case is killed.
 #   bash bench/gpu-watch.sh SECONDS LABEL [VAR=VALUE...] -- "STREAMS FORMAT ELEMENTS..."
-# e.g. bash bench/gpu-watch.sh 60 trim1 GST_VKCOMPUTE_TRIM=1 BASELINE=0 -- "64 RGBA lumamax"
+# e.g. bash bench/gpu-watch.sh 60 trim0 GST_VKCOMPUTE_TRIM=0 BASELINE=0 -- "64 RGBA lumamax"
 # Prints the case's summary lines (prefixed LABEL:), and at a hang the threads' kernel waits and the
 # plugin's error lines. The case's stderr is $OUT/LABEL/many-streams.stderr (large: delete it before
 # the run ends when files must come back).

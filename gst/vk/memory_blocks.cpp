@@ -42,10 +42,10 @@ bool MemoryBlocks::place(Block& block, vk::DeviceSize size, vk::DeviceSize align
 }
 
 namespace {
-// Frames (buffers this large) may get memory of their own, to compare. Device-local frames of their
-// own made 64 live chains at 1080p start 2.5 times slower on the H200 and 120 stall at the start
-// (vkAllocateMemory under the blocks' lock for every frame); pinned host memory frame by frame
-// stalled every stream (docs/benchmarks.md).
+// Frames (buffers this large) may get memory of their own, to compare. With device-local frames of
+// their own, one of two cases of 64 live chains at 1080p on the H200 fell behind for good (a
+// vkAllocateMemory under the blocks' lock for every frame a pool makes); pinned host memory frame by
+// frame stalled every stream (docs/benchmarks.md).
 constexpr vk::DeviceSize kFrameBytes = 4ull << 20;
 
 // Whether a buffer goes into a block. GST_VKCOMPUTE_MEMORY_BLOCKS: unset or "all" for every buffer
