@@ -4,66 +4,29 @@
 #include <utility>
 
 #include "deviceopen.hpp"
-#include "filterproperties.hpp"
-#include "framepools.hpp"
-#include "framestream.hpp"
-#include "linkchanges.hpp"
+#include "filterprivate.hpp"
 #include "memorycaps.hpp"
-#include "startgate.hpp"
 #include "vk/batch.hpp"
 
-GST_DEBUG_CATEGORY(gst_vkcompute_filter_debug);  // deviceopen, framestream and linkchanges log in it too
+// deviceopen, filterdownstream, framestream and linkchanges log in it too
+GST_DEBUG_CATEGORY(gst_vkcompute_filter_debug);
 #define GST_CAT_DEFAULT gst_vkcompute_filter_debug
-
-// The element's side of its frame stream (framestream.hpp): pushes, output buffers and errors.
-class ElementOwner final : public vkc::FrameStream::Owner {
- public:
-  explicit ElementOwner(GstVkComputeFilter* self) : self_(self) {}
-  GstFlowReturn push(GstBuffer* out) override;
-  GstFlowReturn acquire_output(GstBuffer* in, GstBuffer** out) override;
-  bool output_joins_batch() override;
-  void post_error(GQuark domain, gint code, const std::string& message, const std::string& debug) override;
-  // The same for `error` (taken; null: an error that says nothing more).
-  void post_error(GError* error);
-  void gpu_time(double mean_us) override;
-
- private:
-  GstVkComputeFilter* self_;
-};
-
-struct GstVkComputeFilterPrivate {
-  explicit GstVkComputeFilterPrivate(GstVkComputeFilter* self) : owner(self) {}
-
-  vkc::FilterPropertyValues values;  // object lock
-
-  // What the element does to frames (operation.hpp), from its instance init to finalize.
-  std::unique_ptr<vkc::Operation> operation;
-  ElementOwner owner;
-  // Streaming state, from start() to stop().
-  std::shared_ptr<vkc::Device> device;
-  std::unique_ptr<vkc::FramePools> pools;
-  std::unique_ptr<vkc::FrameStream> stream;
-  // Streaming thread: generate_output() last handed GstBaseTransform a buffer to push (see
-  // gst_vkcompute_filter_chain()).
-  bool base_pushes = false;
-  // Pushes refused after a change downstream, their frames dropped (after_push()): more than a ring
-  // of frames under the old caps is an error.
-  vkc::RefusedPushes refused{kVkComputeFramesInFlight + 1};
-  // Marked by change_state() while READY to PAUSED runs start(), which opens the device.
-  vkc::StartGate start_gate;
-};
 
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE(GstVkComputeFilter, gst_vkcompute_filter, GST_TYPE_BASE_TRANSFORM)
 
-static GstVkComputeFilterPrivate* get_priv(GstVkComputeFilter* self) {
+GstVkComputeFilterPrivate* gst_vkcompute_filter_private(GstVkComputeFilter* self) {
   return static_cast<GstVkComputeFilterPrivate*>(gst_vkcompute_filter_get_instance_private(self));
+}
+
+static GstVkComputeFilterPrivate* get_priv(GstVkComputeFilter* self) {
+  return gst_vkcompute_filter_private(self);
 }
 
 void gst_vkcompute_filter_set_operation(GstVkComputeFilter* self, std::unique_ptr<vkc::Operation> operation) {
   get_priv(self)->operation = std::move(operation);
 }
 
-static void post_exception(GstVkComputeFilter* self, const std::exception& e) {
+void gst_vkcompute_filter_post_exception(GstVkComputeFilter* self, const std::exception& e) {
   GST_ELEMENT_ERROR(self, RESOURCE, FAILED, ("Vulkan operation failed: %s", e.what()), (nullptr));
 }
 
@@ -73,89 +36,6 @@ static void post_exception(GstVkComputeFilter* self, const std::exception& e) {
 static gboolean passes_through(GstVkComputeFilter* self) {
   auto* priv = get_priv(self);
   return priv->stream && priv->stream->passthrough();
-}
-
-// The flow of a push of ours: a frame refused after a change downstream is dropped (linkchanges.hpp).
-static GstFlowReturn after_push(GstVkComputeFilter* self, GstFlowReturn flow) {
-  return get_priv(self)->refused.judge(GST_OBJECT(self), GST_BASE_TRANSFORM_SRC_PAD(self), flow);
-}
-
-// Whether a frame's work may wait in the streaming thread's batch (vkc::BatchScope) once submitted:
-// its output stays in device memory and goes straight into another element of ours, on this thread,
-// whose work joins the batch too, down to the chain's last element, which sends it. Correctness does
-// not depend on it: whoever reads the output, on any thread, sends the batch first
-// (vkc::order_after_write()). A stock element may hold the frame, or block the thread, for long:
-// the work goes now, so that it runs meanwhile.
-static bool joins_batch(GstVkComputeFilter* self) {
-  auto* priv = get_priv(self);
-  if (!priv->stream || !priv->stream->out_device()) return false;
-  GstElement* element = vkc::element_after(GST_BASE_TRANSFORM_SRC_PAD(self));
-  const bool ours = element && GST_IS_VKCOMPUTE_FILTER(element);
-  if (element) gst_object_unref(element);
-  return ours;
-}
-
-// A caps event on its way downstream, sent at a negotiation or again to a new peer after the element
-// after this one was replaced while PLAYING (relinked behind a blocking probe, the usual way), on the
-// streaming thread, before the frame that follows it. The frames recorded for the old peer may have
-// their work waiting in this thread's batch for an element of ours that is gone: it goes now, so that
-// it runs while the new peer negotiates (a reader would send it anyway). A new peer that does not
-// take device memory gets the caps in system memory (linkchanges.hpp).
-static GstPadProbeReturn caps_for_current_peer(GstPad* pad, GstPadProbeInfo* info, gpointer data) {
-  if (GST_EVENT_TYPE(GST_PAD_PROBE_INFO_EVENT(info)) != GST_EVENT_CAPS) return GST_PAD_PROBE_OK;
-  auto* self = GST_VKCOMPUTE_FILTER(data);
-  auto* priv = get_priv(self);
-  if (!joins_batch(self)) {
-    try {
-      vkc::batch::flush();
-    } catch (const std::exception& e) {
-      post_exception(self, e);
-    }
-  }
-  if (priv->device) vkc::system_memory_for_new_peer(pad, info, priv->device->index());
-  return GST_PAD_PROBE_OK;
-}
-
-// A finished output in host memory, from the stream (which has sent the thread's batch): a frame
-// refused after a change downstream is dropped (linkchanges.hpp).
-GstFlowReturn ElementOwner::push(GstBuffer* out) {
-  get_priv(self_)->refused.mark_discont(&out);
-  return after_push(self_, gst_pad_push(GST_BASE_TRANSFORM_SRC_PAD(self_), out));
-}
-
-bool ElementOwner::output_joins_batch() {
-  return joins_batch(self_);
-}
-
-void ElementOwner::post_error(GQuark domain, gint code, const std::string& message,
-                              const std::string& debug) {
-  gst_element_message_full(GST_ELEMENT(self_), GST_MESSAGE_ERROR, domain, code, g_strdup(message.c_str()),
-                           debug.empty() ? nullptr : g_strdup(debug.c_str()), __FILE__, GST_FUNCTION,
-                           __LINE__);
-}
-
-void ElementOwner::post_error(GError* error) {
-  if (!error)
-    error = g_error_new(GST_CORE_ERROR, GST_CORE_ERROR_FAILED, "%s failed without saying why",
-                        G_OBJECT_TYPE_NAME(self_));
-  post_error(error->domain, error->code, error->message, "");
-  g_error_free(error);
-}
-
-void ElementOwner::gpu_time(double mean_us) {
-  GST_OBJECT_LOCK(self_);
-  get_priv(self_)->values.gpu_time_us = mean_us;
-  GST_OBJECT_UNLOCK(self_);
-}
-
-// Takes an output buffer from the pool decide_allocation() chose.
-GstFlowReturn ElementOwner::acquire_output(GstBuffer* in, GstBuffer** out) {
-  auto* trans = GST_BASE_TRANSFORM(self_);
-  GstBufferPool* pool = gst_base_transform_get_buffer_pool(trans);
-  const GstFlowReturn flow = vkc::FramePools::acquire(GST_ELEMENT(self_), pool, out);
-  if (pool) gst_object_unref(pool);
-  if (flow == GST_FLOW_OK) GST_BASE_TRANSFORM_GET_CLASS(trans)->copy_metadata(trans, in, *out);
-  return flow;
 }
 
 // Waits until every frame in flight has left (filters' outputs pushed, analysis results posted).
@@ -179,7 +59,7 @@ static gboolean gst_vkcompute_filter_start(GstBaseTransform* trans) {
     priv->stream = std::make_unique<vkc::FrameStream>(device, *priv->operation, priv->owner,
                                                       GST_OBJECT_NAME(self), priv->values.counts);
   } catch (const std::exception& e) {
-    post_exception(self, e);
+    gst_vkcompute_filter_post_exception(self, e);
     return FALSE;
   }
   priv->refused.restart_count();
@@ -257,7 +137,7 @@ static gboolean gst_vkcompute_filter_set_caps(GstBaseTransform* trans, GstCaps* 
       return FALSE;
     }
   } catch (const std::exception& e) {
-    post_exception(self, e);
+    gst_vkcompute_filter_post_exception(self, e);
     return FALSE;
   }
   // GstBaseTransform has just chosen passthrough for equal caps; an analysis element that draws
@@ -388,7 +268,7 @@ static gboolean gst_vkcompute_filter_sink_event(GstBaseTransform* trans, GstEven
       drain(self);
     }
   } catch (const std::exception& e) {
-    post_exception(self, e);
+    gst_vkcompute_filter_post_exception(self, e);
   }
   return GST_BASE_TRANSFORM_CLASS(gst_vkcompute_filter_parent_class)->sink_event(trans, event);
 }
@@ -418,14 +298,14 @@ static GstPadChainFunction base_chain = nullptr;
 // A buffer's way down the elements of ours linked one to the next, on this streaming thread, is one
 // batch of GPU submissions (vkc::BatchScope): the outermost element's chain call sends what is left.
 // GstBaseTransform pushes what generate_output() hands it (an output in device memory, a frame
-// passed through); when that push is what failed, after_push() judges its flow as ours.
+// passed through); when that push is what failed, gst_vkcompute_filter_after_push() judges its flow as ours.
 static GstFlowReturn gst_vkcompute_filter_chain(GstPad* pad, GstObject* parent, GstBuffer* buffer) {
   vkc::BatchScope scope;
   auto* self = GST_VKCOMPUTE_FILTER(parent);
   auto* priv = get_priv(self);
   priv->base_pushes = false;
   const GstFlowReturn flow = base_chain(pad, parent, buffer);
-  return priv->base_pushes ? after_push(self, flow) : flow;
+  return priv->base_pushes ? gst_vkcompute_filter_after_push(self, flow) : flow;
 }
 
 static void gst_vkcompute_filter_init(GstVkComputeFilter* self) {
@@ -433,8 +313,7 @@ static void gst_vkcompute_filter_init(GstVkComputeFilter* self) {
   GstPad* sink = GST_BASE_TRANSFORM_SINK_PAD(self);
   base_chain = GST_PAD_CHAINFUNC(sink);
   gst_pad_set_chain_function(sink, gst_vkcompute_filter_chain);
-  gst_pad_add_probe(GST_BASE_TRANSFORM_SRC_PAD(self), GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM,
-                    caps_for_current_peer, self, nullptr);
+  gst_vkcompute_filter_watch_new_peers(self);
 }
 
 void gst_vkcompute_filter_class_add_pad_templates(GstVkComputeFilterClass* klass, const char* sink_caps,
