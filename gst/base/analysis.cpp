@@ -1,6 +1,7 @@
 #include "analysis.hpp"
 
 #include <cmath>
+#include <mutex>
 
 #include "analysis_layout.h"
 
@@ -53,6 +54,10 @@ const std::vector<Property<AnalysisSettings>>& analysis_properties() {
   static const std::vector<Property<AnalysisSettings>> rows{
       P::boolean("post-messages", "Post messages", "Post an element message with the results of every frame",
                  TRUE, VKC_FIELD(post_messages)),
+      P::boolean("attach-meta", "Attach meta",
+                 "Attach the results of every frame to the frame, as a GstCustomMeta with the fields of the "
+                 "message; each frame then leaves once its results are ready (about the GPU time later)",
+                 FALSE, VKC_FIELD(attach_meta)),
       P::enumeration("matrix", "Matrix", "Luma coefficients for RGB input (YUV and GRAY8 use the Y plane)",
                      gst_vkcompute_luma_matrix_get_type, GST_VKCOMPUTE_LUMA_MATRIX_BT709, VKC_FIELD(matrix)),
       P::uint("roi-x", "ROI x", "Left edge of the region of interest, in pixels", 0, G_MAXINT, 0,
@@ -90,6 +95,42 @@ GstStructure* new_frame_structure(const char* name, GstBuffer* buffer, const Gst
   return gst_structure_new(name, "timestamp", G_TYPE_UINT64, timestamp, "stream-time", G_TYPE_UINT64,
                            stream_time, "running-time", G_TYPE_UINT64, running_time, "duration",
                            G_TYPE_UINT64, GST_BUFFER_DURATION(buffer), nullptr);
+}
+
+void add_results_meta(GstBuffer* buffer, const char* name, const GstStructure* fields) {
+  // gst_meta_register_custom() refuses a name registered before; the registry is per process.
+  static std::mutex lock;
+  {
+    std::lock_guard<std::mutex> guard(lock);
+    if (!gst_meta_get_info(name)) {
+      static const gchar* no_tags[] = {nullptr};
+      gst_meta_register_custom(name, no_tags, nullptr, nullptr, nullptr);
+    }
+  }
+  GstCustomMeta* meta = gst_buffer_add_custom_meta(buffer, name);
+  GstStructure* into = gst_custom_meta_get_structure(meta);
+  gst_structure_foreach(
+      fields,
+      [](GQuark field, const GValue* value, gpointer data) -> gboolean {
+        gst_structure_id_set_value(static_cast<GstStructure*>(data), field, value);
+        return TRUE;
+      },
+      into);
+}
+
+GstBuffer* attach_results(const AnalysisSettings& settings, Frame& frame, const GstStructure* results,
+                          const char* meta_name) {
+  if (!settings.attach_meta || !frame.outbuf) return nullptr;
+  frame.outbuf = gst_buffer_make_writable(frame.outbuf);
+  add_results_meta(frame.outbuf, meta_name, results);
+  return frame.outbuf;
+}
+
+void post_results(GstElement* element, const AnalysisSettings& settings, GstStructure* results) {
+  if (settings.post_messages)
+    gst_element_post_message(element, gst_message_new_element(GST_OBJECT(element), results));
+  else
+    gst_structure_free(results);
 }
 
 }  // namespace vkc

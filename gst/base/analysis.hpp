@@ -42,10 +42,11 @@ struct RegionOfInterest {
              std::string& error) const;
 };
 
-// The properties every analysis element has: post-messages, matrix and roi-x, roi-y, roi-width,
-// roi-height (object lock).
+// The properties every analysis element has: post-messages, attach-meta, matrix and roi-x, roi-y,
+// roi-width, roi-height (object lock).
 struct AnalysisSettings {
   gboolean post_messages = TRUE;
+  gboolean attach_meta = FALSE;
   GstVkComputeLumaMatrix matrix = GST_VKCOMPUTE_LUMA_MATRIX_BT709;
   RegionOfInterest roi;
 };
@@ -64,8 +65,21 @@ bool take_frame_settings(const PropertyTable<Settings>& properties, GstElement* 
                          Frame& frame, GError** error) {
   Settings& settings = state.slots[frame.slot].settings;
   settings = properties.snapshot(G_OBJECT(element));
+  frame.leaves_with_results = settings.attach_meta;
   return set_frame_region(settings.roi, state.width, state.height, frame, error);
 }
+
+// An analysis's complete(), with the results of the frame in `results`: with attach-meta, attached
+// to the frame as a GstCustomMeta named `meta_name` holding the same fields. Returns the frame's
+// buffer, writable, when they were (for more metas), else null.
+GstBuffer* attach_results(const AnalysisSettings& settings, Frame& frame, const GstStructure* results,
+                          const char* meta_name);
+// Then posts `results` (taken) as the element message, with post-messages.
+void post_results(GstElement* element, const AnalysisSettings& settings, GstStructure* results);
+
+// The GstCustomMeta `name` (registered on first use, no tags: elements that copy metas keep it),
+// added to `buffer` with the fields of `fields`.
+void add_results_meta(GstBuffer* buffer, const char* name, const GstStructure* fields);
 
 // A message structure named `name` with the frame's "timestamp", "stream-time", "running-time"
 // and "duration" (guint64, as gst-plugins-good's level posts them) for `buffer` in `segment`; the

@@ -33,6 +33,9 @@ struct Frame {
   // The part of the frame the kernels read, [x0, x1) x [y0, y1) in pixels: the whole frame unless
   // the element's begin_frame() narrows it (a region of interest).
   guint x0 = 0, y0 = 0, x1 = G_MAXUINT, y1 = G_MAXUINT;
+  // Set by an analysis's begin_frame() (attach-meta): the frame, passed through or copied, leaves
+  // only once complete() has attached its results to frame.outbuf.
+  bool leaves_with_results = false;
 };
 
 // How the GPU reaches an input buffer's bytes, in order of preference. The CPU copies a frame

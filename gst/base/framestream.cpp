@@ -336,9 +336,10 @@ GstFlowReturn FrameStream::acquire_output(Frame& frame) {
 // Binds the input, takes an output buffer, records and submits one frame into `slot`, and hands it
 // to the scheduler. Takes `in`. An output in device memory leaves now, in `out`, carrying where our
 // work ends: the work of any element of ours that reads it is ordered after ours on the GPU, and a
-// CPU map waits for it (vkmemory.hpp). An output in host memory leaves when the GPU is done.
+// CPU map waits for it (vkmemory.hpp). An output in host memory, and a frame that carries its
+// results, leave when the GPU is done.
 GstFlowReturn FrameStream::submit_frame(GstBuffer* in, const GstSegment& segment, uint32_t slot,
-                                        GstBuffer** out) {
+                                        GstBuffer** out, bool& leaves_with_results) {
   auto work = std::make_unique<FrameWork>(*this);
   Frame& frame = work->frame;
   frame.slot = slot;
@@ -369,7 +370,13 @@ GstFlowReturn FrameStream::submit_frame(GstBuffer* in, const GstSegment& segment
   submitted_++;
   if (work->input.from_host()) counts_->uploads++;
   if (frame.outbuf && !frame.out.device_local) counts_->downloads++;
-  if (frame.out.device_local) *out = std::exchange(frame.outbuf, nullptr);
+  leaves_with_results = frame.leaves_with_results;
+  if (leaves_with_results) {
+    // Its results go with it: the frame, passed through or not, leaves from finish(), after complete().
+    if (!frame.outbuf) frame.outbuf = gst_buffer_ref(in);
+  } else if (frame.out.device_local) {
+    *out = std::exchange(frame.outbuf, nullptr);
+  }
   scheduler_->push(std::move(work));
   return GST_FLOW_OK;
 }
@@ -390,8 +397,9 @@ GstFlowReturn FrameStream::submit(GstBuffer* in, const GstSegment& segment, GstB
   // it read-only downstream meanwhile); taken before the scheduler may release the frame.
   GstBuffer* pass = passthrough_ ? gst_buffer_ref(in) : nullptr;
   GstBuffer* device_output = nullptr;
+  bool leaves_with_results = false;
   try {
-    flow = submit_frame(in, segment, slot, &device_output);
+    flow = submit_frame(in, segment, slot, &device_output, leaves_with_results);
   } catch (const GridTooLarge& e) {
     owner_.post_error(GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
                       "Frames of " + std::to_string(GST_VIDEO_INFO_WIDTH(&in_info_)) + "x" +
@@ -411,6 +419,7 @@ GstFlowReturn FrameStream::submit(GstBuffer* in, const GstSegment& segment, GstB
     if (device_output) gst_buffer_unref(device_output);
     return flow;
   }
+  if (leaves_with_results && pass) gst_clear_buffer(&pass);  // it leaves from finish()
   *out = pass ? pass : device_output;
   return GST_FLOW_OK;
 }

@@ -84,8 +84,9 @@ class FrameStream {
   bool out_device() const { return out_device_; }
 
   // One input frame (takes `in`), in `segment`. An output in device memory, or the input of an
-  // analysis that passes it through, leaves now in `out`; an output in host memory leaves when the
-  // GPU is done. Errors are posted (Owner::post_error()) before a flow error returns.
+  // analysis that passes it through, leaves now in `out`; an output in host memory, and any frame
+  // that carries its results (Frame::leaves_with_results), leaves when the GPU is done. Errors are posted
+  // (Owner::post_error()) before a flow error returns.
   GstFlowReturn submit(GstBuffer* in, const GstSegment& segment, GstBuffer** out);
   // Waits until every frame in flight has left (results posted, outputs pushed).
   GstFlowReturn drain();
@@ -98,7 +99,9 @@ class FrameStream {
 
  private:
   class FrameWork;
-  GstFlowReturn submit_frame(GstBuffer* in, const GstSegment& segment, uint32_t slot, GstBuffer** out);
+  // `leaves_with_results`: the frame waits for complete() and leaves from its finish (attach-meta).
+  GstFlowReturn submit_frame(GstBuffer* in, const GstSegment& segment, uint32_t slot, GstBuffer** out,
+                             bool& leaves_with_results);
   GstFlowReturn acquire_output(Frame& frame);
   bool record_and_submit(Frame& frame, const InputBinding& input, GError** error);
   void record_analysis_output(Frame& frame);

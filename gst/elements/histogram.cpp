@@ -267,7 +267,7 @@ bool HistogramOperation::record(vkc::CapsState& caps, vkc::Frame& frame, GError*
 void HistogramOperation::complete(vkc::CapsState& caps, vkc::Frame& frame) {
   const auto& state = static_cast<const State&>(caps);
   const Slot& slot = state.slots[frame.slot];
-  if (!slot.settings.post_messages) return;
+  if (!slot.settings.post_messages && !slot.settings.attach_meta) return;
   const uint32_t* counts = slot.counts->result();
   GstStructure* s = vkc::new_frame_structure("histogram", frame.inbuf, frame.segment);
   gst_structure_set(s, "bins", G_TYPE_UINT, slot.settings.bins, "pixels", G_TYPE_UINT64, slot.pixels,
@@ -287,7 +287,8 @@ void HistogramOperation::complete(vkc::CapsState& caps, vkc::Frame& frame) {
     }
     gst_structure_take_value(s, state.names[h], &array);
   }
-  gst_element_post_message(element_, gst_message_new_element(GST_OBJECT(element_), s));
+  vkc::attach_results(slot.settings, frame, s, "VkComputeHistogramMeta");
+  vkc::post_results(element_, slot.settings, s);
 }
 
 vkc::Mode HistogramOperation::mode() const {

@@ -53,6 +53,7 @@ struct Settings : vkc::AnalysisSettings {
   guint count = 1;
   guint min_distance = 0;
   gdouble peak_threshold = 0.0;
+  guint peak_box = 1;
 };
 
 // The smallest L whose luma, L / kLumaScale as the message reports it, is at least
@@ -120,6 +121,11 @@ static const vkc::PropertyTable<Settings> kProperties{
                 "so \"peaks\" may hold fewer than count entries, or none; 0 = report every peak. "
                 "The brightest and darkest pixel are reported whatever it is",
                 0.0, 1.0, 0.0, VKC_FIELD(peak_threshold)),
+        P::uint("peak-box", "Peak box",
+                "With attach-meta, each reported peak is also attached to the frame as a "
+                "GstVideoRegionOfInterestMeta of type \"lumamax-peak\": a square of this many pixels a side "
+                "centred on the peak and clipped to the frame, with the peak's fields as its parameter",
+                1, G_MAXINT, 1, VKC_FIELD(peak_box)),
     },
     vkc::analysis_properties()};  // post-messages, matrix, roi-*
 
@@ -267,10 +273,28 @@ static GValue peak_value(guint x, guint y, gdouble luma) {
   return value;
 }
 
+// The peak as a region-of-interest meta on `buffer`: a box of `box` pixels a side centred on it,
+// clipped to the frame, whose parameter is the peak's structure.
+static void attach_peak(GstBuffer* buffer, guint box, guint width, guint height, guint rank,
+                        const GValue& peak) {
+  const GstStructure* fields = gst_value_get_structure(&peak);
+  gint x = 0, y = 0;
+  gst_structure_get_int(fields, "x", &x);
+  gst_structure_get_int(fields, "y", &y);
+  const gint64 x0 = std::max<gint64>(0, gint64(x) - (box - 1) / 2);
+  const gint64 y0 = std::max<gint64>(0, gint64(y) - (box - 1) / 2);
+  const gint64 x1 = std::min<gint64>(width, gint64(x) - (box - 1) / 2 + box);
+  const gint64 y1 = std::min<gint64>(height, gint64(y) - (box - 1) / 2 + box);
+  GstVideoRegionOfInterestMeta* meta = gst_buffer_add_video_region_of_interest_meta(
+      buffer, "lumamax-peak", guint(x0), guint(y0), guint(x1 - x0), guint(y1 - y0));
+  meta->id = gint(rank);
+  gst_video_region_of_interest_meta_add_param(meta, gst_structure_copy(fields));
+}
+
 void LumamaxOperation::complete(vkc::CapsState& caps, vkc::Frame& frame) {
   const auto& state = static_cast<const State&>(caps);
   const Slot& slot = state.slots[frame.slot];
-  if (!slot.settings.post_messages) return;
+  if (!slot.settings.post_messages && !slot.settings.attach_meta) return;
   const uint32_t* result = slot.scratch->result();
   auto x_of = [&](uint32_t key_lo) { return (~key_lo) % state.width; };
   auto y_of = [&](uint32_t key_lo) { return (~key_lo) / state.width; };
@@ -293,7 +317,13 @@ void LumamaxOperation::complete(vkc::CapsState& caps, vkc::Frame& frame) {
     gst_value_array_append_and_take_value(&peaks, &peak);
   }
   gst_structure_take_value(s, "peaks", &peaks);
-  gst_element_post_message(element_, gst_message_new_element(GST_OBJECT(element_), s));
+  if (GstBuffer* out = vkc::attach_results(slot.settings, frame, s, "VkComputeLumamaxMeta")) {
+    const GValue* reported = gst_structure_get_value(s, "peaks");
+    for (guint n = 0; n < gst_value_array_get_size(reported); ++n)
+      attach_peak(out, slot.settings.peak_box, state.width, state.height, n,
+                  *gst_value_array_get_value(reported, n));
+  }
+  vkc::post_results(element_, slot.settings, s);
 }
 
 static void gst_lumamax_init(GstLumamax* self) {
