@@ -88,9 +88,18 @@ class FrameStream::FrameWork : public FrameScheduler::Work {
   ~FrameWork() override { release(); }
 
   GstFlowReturn finish() override {
+    // A frame that passes through carrying its results is its own output: the stream's one
+    // reference left, complete() attaches them without copying the buffer (a copy of memory that
+    // may not be shared would copy the frame).
+    const bool leaves_itself = frame.outbuf && frame.outbuf == frame.inbuf;
+    if (leaves_itself) {
+      input.release();
+      gst_buffer_unref(frame.inbuf);  // frame.outbuf keeps it; frame.inbuf borrows it until release()
+    }
     stream_.operation_.complete(*stream_.caps_state_, frame);
     stream_.note_gpu_time(stream_.ring_->gpu_time_ns(frame.slot));
     GstBuffer* out = std::exchange(frame.outbuf, nullptr);
+    if (leaves_itself) frame.inbuf = nullptr;
     release();  // the input goes back upstream before the output goes on
     if (!out || stream_.held_.take(out)) return GST_FLOW_OK;
     return stream_.push_output(out);
@@ -412,6 +421,9 @@ GstFlowReturn FrameStream::submit(GstBuffer* in, const GstSegment& segment, GstB
                       std::string("Vulkan operation failed: ") + e.what(), "");
     flow = GST_FLOW_ERROR;
   }
+  // A frame that leaves with its results leaves from finish(): no reference of ours meanwhile, so
+  // that it is writable there.
+  if (leaves_with_results && pass) gst_clear_buffer(&pass);
   const GstFlowReturn pushed = push_held();
   if (flow == GST_FLOW_OK) flow = pushed;
   if (flow != GST_FLOW_OK) {
@@ -419,7 +431,6 @@ GstFlowReturn FrameStream::submit(GstBuffer* in, const GstSegment& segment, GstB
     if (device_output) gst_buffer_unref(device_output);
     return flow;
   }
-  if (leaves_with_results && pass) gst_clear_buffer(&pass);  // it leaves from finish()
   *out = pass ? pass : device_output;
   return GST_FLOW_OK;
 }
