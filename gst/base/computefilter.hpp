@@ -15,7 +15,7 @@
 // memory once the GPU is done. Analysis elements (`analysis` set in class_init: lumamax, ...) push
 // each input buffer on at once, unchanged (or copied between host and device memory when the two
 // pads' memories differ), and get complete() for each frame, in order, when its GPU results are
-// ready (to post a message).
+// ready (to post a message); a frame that carries its results (attach-meta) leaves after that.
 #pragma once
 
 #include <gst/base/gstbasetransform.h>
