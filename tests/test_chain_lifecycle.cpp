@@ -540,11 +540,6 @@ GST_END_TEST;
 
 namespace {
 
-GstPadProbeReturn ReplaceWhenBlocked(GstPad*, GstPadProbeInfo*, gpointer data) {
-  static_cast<DynamicStream*>(data)->ReplaceAfterLut();
-  return GST_PAD_PROBE_REMOVE;
-}
-
 // Holds a thread right after its next push on `pad` until a frame reached `at`: lut's streaming
 // thread, after the held frame went into the new branch, whose videoconvert (in its queue's thread)
 // has read the frame back by then, while lut's chain call, at whose end its thread's batch of GPU
@@ -583,7 +578,8 @@ GstPadProbeReturn Reached(GstPad*, GstPadProbeInfo*, gpointer data) {
   return GST_PAD_PROBE_REMOVE;
 }
 
-// Makes the thread that next pushes on `pad` wait after that push until a buffer reached `at`.
+// Makes the thread that pushes the frame the blocking probe holds on `pad` (ReplaceWhenBlocked())
+// wait after that push until a buffer reached `at`.
 void HoldNextPushUntilReached(HoldAfterPush& hold, GstPad* pad, GstElement* at) {
   static GstTracer* tracer = [] {
     auto* created = GST_TRACER(g_object_new(push_tracer_get_type(), nullptr));
@@ -592,11 +588,23 @@ void HoldNextPushUntilReached(HoldAfterPush& hold, GstPad* pad, GstElement* at) 
   }();
   (void)tracer;
   hold.pad = pad;
-  hold.armed = true;
   hold_after_push = &hold;
   GstPad* sink = gst_element_get_static_pad(at, "sink");
   gst_pad_add_probe(sink, GST_PAD_PROBE_TYPE_BUFFER, Reached, &hold, nullptr);
   gst_object_unref(sink);
+}
+
+// The blocking probe on lut's source pad: replaces the elements after lut, and arms the hold (if
+// any) for the push of the frame it held. Armed any earlier, the hold could catch the end of the
+// push before, which returns after its frame reached the old branch's appsink (where the test
+// waits for it): lut's thread then waited the hold's 30 s with no frame on its way.
+GstPadProbeReturn ReplaceWhenBlocked(GstPad*, GstPadProbeInfo*, gpointer data) {
+  static_cast<DynamicStream*>(data)->ReplaceAfterLut();
+  if (HoldAfterPush* hold = hold_after_push) {
+    std::lock_guard<std::mutex> lock(hold->lock);
+    hold->armed = true;
+  }
+  return GST_PAD_PROBE_REMOVE;
 }
 
 }  // namespace
