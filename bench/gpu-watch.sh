@@ -19,7 +19,7 @@ mkdir -p "$OUT/$label"
   while [ "$1" != -- ]; do export "${1?}"; shift; done
   shift
   bash bench/gpu-many-streams.sh "$@" |
-    grep -E 'late \(|CPU:|start:|stop:|our memory|RSS|exit status' | sed "s/^/$label: /" | cut -c1-200
+    grep -E 'late \(|CPU:|start:|stop:|our memory|RSS|exit status' | sed "s/^/$label: /" | cut -c1-330
 ) &
 case_pid=$!
 for _ in $(seq "$secs"); do

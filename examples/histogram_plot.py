@@ -34,6 +34,7 @@ import gi
 
 gi.require_version("Gst", "1.0")
 from gi.repository import Gst  # noqa: E402  (must follow require_version)
+from vkcompute_example import element_missing, format_time  # noqa: E402  (next to this script)
 
 # Fields of a histogram message that are not per-channel counts.
 SCALAR_FIELDS = {"timestamp", "stream-time", "running-time", "duration", "bins", "pixels"}
@@ -48,15 +49,6 @@ CHANNEL_STYLE = {
     "u": ("u (Cb)", "tab:cyan", "-"),
     "v": ("v (Cr)", "tab:orange", "--"),  # dashed: u and v often coincide
 }
-
-
-def format_time(nanoseconds):
-    """h:mm:ss.mmm, like GStreamer's own time format but shorter."""
-    if nanoseconds == Gst.CLOCK_TIME_NONE:
-        return "none"
-    seconds, rest = divmod(nanoseconds, Gst.SECOND)
-    return "%d:%02d:%02d.%03d" % (seconds // 3600, seconds // 60 % 60, seconds % 60,
-                                  rest // Gst.MSECOND)
 
 
 def parse_args(argv):
@@ -267,9 +259,7 @@ def main(argv):
               file=sys.stderr)
         return 2
     Gst.init(None)
-    if Gst.ElementFactory.find("histogram") is None:
-        print("histogram not found: set GST_PLUGIN_PATH to the directory holding "
-              "libgstvkcompute.so (e.g. build/gst)", file=sys.stderr)
+    if element_missing("histogram"):
         return 2
     try:
         pipeline = build_pipeline(args)

@@ -18,22 +18,12 @@ import gi
 
 gi.require_version("Gst", "1.0")
 from gi.repository import Gst  # noqa: E402  (must follow require_version)
-
-
-def format_time(nanoseconds):
-    """h:mm:ss.mmm, like GStreamer's own time format but shorter."""
-    if nanoseconds == Gst.CLOCK_TIME_NONE:
-        return "none"
-    seconds, rest = divmod(nanoseconds, Gst.SECOND)
-    return "%d:%02d:%02d.%03d" % (seconds // 3600, seconds // 60 % 60, seconds % 60,
-                                  rest // Gst.MSECOND)
+from vkcompute_example import element_missing, print_brightest  # noqa: E402  (next to this script)
 
 
 def main(argv):
     Gst.init(None)
-    if Gst.ElementFactory.find("lumamax") is None:
-        print("lumamax not found: set GST_PLUGIN_PATH to the directory holding "
-              "libgstvkcompute.so (e.g. build/gst)", file=sys.stderr)
+    if element_missing("lumamax"):
         return 2
     frames = int(argv[1]) if len(argv) > 1 else 30
     pipeline = Gst.parse_launch(
@@ -50,12 +40,7 @@ def main(argv):
         if meta is None:
             print("frame without results")
             continue
-        results = meta.get_structure()
-        _, x = results.get_int("x")
-        _, y = results.get_int("y")
-        _, luma = results.get_double("luma")
-        running_time = sample.get_segment().to_running_time(Gst.Format.TIME, buffer.pts)
-        print("%s  x=%4d y=%4d luma=%.4f" % (format_time(running_time), x, y, luma), flush=True)
+        print_brightest(meta.get_structure())  # the fields of the message, running-time included
     error = pipeline.get_bus().pop_filtered(Gst.MessageType.ERROR)
     pipeline.set_state(Gst.State.NULL)
     if error is not None:

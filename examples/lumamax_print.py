@@ -21,15 +21,7 @@ import gi
 
 gi.require_version("Gst", "1.0")
 from gi.repository import Gst  # noqa: E402  (must follow require_version)
-
-
-def format_time(nanoseconds):
-    """h:mm:ss.mmm, like GStreamer's own time format but shorter."""
-    if nanoseconds == Gst.CLOCK_TIME_NONE:
-        return "none"
-    seconds, rest = divmod(nanoseconds, Gst.SECOND)
-    return "%d:%02d:%02d.%03d" % (seconds // 3600, seconds // 60 % 60, seconds % 60,
-                                  rest // Gst.MSECOND)
+from vkcompute_example import element_missing, print_brightest  # noqa: E402  (next to this script)
 
 
 def build_pipeline(location):
@@ -64,19 +56,9 @@ def build_pipeline(location):
     return pipeline
 
 
-def print_brightest(structure):
-    _, running_time = structure.get_uint64("running-time")
-    _, x = structure.get_int("x")
-    _, y = structure.get_int("y")
-    _, luma = structure.get_double("luma")
-    print("%s  x=%4d y=%4d luma=%.4f" % (format_time(running_time), x, y, luma), flush=True)
-
-
 def main(argv):
     Gst.init(None)
-    if Gst.ElementFactory.find("lumamax") is None:
-        print("lumamax not found: set GST_PLUGIN_PATH to the directory holding "
-              "libgstvkcompute.so (e.g. build/gst)", file=sys.stderr)
+    if element_missing("lumamax"):
         return 2
     pipeline = build_pipeline(argv[1] if len(argv) > 1 else None)
     pipeline.set_state(Gst.State.PLAYING)
