@@ -11,6 +11,10 @@
 // planes also count the luma computed from R, G, B. Pixels are read as 32-bit words,
 // kPixelsPerInvocation per invocation and row.
 //
+// Several regions (p.regions > 0, histogram_layout.h): the workgroups of a plane's dispatch cover
+// the blocks of every region, each region counted into its own histograms and finished by its own
+// last workgroup.
+//
 // Bounds: a workgroup counts at most kBlockWidth x kBlockHeight pixels per bin (shared uint); the
 // frame's counts are uint, so a frame may hold up to 2^32 - 1 pixels.
 #extension GL_GOOGLE_include_directive : require
@@ -20,10 +24,11 @@ layout(local_size_x = kGroupX, local_size_y = kGroupY) in;
 layout(constant_id = 0) const uint BPP = 1;  // bytes per pixel of the plane: 1, 2, 3 or 4
 
 layout(set = 0, binding = 0) readonly buffer Src { uint src[]; };
-// kChannels x kMaxBins bins, then the count of finished workgroups; zero between frames.
+// kChannels x kMaxBins bins, then the count of finished workgroups, per region; zero between frames.
+// Then the region tables.
 layout(set = 0, binding = 1) coherent buffer Counts { uint counts[]; };
 layout(set = 0, binding = 2) readonly buffer Src4 { uvec4 src4[]; };  // src again, for 16-byte loads
-// Host-visible: kChannels x kMaxBins.
+// Host-visible: kChannels x kMaxBins, per region (kRegionStride apart).
 layout(set = 0, binding = 3) writeonly buffer Result { uint result[]; };
 
 #define SRC_VEC4
@@ -38,20 +43,43 @@ shared bool s_last;
 uint bin_of(uint value) { return value * p.bins / 256u; }
 
 void main() {
+  // This workgroup's region, its block in it and where the region's counts go.
+  uvec4 rect = uvec4(p.x0, p.y0, p.x1, p.y1);
+  uvec2 block = gl_WorkGroupID.xy;
+  uint base = 0u, groups = p.groups;
+  if (p.regions != 0u) {
+    uint g = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
+    if (g >= p.blocks) return;  // the whole workgroup: the grid's last row is not full
+    uint lo = 0u, hi = p.regions - 1u;
+    while (lo < hi) {
+      uint mid = (lo + hi + 1u) / 2u;
+      if (counts[p.table + mid * kRegionWords + kRegionFirstBlock] <= g)
+        lo = mid;
+      else
+        hi = mid - 1u;
+    }
+    uint a = p.table + lo * kRegionWords;
+    rect = uvec4(counts[a + kRegionX0], counts[a + kRegionY0], counts[a + kRegionX1], counts[a + kRegionY1]);
+    uint b = g - counts[a + kRegionFirstBlock];
+    block = uvec2(b % counts[a + kRegionBlocksX], b / counts[a + kRegionBlocksX]);
+    base = lo * kRegionStride;
+    groups = counts[a + kRegionGroups];
+  }
+
   uint i = gl_LocalInvocationIndex;
   for (uint b = i; b < kChannels * kMaxBins; b += kInvocations) hist[b] = 0u;
   barrier();
 
-  uint x = p.x0 + gl_GlobalInvocationID.x * kPixelsPerInvocation;
-  uint first_row = p.y0 + gl_WorkGroupID.y * kBlockHeight + gl_LocalInvocationID.y;
+  uint x = rect.x + (block.x * kGroupX + gl_LocalInvocationID.x) * kPixelsPerInvocation;
+  uint first_row = rect.y + block.y * kBlockHeight + gl_LocalInvocationID.y;
   for (uint r = 0u; r < kRowsPerInvocation; ++r) {
     uint y = first_row + r * gl_WorkGroupSize.y;
-    if (x >= p.x1 || y >= p.y1) break;
+    if (x >= rect.z || y >= rect.w) break;
     uint addr = p.offset + y * p.stride + x * BPP;
     uint w[4];
     load_quad(addr, BPP, w);
     for (uint k = 0u; k < kPixelsPerInvocation; ++k) {
-      if (x + k >= p.x1) break;
+      if (x + k >= rect.z) break;
       uint v[4];
       for (uint c = 0u; c < 4u; ++c) {
         if (c >= p.channels) break;
@@ -67,17 +95,19 @@ void main() {
   barrier();
   for (uint b = i; b < kChannels * kMaxBins; b += kInvocations) {
     uint n = hist[b];
-    if (n != 0u) atomicAdd(counts[b], n);
+    if (n != 0u) atomicAdd(counts[base + b], n);
   }
 
-  // Our additions happen before our count; whoever counts last sees every workgroup's additions.
+  // Our additions happen before our count; whoever counts last in the region sees every
+  // workgroup's additions.
   memoryBarrierBuffer();
   barrier();
-  if (i == 0u) s_last = atomicAdd(counts[kFinished], 1u) == p.groups - 1u;
+  if (i == 0u) s_last = atomicAdd(counts[base + kFinished], 1u) == groups - 1u;
   barrier();
   if (s_last) {
     memoryBarrierBuffer();
-    for (uint b = i; b < kChannels * kMaxBins; b += kInvocations) result[b] = atomicExchange(counts[b], 0u);
-    if (i == 0u) counts[kFinished] = 0u;
+    for (uint b = i; b < kChannels * kMaxBins; b += kInvocations)
+      result[base + b] = atomicExchange(counts[base + b], 0u);
+    if (i == 0u) counts[base + kFinished] = 0u;
   }
 }

@@ -19,6 +19,20 @@ const uint kMaxBins = 256u;
 const uint kFinished = kChannels * kMaxBins;
 const uint kNoLuma = 0xffu;  // Params::luma_slot: no luma histogram
 
+// Several regions (Params::regions > 0): region r's histograms and counter take the kRegionStride
+// uints at r * kRegionStride of the counts buffer (and its histograms the same place of the result
+// buffer). Each plane's dispatch reads its own region table, kRegionWords uints per region, at
+// Params::table; one region alone uses block 0 with its rectangle in the push constants.
+const uint kRegionStride = kFinished + 1u;
+const uint kRegionWords = 8u;
+const uint kRegionX0 = 0u;  // the region in this plane's samples, [x0, x1) x [y0, y1)
+const uint kRegionY0 = 1u;
+const uint kRegionX1 = 2u;
+const uint kRegionY1 = 3u;
+const uint kRegionBlocksX = 4u;     // blocks across it in this plane
+const uint kRegionFirstBlock = 5u;  // this plane's blocks of the regions before it
+const uint kRegionGroups = 6u;      // its workgroups over every plane's dispatch
+
 // The counting kernel's workgroup, and the block of the plane it covers: kPixelsPerInvocation of
 // a row (read as words, words.glsl's load_quad) in each of kRowsPerInvocation rows. Wide, short
 // blocks: a GPU reads host memory faster in long runs of a row (docs/benchmarks/history.md, "wide,
@@ -48,7 +62,11 @@ struct Params {
   uint luma_slot;       // histogram of the luma of channels 0..2 (R, G, B), or kNoLuma
   uint kr, kg, kb;      // luma coefficients (analysis_layout.h)
   uint bins;
-  uint groups;  // workgroups of all of the frame's dispatches
+  uint groups;   // workgroups of all of the frame's dispatches
+  uint regions;  // 0: the one region above; else how many the table holds (one workgroup per block
+                 // of every region, the grid's rows laid end to end)
+  uint table;    // word offset of this plane's region table in the counts buffer
+  uint blocks;   // several regions: blocks of every region in this plane
 };
 
 // The push constants of histogram_draw.comp.
@@ -64,7 +82,7 @@ struct DrawParams {
 };
 
 #ifdef __cplusplus
-VKC_LAYOUT_SIZE(Params, 60);
+VKC_LAYOUT_SIZE(Params, 72);
 VKC_LAYOUT_OFFSET(Params, offset, 0);
 VKC_LAYOUT_OFFSET(Params, stride, 4);
 VKC_LAYOUT_OFFSET(Params, x0, 8);
@@ -80,6 +98,9 @@ VKC_LAYOUT_OFFSET(Params, kg, 44);
 VKC_LAYOUT_OFFSET(Params, kb, 48);
 VKC_LAYOUT_OFFSET(Params, bins, 52);
 VKC_LAYOUT_OFFSET(Params, groups, 56);
+VKC_LAYOUT_OFFSET(Params, regions, 60);
+VKC_LAYOUT_OFFSET(Params, table, 64);
+VKC_LAYOUT_OFFSET(Params, blocks, 68);
 
 VKC_LAYOUT_SIZE(DrawParams, 32);
 VKC_LAYOUT_OFFSET(DrawParams, offset, 0);

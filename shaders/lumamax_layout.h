@@ -46,6 +46,21 @@ const uint kPeaks = 8u;
 const uint kTiles = 256u;
 const uint kWordsPerTile = 5u;
 
+// Several regions (ScanParams::regions > 0): region r's results take the block of kTiles uints at
+// r * kTiles, laid out as above (its finished counter, its peaks); the region table at `table`
+// holds kRegionWords uints per region; the tiles of every region follow one another at
+// `tiles_base` (region r's from its first_tile), in the layout above with T the tiles of all
+// regions. One region alone uses block 0, at `tiles_base` too, with the rectangle in the push
+// constants.
+const uint kRegionWords = 8u;
+const uint kRegionX0 = 0u;  // the region, [x0, x1) x [y0, y1)
+const uint kRegionY0 = 1u;
+const uint kRegionX1 = 2u;
+const uint kRegionY1 = 3u;
+const uint kRegionTilesX = 4u;     // tiles across the region
+const uint kRegionTiles = 5u;      // tiles in all
+const uint kRegionFirstTile = 6u;  // the tiles of the regions before it
+
 // The push constants of lumamax_scan.comp (scan and rescan).
 struct ScanParams {
   uint width;  // frame size, for raster indices
@@ -62,6 +77,13 @@ struct ScanParams {
   uint reach;                           // rescan: largest |dx| or |dy| a suppressed pixel can have
   uint finish;                          // 1: the last workgroup reduces the tiles into `result`
   uint peak_floor;                      // finish: the least L peak 0 may have (peak-threshold)
+  uint regions;      // 0: the one region above; else how many the table holds (scan: one workgroup
+                     // per tile of every region, the grid's rows laid end to end)
+  uint region_base;  // rescan: the first region of this dispatch (rescan_rows rows of workgroups each)
+  uint rescan_rows;  // rescan of several regions: rows of workgroups per region
+  uint table;        // word offset of the region table in the scratch buffer
+  uint tiles_base;   // word offset of the tiles' slots
+  uint tiles_total;  // tiles of every region (the tile layout's T)
 };
 
 // The push constants of lumamax_reduce.comp.
@@ -69,13 +91,17 @@ struct ReduceParams {
   uint tiles;
   uint peak;        // index of the peak this pass chooses
   uint peak_floor;  // the least L a peak may have (peak-threshold)
+  uint regions;     // 0: one region, block 0; else one workgroup per region of the table
+  uint table;       // as ScanParams
+  uint tiles_base;
+  uint tiles_total;
 };
 
 #ifdef __cplusplus
 static_assert(kPeaks + 2 * kMaxPeaks <= kTiles, "the peaks' keys fit before the tiles");
 static_assert(kMaxPeaks <= kGroupInvocations, "a rescan workgroup loads one peak per invocation");
 
-VKC_LAYOUT_SIZE(ScanParams, 76);
+VKC_LAYOUT_SIZE(ScanParams, 100);
 VKC_LAYOUT_OFFSET(ScanParams, width, 0);
 VKC_LAYOUT_OFFSET(ScanParams, height, 4);
 VKC_LAYOUT_OFFSET(ScanParams, offset, 8);
@@ -95,11 +121,21 @@ VKC_LAYOUT_OFFSET(ScanParams, min_dist2, 60);
 VKC_LAYOUT_OFFSET(ScanParams, reach, 64);
 VKC_LAYOUT_OFFSET(ScanParams, finish, 68);
 VKC_LAYOUT_OFFSET(ScanParams, peak_floor, 72);
+VKC_LAYOUT_OFFSET(ScanParams, regions, 76);
+VKC_LAYOUT_OFFSET(ScanParams, region_base, 80);
+VKC_LAYOUT_OFFSET(ScanParams, rescan_rows, 84);
+VKC_LAYOUT_OFFSET(ScanParams, table, 88);
+VKC_LAYOUT_OFFSET(ScanParams, tiles_base, 92);
+VKC_LAYOUT_OFFSET(ScanParams, tiles_total, 96);
 
-VKC_LAYOUT_SIZE(ReduceParams, 12);
+VKC_LAYOUT_SIZE(ReduceParams, 28);
 VKC_LAYOUT_OFFSET(ReduceParams, tiles, 0);
 VKC_LAYOUT_OFFSET(ReduceParams, peak, 4);
 VKC_LAYOUT_OFFSET(ReduceParams, peak_floor, 8);
+VKC_LAYOUT_OFFSET(ReduceParams, regions, 12);
+VKC_LAYOUT_OFFSET(ReduceParams, table, 16);
+VKC_LAYOUT_OFFSET(ReduceParams, tiles_base, 20);
+VKC_LAYOUT_OFFSET(ReduceParams, tiles_total, 24);
 }  // namespace vkc::shader::lumamax
 #endif
 

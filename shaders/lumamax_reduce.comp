@@ -3,7 +3,7 @@
 //
 // FULL (after the scan): the frame's maximum, minimum and sum, and peak 0 = the maximum.
 // Otherwise (after the rescan for peak k - 1): peak k = the largest key among tiles, or the zero
-// key when every remaining pixel is suppressed.
+// key when every remaining pixel is suppressed. With several regions, one workgroup per region.
 // A peak darker than `peak_floor` is the zero key too: peaks come in non-increasing L, so every
 // later one would be as well (their rescans then skip every tile, and their reductions find the
 // same key below the floor).
@@ -22,19 +22,23 @@ layout(set = 0, binding = 1) buffer Scratch { uint scratch[]; };
 layout(push_constant) uniform PushConstants { ReduceParams p; };
 
 void main() {
+  // One region, block 0; or one workgroup per region of the table.
+  Region region = Region(0u, 0u, 0u, 0u, 0u, p.tiles, 0u, 0u);
+  if (p.regions != 0u) region = table_region(p.table, gl_WorkGroupID.x);
   uvec2 best, least, total;
-  reduce_tiles(p.tiles, FULL, best, least, total);
+  reduce_tiles(p.tiles_base, p.tiles_total, region.first_tile, region.tiles, FULL, best, least, total);
   if (gl_LocalInvocationIndex == 0u) {
+    uint b = region.block;
     uvec2 peak = best.x >= p.peak_floor ? best : uvec2(0u);
-    scratch[kPeaks + 2u * p.peak] = peak.x;
-    scratch[kPeaks + 2u * p.peak + 1u] = peak.y;
+    scratch[b + kPeaks + 2u * p.peak] = peak.x;
+    scratch[b + kPeaks + 2u * p.peak + 1u] = peak.y;
     if (FULL) {
-      scratch[kMaxKey] = best.x;
-      scratch[kMaxKey + 1u] = best.y;
-      scratch[kMinKey] = least.x;
-      scratch[kMinKey + 1u] = least.y;
-      scratch[kLumaSum] = total.x;
-      scratch[kLumaSum + 1u] = total.y;
+      scratch[b + kMaxKey] = best.x;
+      scratch[b + kMaxKey + 1u] = best.y;
+      scratch[b + kMinKey] = least.x;
+      scratch[b + kMinKey + 1u] = least.y;
+      scratch[b + kLumaSum] = total.x;
+      scratch[b + kLumaSum + 1u] = total.y;
     }
   }
 }

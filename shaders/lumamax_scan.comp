@@ -16,6 +16,10 @@
 // Rescan (RESCAN): after peak k was chosen, only the tiles within min-distance of it can change.
 // The dispatch covers those tiles; each recomputes its maximum over the pixels that no chosen peak
 // suppresses (squared distance < min_dist2).
+//
+// Several regions (p.regions > 0, lumamax_layout.h): the scan's workgroups cover the tiles of every
+// region, each region's last workgroup finishing that region; a rescan covers the same window of
+// tiles in each region, rescan_rows rows of workgroups per region.
 #extension GL_GOOGLE_include_directive : require
 #ifdef SUBGROUPS
 #extension GL_KHR_shader_subgroup_arithmetic : require
@@ -111,21 +115,37 @@ void reduce(inout uvec2 mx, inout uvec2 mn, inout uint sum) {
 }
 
 void main() {
+  // This workgroup's region and its tile in it.
+  Region region = Region(p.roi_x0, p.roi_y0, p.roi_x1, p.roi_y1, p.tiles_x, p.tiles, 0u, 0u);
   uvec2 tile = gl_WorkGroupID.xy;
+  if (p.regions != 0u) {
+    if (RESCAN) {
+      uint r = p.region_base + gl_WorkGroupID.y / p.rescan_rows;
+      if (r >= p.regions) return;  // the whole workgroup
+      region = table_region(p.table, r);
+      tile.y = gl_WorkGroupID.y % p.rescan_rows;
+    } else {
+      uint g = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
+      if (g >= p.tiles_total) return;  // the whole workgroup: the grid's last row is not full
+      region = table_region(p.table, region_of_tile(p.table, p.regions, g));
+      uint t = g - region.first_tile;
+      tile = uvec2(t % region.tiles_x, t / region.tiles_x);
+    }
+  }
   bool in_play = true;
   if (RESCAN) {
     // Tiles that may hold pixels the newest peak suppresses; none when there was no new peak.
-    uvec2 newest = uvec2(scratch[kPeaks + 2u * p.peak], scratch[kPeaks + 2u * p.peak + 1u]);
+    uint peaks = region.block + kPeaks;
+    uvec2 newest = uvec2(scratch[peaks + 2u * p.peak], scratch[peaks + 2u * p.peak + 1u]);
     ivec2 at = position_of(newest);
-    int lo_x = max(at.x - int(p.reach), int(p.roi_x0)), hi_x = min(at.x + int(p.reach), int(p.roi_x1) - 1);
-    int lo_y = max(at.y - int(p.reach), int(p.roi_y0)), hi_y = min(at.y + int(p.reach), int(p.roi_y1) - 1);
-    uvec2 first = uvec2(lo_x - int(p.roi_x0), lo_y - int(p.roi_y0)) / uvec2(kTileWidth, kTileHeight);
-    uvec2 last = uvec2(hi_x - int(p.roi_x0), hi_y - int(p.roi_y0)) / uvec2(kTileWidth, kTileHeight);
+    int lo_x = max(at.x - int(p.reach), int(region.x0)), hi_x = min(at.x + int(p.reach), int(region.x1) - 1);
+    int lo_y = max(at.y - int(p.reach), int(region.y0)), hi_y = min(at.y + int(p.reach), int(region.y1) - 1);
+    uvec2 first = uvec2(lo_x - int(region.x0), lo_y - int(region.y0)) / uvec2(kTileWidth, kTileHeight);
+    uvec2 last = uvec2(hi_x - int(region.x0), hi_y - int(region.y0)) / uvec2(kTileWidth, kTileHeight);
     tile += first;
     in_play = newest != uvec2(0u) && tile.x <= last.x && tile.y <= last.y;
     if (gl_LocalInvocationIndex <= p.peak) {
-      uvec2 key = uvec2(scratch[kPeaks + 2u * gl_LocalInvocationIndex],
-                        scratch[kPeaks + 2u * gl_LocalInvocationIndex + 1u]);
+      uvec2 key = uvec2(scratch[peaks + 2u * gl_LocalInvocationIndex], scratch[peaks + 2u * gl_LocalInvocationIndex + 1u]);
       s_peaks[gl_LocalInvocationIndex] = position_of(key);
     }
     barrier();
@@ -133,15 +153,15 @@ void main() {
 
   uvec2 mx = uvec2(0u), mn = uvec2(0u);
   uint sum = 0u;
-  uint x0 = p.roi_x0 + tile.x * kTileWidth + gl_LocalInvocationID.x * kPixelsPerInvocation;
-  uint y = p.roi_y0 + tile.y * kTileHeight + gl_LocalInvocationID.y;
-  if (in_play && x0 < p.roi_x1 && y < p.roi_y1) {
+  uint x0 = region.x0 + tile.x * kTileWidth + gl_LocalInvocationID.x * kPixelsPerInvocation;
+  uint y = region.y0 + tile.y * kTileHeight + gl_LocalInvocationID.y;
+  if (in_play && x0 < region.x1 && y < region.y1) {
     uint addr = p.offset + y * p.stride + x0 * BPP;
     uint w[4];
     load_quad(addr, BPP, w);
     for (uint k = 0u; k < kPixelsPerInvocation; ++k) {
       uint x = x0 + k;
-      if (x >= p.roi_x1) break;
+      if (x >= region.x1) break;
       uint L = luma_of(w, k);
       uint not_index = ~(y * p.width + x);
       if (RESCAN && suppressed(ivec2(x, y))) continue;
@@ -152,38 +172,42 @@ void main() {
   }
   reduce(mx, mn, sum);
 
-  uint t = tile.y * p.tiles_x + tile.x;
+  uint t = region.first_tile + tile.y * region.tiles_x + tile.x;
+  uint base = p.tiles_base, total = p.tiles_total;
   if (gl_LocalInvocationIndex == 0u && in_play) {
-    scratch[kTiles + 2u * t] = mx.x;
-    scratch[kTiles + 2u * t + 1u] = mx.y;
+    scratch[base + 2u * t] = mx.x;
+    scratch[base + 2u * t + 1u] = mx.y;
     if (!RESCAN) {
-      scratch[kTiles + 2u * p.tiles + 2u * t] = mn.x;
-      scratch[kTiles + 2u * p.tiles + 2u * t + 1u] = mn.y;
-      scratch[kTiles + 4u * p.tiles + t] = sum;
+      scratch[base + 2u * total + 2u * t] = mn.x;
+      scratch[base + 2u * total + 2u * t + 1u] = mn.y;
+      scratch[base + 4u * total + t] = sum;
     }
   }
 
   if (p.finish != 0u) {
-    // Our tile's slots are written before our count; whoever counts last sees every tile's.
+    // Our tile's slots are written before our count; whoever counts last in the region sees every
+    // tile's.
     memoryBarrierBuffer();
     barrier();
-    if (gl_LocalInvocationIndex == 0u) s_last = atomicAdd(scratch[kFinished], 1u) == p.tiles - 1u;
+    if (gl_LocalInvocationIndex == 0u)
+      s_last = atomicAdd(scratch[region.block + kFinished], 1u) == region.tiles - 1u;
     barrier();
     if (s_last) {
       memoryBarrierBuffer();
-      uvec2 best, least, total;
-      reduce_tiles(p.tiles, true, best, least, total);
+      uvec2 best, least, total_sum;
+      reduce_tiles(base, total, region.first_tile, region.tiles, true, best, least, total_sum);
       if (gl_LocalInvocationIndex == 0u) {
-        result[kMaxKey] = best.x;
-        result[kMaxKey + 1u] = best.y;
-        result[kMinKey] = least.x;
-        result[kMinKey + 1u] = least.y;
-        result[kLumaSum] = total.x;
-        result[kLumaSum + 1u] = total.y;
+        uint b = region.block;
+        result[b + kMaxKey] = best.x;
+        result[b + kMaxKey + 1u] = best.y;
+        result[b + kMinKey] = least.x;
+        result[b + kMinKey + 1u] = least.y;
+        result[b + kLumaSum] = total_sum.x;
+        result[b + kLumaSum + 1u] = total_sum.y;
         uvec2 peak = best.x >= p.peak_floor ? best : uvec2(0u);
-        result[kPeaks] = peak.x;
-        result[kPeaks + 1u] = peak.y;
-        scratch[kFinished] = 0u;
+        result[b + kPeaks] = peak.x;
+        result[b + kPeaks + 1u] = peak.y;
+        scratch[b + kFinished] = 0u;
       }
     }
   }

@@ -87,7 +87,9 @@ std::vector<Expected> ExpectedKernels() {
       MEMBER(ScanParams, tiles),     MEMBER(ScanParams, order),  MEMBER(ScanParams, kr),
       MEMBER(ScanParams, kg),        MEMBER(ScanParams, kb),     MEMBER(ScanParams, peak),
       MEMBER(ScanParams, min_dist2), MEMBER(ScanParams, reach),  MEMBER(ScanParams, finish),
-      MEMBER(ScanParams, peak_floor)};
+      MEMBER(ScanParams, peak_floor), MEMBER(ScanParams, regions), MEMBER(ScanParams, region_base),
+      MEMBER(ScanParams, rescan_rows), MEMBER(ScanParams, table), MEMBER(ScanParams, tiles_base),
+      MEMBER(ScanParams, tiles_total)};
   const std::vector<const char*> scan_spec = {"local_size_x", "local_size_y", "BPP", "RESCAN"};
   // The scan's scratch and result buffers: uints the CPU reads.
   const std::vector<std::pair<uint32_t, uint32_t>> scan_buffers = {{1, 4}, {3, 4}};
@@ -107,7 +109,9 @@ std::vector<Expected> ExpectedKernels() {
       {KERNEL(lumamax_scan_subgroup), PARAMS(ScanParams), scan, scan_spec, 0, 0, 0, scan_buffers},
       {KERNEL(lumamax_reduce),
        PARAMS(ReduceParams),
-       {MEMBER(ReduceParams, tiles), MEMBER(ReduceParams, peak), MEMBER(ReduceParams, peak_floor)},
+       {MEMBER(ReduceParams, tiles), MEMBER(ReduceParams, peak), MEMBER(ReduceParams, peak_floor),
+        MEMBER(ReduceParams, regions), MEMBER(ReduceParams, table), MEMBER(ReduceParams, tiles_base),
+        MEMBER(ReduceParams, tiles_total)},
        {"FULL"},
        lumamax::kGroupInvocations,
        1,
@@ -119,7 +123,8 @@ std::vector<Expected> ExpectedKernels() {
         MEMBER(HistogramParams, y0), MEMBER(HistogramParams, x1), MEMBER(HistogramParams, y1),
         MEMBER(HistogramParams, channels), MEMBER(HistogramParams, order), MEMBER(HistogramParams, slots),
         MEMBER(HistogramParams, luma_slot), MEMBER(HistogramParams, kr), MEMBER(HistogramParams, kg),
-        MEMBER(HistogramParams, kb), MEMBER(HistogramParams, bins), MEMBER(HistogramParams, groups)},
+        MEMBER(HistogramParams, kb), MEMBER(HistogramParams, bins), MEMBER(HistogramParams, groups),
+        MEMBER(HistogramParams, regions), MEMBER(HistogramParams, table), MEMBER(HistogramParams, blocks)},
        {"BPP"},
        histogram::kGroupX,
        histogram::kGroupY,
@@ -309,10 +314,10 @@ GST_START_TEST(test_reader_sees_the_declarations) {
   const vktest::spirv::Module scan = vktest::spirv::Reflect(lumamax_scan_spv, sizeof(lumamax_scan_spv));
   fail_unless(scan.error.empty(), "%s", scan.error.c_str());
   fail_unless_equals_string(scan.push_constants.name.c_str(), "ScanParams");
-  fail_unless_equals_int(scan.push_constants.members.size(), 19);
-  fail_unless_equals_string(scan.push_constants.members[18].name.c_str(), "peak_floor");
-  fail_unless_equals_int(scan.push_constants.members[18].offset, 72);
-  fail_unless_equals_int(scan.push_constants.bytes, 76);
+  fail_unless_equals_int(scan.push_constants.members.size(), 25);
+  fail_unless_equals_string(scan.push_constants.members[24].name.c_str(), "tiles_total");
+  fail_unless_equals_int(scan.push_constants.members[24].offset, 96);
+  fail_unless_equals_int(scan.push_constants.bytes, 100);
   fail_unless_equals_int(scan.spec_constants.size(), 4);
   fail_unless_equals_string(scan.spec_constants.at(0).c_str(), "local_size_x");
   fail_unless_equals_string(scan.spec_constants.at(3).c_str(), "RESCAN");

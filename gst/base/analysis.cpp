@@ -35,20 +35,6 @@ LumaCoefficients luma_coefficients(GstVkComputeLumaMatrix matrix) {
   return c;
 }
 
-bool RegionOfInterest::clamp(guint frame_width, guint frame_height, guint& x0, guint& y0, guint& x1,
-                             guint& y1, std::string& error) const {
-  x0 = MIN(x, frame_width);
-  y0 = MIN(y, frame_height);
-  x1 = width ? guint(MIN(guint64(x) + width, guint64(frame_width))) : frame_width;
-  y1 = height ? guint(MIN(guint64(y) + height, guint64(frame_height))) : frame_height;
-  if (x1 > x0 && y1 > y0) return true;
-  error = "region of interest x=" + std::to_string(x) + " y=" + std::to_string(y) +
-          " width=" + std::to_string(width) + " height=" + std::to_string(height) +
-          " holds no pixel of the " + std::to_string(frame_width) + "x" + std::to_string(frame_height) +
-          " frame";
-  return false;
-}
-
 const std::vector<Property<AnalysisSettings>>& analysis_properties() {
   using P = Properties<AnalysisSettings>;
   static const std::vector<Property<AnalysisSettings>> rows{
@@ -71,16 +57,122 @@ const std::vector<Property<AnalysisSettings>>& analysis_properties() {
       P::uint("roi-height", "ROI height",
               "Height of the region of interest in pixels; 0 = down to the bottom edge of the frame", 0,
               G_MAXINT, 0, VKC_FIELD(roi.height)),
+      P::custom("regions", "Regions",
+                "Regions to analyse instead of the roi-* one, each on its own, all in one pass: an array "
+                "of up to 256 region structures with x, y, width and height in pixels (width or height 0 = "
+                "up to the frame edge, as roi-*) and an optional id string, e.g. "
+                "<\"region,x=0,y=0,width=64,height=64,id=a\",\"region,x=64,y=0,width=64,height=64\">. "
+                "The results then go into a \"regions\" array, one entry per region, in this order",
+                regions_param_spec, regions_from_value, regions_to_value, VKC_FIELD(regions))
+          .refusing(regions_refused),
+      P::boolean("regions-from-meta", "Regions from meta",
+                 "Also analyse every GstVideoRegionOfInterestMeta of the incoming frame (of type roi-type "
+                 "when set), after the regions of \"regions\", up to 256 in all; a frame with none gets an "
+                 "empty \"regions\" array, a meta's region with no pixel in the frame an entry with "
+                 "empty=true",
+                 FALSE, VKC_FIELD(regions_from_meta)),
+      P::string("roi-type", "ROI type",
+                "With regions-from-meta, only the region-of-interest metas of this type (e.g. \"face\"); "
+                "NULL = every type",
+                nullptr, VKC_FIELD(roi_type)),
   };
   return rows;
 }
 
-bool set_frame_region(const RegionOfInterest& roi, guint width, guint height, Frame& frame, GError** error) {
+namespace {
+
+// The regions of the incoming frame's GstVideoRegionOfInterestMeta (of type `roi_type`, or all),
+// after the `listed` ones, up to kMaxRegions in all.
+void add_meta_regions(GstElement* element, GstBuffer* buffer, const std::string& roi_type,
+                      std::vector<FrameRegion>& list) {
+  const GQuark type = roi_type.empty() ? 0 : g_quark_from_string(roi_type.c_str());
+  gpointer state = nullptr;
+  guint skipped = 0;
+  while (GstMeta* meta = gst_buffer_iterate_meta_filtered(buffer, &state, GST_VIDEO_REGION_OF_INTEREST_META_API_TYPE)) {
+    auto* roi = reinterpret_cast<GstVideoRegionOfInterestMeta*>(meta);
+    if (type && roi->roi_type != type) continue;
+    if (list.size() == kMaxRegions) {
+      ++skipped;
+      continue;
+    }
+    FrameRegion region;
+    // A meta's 0 width or height is an empty region, not "up to the edge" as a property's.
+    region.asked = {roi->x, roi->y, roi->w, roi->h};
+    region.from_meta = true;
+    region.roi_id = roi->id;
+    region.roi_type = g_quark_to_string(roi->roi_type);
+    list.push_back(region);
+  }
+  if (skipped)
+    GST_WARNING_OBJECT(element, "%u region-of-interest metas beyond the first %u of the frame not analysed",
+                       skipped, kMaxRegions);
+}
+
+}  // namespace
+
+bool take_frame_regions(GstElement* element, const AnalysisSettings& settings, guint width, guint height,
+                        Frame& frame, FrameRegions& regions, GError** error) {
+  regions.listed = settings.regions_from_meta || !settings.regions.empty();
+  regions.list.clear();
   std::string why;
-  if (roi.clamp(width, height, frame.x0, frame.y0, frame.x1, frame.y1, why)) return true;
-  g_set_error(error, GST_LIBRARY_ERROR, GST_LIBRARY_ERROR_SETTINGS, "Invalid region of interest: %s.",
-              why.c_str());
-  return false;
+  auto clamp = [&](FrameRegion& region) {
+    if (region.asked.clamp(width, height, region.x0, region.y0, region.x1, region.y1, why)) return true;
+    region.x0 = region.x1 = region.y0 = region.y1 = 0;
+    return false;
+  };
+  if (!regions.listed) {
+    FrameRegion& region = regions.list.emplace_back();
+    region.asked = settings.roi;
+    if (!clamp(region)) {
+      g_set_error(error, GST_LIBRARY_ERROR, GST_LIBRARY_ERROR_SETTINGS, "Invalid region of interest: %s.",
+                  why.c_str());
+      return false;
+    }
+  }
+  for (guint i = 0; i < settings.regions.size(); ++i) {
+    FrameRegion& region = regions.list.emplace_back();
+    region.asked = settings.regions[i].rect;
+    region.id = settings.regions[i].id;
+    if (!clamp(region)) {
+      g_set_error(error, GST_LIBRARY_ERROR, GST_LIBRARY_ERROR_SETTINGS, "Invalid region %u of \"regions\": %s.",
+                  i, why.c_str());
+      return false;
+    }
+  }
+  if (settings.regions_from_meta) {
+    add_meta_regions(element, frame.inbuf, settings.roi_type, regions.list);
+    // Empty when no pixel of it is in the frame, or its width or height is 0 (not "up to the
+    // edge" as in a property).
+    for (FrameRegion& region : regions.list)
+      if (region.from_meta && region.asked.width && region.asked.height) clamp(region);
+  }
+  // The kernels read the box around the regions with pixels (nothing when there is none).
+  frame.x0 = frame.y0 = G_MAXUINT;
+  frame.x1 = frame.y1 = 0;
+  for (const FrameRegion* region : regions.analysed()) {
+    frame.x0 = MIN(frame.x0, region->x0);
+    frame.y0 = MIN(frame.y0, region->y0);
+    frame.x1 = MAX(frame.x1, region->x1);
+    frame.y1 = MAX(frame.y1, region->y1);
+  }
+  if (frame.x1 == 0) frame.x0 = frame.y0 = 0;
+  return true;
+}
+
+void set_region_results(GstStructure* results, const FrameRegions& regions,
+                        const std::function<void(GstStructure* entry, guint i)>& fill) {
+  GValue array = G_VALUE_INIT;
+  gst_value_array_init(&array, guint(regions.list.size()));
+  guint analysed = 0;
+  for (const FrameRegion& region : regions.list) {
+    GstStructure* entry = new_region_entry(region);
+    if (!region.empty()) fill(entry, analysed++);
+    GValue value = G_VALUE_INIT;
+    g_value_init(&value, GST_TYPE_STRUCTURE);
+    g_value_take_boxed(&value, entry);
+    gst_value_array_append_and_take_value(&array, &value);
+  }
+  gst_structure_take_value(results, "regions", &array);
 }
 
 GstStructure* new_frame_structure(const char* name, GstBuffer* buffer, const GstSegment& segment) {

@@ -4,11 +4,13 @@
 
 #include <gst/video/video.h>
 
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "frame.hpp"
 #include "properties.hpp"
+#include "regions.hpp"
 
 G_BEGIN_DECLS
 #define GST_TYPE_VKCOMPUTE_LUMA_MATRIX (gst_vkcompute_luma_matrix_get_type())
@@ -32,42 +34,44 @@ struct LumaCoefficients {
 };
 LumaCoefficients luma_coefficients(GstVkComputeLumaMatrix matrix);
 
-// roi-x, roi-y, roi-width, roi-height: width or height 0 = up to the frame edge.
-struct RegionOfInterest {
-  guint x = 0, y = 0, width = 0, height = 0;
-
-  // The region clamped to a width x height frame, as [x0, x1) x [y0, y1). False, with `error`
-  // set, when nothing of it lies in the frame.
-  bool clamp(guint frame_width, guint frame_height, guint& x0, guint& y0, guint& x1, guint& y1,
-             std::string& error) const;
-};
-
-// The properties every analysis element has: post-messages, attach-meta, matrix and roi-x, roi-y,
-// roi-width, roi-height (object lock).
+// The properties every analysis element has: post-messages, attach-meta, matrix, roi-x, roi-y,
+// roi-width, roi-height, regions, regions-from-meta and roi-type (object lock).
 struct AnalysisSettings {
   gboolean post_messages = TRUE;
   gboolean attach_meta = FALSE;
   GstVkComputeLumaMatrix matrix = GST_VKCOMPUTE_LUMA_MATRIX_BT709;
   RegionOfInterest roi;
+  std::vector<ListedRegion> regions;
+  gboolean regions_from_meta = FALSE;
+  std::string roi_type;  // regions-from-meta: only the metas of this type ("" = all)
 };
 
 // Their rows, which each analysis element's property table ends with (base/properties.hpp).
 const std::vector<Property<AnalysisSettings>>& analysis_properties();
 
-// For begin_frame(): `roi` clamped to a width x height frame, into frame.x0 .. y1. False, with a
-// LIBRARY/SETTINGS `error`, when nothing of it lies in the frame.
-bool set_frame_region(const RegionOfInterest& roi, guint width, guint height, Frame& frame, GError** error);
+// For begin_frame(): the regions `settings` ask for in `frame` (width x height), clamped to it,
+// into `regions`, and the box around those with pixels into frame.x0 .. y1 (the part its kernels
+// read). False, with a LIBRARY/SETTINGS `error`, when a region of the roi-* or `regions`
+// properties holds no pixel of the frame (a region from a meta is then reported as empty).
+bool take_frame_regions(GstElement* element, const AnalysisSettings& settings, guint width, guint height,
+                        Frame& frame, FrameRegions& regions, GError** error);
 
-// An analysis's begin_frame(): the element's settings now (`properties` of `element`) into the
-// frame's slot of `state`, and the region of interest as the part of the frame its kernels read.
+// An analysis's begin_frame(): the element's settings now (`properties` of `element`) and the
+// frame's regions into the frame's slot of `state`.
 template <typename Settings, typename State>
 bool take_frame_settings(const PropertyTable<Settings>& properties, GstElement* element, State& state,
                          Frame& frame, GError** error) {
-  Settings& settings = state.slots[frame.slot].settings;
-  settings = properties.snapshot(G_OBJECT(element));
-  frame.leaves_with_results = settings.attach_meta;
-  return set_frame_region(settings.roi, state.width, state.height, frame, error);
+  auto& slot = state.slots[frame.slot];
+  slot.settings = properties.snapshot(G_OBJECT(element));
+  frame.leaves_with_results = slot.settings.attach_meta;
+  return take_frame_regions(element, slot.settings, state.width, state.height, frame, slot.regions, error);
 }
+
+// The results of each of a frame's listed regions: `fill` adds those of region `i` of the
+// analysed ones (FrameRegions::analysed()) to its entry; the entries go into `results` as
+// "regions".
+void set_region_results(GstStructure* results, const FrameRegions& regions,
+                        const std::function<void(GstStructure* entry, guint i)>& fill);
 
 // An analysis's complete(), with the results of the frame in `results`: with attach-meta, attached
 // to the frame as a GstCustomMeta named `meta_name` holding the same fields. Returns the frame's

@@ -19,6 +19,7 @@ GParamSpec* PropertySpec::make() const {
       return g_param_spec_enum(name, nick, blurb, enum_gtype, gint(default_value), flags);
     }
     case kString: return g_param_spec_string(name, nick, blurb, default_string, flags);
+    case kCustom: return make_custom(name, nick, blurb, flags);
   }
   g_return_val_if_reached(nullptr);
 }

@@ -23,7 +23,7 @@ namespace vkc {
 
 // What a GParamSpec is made of (the table's columns that do not depend on the settings type).
 struct PropertySpec {
-  enum Type { kBoolean, kUint, kInt, kDouble, kEnum, kString };
+  enum Type { kBoolean, kUint, kInt, kDouble, kEnum, kString, kCustom };
   const char* name;
   const char* nick;
   const char* blurb;
@@ -31,6 +31,8 @@ struct PropertySpec {
   double minimum = 0, maximum = 0, default_value = 0;  // numbers; default_value for booleans, enums
   GType (*enum_type)() = nullptr;                      // kEnum
   const char* default_string = nullptr;                // kString
+  // kCustom: makes the GParamSpec of any other value type
+  GParamSpec* (*make_custom)(const char* name, const char* nick, const char* blurb, GParamFlags flags) = nullptr;
   bool mutable_playing = true;  // GST_PARAM_MUTABLE_PLAYING, else GST_PARAM_MUTABLE_READY
 
   GParamSpec* make() const;
@@ -158,6 +160,18 @@ struct Properties {
     PropertySpec spec{name, nick, blurb, PropertySpec::kString};
     spec.default_string = def;
     return row<std::string>(spec, field);
+  }
+  // A member of any type T, whose GParamSpec `make` builds and which `from` and `to` convert.
+  template <class T, class F>
+  static Property<S> custom(const char* name, const char* nick, const char* blurb,
+                            GParamSpec* (*make)(const char*, const char*, const char*, GParamFlags),
+                            T (*from)(const GValue*), void (*to)(const T&, GValue*), F field) {
+    PropertySpec spec{name, nick, blurb, PropertySpec::kCustom};
+    spec.make_custom = make;
+    static_assert(std::is_same_v<decltype(std::declval<F>()(std::declval<S&>())), T&>,
+                  "the field's type does not match the property's type");
+    return {spec, [field, from](S& s, const GValue* v) { field(s) = from(v); },
+            [field, to](const S& s, GValue* v) { to(field(s), v); }};
   }
 
  private:

@@ -38,9 +38,10 @@ using vkc::shader::histogram::kMaxBins;
 using vkc::shader::histogram::kMaxDrawnChannels;
 using vkc::shader::histogram::kNoLuma;
 using vkc::shader::histogram::kPixelsPerInvocation;
+using vkc::shader::histogram::kRegionStride;
+using vkc::shader::histogram::kRegionWords;
 using vkc::shader::histogram::Params;
 
-constexpr vk::DeviceSize kCountsBytes = kChannels * kMaxBins * sizeof(uint32_t);  // the histograms
 constexpr guint kGraphWidth = 256, kGraphHeight = 100;  // at most; bottom-left corner
 
 struct Settings : vkc::AnalysisSettings {
@@ -58,12 +59,17 @@ struct PlaneJob {
 // One frame slot: the counts the GPU writes and what the message needs once it is done.
 struct Slot {
   std::unique_ptr<vkc::Readback> counts;
-  Settings settings;  // the frame's, from begin_frame()
-  guint64 pixels = 0;
+  guint regions_room = 0;  // the regions the counts buffer has room for
+  Settings settings;       // the frame's, from begin_frame()
+  vkc::FrameRegions regions;
+
+  // Word offset of plane job j's region table (shaders/histogram_layout.h).
+  uint32_t table(size_t job) const { return regions_room * (kRegionStride + uint32_t(job) * kRegionWords); }
 };
 
 // Everything derived from the negotiated caps.
 struct State : vkc::CapsState {
+  std::shared_ptr<vkc::Device> device;
   std::map<uint32_t, std::unique_ptr<vkc::Kernel>> kernels;  // by bytes per pixel
   std::vector<PlaneJob> jobs;
   std::vector<const char*> names;  // message field of each histogram
@@ -149,6 +155,15 @@ static const vkc::PropertyTable<Settings> kProperties{
 G_DEFINE_TYPE(GstHistogram, gst_histogram, GST_TYPE_VKCOMPUTE_FILTER)
 GST_ELEMENT_REGISTER_DEFINE(histogram, "histogram", GST_RANK_NONE, gst_histogram_get_type())
 
+// The slot's counts buffer with room for `regions` regions, made anew (zeroed by its first frame)
+// when the one it has is too small. The slot's previous frame is done.
+static void make_room(const State& state, Slot& slot, guint regions) {
+  if (slot.counts && regions <= slot.regions_room) return;
+  slot.regions_room = regions;
+  slot.counts = std::make_unique<vkc::Readback>(state.device, slot.table(state.jobs.size()) * sizeof(uint32_t),
+                                                regions * kRegionStride * sizeof(uint32_t), "histogram counts");
+}
+
 std::unique_ptr<vkc::CapsState> HistogramOperation::configure(const std::shared_ptr<vkc::Device>& device,
                                                               const GstVideoInfo& in, const GstVideoInfo&,
                                                               GError** error) {
@@ -175,9 +190,8 @@ std::unique_ptr<vkc::CapsState> HistogramOperation::configure(const std::shared_
                                   .push_constant_bytes = sizeof(Params),
                                   .specialization = {job.bpp}});
   }
-  for (Slot& slot : state->slots)
-    slot.counts = std::make_unique<vkc::Readback>(device, (kFinished + 1) * sizeof(uint32_t), kCountsBytes,
-                                                  "histogram counts");
+  state->device = device;
+  for (Slot& slot : state->slots) make_room(*state, slot, 1);
   // The graph: red, green and blue into their bytes of an RGB pixel, or luma into the Y plane.
   const PlaneJob& first = state->jobs.front();
   state->draw_bpp = first.bpp;
@@ -220,12 +234,59 @@ bool HistogramOperation::begin_frame(vkc::CapsState& caps, vkc::Frame& frame, GE
   return vkc::take_frame_settings(kProperties, element_, static_cast<State&>(caps), frame, error);
 }
 
+// Workgroups across [from, to) of the frame at subsampling `sub`.
+static uint32_t blocks(guint from, guint to, guint sub, guint block) {
+  return ((to + sub - 1) / sub - from / sub + block - 1) / block;
+}
+
+// A plane job's part of a region: [x0, x1) x [y0, y1) in the plane's samples (a subsampled plane
+// counts every sample that covers at least one pixel of the region), and its blocks across and down.
+struct PlaneRegion {
+  uint32_t x0, y0, x1, y1, across, down;
+  PlaneRegion(const PlaneJob& job, const vkc::FrameRegion& r)
+      : x0(r.x0 / job.sub_x),
+        y0(r.y0 / job.sub_y),
+        x1((r.x1 + job.sub_x - 1) / job.sub_x),
+        y1((r.y1 + job.sub_y - 1) / job.sub_y),
+        across(blocks(r.x0, r.x1, job.sub_x, kBlockWidth)),
+        down(blocks(r.y0, r.y1, job.sub_y, kBlockHeight)) {}
+};
+
+// Several regions: the region table of every plane job, one after the other (histogram_layout.h),
+// and the blocks of every region in each job.
+static std::vector<uint32_t> region_tables(const State& state, const std::vector<const vkc::FrameRegion*>& regions,
+                                           std::vector<uint32_t>& job_blocks) {
+  std::vector<uint32_t> groups(regions.size(), 0);  // each region's, over every job
+  for (const PlaneJob& job : state.jobs)
+    for (size_t r = 0; r < regions.size(); ++r) {
+      const PlaneRegion part(job, *regions[r]);
+      groups[r] += part.across * part.down;
+    }
+  std::vector<uint32_t> tables;
+  job_blocks.clear();
+  for (const PlaneJob& job : state.jobs) {
+    uint32_t first = 0;
+    for (size_t r = 0; r < regions.size(); ++r) {
+      const PlaneRegion part(job, *regions[r]);
+      tables.insert(tables.end(), {part.x0, part.y0, part.x1, part.y1, part.across, first, groups[r], 0});
+      first += part.across * part.down;
+    }
+    job_blocks.push_back(first);
+  }
+  return tables;
+}
+
 bool HistogramOperation::record(vkc::CapsState& caps, vkc::Frame& frame, GError**) {
   auto& state = static_cast<State&>(caps);
   Slot& slot = state.slots[frame.slot];
   const Settings& settings = slot.settings;
-  const guint x0 = frame.x0, y0 = frame.y0, x1 = frame.x1, y1 = frame.y1;
-  slot.pixels = guint64(x1 - x0) * (y1 - y0);
+  const std::vector<const vkc::FrameRegion*> analysed = slot.regions.analysed();
+  if (analysed.empty()) return true;  // a frame with no region: its results say so
+  std::vector<uint32_t> tables, job_blocks;
+  if (slot.regions.listed) {
+    tables = region_tables(state, analysed, job_blocks);
+    make_room(state, slot, guint(analysed.size()));
+  }
 
   const vkc::LumaCoefficients k = vkc::luma_coefficients(settings.matrix);
   // draw: the base class has copied the frame into the output, where the graph goes over it.
@@ -233,22 +294,22 @@ bool HistogramOperation::record(vkc::CapsState& caps, vkc::Frame& frame, GError*
     kernel->update(frame.slot,
                    {{frame.in.buffer}, {slot.counts->work()}, {frame.in.buffer}, {slot.counts->host()}});
   slot.counts->record_zero_once(frame.cmd);  // the kernel leaves its counters zeroed after each frame
-  // Workgroups across [from, to) of the frame at subsampling `sub`.
-  auto groups = [](guint from, guint to, guint sub, guint block) {
-    return ((to + sub - 1) / sub - from / sub + block - 1) / block;
-  };
-  auto groups_x = [&](const PlaneJob& job) { return groups(x0, x1, job.sub_x, kBlockWidth); };
-  auto groups_y = [&](const PlaneJob& job) { return groups(y0, y1, job.sub_y, kBlockHeight); };
+  vkc::update_buffer(frame.cmd, slot.counts->work(), slot.table(0), tables);
+  const vkc::FrameRegion one{.x0 = frame.x0, .y0 = frame.y0, .x1 = frame.x1, .y1 = frame.y1};
   uint32_t total_groups = 0;
-  for (const PlaneJob& job : state.jobs) total_groups += groups_x(job) * groups_y(job);
   for (const PlaneJob& job : state.jobs) {
-    // A subsampled plane counts every sample that covers at least one pixel of the region.
+    const PlaneRegion part(job, one);
+    total_groups += part.across * part.down;
+  }
+  for (size_t j = 0; j < state.jobs.size(); ++j) {
+    const PlaneJob& job = state.jobs[j];
+    const PlaneRegion part(job, one);  // several regions: unused
     Params params{.offset = frame.in.offset[job.plane],
                   .stride = frame.in.stride[job.plane],
-                  .x0 = x0 / job.sub_x,
-                  .y0 = y0 / job.sub_y,
-                  .x1 = (x1 + job.sub_x - 1) / job.sub_x,
-                  .y1 = (y1 + job.sub_y - 1) / job.sub_y,
+                  .x0 = part.x0,
+                  .y0 = part.y0,
+                  .x1 = part.x1,
+                  .y1 = part.y1,
                   .channels = job.channels,
                   .order = job.order,
                   .slots = job.slots,
@@ -257,21 +318,28 @@ bool HistogramOperation::record(vkc::CapsState& caps, vkc::Frame& frame, GError*
                   .kg = k.kg,
                   .kb = k.kb,
                   .bins = settings.bins,
-                  .groups = total_groups};
-    state.kernels[job.bpp]->dispatch(frame.cmd, frame.slot, &params, groups_x(job), groups_y(job));
+                  .groups = total_groups,
+                  .regions = slot.regions.listed ? uint32_t(analysed.size()) : 0,
+                  .table = slot.table(j),
+                  .blocks = slot.regions.listed ? job_blocks[j] : 0};
+    uint32_t groups_x = part.across, groups_y = part.down;
+    if (params.regions) {
+      // One workgroup per block of every region, in rows of up to 65 535 (every device's least
+      // maxComputeWorkGroupCount).
+      groups_x = MIN(params.blocks, 65535u);
+      groups_y = (params.blocks + groups_x - 1) / groups_x;
+    }
+    state.kernels[job.bpp]->dispatch(frame.cmd, frame.slot, &params, groups_x, groups_y);
   }
   if (settings.draw && frame.outbuf) record_draw(state, frame, settings.bins);
   return true;
 }
 
-void HistogramOperation::complete(vkc::CapsState& caps, vkc::Frame& frame) {
-  const auto& state = static_cast<const State&>(caps);
-  const Slot& slot = state.slots[frame.slot];
-  if (!slot.settings.post_messages && !slot.settings.attach_meta) return;
-  const uint32_t* counts = slot.counts->result();
-  GstStructure* s = vkc::new_frame_structure("histogram", frame.inbuf, frame.segment);
-  gst_structure_set(s, "bins", G_TYPE_UINT, slot.settings.bins, "pixels", G_TYPE_UINT64, slot.pixels,
-                    nullptr);
+// The histograms of one region (its part of the results, shaders/histogram_layout.h) into `s`: the
+// fields of the one-region message.
+static void set_region_fields(GstStructure* s, const State& state, const uint32_t* counts, guint bins,
+                              guint64 pixels) {
+  gst_structure_set(s, "bins", G_TYPE_UINT, bins, "pixels", G_TYPE_UINT64, pixels, nullptr);
   // Up to 1280 GValues a frame: each count starts as a copy of one initialised guint64 GValue
   // (it holds no reference, so a plain copy is a valid value) rather than through g_value_init():
   // building and freeing a 5 x 256 message took 22 instead of 29 us on the project's CI machine.
@@ -279,14 +347,29 @@ void HistogramOperation::complete(vkc::CapsState& caps, vkc::Frame& frame) {
   g_value_init(&zero, G_TYPE_UINT64);
   for (guint h = 0; h < state.names.size(); ++h) {
     GValue array = G_VALUE_INIT;
-    gst_value_array_init(&array, slot.settings.bins);
-    for (guint b = 0; b < slot.settings.bins; ++b) {
+    gst_value_array_init(&array, bins);
+    for (guint b = 0; b < bins; ++b) {
       GValue count = zero;
       g_value_set_uint64(&count, counts[h * kMaxBins + b]);
       gst_value_array_append_and_take_value(&array, &count);
     }
     gst_structure_take_value(s, state.names[h], &array);
   }
+}
+
+void HistogramOperation::complete(vkc::CapsState& caps, vkc::Frame& frame) {
+  const auto& state = static_cast<const State&>(caps);
+  const Slot& slot = state.slots[frame.slot];
+  if (!slot.settings.post_messages && !slot.settings.attach_meta) return;
+  const uint32_t* counts = slot.counts->result();
+  const std::vector<const vkc::FrameRegion*> analysed = slot.regions.analysed();
+  GstStructure* s = vkc::new_frame_structure("histogram", frame.inbuf, frame.segment);
+  if (slot.regions.listed)
+    vkc::set_region_results(s, slot.regions, [&](GstStructure* entry, guint i) {
+      set_region_fields(entry, state, counts + i * kRegionStride, slot.settings.bins, analysed[i]->pixels());
+    });
+  else
+    set_region_fields(s, state, counts, slot.settings.bins, analysed[0]->pixels());
   vkc::attach_results(slot.settings, frame, s, "VkComputeHistogramMeta");
   vkc::post_results(element_, slot.settings, s);
 }

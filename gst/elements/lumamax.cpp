@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstddef>
 #include <memory>
+#include <vector>
 
 #include "base/analysis.hpp"
 #include "base/computefilter.hpp"
@@ -38,6 +39,7 @@ using vkc::shader::lumamax::kMaxPeaks;
 using vkc::shader::lumamax::kMinKey;
 using vkc::shader::lumamax::kPeaks;
 using vkc::shader::lumamax::kPixelsPerInvocation;
+using vkc::shader::lumamax::kRegionWords;
 using vkc::shader::lumamax::kScanGroupX;
 using vkc::shader::lumamax::kScanGroupY;
 using vkc::shader::lumamax::kTileHeight;
@@ -69,12 +71,19 @@ uint32_t peak_floor(gdouble threshold) {
 // One frame slot: its scratch buffer and what its message needs once the GPU is done.
 struct Slot {
   std::unique_ptr<vkc::Readback> scratch;
+  guint regions_room = 0;  // the scratch buffer's room, in regions and in tiles
+  guint64 tiles_room = 0;
   Settings settings;  // the frame's, from begin_frame()
-  guint64 pixels = 0;
+  vkc::FrameRegions regions;
+
+  // Word offsets of the region table and of the tiles' slots (shaders/lumamax_layout.h).
+  uint32_t table() const { return regions_room * kTiles; }
+  uint32_t tiles_base() const { return regions_room * (kTiles + kRegionWords); }
 };
 
 // Everything derived from the negotiated caps.
 struct State : vkc::CapsState {
+  std::shared_ptr<vkc::Device> device;
   std::unique_ptr<vkc::Kernel> scan, rescan, reduce_full, reduce_peak;
   guint width = 0, height = 0;
   uint32_t bpp = 1;
@@ -132,6 +141,17 @@ static const vkc::PropertyTable<Settings> kProperties{
 G_DEFINE_TYPE(GstLumamax, gst_lumamax, GST_TYPE_VKCOMPUTE_FILTER)
 GST_ELEMENT_REGISTER_DEFINE(lumamax, "lumamax", GST_RANK_NONE, gst_lumamax_get_type())
 
+// The slot's scratch buffer with room for `regions` regions of `tiles` tiles in all, made anew
+// (zeroed by its first frame) when the one it has is too small. The slot's previous frame is done.
+static void make_room(const State& state, Slot& slot, guint regions, guint64 tiles) {
+  if (slot.scratch && regions <= slot.regions_room && tiles <= slot.tiles_room) return;
+  slot.regions_room = MAX(regions, slot.regions_room);
+  slot.tiles_room = MAX(tiles, slot.tiles_room);
+  slot.scratch = std::make_unique<vkc::Readback>(
+      state.device, (slot.tiles_base() + kWordsPerTile * slot.tiles_room) * sizeof(uint32_t),
+      slot.table() * sizeof(uint32_t), "lumamax scratch");
+}
+
 std::unique_ptr<vkc::CapsState> LumamaxOperation::configure(const std::shared_ptr<vkc::Device>& device,
                                                             const GstVideoInfo& in, const GstVideoInfo&,
                                                             GError** error) {
@@ -176,13 +196,12 @@ std::unique_ptr<vkc::CapsState> LumamaxOperation::configure(const std::shared_pt
   state->reduce_full = std::make_unique<vkc::Kernel>(device, reduce_info(true));
   state->reduce_peak = std::make_unique<vkc::Kernel>(device, reduce_info(false));
 
-  // Room for every tile of a whole-frame region; a smaller region needs fewer.
+  // Room for every tile of a whole-frame region; a smaller region needs fewer. Several regions
+  // make room for themselves.
+  state->device = device;
   const guint64 tiles = guint64((state->width + kTileWidth - 1) / kTileWidth) *
                         ((state->height + kTileHeight - 1) / kTileHeight);
-  for (Slot& slot : state->slots)
-    slot.scratch =
-        std::make_unique<vkc::Readback>(device, (kTiles + kWordsPerTile * tiles) * sizeof(uint32_t),
-                                        kTiles * sizeof(uint32_t), "lumamax scratch");
+  for (Slot& slot : state->slots) make_room(*state, slot, 1, tiles);
   // The scan reads plane 0 once, kPixelsPerInvocation pixels per invocation.
   state->input_reads = {.planes = 1, .load_bytes = kPixelsPerInvocation * state->bpp};
   GST_INFO_OBJECT(element_, "%s %ux%u, %s reduction", GST_VIDEO_INFO_NAME(&in), state->width, state->height,
@@ -194,22 +213,14 @@ bool LumamaxOperation::begin_frame(vkc::CapsState& caps, vkc::Frame& frame, GErr
   return vkc::take_frame_settings(kProperties, element_, static_cast<State&>(caps), frame, error);
 }
 
-bool LumamaxOperation::record(vkc::CapsState& caps, vkc::Frame& frame, GError**) {
-  auto& state = static_cast<State&>(caps);
-  const Settings& settings = state.slots[frame.slot].settings;
+// What the frame's dispatches share: the frame, the luma and the peaks' settings.
+static ScanParams frame_scan_params(const State& state, const vkc::Frame& frame, const Settings& settings) {
   ScanParams scan{};
-  scan.roi_x0 = frame.x0;
-  scan.roi_y0 = frame.y0;
-  scan.roi_x1 = frame.x1;
-  scan.roi_y1 = frame.y1;
   const vkc::LumaCoefficients k = vkc::luma_coefficients(settings.matrix);
   scan.width = state.width;
   scan.height = state.height;
   scan.offset = frame.in.offset[0];
   scan.stride = frame.in.stride[0];
-  scan.tiles_x = (scan.roi_x1 - scan.roi_x0 + kTileWidth - 1) / kTileWidth;
-  const uint32_t tiles_y = (scan.roi_y1 - scan.roi_y0 + kTileHeight - 1) / kTileHeight;
-  scan.tiles = scan.tiles_x * tiles_y;
   scan.order = state.order;
   scan.kr = k.kr;
   scan.kg = k.kg;
@@ -219,9 +230,55 @@ bool LumamaxOperation::record(vkc::CapsState& caps, vkc::Frame& frame, GError**)
   scan.reach = distance - 1;  // |dx| <= reach for every pixel with dx^2 + dy^2 < distance^2
   // Peaks darker than this are not chosen: the reduction that would choose one writes "no pixel".
   scan.peak_floor = peak_floor(settings.peak_threshold);
+  return scan;
+}
 
+// The tiles of [x0, x1) x [y0, y1), across and down.
+static uint32_t tiles_across(guint x0, guint x1) { return (x1 - x0 + kTileWidth - 1) / kTileWidth; }
+static uint32_t tiles_down(guint y0, guint y1) { return (y1 - y0 + kTileHeight - 1) / kTileHeight; }
+
+// The table of the frame's regions (shaders/lumamax_layout.h) and the tiles of all of them.
+static std::vector<uint32_t> region_table(const std::vector<const vkc::FrameRegion*>& regions, uint32_t& tiles) {
+  std::vector<uint32_t> table;
+  tiles = 0;
+  for (const vkc::FrameRegion* r : regions) {
+    const uint32_t across = tiles_across(r->x0, r->x1), count = across * tiles_down(r->y0, r->y1);
+    table.insert(table.end(), {r->x0, r->y0, r->x1, r->y1, across, count, tiles, 0});
+    tiles += count;
+  }
+  return table;
+}
+
+bool LumamaxOperation::record(vkc::CapsState& caps, vkc::Frame& frame, GError**) {
+  auto& state = static_cast<State&>(caps);
   Slot& slot = state.slots[frame.slot];
-  slot.pixels = guint64(scan.roi_x1 - scan.roi_x0) * (scan.roi_y1 - scan.roi_y0);
+  const Settings& settings = slot.settings;
+  const std::vector<const vkc::FrameRegion*> analysed = slot.regions.analysed();
+  if (analysed.empty()) return true;  // a frame with no region: its results say so
+  ScanParams scan = frame_scan_params(state, frame, settings);
+  // Several regions: their table, in the slot's scratch buffer before the scan reads it.
+  std::vector<uint32_t> table;
+  uint32_t groups_x, groups_y;
+  if (slot.regions.listed) {
+    table = region_table(analysed, scan.tiles_total);
+    make_room(state, slot, guint(analysed.size()), scan.tiles_total);
+    scan.regions = uint32_t(analysed.size());
+    // One workgroup per tile of every region, in rows of up to 65 535 (every device's least
+    // maxComputeWorkGroupCount).
+    groups_x = MIN(scan.tiles_total, 65535u);
+    groups_y = (scan.tiles_total + groups_x - 1) / groups_x;
+  } else {
+    scan.roi_x0 = frame.x0;
+    scan.roi_y0 = frame.y0;
+    scan.roi_x1 = frame.x1;
+    scan.roi_y1 = frame.y1;
+    scan.tiles_x = groups_x = tiles_across(frame.x0, frame.x1);
+    groups_y = tiles_down(frame.y0, frame.y1);
+    scan.tiles = scan.tiles_total = groups_x * groups_y;
+  }
+  scan.table = slot.table();
+  scan.tiles_base = slot.tiles_base();
+
   const vkc::Binding scratch{slot.scratch->work()};
   // Binding 3, the host-visible results, is written only by a scan that finishes the frame
   // (count = 1). The other scans and the rescans get the scratch buffer there, which they never
@@ -231,11 +288,13 @@ bool LumamaxOperation::record(vkc::CapsState& caps, vkc::Frame& frame, GError**)
   };
   vk::CommandBuffer cmd = frame.cmd;
   slot.scratch->record_zero_once(cmd);  // the kernel leaves its counters zeroed after each frame
+  vkc::update_buffer(cmd, slot.scratch->work(), scan.table, table);
   if (settings.count == 1) {
     bind_scan(*state.scan, slot.scratch->host());
-    // One dispatch: its last workgroup reduces the tiles and writes the results for the CPU.
+    // One dispatch: the last workgroup of each region reduces its tiles and writes its results
+    // for the CPU.
     scan.finish = 1;
-    state.scan->dispatch(cmd, frame.slot, &scan, scan.tiles_x, tiles_y);
+    state.scan->dispatch(cmd, frame.slot, &scan, groups_x, groups_y);
     return true;
   }
   // The peak chain: scan, reduce, then per further peak a rescan of the tiles near the previous
@@ -244,21 +303,30 @@ bool LumamaxOperation::record(vkc::CapsState& caps, vkc::Frame& frame, GError**)
   state.reduce_full->update(frame.slot, {{frame.in.buffer}, scratch});
   bind_scan(*state.rescan, slot.scratch->work());
   state.reduce_peak->update(frame.slot, {{frame.in.buffer}, scratch});
-  state.scan->dispatch(cmd, frame.slot, &scan, scan.tiles_x, tiles_y);
+  state.scan->dispatch(cmd, frame.slot, &scan, groups_x, groups_y);
   vkc::compute_barrier(cmd);
-  ReduceParams reduce{scan.tiles, 0, scan.peak_floor};
-  state.reduce_full->dispatch(cmd, frame.slot, &reduce, 1, 1);
-  // The tiles within reach of a peak, never more than the region's (a min-distance beyond the
+  ReduceParams reduce{scan.tiles, 0, scan.peak_floor, scan.regions, scan.table, scan.tiles_base, scan.tiles_total};
+  const uint32_t reduce_groups = MAX(scan.regions, 1u);
+  state.reduce_full->dispatch(cmd, frame.slot, &reduce, reduce_groups, 1);
+  // The tiles within reach of a peak, never more than a region's (a min-distance beyond the
   // frame made a grid of millions of workgroups, seconds of GPU time per peak).
-  const uint32_t rescan_x = std::min(2 * scan.reach / kTileWidth + 2, scan.tiles_x),
-                 rescan_y = std::min(2 * scan.reach / kTileHeight + 2, tiles_y);
+  uint32_t rescan_x = 0, rescan_y = 0;
+  for (const vkc::FrameRegion* r : analysed) {
+    rescan_x = MAX(rescan_x, MIN(2 * scan.reach / kTileWidth + 2, tiles_across(r->x0, r->x1)));
+    rescan_y = MAX(rescan_y, MIN(2 * scan.reach / kTileHeight + 2, tiles_down(r->y0, r->y1)));
+  }
+  // Several regions: rescan_y rows of workgroups each, as many regions per dispatch as fit.
+  scan.rescan_rows = rescan_y;
+  const uint32_t per_dispatch = scan.regions ? MAX(65535u / rescan_y, 1u) : 1u;
   for (guint n = 1; n < settings.count; ++n) {
     scan.peak = n - 1;
     reduce.peak = n;
     vkc::compute_barrier(cmd);
-    state.rescan->dispatch(cmd, frame.slot, &scan, rescan_x, rescan_y);
+    for (scan.region_base = 0; scan.region_base < reduce_groups; scan.region_base += per_dispatch)
+      state.rescan->dispatch(cmd, frame.slot, &scan, rescan_x,
+                             rescan_y * MIN(per_dispatch, reduce_groups - scan.region_base));
     vkc::compute_barrier(cmd);
-    state.reduce_peak->dispatch(cmd, frame.slot, &reduce, 1, 1);
+    state.reduce_peak->dispatch(cmd, frame.slot, &reduce, reduce_groups, 1);
   }
   slot.scratch->record_copy(cmd);
   return true;
@@ -274,8 +342,9 @@ static GValue peak_value(guint x, guint y, gdouble luma) {
 }
 
 // The peak as a region-of-interest meta on `buffer`: a box of `box` pixels a side centred on it,
-// clipped to the frame, whose parameter is the peak's structure.
-static void attach_peak(GstBuffer* buffer, guint box, guint width, guint height, guint rank,
+// clipped to the frame, whose parameter is the peak's structure; `parent` is the id of the meta
+// of the region it was found in, or -1.
+static void attach_peak(GstBuffer* buffer, guint box, guint width, guint height, guint rank, gint parent,
                         const GValue& peak) {
   const GstStructure* fields = gst_value_get_structure(&peak);
   gint x = 0, y = 0;
@@ -288,7 +357,42 @@ static void attach_peak(GstBuffer* buffer, guint box, guint width, guint height,
   GstVideoRegionOfInterestMeta* meta = gst_buffer_add_video_region_of_interest_meta(
       buffer, "lumamax-peak", guint(x0), guint(y0), guint(x1 - x0), guint(y1 - y0));
   meta->id = gint(rank);
+  meta->parent_id = parent;
   gst_video_region_of_interest_meta_add_param(meta, gst_structure_copy(fields));
+}
+
+// The results of one region (its block of the results, shaders/lumamax_layout.h) into `s`: the
+// fields of the one-region message.
+static void set_region_fields(GstStructure* s, const uint32_t* block, guint64 pixels, guint count, guint width) {
+  auto x_of = [&](uint32_t key_lo) { return gint((~key_lo) % width); };
+  auto y_of = [&](uint32_t key_lo) { return gint((~key_lo) / width); };
+  const guint64 sum = guint64(block[kLumaSum]) | (guint64(block[kLumaSum + 1]) << 32);
+  const uint32_t* max_key = block + kMaxKey;
+  const uint32_t* min_key = block + kMinKey;
+  gst_structure_set(s, "x", G_TYPE_INT, x_of(max_key[1]), "y", G_TYPE_INT, y_of(max_key[1]), "luma",
+                    G_TYPE_DOUBLE, max_key[0] / kLumaScale, "min-x", G_TYPE_INT, x_of(min_key[1]), "min-y",
+                    G_TYPE_INT, y_of(min_key[1]), "min-luma", G_TYPE_DOUBLE, (kMaxLuma - min_key[0]) / kLumaScale,
+                    "mean-luma", G_TYPE_DOUBLE, double(sum) / (double(pixels) * (kLumaScale / (1u << kLumaSumShift))),
+                    nullptr);
+  GValue peaks = G_VALUE_INIT;
+  gst_value_array_init(&peaks, count);
+  for (guint n = 0; n < count; ++n) {
+    const uint32_t* key = block + kPeaks + 2 * n;
+    if (key[0] == 0 && key[1] == 0) break;  // every other pixel is suppressed or below peak-threshold
+    GValue peak = peak_value(x_of(key[1]), y_of(key[1]), key[0] / kLumaScale);
+    gst_value_array_append_and_take_value(&peaks, &peak);
+  }
+  gst_structure_take_value(s, "peaks", &peaks);
+}
+
+// Each reported peak of `results` (a region's entry or the message) as a region-of-interest meta
+// on `buffer`, a child of the region's own meta when it came from one.
+static void attach_peaks(GstBuffer* buffer, const GstStructure* results, const State& state, guint box) {
+  const GValue* reported = gst_structure_get_value(results, "peaks");
+  gint parent = -1;
+  gst_structure_get_int(results, "roi-id", &parent);
+  for (guint n = 0; reported && n < gst_value_array_get_size(reported); ++n)
+    attach_peak(buffer, box, state.width, state.height, n, parent, *gst_value_array_get_value(reported, n));
 }
 
 void LumamaxOperation::complete(vkc::CapsState& caps, vkc::Frame& frame) {
@@ -296,32 +400,20 @@ void LumamaxOperation::complete(vkc::CapsState& caps, vkc::Frame& frame) {
   const Slot& slot = state.slots[frame.slot];
   if (!slot.settings.post_messages && !slot.settings.attach_meta) return;
   const uint32_t* result = slot.scratch->result();
-  auto x_of = [&](uint32_t key_lo) { return (~key_lo) % state.width; };
-  auto y_of = [&](uint32_t key_lo) { return (~key_lo) / state.width; };
-  const guint64 sum = guint64(result[kLumaSum]) | (guint64(result[kLumaSum + 1]) << 32);
-
+  const std::vector<const vkc::FrameRegion*> analysed = slot.regions.analysed();
   GstStructure* s = vkc::new_frame_structure("lumamax", frame.inbuf, frame.segment);
-  const uint32_t* max_key = result + kMaxKey;
-  const uint32_t* min_key = result + kMinKey;
-  gst_structure_set(s, "x", G_TYPE_INT, gint(x_of(max_key[1])), "y", G_TYPE_INT, gint(y_of(max_key[1])),
-                    "luma", G_TYPE_DOUBLE, max_key[0] / kLumaScale, "min-x", G_TYPE_INT,
-                    gint(x_of(min_key[1])), "min-y", G_TYPE_INT, gint(y_of(min_key[1])), "min-luma",
-                    G_TYPE_DOUBLE, (kMaxLuma - min_key[0]) / kLumaScale, "mean-luma", G_TYPE_DOUBLE,
-                    double(sum) / (double(slot.pixels) * (kLumaScale / (1u << kLumaSumShift))), nullptr);
-  GValue peaks = G_VALUE_INIT;
-  gst_value_array_init(&peaks, slot.settings.count);
-  for (guint n = 0; n < slot.settings.count; ++n) {
-    const uint32_t* key = result + kPeaks + 2 * n;
-    if (key[0] == 0 && key[1] == 0) break;  // every other pixel is suppressed or below peak-threshold
-    GValue peak = peak_value(x_of(key[1]), y_of(key[1]), key[0] / kLumaScale);
-    gst_value_array_append_and_take_value(&peaks, &peak);
-  }
-  gst_structure_take_value(s, "peaks", &peaks);
+  if (slot.regions.listed)
+    vkc::set_region_results(s, slot.regions, [&](GstStructure* entry, guint i) {
+      set_region_fields(entry, result + i * kTiles, analysed[i]->pixels(), slot.settings.count, state.width);
+    });
+  else
+    set_region_fields(s, result, analysed[0]->pixels(), slot.settings.count, state.width);
   if (GstBuffer* out = vkc::attach_results(slot.settings, frame, s, "VkComputeLumamaxMeta")) {
-    const GValue* reported = gst_structure_get_value(s, "peaks");
-    for (guint n = 0; n < gst_value_array_get_size(reported); ++n)
-      attach_peak(out, slot.settings.peak_box, state.width, state.height, n,
-                  *gst_value_array_get_value(reported, n));
+    if (!slot.regions.listed) attach_peaks(out, s, state, slot.settings.peak_box);
+    const GValue* entries = gst_structure_get_value(s, "regions");
+    for (guint i = 0; entries && i < gst_value_array_get_size(entries); ++i)
+      attach_peaks(out, gst_value_get_structure(gst_value_array_get_value(entries, i)), state,
+                   slot.settings.peak_box);
   }
   vkc::post_results(element_, slot.settings, s);
 }

@@ -17,20 +17,52 @@ uvec2 add64(uvec2 a, uvec2 b) {
 }
 
 #ifdef TILE_REDUCTION
-// Needs `scratch`. Combines the slots of `tiles` tiles; every invocation of a workgroup of
-// kGroupInvocations calls it and gets the largest key and, when `full`, the smallest key and the sum.
+// Needs `scratch`.
+
+// A region: its rectangle, its tiles and where its results go (lumamax_layout.h).
+struct Region {
+  uint x0, y0, x1, y1;
+  uint tiles_x, tiles, first_tile;
+  uint block;  // word offset of its results
+};
+
+// Region r of the table at word `table` of the scratch buffer.
+Region table_region(uint table, uint r) {
+  uint a = table + r * kRegionWords;
+  return Region(scratch[a + kRegionX0], scratch[a + kRegionY0], scratch[a + kRegionX1], scratch[a + kRegionY1],
+                scratch[a + kRegionTilesX], scratch[a + kRegionTiles], scratch[a + kRegionFirstTile], r * kTiles);
+}
+
+// The region of the table's `regions` whose tiles hold tile `t` of all of them.
+uint region_of_tile(uint table, uint regions, uint t) {
+  uint lo = 0u, hi = regions - 1u;
+  while (lo < hi) {
+    uint mid = (lo + hi + 1u) / 2u;
+    if (scratch[table + mid * kRegionWords + kRegionFirstTile] <= t)
+      lo = mid;
+    else
+      hi = mid - 1u;
+  }
+  return lo;
+}
+
+// Combines the slots of `count` tiles from tile `first`, of a layout of `total` tiles at word
+// `base`; every invocation of a workgroup of kGroupInvocations calls it and gets the largest key
+// and, when `full`, the smallest key and the sum.
 shared uvec2 r_max[kGroupInvocations];
 shared uvec2 r_min[kGroupInvocations];
 shared uvec2 r_sum[kGroupInvocations];
 
-void reduce_tiles(uint tiles, bool full, out uvec2 best, out uvec2 least, out uvec2 total) {
+void reduce_tiles(uint base, uint total, uint first, uint count, bool full, out uvec2 best, out uvec2 least,
+                  out uvec2 sum_out) {
   uint i = gl_LocalInvocationIndex;
   uvec2 mx = uvec2(0u), mn = uvec2(0u), sum = uvec2(0u);
-  for (uint t = i; t < tiles; t += kGroupInvocations) {
-    mx = key_max(mx, uvec2(scratch[kTiles + 2u * t], scratch[kTiles + 2u * t + 1u]));
+  for (uint k = i; k < count; k += kGroupInvocations) {
+    uint t = first + k;
+    mx = key_max(mx, uvec2(scratch[base + 2u * t], scratch[base + 2u * t + 1u]));
     if (full) {
-      mn = key_max(mn, uvec2(scratch[kTiles + 2u * tiles + 2u * t], scratch[kTiles + 2u * tiles + 2u * t + 1u]));
-      sum = add64(sum, uvec2(scratch[kTiles + 4u * tiles + t], 0u));
+      mn = key_max(mn, uvec2(scratch[base + 2u * total + 2u * t], scratch[base + 2u * total + 2u * t + 1u]));
+      sum = add64(sum, uvec2(scratch[base + 4u * total + t], 0u));
     }
   }
   r_max[i] = mx;
@@ -47,6 +79,6 @@ void reduce_tiles(uint tiles, bool full, out uvec2 best, out uvec2 least, out uv
   }
   best = r_max[0];
   least = r_min[0];
-  total = r_sum[0];
+  sum_out = r_sum[0];
 }
 #endif
