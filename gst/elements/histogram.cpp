@@ -252,10 +252,10 @@ struct PlaneRegion {
         down(blocks(r.y0, r.y1, job.sub_y, kBlockHeight)) {}
 };
 
-// Several regions: the region table of every plane job, one after the other (histogram_layout.h),
-// and the blocks of every region in each job.
+// Several regions: the region table of every plane job, `room` regions apart (Slot::table()), and
+// the blocks of every region in each job.
 static std::vector<uint32_t> region_tables(const State& state, const std::vector<const vkc::FrameRegion*>& regions,
-                                           std::vector<uint32_t>& job_blocks) {
+                                           guint room, std::vector<uint32_t>& job_blocks) {
   std::vector<uint32_t> groups(regions.size(), 0);  // each region's, over every job
   for (const PlaneJob& job : state.jobs)
     for (size_t r = 0; r < regions.size(); ++r) {
@@ -271,6 +271,7 @@ static std::vector<uint32_t> region_tables(const State& state, const std::vector
       tables.insert(tables.end(), {part.x0, part.y0, part.x1, part.y1, part.across, first, groups[r], 0});
       first += part.across * part.down;
     }
+    tables.resize(tables.size() + (room - regions.size()) * kRegionWords);
     job_blocks.push_back(first);
   }
   return tables;
@@ -284,8 +285,8 @@ bool HistogramOperation::record(vkc::CapsState& caps, vkc::Frame& frame, GError*
   if (analysed.empty()) return true;  // a frame with no region: its results say so
   std::vector<uint32_t> tables, job_blocks;
   if (slot.regions.listed) {
-    tables = region_tables(state, analysed, job_blocks);
     make_room(state, slot, guint(analysed.size()));
+    tables = region_tables(state, analysed, slot.regions_room, job_blocks);
   }
 
   const vkc::LumaCoefficients k = vkc::luma_coefficients(settings.matrix);
