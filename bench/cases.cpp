@@ -110,6 +110,41 @@ std::vector<Variant> conversion_variants(const std::string& to, OpenCvOp op) {
   return variants;
 }
 
+// A `regions` value of n x n regions tiling a w x h frame.
+std::string tiling(int n, int w, int h) {
+  std::string regions;
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i)
+      regions += std::string(regions.empty() ? "" : ",") + "\"region,x=" + std::to_string(i * w / n) +
+                 ",y=" + std::to_string(j * h / n) + ",width=" + std::to_string((i + 1) * w / n - i * w / n) +
+                 ",height=" + std::to_string((j + 1) * h / n - j * h / n) + "\"";
+  return "regions=<" + regions + ">";
+}
+
+// An analysis element on the whole frame, on 1, 16 and 256 regions tiling it (one pass each), and
+// with its results on the frames (attach-meta), unpaced and live.
+std::vector<Variant> regions_variants(const std::string& element, int w, int h) {
+  std::vector<Variant> variants = {ours(element + " name=dut")};
+  for (int n : {1, 4, 16}) {
+    Variant v = ours(element + " name=dut " + tiling(n, w, h));
+    v.label = "vkcompute, " + std::to_string(n * n) + (n == 1 ? " region" : " regions");
+    v.note = "a regions array of " + std::to_string(n * n) + " tiling the frame";
+    variants.push_back(v);
+  }
+  Variant meta = ours(element + " name=dut attach-meta=true");
+  meta.label = "vkcompute attach-meta";
+  meta.note = "results on the frames too: each frame leaves when its results are ready";
+  variants.push_back(meta);
+  for (bool attach : {false, true}) {
+    Variant live = attach ? meta : variants.front();
+    live.label += ", live";
+    live.note = "frames pushed at 30 frames/s: time from the push to the sink";
+    live.live_fps = 30;
+    variants.push_back(live);
+  }
+  return variants;
+}
+
 }  // namespace
 
 FrameSize frame_size(const std::string& size) {
@@ -160,6 +195,10 @@ std::vector<Case> build_cases(const std::vector<std::string>& sizes, const std::
                           opencv("calcHist", OpenCvOp::kHistRgba, "R, G, B and luma (cvtColor)")));
     add("histogram NV12", GST_VIDEO_FORMAT_NV12, 1.5 * px, 0,
         analysis_variants("histogram", opencv("calcHist", OpenCvOp::kHistNv12, "Y, U and V")));
+    // Several regions per frame, and the results on the frames.
+    add("lumamax RGBA regions", GST_VIDEO_FORMAT_RGBA, 4 * px, 0, regions_variants("lumamax", w, h));
+    add("histogram RGBA regions", GST_VIDEO_FORMAT_RGBA, 4 * px, 0,
+        regions_variants("histogram bins=16", w, h));
     for (int k : {3, 15, 31, 61}) {
       const std::string kk = std::to_string(k);
       const std::string props = "morph name=dut operation=dilate width=" + kk + " height=" + kk;

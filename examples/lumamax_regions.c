@@ -23,7 +23,8 @@
 #define HEIGHT 240
 
 /* The pad probe: the four quarters of the frame as region-of-interest metas, ids 0 to 3. */
-static GstPadProbeReturn attach_quarters(GstPad *pad G_GNUC_UNUSED, GstPadProbeInfo *info, gpointer data G_GNUC_UNUSED) {
+static GstPadProbeReturn attach_quarters(GstPad *pad G_GNUC_UNUSED, GstPadProbeInfo *info,
+                                         gpointer data G_GNUC_UNUSED) {
   GstBuffer *buffer = gst_buffer_make_writable(GST_PAD_PROBE_INFO_BUFFER(info));
   for (gint n = 0; n < 4; ++n) {
     GstVideoRegionOfInterestMeta *meta = gst_buffer_add_video_region_of_interest_meta(
@@ -49,8 +50,8 @@ static void print_frame(GstBuffer *buffer, GstSegment *segment) {
     const GstStructure *region = gst_value_get_structure(gst_value_array_get_value(regions, i));
     gint quarter = -1, x = 0, y = 0;
     gdouble luma = 0;
-    gst_structure_get(region, "roi-id", G_TYPE_INT, &quarter, "x", G_TYPE_INT, &x, "y", G_TYPE_INT, &y, "luma",
-                      G_TYPE_DOUBLE, &luma, NULL);
+    gst_structure_get(region, "roi-id", G_TYPE_INT, &quarter, "x", G_TYPE_INT, &x, "y", G_TYPE_INT, &y,
+                      "luma", G_TYPE_DOUBLE, &luma, NULL);
     printf("  %d: x=%3d y=%3d luma=%.4f", quarter, x, y, luma);
   }
   printf("\n");

@@ -81,14 +81,14 @@ std::vector<Expected> ExpectedKernels() {
   using lumamax::ReduceParams;
   using lumamax::ScanParams;
   const std::vector<Member> scan = {
-      MEMBER(ScanParams, width),     MEMBER(ScanParams, height), MEMBER(ScanParams, offset),
-      MEMBER(ScanParams, stride),    MEMBER(ScanParams, roi_x0), MEMBER(ScanParams, roi_y0),
-      MEMBER(ScanParams, roi_x1),    MEMBER(ScanParams, roi_y1), MEMBER(ScanParams, tiles_x),
-      MEMBER(ScanParams, tiles),     MEMBER(ScanParams, order),  MEMBER(ScanParams, kr),
-      MEMBER(ScanParams, kg),        MEMBER(ScanParams, kb),     MEMBER(ScanParams, peak),
-      MEMBER(ScanParams, min_dist2), MEMBER(ScanParams, reach),  MEMBER(ScanParams, finish),
-      MEMBER(ScanParams, peak_floor), MEMBER(ScanParams, regions), MEMBER(ScanParams, region_base),
-      MEMBER(ScanParams, rescan_rows), MEMBER(ScanParams, table), MEMBER(ScanParams, tiles_base),
+      MEMBER(ScanParams, width),       MEMBER(ScanParams, height),  MEMBER(ScanParams, offset),
+      MEMBER(ScanParams, stride),      MEMBER(ScanParams, roi_x0),  MEMBER(ScanParams, roi_y0),
+      MEMBER(ScanParams, roi_x1),      MEMBER(ScanParams, roi_y1),  MEMBER(ScanParams, tiles_x),
+      MEMBER(ScanParams, tiles),       MEMBER(ScanParams, order),   MEMBER(ScanParams, kr),
+      MEMBER(ScanParams, kg),          MEMBER(ScanParams, kb),      MEMBER(ScanParams, peak),
+      MEMBER(ScanParams, min_dist2),   MEMBER(ScanParams, reach),   MEMBER(ScanParams, finish),
+      MEMBER(ScanParams, peak_floor),  MEMBER(ScanParams, regions), MEMBER(ScanParams, region_base),
+      MEMBER(ScanParams, rescan_rows), MEMBER(ScanParams, table),   MEMBER(ScanParams, tiles_base),
       MEMBER(ScanParams, tiles_total)};
   const std::vector<const char*> scan_spec = {"local_size_x", "local_size_y", "BPP", "RESCAN"};
   // The scan's scratch and result buffers: uints the CPU reads.

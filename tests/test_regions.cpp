@@ -109,8 +109,9 @@ GValue RegionsValue(const std::vector<Listed>& regions) {
   GValue array = G_VALUE_INIT;
   gst_value_array_init(&array, guint(regions.size()));
   for (const Listed& r : regions) {
-    GstStructure* s = gst_structure_new("region", "x", G_TYPE_INT, gint(r.x), "y", G_TYPE_INT, gint(r.y), "width",
-                                        G_TYPE_INT, gint(r.width), "height", G_TYPE_INT, gint(r.height), nullptr);
+    GstStructure* s =
+        gst_structure_new("region", "x", G_TYPE_INT, gint(r.x), "y", G_TYPE_INT, gint(r.y), "width",
+                          G_TYPE_INT, gint(r.width), "height", G_TYPE_INT, gint(r.height), nullptr);
     if (!r.id.empty()) gst_structure_set(s, "id", G_TYPE_STRING, r.id.c_str(), nullptr);
     GValue v = G_VALUE_INIT;
     g_value_init(&v, GST_TYPE_STRUCTURE);
@@ -136,7 +137,8 @@ GstPadProbeReturn ApplySetup(GstPad*, GstPadProbeInfo* info, gpointer data) {
   }
   if (setup.from_meta) g_object_set(probe->element, "regions-from-meta", gboolean(*setup.from_meta), nullptr);
   if (setup.roi_type)
-    g_object_set(probe->element, "roi-type", setup.roi_type->empty() ? nullptr : setup.roi_type->c_str(), nullptr);
+    g_object_set(probe->element, "roi-type", setup.roi_type->empty() ? nullptr : setup.roi_type->c_str(),
+                 nullptr);
   if (setup.metas.empty()) return GST_PAD_PROBE_OK;
   GstBuffer* buffer = gst_buffer_make_writable(GST_PAD_PROBE_INFO_BUFFER(info));
   for (const Meta& m : setup.metas) {
@@ -160,15 +162,17 @@ struct Run {
   }
 };
 
-void RunFrames(const std::string& name, GstVideoFormat format, guint width, guint height, const std::string& upstream,
-               const std::string& element, const std::vector<FrameSetup>& setups, Run& run) {
+void RunFrames(const std::string& name, GstVideoFormat format, guint width, guint height,
+               const std::string& upstream, const std::string& element, const std::vector<FrameSetup>& setups,
+               Run& run) {
   GstVideoInfo info;
   gst_video_info_set_format(&info, format, width, height);
   GstCaps* caps = gst_video_info_to_caps(&info);
   gchar* caps_text = gst_caps_to_string(caps);
   gst_caps_unref(caps);
   const std::string description = std::string("appsrc name=src format=time caps=\"") + caps_text + "\" ! " +
-                                  upstream + element + " name=e attach-meta=true ! appsink name=out sync=false";
+                                  upstream + element +
+                                  " name=e attach-meta=true ! appsink name=out sync=false";
   g_free(caps_text);
   GstElement* pipeline = vktest::ParsePipeline(description.c_str());
   GstElement* src = gst_bin_get_by_name(GST_BIN(pipeline), "src");
@@ -197,7 +201,8 @@ void RunFrames(const std::string& name, GstVideoFormat format, guint width, guin
   GstBus* bus = gst_element_get_bus(pipeline);
   while (GstMessage* message = gst_bus_pop(bus)) {
     const GstStructure* s = gst_message_get_structure(message);
-    if (GST_MESSAGE_TYPE(message) == GST_MESSAGE_ERROR && run.error.empty()) run.error = vktest::Describe(message);
+    if (GST_MESSAGE_TYPE(message) == GST_MESSAGE_ERROR && run.error.empty())
+      run.error = vktest::Describe(message);
     if (GST_MESSAGE_TYPE(message) == GST_MESSAGE_ELEMENT && GST_MESSAGE_SRC(message) == GST_OBJECT(e))
       run.messages.push_back(gst_structure_copy(s));
     gst_message_unref(message);
@@ -221,17 +226,17 @@ void ExpectLumamaxFields(const GstStructure* got, const lumamax_ref::Result& ref
   gint x, y, min_x, min_y;
   gdouble luma, min_luma, mean;
   fail_unless(gst_structure_get(got, "x", G_TYPE_INT, &x, "y", G_TYPE_INT, &y, "luma", G_TYPE_DOUBLE, &luma,
-                                "min-x", G_TYPE_INT, &min_x, "min-y", G_TYPE_INT, &min_y, "min-luma", G_TYPE_DOUBLE,
-                                &min_luma, "mean-luma", G_TYPE_DOUBLE, &mean, nullptr),
+                                "min-x", G_TYPE_INT, &min_x, "min-y", G_TYPE_INT, &min_y, "min-luma",
+                                G_TYPE_DOUBLE, &min_luma, "mean-luma", G_TYPE_DOUBLE, &mean, nullptr),
               "%s: fields missing", where.c_str());
   fail_unless(x == ref.max.x && y == ref.max.y && std::fabs(luma - ref.max.luma) < kLumaTolerance,
-              "%s: brightest %d,%d %.9f, expected %d,%d %.9f", where.c_str(), x, y, luma, ref.max.x, ref.max.y,
-              ref.max.luma);
+              "%s: brightest %d,%d %.9f, expected %d,%d %.9f", where.c_str(), x, y, luma, ref.max.x,
+              ref.max.y, ref.max.luma);
   fail_unless(min_x == ref.min.x && min_y == ref.min.y && std::fabs(min_luma - ref.min.luma) < kLumaTolerance,
               "%s: darkest %d,%d %.9f, expected %d,%d %.9f", where.c_str(), min_x, min_y, min_luma, ref.min.x,
               ref.min.y, ref.min.luma);
-  fail_unless(std::fabs(mean - ref.mean_luma) < kMeanTolerance, "%s: mean %.6f, expected %.6f", where.c_str(), mean,
-              ref.mean_luma);
+  fail_unless(std::fabs(mean - ref.mean_luma) < kMeanTolerance, "%s: mean %.6f, expected %.6f", where.c_str(),
+              mean, ref.mean_luma);
   const GValue* peaks = gst_structure_get_value(got, "peaks");
   fail_unless(peaks && gst_value_array_get_size(peaks) == ref.peaks.size(), "%s: %u peaks, expected %zu",
               where.c_str(), peaks ? gst_value_array_get_size(peaks) : 0, ref.peaks.size());
@@ -240,16 +245,18 @@ void ExpectLumamaxFields(const GstStructure* got, const lumamax_ref::Result& ref
     gint px = -1, py = -1;
     gst_structure_get_int(peak, "x", &px);
     gst_structure_get_int(peak, "y", &py);
-    fail_unless(px == ref.peaks[n].x && py == ref.peaks[n].y, "%s: peak %u at %d,%d, expected %d,%d", where.c_str(),
-                n, px, py, ref.peaks[n].x, ref.peaks[n].y);
+    fail_unless(px == ref.peaks[n].x && py == ref.peaks[n].y, "%s: peak %u at %d,%d, expected %d,%d",
+                where.c_str(), n, px, py, ref.peaks[n].x, ref.peaks[n].y);
   }
 }
 
-void ExpectHistogramFields(const GstStructure* got, const histogram_ref::Result& ref, const std::string& where) {
+void ExpectHistogramFields(const GstStructure* got, const histogram_ref::Result& ref,
+                           const std::string& where) {
   fail_unless_equals_int(UintField(got, "bins", where), ref.bins);
   guint64 pixels = 0;
-  fail_unless(gst_structure_get_uint64(got, "pixels", &pixels) && pixels == ref.pixels, "%s: pixels %" G_GUINT64_FORMAT
-              ", expected %" G_GUINT64_FORMAT, where.c_str(), pixels, ref.pixels);
+  fail_unless(gst_structure_get_uint64(got, "pixels", &pixels) && pixels == ref.pixels,
+              "%s: pixels %" G_GUINT64_FORMAT ", expected %" G_GUINT64_FORMAT, where.c_str(), pixels,
+              ref.pixels);
   for (const histogram_ref::ChannelHistogram& channel : ref.channels) {
     const char* field = histogram_ref::FieldName(channel.channel);
     const GValue* counts = gst_structure_get_value(got, field);
@@ -257,8 +264,8 @@ void ExpectHistogramFields(const GstStructure* got, const histogram_ref::Result&
                 where.c_str(), field, channel.counts.size());
     for (guint b = 0; b < channel.counts.size(); ++b)
       fail_unless(g_value_get_uint64(gst_value_array_get_value(counts, b)) == channel.counts[b],
-                  "%s: %s bin %u holds %" G_GUINT64_FORMAT ", expected %" G_GUINT64_FORMAT, where.c_str(), field, b,
-                  g_value_get_uint64(gst_value_array_get_value(counts, b)), channel.counts[b]);
+                  "%s: %s bin %u holds %" G_GUINT64_FORMAT ", expected %" G_GUINT64_FORMAT, where.c_str(),
+                  field, b, g_value_get_uint64(gst_value_array_get_value(counts, b)), channel.counts[b]);
   }
 }
 
@@ -268,8 +275,8 @@ struct Element {
   const char* name;  // and of its message
   const char* meta;
   // Compares the result fields of `got` with the reference over [x, x+w) x [y, y+h) of `buffer`.
-  void (*expect)(const GstStructure* got, GstBuffer* buffer, const GstVideoInfo& info, const reference::Roi& roi,
-                 const std::string& where);
+  void (*expect)(const GstStructure* got, GstBuffer* buffer, const GstVideoInfo& info,
+                 const reference::Roi& roi, const std::string& where);
 };
 
 const Element kLumamax{"lumamax", "VkComputeLumamaxMeta",
@@ -298,8 +305,8 @@ std::string Properties(const Element& element) {
 }
 
 // Runs the frames and checks every message and meta against the reference.
-void ExpectRegions(const std::string& name, const Element& element, GstVideoFormat format, guint width, guint height,
-                   const std::string& upstream, const std::vector<FrameSetup>& setups) {
+void ExpectRegions(const std::string& name, const Element& element, GstVideoFormat format, guint width,
+                   guint height, const std::string& upstream, const std::vector<FrameSetup>& setups) {
   Run run;
   RunFrames(name, format, width, height, upstream, Properties(element), setups, run);
   const std::string seeded = vktest::WithSeed(name);
@@ -322,7 +329,8 @@ void ExpectRegions(const std::string& name, const Element& element, GstVideoForm
     fail_unless(meta != nullptr, "%s: no %s", where.c_str(), element.meta);
     GstStructure* as_message = gst_structure_copy(gst_custom_meta_get_structure(meta));
     gst_structure_set_name(as_message, element.name);
-    fail_unless(gst_structure_is_equal(as_message, message), "%s: the meta differs from the message", where.c_str());
+    fail_unless(gst_structure_is_equal(as_message, message), "%s: the meta differs from the message",
+                where.c_str());
     gst_structure_free(as_message);
 
     const bool listed = settings.from_meta || !settings.regions.empty();
@@ -333,8 +341,9 @@ void ExpectRegions(const std::string& name, const Element& element, GstVideoForm
       continue;
     }
     const std::vector<Expected> expected = ExpectedRegions(settings, setup.metas, width, height);
-    fail_unless(entries && gst_value_array_get_size(entries) == expected.size(), "%s: %u regions, expected %zu",
-                where.c_str(), entries ? gst_value_array_get_size(entries) : 0, expected.size());
+    fail_unless(entries && gst_value_array_get_size(entries) == expected.size(),
+                "%s: %u regions, expected %zu", where.c_str(),
+                entries ? gst_value_array_get_size(entries) : 0, expected.size());
     guint peaks = 0;
     for (guint i = 0; i < expected.size(); ++i) {
       const Expected& e = expected[i];
@@ -342,27 +351,30 @@ void ExpectRegions(const std::string& name, const Element& element, GstVideoForm
       const GstStructure* entry = gst_value_get_structure(gst_value_array_get_value(entries, i));
       fail_unless(gst_structure_has_name(entry, "region"), "%s: entry named %s", at.c_str(),
                   gst_structure_get_name(entry));
-      fail_unless(UintField(entry, "roi-x", at) == e.x && UintField(entry, "roi-y", at) == e.y &&
-                      UintField(entry, "roi-width", at) == e.width && UintField(entry, "roi-height", at) == e.height,
-                  "%s: rectangle %u,%u %ux%u, expected %u,%u %ux%u", at.c_str(), UintField(entry, "roi-x", at),
-                  UintField(entry, "roi-y", at), UintField(entry, "roi-width", at), UintField(entry, "roi-height", at),
-                  e.x, e.y, e.width, e.height);
+      fail_unless(
+          UintField(entry, "roi-x", at) == e.x && UintField(entry, "roi-y", at) == e.y &&
+              UintField(entry, "roi-width", at) == e.width && UintField(entry, "roi-height", at) == e.height,
+          "%s: rectangle %u,%u %ux%u, expected %u,%u %ux%u", at.c_str(), UintField(entry, "roi-x", at),
+          UintField(entry, "roi-y", at), UintField(entry, "roi-width", at),
+          UintField(entry, "roi-height", at), e.x, e.y, e.width, e.height);
       gboolean empty = !e.empty;
       fail_unless(gst_structure_get_boolean(entry, "empty", &empty) && bool(empty) == e.empty, "%s: empty=%d",
                   at.c_str(), empty);
       const char* id = gst_structure_get_string(entry, "id");
-      fail_unless((id ? id : "") == e.id, "%s: id %s, expected %s", at.c_str(), id ? id : "(none)", e.id.c_str());
+      fail_unless((id ? id : "") == e.id, "%s: id %s, expected %s", at.c_str(), id ? id : "(none)",
+                  e.id.c_str());
       if (e.from_meta) {
         gint roi_id = -1;
         const char* type = gst_structure_get_string(entry, "roi-type");
         fail_unless(gst_structure_get_int(entry, "roi-id", &roi_id) && roi_id == e.roi_id && type &&
                         e.roi_type == type,
-                    "%s: roi-id %d roi-type %s, expected %d %s", at.c_str(), roi_id, type ? type : "(none)", e.roi_id,
-                    e.roi_type.c_str());
+                    "%s: roi-id %d roi-type %s, expected %d %s", at.c_str(), roi_id, type ? type : "(none)",
+                    e.roi_id, e.roi_type.c_str());
       }
       if (e.empty) {
-        fail_unless(!gst_structure_has_field(entry, element.name == std::string("lumamax") ? "luma" : "pixels"),
-                    "%s: an empty region with results", at.c_str());
+        fail_unless(
+            !gst_structure_has_field(entry, element.name == std::string("lumamax") ? "luma" : "pixels"),
+            "%s: an empty region with results", at.c_str());
         continue;
       }
       element.expect(entry, buffer, info, reference::Roi{e.x, e.y, e.width, e.height}, at);
@@ -371,7 +383,8 @@ void ExpectRegions(const std::string& name, const Element& element, GstVideoForm
     // lumamax: every region's peaks as lumamax-peak metas, children of the region's own meta.
     guint peak_metas = 0;
     gpointer state = nullptr;
-    while (GstMeta* m = gst_buffer_iterate_meta_filtered(buffer, &state, GST_VIDEO_REGION_OF_INTEREST_META_API_TYPE))
+    while (GstMeta* m =
+               gst_buffer_iterate_meta_filtered(buffer, &state, GST_VIDEO_REGION_OF_INTEREST_META_API_TYPE))
       if (reinterpret_cast<GstVideoRegionOfInterestMeta*>(m)->roi_type == g_quark_from_string("lumamax-peak"))
         ++peak_metas;
     fail_unless_equals_int(peak_metas, peaks);
@@ -416,7 +429,8 @@ std::vector<FrameSetup> Tiling(guint width, guint height) {
   std::vector<Listed> grid;
   for (guint j = 0; j < 16; ++j)
     for (guint i = 0; i < 16; ++i) {
-      const guint x0 = i * width / 16, x1 = (i + 1) * width / 16, y0 = j * height / 16, y1 = (j + 1) * height / 16;
+      const guint x0 = i * width / 16, x1 = (i + 1) * width / 16, y0 = j * height / 16,
+                  y1 = (j + 1) * height / 16;
       grid.push_back({x0, y0, x1 - x0, y1 - y0, std::to_string(j * 16 + i)});
     }
   std::vector<FrameSetup> setups(2);
@@ -430,12 +444,14 @@ GST_START_TEST(test_lumamax_changing_regions) {
 GST_END_TEST;
 
 GST_START_TEST(test_histogram_changing_regions) {
-  ExpectRegions("histogram changing regions", kHistogram, GST_VIDEO_FORMAT_I420, 203, 117, "", ChangingRegions());
+  ExpectRegions("histogram changing regions", kHistogram, GST_VIDEO_FORMAT_I420, 203, 117, "",
+                ChangingRegions());
 }
 GST_END_TEST;
 
 GST_START_TEST(test_lumamax_regions_from_metas) {
-  ExpectRegions("lumamax regions from metas", kLumamax, GST_VIDEO_FORMAT_NV12, 161, 97, "", RegionsFromMetas(161, 97));
+  ExpectRegions("lumamax regions from metas", kLumamax, GST_VIDEO_FORMAT_NV12, 161, 97, "",
+                RegionsFromMetas(161, 97));
 }
 GST_END_TEST;
 
@@ -447,8 +463,8 @@ GST_END_TEST;
 
 // lut's frames come in device memory; the metas are attached to them at the element's sink pad.
 GST_START_TEST(test_regions_in_device_memory) {
-  ExpectRegions("lumamax regions in device memory", kLumamax, GST_VIDEO_FORMAT_RGBA, 150, 90, chaintest::Lut() + " ! ",
-                RegionsFromMetas(150, 90));
+  ExpectRegions("lumamax regions in device memory", kLumamax, GST_VIDEO_FORMAT_RGBA, 150, 90,
+                chaintest::Lut() + " ! ", RegionsFromMetas(150, 90));
   ExpectRegions("histogram regions in device memory", kHistogram, GST_VIDEO_FORMAT_RGBA, 203, 117,
                 chaintest::Lut() + " ! ", ChangingRegions());
 }

@@ -88,7 +88,8 @@ void add_meta_regions(GstElement* element, GstBuffer* buffer, const std::string&
   const GQuark type = roi_type.empty() ? 0 : g_quark_from_string(roi_type.c_str());
   gpointer state = nullptr;
   guint skipped = 0;
-  while (GstMeta* meta = gst_buffer_iterate_meta_filtered(buffer, &state, GST_VIDEO_REGION_OF_INTEREST_META_API_TYPE)) {
+  while (GstMeta* meta =
+             gst_buffer_iterate_meta_filtered(buffer, &state, GST_VIDEO_REGION_OF_INTEREST_META_API_TYPE)) {
     auto* roi = reinterpret_cast<GstVideoRegionOfInterestMeta*>(meta);
     if (type && roi->roi_type != type) continue;
     if (list.size() == kMaxRegions) {
@@ -134,8 +135,8 @@ bool take_frame_regions(GstElement* element, const AnalysisSettings& settings, g
     region.asked = settings.regions[i].rect;
     region.id = settings.regions[i].id;
     if (!clamp(region)) {
-      g_set_error(error, GST_LIBRARY_ERROR, GST_LIBRARY_ERROR_SETTINGS, "Invalid region %u of \"regions\": %s.",
-                  i, why.c_str());
+      g_set_error(error, GST_LIBRARY_ERROR, GST_LIBRARY_ERROR_SETTINGS,
+                  "Invalid region %u of \"regions\": %s.", i, why.c_str());
       return false;
     }
   }

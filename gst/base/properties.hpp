@@ -32,7 +32,8 @@ struct PropertySpec {
   GType (*enum_type)() = nullptr;                      // kEnum
   const char* default_string = nullptr;                // kString
   // kCustom: makes the GParamSpec of any other value type
-  GParamSpec* (*make_custom)(const char* name, const char* nick, const char* blurb, GParamFlags flags) = nullptr;
+  GParamSpec* (*make_custom)(const char* name, const char* nick, const char* blurb,
+                             GParamFlags flags) = nullptr;
   bool mutable_playing = true;  // GST_PARAM_MUTABLE_PLAYING, else GST_PARAM_MUTABLE_READY
 
   GParamSpec* make() const;

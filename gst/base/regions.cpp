@@ -65,7 +65,8 @@ guint coordinate(const GstStructure* s, const char* field) {
 std::string regions_refused(const GValue* value) {
   if (!GST_VALUE_HOLDS_ARRAY(value)) return "is not an array of region structures";
   const guint n = gst_value_array_get_size(value);
-  if (n > kMaxRegions) return "lists " + std::to_string(n) + " regions (at most " + std::to_string(kMaxRegions) + ")";
+  if (n > kMaxRegions)
+    return "lists " + std::to_string(n) + " regions (at most " + std::to_string(kMaxRegions) + ")";
   for (guint i = 0; i < n; ++i) {
     GstStructure* parsed;
     const std::string why = region_refused(element_structure(value, i, parsed));
@@ -95,9 +96,9 @@ void regions_to_value(const std::vector<ListedRegion>& regions, GValue* value) {
   GValue array = G_VALUE_INIT;
   gst_value_array_init(&array, guint(regions.size()));
   for (const ListedRegion& region : regions) {
-    GstStructure* s = gst_structure_new("region", "x", G_TYPE_UINT, region.rect.x, "y", G_TYPE_UINT,
-                                        region.rect.y, "width", G_TYPE_UINT, region.rect.width, "height",
-                                        G_TYPE_UINT, region.rect.height, nullptr);
+    GstStructure* s =
+        gst_structure_new("region", "x", G_TYPE_UINT, region.rect.x, "y", G_TYPE_UINT, region.rect.y, "width",
+                          G_TYPE_UINT, region.rect.width, "height", G_TYPE_UINT, region.rect.height, nullptr);
     if (!region.id.empty()) gst_structure_set(s, "id", G_TYPE_STRING, region.id.c_str(), nullptr);
     GValue element = G_VALUE_INIT;
     g_value_init(&element, GST_TYPE_STRUCTURE);
@@ -125,13 +126,14 @@ std::vector<const FrameRegion*> FrameRegions::analysed() const {
 
 GstStructure* new_region_entry(const FrameRegion& region) {
   const bool empty = region.empty();
-  GstStructure* s = gst_structure_new(
-      "region", "roi-x", G_TYPE_UINT, empty ? region.asked.x : region.x0, "roi-y", G_TYPE_UINT,
-      empty ? region.asked.y : region.y0, "roi-width", G_TYPE_UINT, empty ? region.asked.width : region.x1 - region.x0,
-      "roi-height", G_TYPE_UINT, empty ? region.asked.height : region.y1 - region.y0, nullptr);
+  GstStructure* s =
+      gst_structure_new("region", "roi-x", G_TYPE_UINT, empty ? region.asked.x : region.x0, "roi-y",
+                        G_TYPE_UINT, empty ? region.asked.y : region.y0, "roi-width", G_TYPE_UINT,
+                        empty ? region.asked.width : region.x1 - region.x0, "roi-height", G_TYPE_UINT,
+                        empty ? region.asked.height : region.y1 - region.y0, nullptr);
   if (region.from_meta)
-    gst_structure_set(s, "roi-id", G_TYPE_INT, region.roi_id, "roi-type", G_TYPE_STRING, region.roi_type.c_str(),
-                      nullptr);
+    gst_structure_set(s, "roi-id", G_TYPE_INT, region.roi_id, "roi-type", G_TYPE_STRING,
+                      region.roi_type.c_str(), nullptr);
   else if (!region.id.empty())
     gst_structure_set(s, "id", G_TYPE_STRING, region.id.c_str(), nullptr);
   gst_structure_set(s, "empty", G_TYPE_BOOLEAN, empty, nullptr);

@@ -43,10 +43,10 @@ GParamSpec* regions_param_spec(const char* name, const char* nick, const char* b
 
 // One region of one frame, as the kernels read it and as the results name it.
 struct FrameRegion {
-  RegionOfInterest asked;           // as set, or the meta's rectangle
+  RegionOfInterest asked;                // as set, or the meta's rectangle
   guint x0 = 0, y0 = 0, x1 = 0, y1 = 0;  // clamped to the frame; empty when no pixel of it is in it
-  std::string id;                   // a listed region's id ("" = none)
-  bool from_meta = false;           // then roi_id and roi_type are the meta's
+  std::string id;                        // a listed region's id ("" = none)
+  bool from_meta = false;                // then roi_id and roi_type are the meta's
   gint roi_id = 0;
   std::string roi_type;
 

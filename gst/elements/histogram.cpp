@@ -160,8 +160,9 @@ GST_ELEMENT_REGISTER_DEFINE(histogram, "histogram", GST_RANK_NONE, gst_histogram
 static void make_room(const State& state, Slot& slot, guint regions) {
   if (slot.counts && regions <= slot.regions_room) return;
   slot.regions_room = regions;
-  slot.counts = std::make_unique<vkc::Readback>(state.device, slot.table(state.jobs.size()) * sizeof(uint32_t),
-                                                regions * kRegionStride * sizeof(uint32_t), "histogram counts");
+  slot.counts =
+      std::make_unique<vkc::Readback>(state.device, slot.table(state.jobs.size()) * sizeof(uint32_t),
+                                      regions * kRegionStride * sizeof(uint32_t), "histogram counts");
 }
 
 std::unique_ptr<vkc::CapsState> HistogramOperation::configure(const std::shared_ptr<vkc::Device>& device,
@@ -254,8 +255,9 @@ struct PlaneRegion {
 
 // Several regions: the region table of every plane job, `room` regions apart (Slot::table()), and
 // the blocks of every region in each job.
-static std::vector<uint32_t> region_tables(const State& state, const std::vector<const vkc::FrameRegion*>& regions,
-                                           guint room, std::vector<uint32_t>& job_blocks) {
+static std::vector<uint32_t> region_tables(const State& state,
+                                           const std::vector<const vkc::FrameRegion*>& regions, guint room,
+                                           std::vector<uint32_t>& job_blocks) {
   std::vector<uint32_t> groups(regions.size(), 0);  // each region's, over every job
   for (const PlaneJob& job : state.jobs)
     for (size_t r = 0; r < regions.size(); ++r) {

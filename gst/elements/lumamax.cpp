@@ -234,11 +234,16 @@ static ScanParams frame_scan_params(const State& state, const vkc::Frame& frame,
 }
 
 // The tiles of [x0, x1) x [y0, y1), across and down.
-static uint32_t tiles_across(guint x0, guint x1) { return (x1 - x0 + kTileWidth - 1) / kTileWidth; }
-static uint32_t tiles_down(guint y0, guint y1) { return (y1 - y0 + kTileHeight - 1) / kTileHeight; }
+static uint32_t tiles_across(guint x0, guint x1) {
+  return (x1 - x0 + kTileWidth - 1) / kTileWidth;
+}
+static uint32_t tiles_down(guint y0, guint y1) {
+  return (y1 - y0 + kTileHeight - 1) / kTileHeight;
+}
 
 // The table of the frame's regions (shaders/lumamax_layout.h) and the tiles of all of them.
-static std::vector<uint32_t> region_table(const std::vector<const vkc::FrameRegion*>& regions, uint32_t& tiles) {
+static std::vector<uint32_t> region_table(const std::vector<const vkc::FrameRegion*>& regions,
+                                          uint32_t& tiles) {
   std::vector<uint32_t> table;
   tiles = 0;
   for (const vkc::FrameRegion* r : regions) {
@@ -305,7 +310,8 @@ bool LumamaxOperation::record(vkc::CapsState& caps, vkc::Frame& frame, GError**)
   state.reduce_peak->update(frame.slot, {{frame.in.buffer}, scratch});
   state.scan->dispatch(cmd, frame.slot, &scan, groups_x, groups_y);
   vkc::compute_barrier(cmd);
-  ReduceParams reduce{scan.tiles, 0, scan.peak_floor, scan.regions, scan.table, scan.tiles_base, scan.tiles_total};
+  ReduceParams reduce{scan.tiles,      0, scan.peak_floor, scan.regions, scan.table, scan.tiles_base,
+                      scan.tiles_total};
   const uint32_t reduce_groups = MAX(scan.regions, 1u);
   state.reduce_full->dispatch(cmd, frame.slot, &reduce, reduce_groups, 1);
   // The tiles within reach of a peak, never more than a region's (a min-distance beyond the
@@ -363,7 +369,8 @@ static void attach_peak(GstBuffer* buffer, guint box, guint width, guint height,
 
 // The results of one region (its block of the results, shaders/lumamax_layout.h) into `s`: the
 // fields of the one-region message.
-static void set_region_fields(GstStructure* s, const uint32_t* block, guint64 pixels, guint count, guint width) {
+static void set_region_fields(GstStructure* s, const uint32_t* block, guint64 pixels, guint count,
+                              guint width) {
   auto x_of = [&](uint32_t key_lo) { return gint((~key_lo) % width); };
   auto y_of = [&](uint32_t key_lo) { return gint((~key_lo) / width); };
   const guint64 sum = guint64(block[kLumaSum]) | (guint64(block[kLumaSum + 1]) << 32);
@@ -371,9 +378,9 @@ static void set_region_fields(GstStructure* s, const uint32_t* block, guint64 pi
   const uint32_t* min_key = block + kMinKey;
   gst_structure_set(s, "x", G_TYPE_INT, x_of(max_key[1]), "y", G_TYPE_INT, y_of(max_key[1]), "luma",
                     G_TYPE_DOUBLE, max_key[0] / kLumaScale, "min-x", G_TYPE_INT, x_of(min_key[1]), "min-y",
-                    G_TYPE_INT, y_of(min_key[1]), "min-luma", G_TYPE_DOUBLE, (kMaxLuma - min_key[0]) / kLumaScale,
-                    "mean-luma", G_TYPE_DOUBLE, double(sum) / (double(pixels) * (kLumaScale / (1u << kLumaSumShift))),
-                    nullptr);
+                    G_TYPE_INT, y_of(min_key[1]), "min-luma", G_TYPE_DOUBLE,
+                    (kMaxLuma - min_key[0]) / kLumaScale, "mean-luma", G_TYPE_DOUBLE,
+                    double(sum) / (double(pixels) * (kLumaScale / (1u << kLumaSumShift))), nullptr);
   GValue peaks = G_VALUE_INIT;
   gst_value_array_init(&peaks, count);
   for (guint n = 0; n < count; ++n) {

@@ -90,11 +90,13 @@ void compute_to_transfer_barrier(vk::CommandBuffer cmd) {
                       barrier, nullptr, nullptr);
 }
 
-void update_buffer(vk::CommandBuffer cmd, vk::Buffer buffer, uint32_t offset, const std::vector<uint32_t>& words) {
+void update_buffer(vk::CommandBuffer cmd, vk::Buffer buffer, uint32_t offset,
+                   const std::vector<uint32_t>& words) {
   if (words.empty()) return;
   // The previous frame's kernels and transfers may have read or written there.
-  vk::MemoryBarrier before{.srcAccessMask = vk::AccessFlagBits::eShaderWrite | vk::AccessFlagBits::eTransferWrite,
-                           .dstAccessMask = vk::AccessFlagBits::eTransferWrite};
+  vk::MemoryBarrier before{
+      .srcAccessMask = vk::AccessFlagBits::eShaderWrite | vk::AccessFlagBits::eTransferWrite,
+      .dstAccessMask = vk::AccessFlagBits::eTransferWrite};
   cmd.pipelineBarrier(vk::PipelineStageFlagBits::eComputeShader | vk::PipelineStageFlagBits::eTransfer,
                       vk::PipelineStageFlagBits::eTransfer, {}, before, nullptr, nullptr);
   cmd.updateBuffer(buffer, vk::DeviceSize(offset) * sizeof(uint32_t), words.size() * sizeof(uint32_t),

@@ -70,6 +70,7 @@ void clear_buffer(vk::CommandBuffer cmd, vk::Buffer buffer);
 // Records writing `words` (at most 16 384) into `buffer` from word `offset` (vkCmdUpdateBuffer: the
 // data travel in the command buffer), after the dispatches and transfers recorded so far and
 // before the dispatches recorded after it: small tables the kernels read, such as regions.
-void update_buffer(vk::CommandBuffer cmd, vk::Buffer buffer, uint32_t offset, const std::vector<uint32_t>& words);
+void update_buffer(vk::CommandBuffer cmd, vk::Buffer buffer, uint32_t offset,
+                   const std::vector<uint32_t>& words);
 
 }  // namespace vkc
