@@ -4,6 +4,9 @@
 // Frames pass through untouched and without waiting.
 #include <gst/gst.h>
 #include <gst/video/video.h>
+#ifdef VKC_HAVE_ANALYTICS
+#include <gst/analytics/analytics.h>  // GStreamer >= 1.24
+#endif
 
 #include <algorithm>
 #include <array>
@@ -365,6 +368,17 @@ static void attach_peak(GstBuffer* buffer, guint box, guint width, guint height,
   meta->id = gint(rank);
   meta->parent_id = parent;
   gst_video_region_of_interest_meta_add_param(meta, gst_structure_copy(fields));
+#ifdef VKC_HAVE_ANALYTICS
+  // The same box as an object-detection entry of the frame's analytics relation meta, its luma as
+  // the confidence level, for consumers of GStreamer's analytics library.
+  GstAnalyticsRelationMeta* relations = gst_buffer_get_analytics_relation_meta(buffer);
+  if (!relations) relations = gst_buffer_add_analytics_relation_meta(buffer);
+  gdouble luma = 0;
+  gst_structure_get_double(fields, "luma", &luma);
+  GstAnalyticsODMtd entry;
+  gst_analytics_relation_meta_add_od_mtd(relations, meta->roi_type, gint(x0), gint(y0), gint(x1 - x0),
+                                         gint(y1 - y0), gfloat(luma), &entry);
+#endif
 }
 
 // The results of one region (its block of the results, shaders/lumamax_layout.h) into `s`: the
