@@ -9,7 +9,9 @@
 // for the slot's next frame, so a frame is one dispatch per plane with no barrier or transfer
 // between frames. A plane of a pixel holds up to four channels (R, G, B, A or U, V or Y); RGB
 // planes also count the luma computed from R, G, B. Pixels are read as 32-bit words,
-// kPixelsPerInvocation per invocation and row.
+// kPixelsPerInvocation per invocation and row; a channel's value is its sample (1, 2 or 4 bytes)
+// shifted and masked to its depth (8 to 16 bits; 2 for a packed alpha), so every depth counts its
+// own code values.
 //
 // Several regions (p.regions > 0, histogram_layout.h): the workgroups of a plane's dispatch cover
 // the blocks of every region, each region counted into its own histograms and finished by its own
@@ -21,7 +23,8 @@
 #include "histogram_layout.h"
 
 layout(local_size_x = kGroupX, local_size_y = kGroupY) in;
-layout(constant_id = 0) const uint BPP = 1;  // bytes per pixel of the plane: 1, 2, 3 or 4
+layout(constant_id = 0) const uint BPP = 1;  // bytes per pixel of the plane: 1, 2, 3, 4 or 8
+layout(constant_id = 1) const uint SAMPLE_BYTES = 1;  // bytes per sample: 1, 2 or 4 (packed 10-bit RGB)
 
 layout(set = 0, binding = 0) readonly buffer Src { uint src[]; };
 // kChannels x kMaxBins bins, then the count of finished workgroups, per region; zero between frames.
@@ -40,7 +43,20 @@ const uint kInvocations = kGroupX * kGroupY;
 shared uint hist[kChannels * kMaxBins];
 shared bool s_last;
 
-uint bin_of(uint value) { return value * p.bins / 256u; }
+// A value of `depth` bits falls in bin value * bins / 2^depth (bins <= 256, depth <= 16: no overflow).
+uint bin_of(uint value, uint depth) { return (value * p.bins) >> depth; }
+
+// The SAMPLE_BYTES bytes from byte `index` of the four pixels' words, little-endian.
+uint sample_at(uint w[8], uint index) {
+  if (BPP <= 4u && SAMPLE_BYTES == 1u) {  // the 8-bit formats: as before byte_of8 existed
+    uint w4[4] = uint[4](w[0], w[1], w[2], w[3]);
+    return byte_of4(w4, index);
+  }
+  uint v = byte_of8(w, index);
+  if (SAMPLE_BYTES >= 2u) v |= byte_of8(w, index + 1u) << 8;
+  if (SAMPLE_BYTES == 4u) v |= (byte_of8(w, index + 2u) << 16) | (byte_of8(w, index + 3u) << 24);
+  return v;
+}
 
 void main() {
   // This workgroup's region, its block in it and where the region's counts go.
@@ -76,19 +92,22 @@ void main() {
     uint y = first_row + r * gl_WorkGroupSize.y;
     if (x >= rect.z || y >= rect.w) break;
     uint addr = p.offset + y * p.stride + x * BPP;
-    uint w[4];
-    load_quad(addr, BPP, w);
+    uint w[8];
+    load_words(addr, BPP, w);  // the four pixels: BPP words
     for (uint k = 0u; k < kPixelsPerInvocation; ++k) {
       if (x + k >= rect.z) break;
       uint v[4];
       for (uint c = 0u; c < 4u; ++c) {
         if (c >= p.channels) break;
-        v[c] = byte_of4(w, k * BPP + ((p.order >> (8u * c)) & 0xffu));
-        atomicAdd(hist[((p.slots >> (8u * c)) & 0xffu) * kMaxBins + bin_of(v[c])], 1u);
+        uint depth = (p.depths >> (8u * c)) & 0xffu;
+        v[c] = (sample_at(w, k * BPP + ((p.order >> (8u * c)) & 0xffu)) >> ((p.shifts >> (8u * c)) & 0xffu)) &
+               ((1u << depth) - 1u);
+        atomicAdd(hist[((p.slots >> (8u * c)) & 0xffu) * kMaxBins + bin_of(v[c], depth)], 1u);
       }
       if (p.luma_slot != kNoLuma) {
+        // At R's depth: kr * R + kg * G + kb * B < 2^16 * 2^16 for 16-bit samples.
         uint luma = (p.kr * v[0] + p.kg * v[1] + p.kb * v[2] + (1u << (kLumaBits - 1u))) >> kLumaBits;
-        atomicAdd(hist[p.luma_slot * kMaxBins + bin_of(luma)], 1u);
+        atomicAdd(hist[p.luma_slot * kMaxBins + bin_of(luma, p.depths & 0xffu)], 1u);
       }
     }
   }

@@ -57,7 +57,7 @@ struct Params {
   uint stride;          // its stride in bytes
   uint x0, y0, x1, y1;  // region, in this plane's pixels
   uint channels;        // channels per pixel, 1..4
-  uint order;           // byte index of channel c inside a pixel: bits 8c..8c+7
+  uint order;           // byte index of channel c's sample inside a pixel: bits 8c..8c+7
   uint slots;           // histogram of channel c: bits 8c..8c+7
   uint luma_slot;       // histogram of the luma of channels 0..2 (R, G, B), or kNoLuma
   uint kr, kg, kb;      // luma coefficients (analysis_layout.h)
@@ -67,6 +67,8 @@ struct Params {
                  // of every region, the grid's rows laid end to end)
   uint table;    // word offset of this plane's region table in the counts buffer
   uint blocks;   // several regions: blocks of every region in this plane
+  uint shifts;   // channel c's value: its sample (SAMPLE_BYTES, little-endian) >> the shift in bits
+  uint depths;   // 8c..8c+7, & (1 << the depth in bits 8c..8c+7) - 1; depth 8, 10, 12, 16 or 2
 };
 
 // The push constants of histogram_draw.comp.
@@ -79,10 +81,12 @@ struct DrawParams {
   uint channels;  // histograms drawn, 1 or kMaxDrawnChannels
   uint order;     // byte index inside a pixel of the channel that histogram c is drawn into
   uint bins;
+  uint shifts;  // and the shift and depth of its value in its sample, as Params
+  uint depths;
 };
 
 #ifdef __cplusplus
-VKC_LAYOUT_SIZE(Params, 72);
+VKC_LAYOUT_SIZE(Params, 80);
 VKC_LAYOUT_OFFSET(Params, offset, 0);
 VKC_LAYOUT_OFFSET(Params, stride, 4);
 VKC_LAYOUT_OFFSET(Params, x0, 8);
@@ -101,8 +105,10 @@ VKC_LAYOUT_OFFSET(Params, groups, 56);
 VKC_LAYOUT_OFFSET(Params, regions, 60);
 VKC_LAYOUT_OFFSET(Params, table, 64);
 VKC_LAYOUT_OFFSET(Params, blocks, 68);
+VKC_LAYOUT_OFFSET(Params, shifts, 72);
+VKC_LAYOUT_OFFSET(Params, depths, 76);
 
-VKC_LAYOUT_SIZE(DrawParams, 32);
+VKC_LAYOUT_SIZE(DrawParams, 40);
 VKC_LAYOUT_OFFSET(DrawParams, offset, 0);
 VKC_LAYOUT_OFFSET(DrawParams, stride, 4);
 VKC_LAYOUT_OFFSET(DrawParams, top, 8);
@@ -111,6 +117,8 @@ VKC_LAYOUT_OFFSET(DrawParams, height, 16);
 VKC_LAYOUT_OFFSET(DrawParams, channels, 20);
 VKC_LAYOUT_OFFSET(DrawParams, order, 24);
 VKC_LAYOUT_OFFSET(DrawParams, bins, 28);
+VKC_LAYOUT_OFFSET(DrawParams, shifts, 32);
+VKC_LAYOUT_OFFSET(DrawParams, depths, 36);
 }  // namespace vkc::shader::histogram
 #endif
 

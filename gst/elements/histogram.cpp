@@ -1,5 +1,6 @@
 // histogram: exact per-channel histograms of every frame (R, G, B, luma and alpha of RGB; Y, U
-// and V of YUV), posted as an element message when the GPU is done. Frames pass through
+// and V of YUV), of code values at the format's depth (8 to 16 bits), posted as an element message
+// when the GPU is done. Frames pass through
 // untouched and without waiting, unless `draw` asks for the graph to be drawn into them.
 #include <gst/gst.h>
 #include <gst/video/video.h>
@@ -11,6 +12,7 @@
 
 #include "base/analysis.hpp"
 #include "base/computefilter.hpp"
+#include "base/samples.hpp"
 #include "elements.hpp"
 #include "histogram.spv.h"
 #include "histogram_draw.spv.h"
@@ -21,7 +23,10 @@
 GST_DEBUG_CATEGORY_STATIC(gst_histogram_debug);
 #define GST_CAT_DEFAULT gst_histogram_debug
 
-#define FORMATS "{ RGB, BGR, RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, xRGB, xBGR, GRAY8, I420, NV12, Y444 }"
+#define FORMATS                                                                                      \
+  "{ RGB, BGR, RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, xRGB, xBGR, GRAY8, I420, NV12, Y444, GRAY16_LE, " \
+  "P010_10LE, "                                                                                      \
+  "P016_LE, I420_10LE, I420_12LE, I422_10LE, Y444_10LE, Y444_16LE, RGBA64_LE, BGR10A2_LE }"
 
 namespace {
 
@@ -53,8 +58,29 @@ struct Settings : vkc::AnalysisSettings {
 struct PlaneJob {
   guint plane;
   uint32_t bpp, channels, order, slots, luma_slot;
-  guint sub_x, sub_y;  // subsampling against the frame
+  guint sub_x, sub_y;     // subsampling against the frame
+  uint32_t sample_bytes;  // of every channel of the plane
+  uint32_t shifts = 0, depths = 0;
+
+  // Channel `channel` of the job counts the samples of component `component` into histogram
+  // `slot`.
+  void add(const vkc::SampleLayout& sample, guint slot) {
+    bpp = sample.pixel_stride;
+    sample_bytes = sample.bytes;
+    order |= sample.offset << (8 * channels);
+    shifts |= sample.shift << (8 * channels);
+    depths |= sample.depth << (8 * channels);
+    slots |= slot << (8 * channels);
+    sub_x = 1u << sample.w_sub;
+    sub_y = 1u << sample.h_sub;
+    channels++;
+  }
 };
+
+// The key of a job's kernel: its bytes per pixel and per sample (the specialization).
+uint32_t kernel_key(const PlaneJob& job) {
+  return job.bpp * 8 + job.sample_bytes;
+}
 
 // One frame slot: the counts the GPU writes and what the message needs once it is done.
 struct Slot {
@@ -70,27 +96,30 @@ struct Slot {
 // Everything derived from the negotiated caps.
 struct State : vkc::CapsState {
   std::shared_ptr<vkc::Device> device;
-  std::map<uint32_t, std::unique_ptr<vkc::Kernel>> kernels;  // by bytes per pixel
+  std::map<uint32_t, std::unique_ptr<vkc::Kernel>> kernels;  // by kernel_key()
   std::vector<PlaneJob> jobs;
   std::vector<const char*> names;  // message field of each histogram
   GstVideoInfo info;
   guint width = 0, height = 0;
   // draw: the graph's kernel and which histograms go into which bytes of plane 0
   std::unique_ptr<vkc::Kernel> draw;
-  uint32_t draw_bpp = 1, draw_channels = 1, draw_order = 0;
+  uint32_t draw_bpp = 1, draw_sample_bytes = 1, draw_channels = 1, draw_order = 0, draw_shifts = 0,
+           draw_depths = 0;
   std::array<Slot, kVkComputeFramesInFlight> slots;
 };
 
 // The planes to count and the histogram of each channel: RGB formats give red, green, blue, luma
 // (computed from them) and alpha when present; YUV formats luma, u, v; GRAY8 luma.
-void plan_jobs(const GstVideoFormatInfo* finfo, State& state) {
+void plan_jobs(const GstVideoInfo& info, State& state) {
+  const GstVideoFormatInfo* finfo = info.finfo;
+  const GstVideoFormat format = GST_VIDEO_INFO_FORMAT(&info);
   if (GST_VIDEO_FORMAT_INFO_IS_RGB(finfo)) {
     const bool alpha = GST_VIDEO_FORMAT_INFO_HAS_ALPHA(finfo);
-    uint32_t order = 0;
-    for (guint c = 0; c < (alpha ? 4u : 3u); ++c) order |= GST_VIDEO_FORMAT_INFO_POFFSET(finfo, c) << (8 * c);
     // Histograms: 0 red, 1 green, 2 blue, 3 luma, 4 alpha.
-    state.jobs.push_back(PlaneJob{0, uint32_t(GST_VIDEO_FORMAT_INFO_PSTRIDE(finfo, 0)), alpha ? 4u : 3u,
-                                  order, 0u | (1u << 8) | (2u << 16) | (4u << 24), 3u, 1, 1});
+    PlaneJob job{0, 0, 0, 0, 0, 3u, 1, 1, 1};
+    const guint slots[] = {0, 1, 2, 4};
+    for (guint c = 0; c < (alpha ? 4u : 3u); ++c) job.add(vkc::sample_layout(format, c), slots[c]);
+    state.jobs.push_back(job);
     state.names = {"red", "green", "blue", "luma"};
     if (alpha) state.names.push_back("alpha");
     return;
@@ -98,16 +127,9 @@ void plan_jobs(const GstVideoFormatInfo* finfo, State& state) {
   // Y, U, V components, grouped by plane: histogram c counts component c.
   const char* names[] = {"luma", "u", "v"};
   for (guint plane = 0; plane < GST_VIDEO_FORMAT_INFO_N_PLANES(finfo); ++plane) {
-    PlaneJob job{plane, 0, 0, 0, 0, kNoLuma, 1, 1};
-    for (guint c = 0; c < GST_VIDEO_FORMAT_INFO_N_COMPONENTS(finfo); ++c) {
-      if (GST_VIDEO_FORMAT_INFO_PLANE(finfo, c) != plane) continue;
-      job.bpp = uint32_t(GST_VIDEO_FORMAT_INFO_PSTRIDE(finfo, c));
-      job.order |= GST_VIDEO_FORMAT_INFO_POFFSET(finfo, c) << (8 * job.channels);
-      job.slots |= c << (8 * job.channels);
-      job.sub_x = 1u << GST_VIDEO_FORMAT_INFO_W_SUB(finfo, c);
-      job.sub_y = 1u << GST_VIDEO_FORMAT_INFO_H_SUB(finfo, c);
-      job.channels++;
-    }
+    PlaneJob job{plane, 0, 0, 0, 0, kNoLuma, 1, 1, 1};
+    for (guint c = 0; c < GST_VIDEO_FORMAT_INFO_N_COMPONENTS(finfo); ++c)
+      if (GST_VIDEO_FORMAT_INFO_PLANE(finfo, c) == plane) job.add(vkc::sample_layout(format, c), c);
     state.jobs.push_back(job);
   }
   state.names.assign(names, names + GST_VIDEO_FORMAT_INFO_N_COMPONENTS(finfo));
@@ -142,8 +164,10 @@ using P = vkc::Properties<Settings>;
 static const vkc::PropertyTable<Settings> kProperties{
     [](GObject* object) -> Settings*& { return reinterpret_cast<GstHistogram*>(object)->settings; },
     {
-        P::uint("bins", "Bins", "Bins per histogram; the 8-bit value v falls in bin v * bins / 256", 1,
-                kMaxBins, kMaxBins, VKC_FIELD(bins)),
+        P::uint("bins", "Bins",
+                "Bins per histogram; a code value v of d bits (8, 10, 12 or 16, the format's depth) falls in "
+                "bin v * bins / 2^d",
+                1, kMaxBins, kMaxBins, VKC_FIELD(bins)),
         P::boolean("draw", "Draw",
                    "Draw the histogram as a translucent graph (up to 256x100 pixels) into the bottom-left "
                    "corner of every frame, on the GPU; the element then outputs new frames. A change while "
@@ -178,10 +202,10 @@ std::unique_ptr<vkc::CapsState> HistogramOperation::configure(const std::shared_
   state->info = in;
   state->width = GST_VIDEO_INFO_WIDTH(&in);
   state->height = GST_VIDEO_INFO_HEIGHT(&in);
-  plan_jobs(in.finfo, *state);
+  plan_jobs(in, *state);
 
   for (const PlaneJob& job : state->jobs) {
-    auto& kernel = state->kernels[job.bpp];
+    auto& kernel = state->kernels[kernel_key(job)];
     if (!kernel)
       kernel = std::make_unique<vkc::Kernel>(
           device, vkc::KernelInfo{.name = "histogram",
@@ -189,7 +213,7 @@ std::unique_ptr<vkc::CapsState> HistogramOperation::configure(const std::shared_
                                   .spirv_bytes = sizeof(histogram_spv),
                                   .bindings = 4,  // frame, counts, frame again (16-byte loads), results
                                   .push_constant_bytes = sizeof(Params),
-                                  .specialization = {job.bpp}});
+                                  .specialization = {job.bpp, job.sample_bytes}});
   }
   state->device = device;
   for (Slot& slot : state->slots) make_room(*state, slot, 1);
@@ -197,18 +221,22 @@ std::unique_ptr<vkc::CapsState> HistogramOperation::configure(const std::shared_
   const PlaneJob& first = state->jobs.front();
   state->draw_bpp = first.bpp;
   state->draw_channels = first.luma_slot == kNoLuma ? 1 : kMaxDrawnChannels;
-  state->draw_order = first.order & (state->draw_channels == 3 ? 0xffffffu : 0xffu);
-  state->draw =
-      std::make_unique<vkc::Kernel>(device, vkc::KernelInfo{.name = "histogram draw",
-                                                            .spirv = histogram_draw_spv,
-                                                            .spirv_bytes = sizeof(histogram_draw_spv),
-                                                            .bindings = 2,
-                                                            .push_constant_bytes = sizeof(DrawParams),
-                                                            .specialization = {state->draw_bpp}});
-  // The kernels read every plane once, kPixelsPerInvocation samples per invocation; `kernels` is
-  // keyed by bytes per sample.
-  state->input_reads = {.planes = GST_VIDEO_INFO_N_PLANES(&in),
-                        .load_bytes = kPixelsPerInvocation * state->kernels.rbegin()->first};
+  const uint32_t drawn = state->draw_channels == 3 ? 0xffffffu : 0xffu;
+  state->draw_order = first.order & drawn;
+  state->draw_shifts = first.shifts & drawn;
+  state->draw_depths = first.depths & drawn;
+  state->draw_sample_bytes = first.sample_bytes;
+  state->draw = std::make_unique<vkc::Kernel>(
+      device, vkc::KernelInfo{.name = "histogram draw",
+                              .spirv = histogram_draw_spv,
+                              .spirv_bytes = sizeof(histogram_draw_spv),
+                              .bindings = 2,
+                              .push_constant_bytes = sizeof(DrawParams),
+                              .specialization = {state->draw_bpp, state->draw_sample_bytes}});
+  // The kernels read every plane once, kPixelsPerInvocation pixels per invocation.
+  uint32_t widest = 0;
+  for (const PlaneJob& job : state->jobs) widest = MAX(widest, job.bpp);
+  state->input_reads = {.planes = GST_VIDEO_INFO_N_PLANES(&in), .load_bytes = kPixelsPerInvocation * widest};
   GST_INFO_OBJECT(element_, "%s %ux%u, %zu planes", GST_VIDEO_INFO_NAME(&in), state->width, state->height,
                   state->jobs.size());
   return state;
@@ -223,7 +251,9 @@ static void record_draw(const State& state, const vkc::Frame& frame, guint bins)
                     .height = MIN(state.height, kGraphHeight),
                     .channels = state.draw_channels,
                     .order = state.draw_order,
-                    .bins = bins};
+                    .bins = bins,
+                    .shifts = state.draw_shifts,
+                    .depths = state.draw_depths};
   state.draw->update(frame.slot, {{state.slots[frame.slot].counts->host()}, {frame.out.buffer}});
   vkc::compute_barrier(frame.cmd);
   const uint32_t group_width = kDrawGroupX * kDrawPixelsPerInvocation;
@@ -324,7 +354,9 @@ bool HistogramOperation::record(vkc::CapsState& caps, vkc::Frame& frame, GError*
                   .groups = total_groups,
                   .regions = slot.regions.listed ? uint32_t(analysed.size()) : 0,
                   .table = slot.table(j),
-                  .blocks = slot.regions.listed ? job_blocks[j] : 0};
+                  .blocks = slot.regions.listed ? job_blocks[j] : 0,
+                  .shifts = job.shifts,
+                  .depths = job.depths};
     uint32_t groups_x = part.across, groups_y = part.down;
     if (params.regions) {
       // One workgroup per block of every region, in rows of up to 65 535 (every device's least
@@ -332,7 +364,7 @@ bool HistogramOperation::record(vkc::CapsState& caps, vkc::Frame& frame, GError*
       groups_x = MIN(params.blocks, 65535u);
       groups_y = (params.blocks + groups_x - 1) / groups_x;
     }
-    state.kernels[job.bpp]->dispatch(frame.cmd, frame.slot, &params, groups_x, groups_y);
+    state.kernels[kernel_key(job)]->dispatch(frame.cmd, frame.slot, &params, groups_x, groups_y);
   }
   if (settings.draw && frame.outbuf) record_draw(state, frame, settings.bins);
   return true;

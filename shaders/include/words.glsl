@@ -44,6 +44,14 @@ void load_words(uint addr, uint n, out uint w[8]) {
   }
 }
 
+// Byte `index` (0..31) of eight consecutive words, selected as byte_of4 does.
+uint byte_of8(uint w[8], uint index) {
+  uint i = index >> 2;
+  uint lo = i == 0u ? w[0] : i == 1u ? w[1] : i == 2u ? w[2] : w[3];
+  uint hi = i == 4u ? w[4] : i == 5u ? w[5] : i == 6u ? w[6] : w[7];
+  return byte_of(i < 4u ? lo : hi, index & 3u);
+}
+
 // The words holding four pixels of `bpp` bytes from byte `addr` (words past bpp are 0).
 void load_quad(uint addr, uint bpp, out uint w[4]) {
   uint all[8];

@@ -59,17 +59,39 @@ GstBuffer* NewFrame(const GstVideoInfo& info, const std::vector<uint8_t>& bytes)
   return buffer;
 }
 
-// Whether byte `b` of a pixel of plane 0 is drawn into: R, G, B of RGB formats, Y otherwise.
-bool DrawnByte(const GstVideoFormatInfo* finfo, guint b) {
-  if (!GST_VIDEO_FORMAT_INFO_IS_RGB(finfo)) return b == 0;
-  for (guint c = 0; c < 3; ++c)
-    if (guint(GST_VIDEO_FORMAT_INFO_POFFSET(finfo, c)) == b) return true;
-  return false;
+// A value drawn into in each pixel of plane 0: R, G and B of RGB formats, Y otherwise. Its bits
+// in the pixel read as a little-endian integer, written out from each format's definition for the
+// formats deeper than 8 bits (where GstVideoFormatInfo does not place packed values).
+struct DrawnValue {
+  guint shift;  // first bit in the pixel
+  guint depth;
+  guint64 top() const { return (guint64(1) << depth) - 1; }
+};
+
+std::vector<DrawnValue> DrawnValues(const GstVideoInfo& info) {
+  switch (GST_VIDEO_INFO_FORMAT(&info)) {
+    case GST_VIDEO_FORMAT_P010_10LE: return {{6, 10}};
+    case GST_VIDEO_FORMAT_I420_10LE:
+    case GST_VIDEO_FORMAT_I422_10LE:
+    case GST_VIDEO_FORMAT_Y444_10LE: return {{0, 10}};
+    case GST_VIDEO_FORMAT_I420_12LE: return {{0, 12}};
+    case GST_VIDEO_FORMAT_GRAY16_LE:
+    case GST_VIDEO_FORMAT_P016_LE:
+    case GST_VIDEO_FORMAT_Y444_16LE: return {{0, 16}};
+    case GST_VIDEO_FORMAT_RGBA64_LE: return {{0, 16}, {16, 16}, {32, 16}};
+    case GST_VIDEO_FORMAT_BGR10A2_LE: return {{20, 10}, {10, 10}, {0, 10}};  // B in the low bits
+    default: break;
+  }
+  if (!GST_VIDEO_INFO_IS_RGB(&info)) return {{0, 8}};
+  std::vector<DrawnValue> values;
+  for (guint c = 0; c < 3; ++c) values.push_back({8 * guint(GST_VIDEO_INFO_COMP_POFFSET(&info, c)), 8});
+  return values;
 }
 
-// Compares every visible byte of `out` with `in`; inside the graph corner, drawn bytes must
-// equal `expect(in_value, x, row of the graph, byte of the pixel)` unless that is negative, and
-// are counted when they changed.
+// Compares every visible byte of `out` with `in`. Inside the graph corner of plane 0, drawn value v
+// (of DrawnValues(), index `value`, whose largest is `top`) must become `expect(v, top, x, row of
+// the graph, value)` unless that is negative, and is counted when it changed; the pixel's other
+// bits must not change.
 template <typename Expect>
 void CompareFrames(const GstVideoInfo& info, GstBuffer* inbuf, GstBuffer* outbuf, Expect expect,
                    const std::string& what, size_t* changed_in_corner) {
@@ -79,6 +101,9 @@ void CompareFrames(const GstVideoInfo& info, GstBuffer* inbuf, GstBuffer* outbuf
   const guint graph_w = MIN(guint(GST_VIDEO_INFO_WIDTH(&info)), kGraphWidth);
   const guint graph_h = MIN(guint(GST_VIDEO_INFO_HEIGHT(&info)), kGraphHeight);
   const guint top = GST_VIDEO_INFO_HEIGHT(&info) - graph_h;
+  const std::vector<DrawnValue> drawn = DrawnValues(info);
+  guint64 drawn_bits = 0;
+  for (const DrawnValue& d : drawn) drawn_bits |= d.top() << d.shift;
   *changed_in_corner = 0;
   for (guint p = 0; p < GST_VIDEO_FRAME_N_PLANES(&in); ++p) {
     guint comp = 0;
@@ -91,18 +116,33 @@ void CompareFrames(const GstVideoInfo& info, GstBuffer* inbuf, GstBuffer* outbuf
                       y * GST_VIDEO_FRAME_PLANE_STRIDE(&in, p);
       const auto* b = static_cast<const uint8_t*>(GST_VIDEO_FRAME_PLANE_DATA(&out, p)) +
                       y * GST_VIDEO_FRAME_PLANE_STRIDE(&out, p);
-      for (guint i = 0; i < row_bytes; ++i) {
-        const guint x = i / pstride;
-        const bool corner = p == 0 && y >= top && x < graph_w && DrawnByte(info.finfo, i % pstride);
-        if (!corner) {
-          fail_unless(a[i] == b[i], "%s: plane %u byte %u of row %u changed outside the graph (%u -> %u)",
-                      what.c_str(), p, i, y, a[i], b[i]);
+      for (guint x = 0; x < row_bytes / pstride; ++x) {
+        const guint at = x * pstride;
+        if (!(p == 0 && y >= top && x < graph_w)) {
+          for (guint i = at; i < at + pstride; ++i)
+            fail_unless(a[i] == b[i], "%s: plane %u byte %u of row %u changed outside the graph (%u -> %u)",
+                        what.c_str(), p, i, y, a[i], b[i]);
           continue;
         }
-        if (a[i] != b[i]) ++*changed_in_corner;
-        int want = expect(a[i], x, y - top, i % pstride);
-        fail_unless(want < 0 || b[i] == want, "%s: graph pixel (%u, %u) byte %u is %u, expected %d",
-                    what.c_str(), x, y, i % pstride, b[i], want);
+        guint64 before = 0, after = 0;
+        for (guint i = 0; i < pstride; ++i) {
+          before |= guint64(a[at + i]) << (8 * i);
+          after |= guint64(b[at + i]) << (8 * i);
+        }
+        fail_unless((before & ~drawn_bits) == (after & ~drawn_bits),
+                    "%s: graph pixel (%u, %u): bits beside the drawn values changed (%" G_GINT64_MODIFIER
+                    "x -> %" G_GINT64_MODIFIER "x)",
+                    what.c_str(), x, y, before, after);
+        for (guint v = 0; v < drawn.size(); ++v) {
+          const guint64 old_value = (before >> drawn[v].shift) & drawn[v].top();
+          const guint64 new_value = (after >> drawn[v].shift) & drawn[v].top();
+          if (old_value != new_value) ++*changed_in_corner;
+          const gint64 want = expect(old_value, drawn[v].top(), x, y - top, v);
+          fail_unless(want < 0 || gint64(new_value) == want,
+                      "%s: graph pixel (%u, %u) value %u is %" G_GUINT64_FORMAT
+                      ", expected %" G_GINT64_FORMAT,
+                      what.c_str(), x, y, v, new_value, want);
+        }
       }
     }
   }
@@ -122,9 +162,9 @@ guint CountHistogramMessages(GstBus* bus) {
 // The graph the element must draw over a frame whose histograms are `result`, from the
 // specification (docs/elements/histogram.md), for any frame size: in a graph of gw x gh pixels,
 // column x shows bin x * bins / gw; a channel's bar there is ceil(count * gh / largest count)
-// pixels high (the largest count taken as at least 1); a drawn byte holding v becomes
-// (v + 255) / 2 inside the bar and v * 3 / 4 above it. Red, green and blue are drawn into their
-// own bytes of RGB pixels, luma into the Y plane.
+// pixels high (the largest count taken as at least 1); a drawn value v whose largest is `top`
+// (255 at 8 bits) becomes (v + top) / 2 inside the bar and v * 3 / 4 above it. Red, green and blue
+// are drawn into their own values of RGB pixels (DrawnValues() order), luma into the Y plane.
 class ExpectedGraph {
  public:
   ExpectedGraph(const GstVideoInfo& info, const histogram_ref::Result& result)
@@ -132,29 +172,25 @@ class ExpectedGraph {
         height_(MIN(guint(GST_VIDEO_INFO_HEIGHT(&info)), kGraphHeight)),
         bins_(result.bins) {
     using histogram_ref::Channel;
-    histogram_of_byte_.fill(nullptr);
     if (GST_VIDEO_FORMAT_INFO_IS_RGB(info.finfo)) {
-      const Channel rgb[] = {Channel::kRed, Channel::kGreen, Channel::kBlue};
-      for (guint c = 0; c < 3; ++c)
-        histogram_of_byte_[GST_VIDEO_FORMAT_INFO_POFFSET(info.finfo, c)] = result.Find(rgb[c]);
+      for (Channel c : {Channel::kRed, Channel::kGreen, Channel::kBlue})
+        histograms_.push_back(result.Find(c));
     } else {
-      histogram_of_byte_[0] = result.Find(Channel::kLuma);
+      histograms_.push_back(result.Find(Channel::kLuma));
     }
   }
 
-  // Byte `byte` of the pixel in column x, row `row` of the graph (0 = its top), which held `value`.
-  int operator()(uint8_t value, guint x, guint row, guint byte) const {
-    const histogram_ref::ChannelHistogram* histogram = histogram_of_byte_[byte];
-    fail_unless(histogram != nullptr, "byte %u of a pixel is not drawn into", byte);
-    const std::vector<guint64>& counts = histogram->counts;
+  // Drawn value `value` of the pixel in column x, row `row` of the graph (0 = its top), which held v.
+  gint64 operator()(guint64 v, guint64 top, guint x, guint row, guint value) const {
+    const std::vector<guint64>& counts = histograms_.at(value)->counts;
     const guint64 largest = std::max<guint64>(1, *std::max_element(counts.begin(), counts.end()));
     const guint64 bar = (counts[x * bins_ / width_] * height_ + largest - 1) / largest;
-    return height_ - row <= bar ? (value + 255) / 2 : value * 3 / 4;
+    return gint64(height_ - row <= bar ? (v + top) / 2 : v * 3 / 4);
   }
 
  private:
   guint width_, height_, bins_;
-  std::array<const histogram_ref::ChannelHistogram*, 4> histogram_of_byte_;
+  std::vector<const histogram_ref::ChannelHistogram*> histograms_;
 };
 
 // Fails unless `outbuf` is `frame` (whose bytes `original` holds) with exactly its graph drawn,
@@ -192,10 +228,14 @@ const DrawCase kSolidCases[] = {
 };
 
 // Sizes where rows end inside a word of the graph, with every pixel size the graph kernel draws
-// into: 3- and 4-byte RGB (xBGR: the padding byte first), the 1-byte Y plane of GRAY8 and NV12.
-constexpr GstVideoFormat kOddSizeFormats[] = {GST_VIDEO_FORMAT_RGB, GST_VIDEO_FORMAT_RGBA,
-                                              GST_VIDEO_FORMAT_xBGR, GST_VIDEO_FORMAT_GRAY8,
-                                              GST_VIDEO_FORMAT_NV12};
+// into: 3- and 4-byte RGB (xBGR: the padding byte first), the 1-byte Y plane of GRAY8 and NV12;
+// and the deeper formats: 2-byte Y (10 bits high in P010, low in I420_10LE; 16 bits), 8-byte
+// RGBA64 and 10-bit RGB packed in a word.
+constexpr GstVideoFormat kOddSizeFormats[] = {
+    GST_VIDEO_FORMAT_RGB,       GST_VIDEO_FORMAT_RGBA,      GST_VIDEO_FORMAT_xBGR,
+    GST_VIDEO_FORMAT_GRAY8,     GST_VIDEO_FORMAT_NV12,      GST_VIDEO_FORMAT_P010_10LE,
+    GST_VIDEO_FORMAT_I420_10LE, GST_VIDEO_FORMAT_I420_12LE, GST_VIDEO_FORMAT_GRAY16_LE,
+    GST_VIDEO_FORMAT_RGBA64_LE, GST_VIDEO_FORMAT_BGR10A2_LE};
 constexpr struct { int width, height; } kOddSizes[] = {{1, 1}, {2, 3}, {97, 61}};
 
 }  // namespace
@@ -221,8 +261,8 @@ GST_START_TEST(test_draw_solid_frame) {
   size_t changed;
   CompareFrames(
       info, inbuf, outbuf,
-      [&](uint8_t v, guint x, guint, guint) {
-        return int(x * c.bins / graph_w == full_bin ? (v + 255) / 2 : v * 3 / 4);
+      [&](guint64 v, guint64 top, guint x, guint, guint) {
+        return gint64(x * c.bins / graph_w == full_bin ? (v + top) / 2 : v * 3 / 4);
       },
       what, &changed);
   fail_unless(changed > 0, "%s: nothing drawn", what.c_str());
@@ -259,7 +299,7 @@ GST_START_TEST(test_draw_changes_only_the_corner) {
       fail_unless_equals_uint64(GST_BUFFER_PTS(outbuf), GST_BUFFER_PTS(inputs[n]));
       size_t changed;
       CompareFrames(
-          info, inputs[n], outbuf, [](uint8_t, guint, guint, guint) { return -1; },
+          info, inputs[n], outbuf, [](guint64, guint64, guint, guint, guint) { return gint64(-1); },
           vktest::WithSeed(what) + " frame " + std::to_string(n), &changed);
       fail_unless(changed > 0, "%s: nothing drawn", vktest::WithSeed(what).c_str());
       gst_buffer_unref(outbuf);

@@ -1,6 +1,6 @@
-// Every format at odd sizes and in every kind of input memory against the reference: random
-// bytes everywhere, so every bin of every channel is exercised, while bytes that hold no sample
-// (x bytes, row padding, gaps between planes) must not be counted.
+// Every format (8-bit and deeper) at odd sizes and in every kind of input memory against the reference:
+// random bytes everywhere, so every bin of every channel is exercised, while bytes that hold no sample (x
+// bytes, row padding, gaps between planes) must not be counted.
 #include <string>
 
 #include "common/analysis/format_steps.h"
@@ -33,7 +33,9 @@ const analysis_test::FormatStep kHistogramSteps[] = {
 }  // namespace
 
 GST_START_TEST(test_format_against_reference) {
-  const GstVideoFormat format = kFormats[__i__];
+  const size_t i = size_t(__i__);
+  const GstVideoFormat format =
+      i < kFormats.size() ? kFormats[i] : analysis_test::kDeepFormats[i - kFormats.size()];
   const std::string name = std::string("format ") + vktest::FormatName(format);
   std::mt19937 rng = vktest::RngFor(name);
   AnalysisStream stream(histogram_ref::Params{});
@@ -48,7 +50,8 @@ GST_END_TEST;
 
 TCase* FormatTCase() {
   TCase* tcase = vktest::NewTCase("formats", 120);
-  tcase_add_loop_test(tcase, test_format_against_reference, 0, kFormats.size());
+  tcase_add_loop_test(tcase, test_format_against_reference, 0,
+                      kFormats.size() + G_N_ELEMENTS(analysis_test::kDeepFormats));
   return tcase;
 }
 

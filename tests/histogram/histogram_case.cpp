@@ -45,6 +45,7 @@ const analysis_test::ElementCase<histogram_ref::Params, histogram_ref::Result, H
                       Bins(64),
                       histogram_ref::Params{},
                       histogram_ref::Params{},
-                      "I420"};
+                      "I420",
+                      /*deep_formats=*/true};
 
 }  // namespace histogram_test

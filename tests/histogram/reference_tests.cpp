@@ -233,6 +233,65 @@ GST_START_TEST(test_nv12_y444_gray8) {
 }
 GST_END_TEST;
 
+// The deep formats, a pixel or a few at a time, their words written by hand: where each
+// component's bits lie, and bins at each depth.
+GST_START_TEST(test_deep_formats_by_hand) {
+  histogram_ref::Params params;
+  params.bins = 4;
+  // BGR10A2_LE, one pixel: B=1 (bits 0-9), G=512 (10-19), R=1023 (20-29), A=2 (30-31). Luma at
+  // 10 bits (bt709): (13933 * 1023 + 46871 * 512 + 4732 * 1 + 32768) >> 16 = 584, bin 2.
+  const uint32_t word = 1u | (512u << 10) | (1023u << 20) | (2u << 30);
+  std::vector<uint8_t> packed = {uint8_t(word), uint8_t(word >> 8), uint8_t(word >> 16), uint8_t(word >> 24)};
+  auto bgr = histogram_ref::Analyze(PackedView(GST_VIDEO_FORMAT_BGR10A2_LE, 1, 1, 4, packed), params);
+  fail_unless(bgr.has_value());
+  ExpectCounts(Counts(*bgr, Channel::kRed), {{3, 1}}, "BGR10A2_LE red");
+  ExpectCounts(Counts(*bgr, Channel::kGreen), {{2, 1}}, "BGR10A2_LE green");
+  ExpectCounts(Counts(*bgr, Channel::kBlue), {{0, 1}}, "BGR10A2_LE blue");
+  ExpectCounts(Counts(*bgr, Channel::kLuma), {{2, 1}}, "BGR10A2_LE luma");
+  ExpectCounts(Counts(*bgr, Channel::kAlpha), {{2, 1}}, "BGR10A2_LE alpha (2 bits)");
+  // RGBA64_LE, two pixels: R=0xffff, G=0x4000, B=0x8000, A=0; then all 0x3fff.
+  std::vector<uint8_t> rgba64 = {0xff, 0xff, 0x00, 0x40, 0x00, 0x80, 0x00, 0x00,
+                                 0xff, 0x3f, 0xff, 0x3f, 0xff, 0x3f, 0xff, 0x3f};
+  auto wide = histogram_ref::Analyze(PackedView(GST_VIDEO_FORMAT_RGBA64_LE, 2, 1, 8, rgba64), params);
+  fail_unless(wide.has_value());
+  ExpectCounts(Counts(*wide, Channel::kRed), {{3, 1}, {0, 1}}, "RGBA64_LE red");
+  ExpectCounts(Counts(*wide, Channel::kGreen), {{1, 1}, {0, 1}}, "RGBA64_LE green");
+  ExpectCounts(Counts(*wide, Channel::kBlue), {{2, 1}, {0, 1}}, "RGBA64_LE blue");
+  ExpectCounts(Counts(*wide, Channel::kAlpha), {{0, 2}}, "RGBA64_LE alpha");
+  // P010_10LE, 2x2: Y 1023, 256, 255, 0 in the high 10 bits (low 6 bits set, to be ignored); one
+  // U, V pair: U 768, V 511.
+  auto p010_word = [](uint32_t v, std::vector<uint8_t>& out) {
+    const uint32_t w = (v << 6) | 0x3f;
+    out.push_back(uint8_t(w));
+    out.push_back(uint8_t(w >> 8));
+  };
+  std::vector<uint8_t> y, uv;
+  for (uint32_t v : {1023u, 256u, 255u, 0u}) p010_word(v, y);
+  for (uint32_t v : {768u, 511u}) p010_word(v, uv);
+  histogram_ref::FrameView p010{GST_VIDEO_FORMAT_P010_10LE, 2, 2, {y.data(), uv.data()}, {4, 4}};
+  auto yuv = histogram_ref::Analyze(p010, params);
+  fail_unless(yuv.has_value());
+  ExpectCounts(Counts(*yuv, Channel::kLuma), {{3, 1}, {1, 1}, {0, 2}}, "P010_10LE luma");
+  ExpectCounts(Counts(*yuv, Channel::kU), {{3, 1}}, "P010_10LE u");
+  ExpectCounts(Counts(*yuv, Channel::kV), {{1, 1}}, "P010_10LE v");
+  // I420_10LE keeps its 10 bits low: a word of 0xfc00 | 512 is 512 (bin 2), not 1023.
+  std::vector<uint8_t> planes = {0x00, 0xfe, 0xff, 0x03, 0x00, 0x00};  // Y 512 (high bits junk), U 1023, V 0
+  histogram_ref::FrameView i420{
+      GST_VIDEO_FORMAT_I420_10LE, 1, 1, {planes.data(), planes.data() + 2, planes.data() + 4}, {2, 2, 2}};
+  auto low = histogram_ref::Analyze(i420, params);
+  fail_unless(low.has_value());
+  ExpectCounts(Counts(*low, Channel::kLuma), {{2, 1}}, "I420_10LE luma");
+  ExpectCounts(Counts(*low, Channel::kU), {{3, 1}}, "I420_10LE u");
+  ExpectCounts(Counts(*low, Channel::kV), {{0, 1}}, "I420_10LE v");
+  // Bins at every depth: the top code value in the last bin, half way at the middle.
+  for (int depth : {10, 12, 16}) {
+    fail_unless_equals_int(histogram_ref::BinOf((1u << depth) - 1, depth, 256), 255);
+    fail_unless_equals_int(histogram_ref::BinOf(1u << (depth - 1), depth, 256), 128);
+    fail_unless_equals_int(histogram_ref::BinOf((1u << (depth - 1)) - 1, depth, 10), 4);
+  }
+}
+GST_END_TEST;
+
 TCase* ReferenceTCase() {
   TCase* tcase = tcase_create("reference");
   analysis_test::AddCheckTest<analysis_test::LumaWeightsTest>(tcase);
@@ -244,6 +303,7 @@ TCase* ReferenceTCase() {
   tcase_add_test(tcase, test_rgba_frame);
   tcase_add_test(tcase, test_i420_chroma_region);
   tcase_add_test(tcase, test_nv12_y444_gray8);
+  tcase_add_test(tcase, test_deep_formats_by_hand);
   return tcase;
 }
 

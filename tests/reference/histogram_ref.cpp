@@ -31,6 +31,66 @@ constexpr ChromaLayout kChromaLayouts[] = {
     {GST_VIDEO_FORMAT_Y444, true, 1, 1, 1, 2, 1, 0, 0},
 };
 
+// The formats deeper than 8 bits, written out from GStreamer's definition of each (its format
+// documentation and pack functions): where each component's sample lies and which of its bits
+// hold the value. Samples are little-endian words of `bytes` bytes.
+struct DeepComponent {
+  int plane;
+  int pixel_stride;  // bytes from one sample to the next in the plane
+  int offset;        // byte of the sample inside that step
+  int bytes;
+  int shift;  // value = (sample >> shift) & (2^depth - 1)
+  int depth;
+};
+struct DeepLayout {
+  GstVideoFormat format;
+  bool rgb;
+  int components;  // R, G, B, A or Y, U, V, as GStreamer numbers them
+  int sx, sy;      // chroma subsampling
+  DeepComponent c[4];
+};
+
+constexpr DeepComponent Y16(int depth, int shift = 0) {
+  return {0, 2, 0, 2, shift, depth};
+}
+constexpr DeepComponent Plane16(int plane, int depth) {
+  return {plane, 2, 0, 2, 0, depth};
+}
+
+constexpr DeepLayout kDeepLayouts[] = {
+    {GST_VIDEO_FORMAT_GRAY16_LE, false, 1, 1, 1, {Y16(16)}},
+    // 10 bits in the high bits of each 16-bit word; U and V interleaved in plane 1.
+    {GST_VIDEO_FORMAT_P010_10LE, false, 3, 2, 2, {Y16(10, 6), {1, 4, 0, 2, 6, 10}, {1, 4, 2, 2, 6, 10}}},
+    {GST_VIDEO_FORMAT_P016_LE, false, 3, 2, 2, {Y16(16), {1, 4, 0, 2, 0, 16}, {1, 4, 2, 2, 0, 16}}},
+    // Planar, the value in the low bits of each 16-bit word.
+    {GST_VIDEO_FORMAT_I420_10LE, false, 3, 2, 2, {Y16(10), Plane16(1, 10), Plane16(2, 10)}},
+    {GST_VIDEO_FORMAT_I420_12LE, false, 3, 2, 2, {Y16(12), Plane16(1, 12), Plane16(2, 12)}},
+    {GST_VIDEO_FORMAT_I422_10LE, false, 3, 2, 1, {Y16(10), Plane16(1, 10), Plane16(2, 10)}},
+    {GST_VIDEO_FORMAT_Y444_10LE, false, 3, 1, 1, {Y16(10), Plane16(1, 10), Plane16(2, 10)}},
+    {GST_VIDEO_FORMAT_Y444_16LE, false, 3, 1, 1, {Y16(16), Plane16(1, 16), Plane16(2, 16)}},
+    // R, G, B, A 16-bit words.
+    {GST_VIDEO_FORMAT_RGBA64_LE,
+     true,
+     4,
+     1,
+     1,
+     {{0, 8, 0, 2, 0, 16}, {0, 8, 2, 2, 0, 16}, {0, 8, 4, 2, 0, 16}, {0, 8, 6, 2, 0, 16}}},
+    // One 32-bit word: B in bits 0-9, G 10-19, R 20-29, A 30-31.
+    {GST_VIDEO_FORMAT_BGR10A2_LE,
+     true,
+     4,
+     1,
+     1,
+     {{0, 4, 0, 4, 20, 10}, {0, 4, 0, 4, 10, 10}, {0, 4, 0, 4, 0, 10}, {0, 4, 0, 4, 30, 2}}},
+};
+
+const DeepLayout* FindDeepLayout(GstVideoFormat format) {
+  for (const DeepLayout& layout : kDeepLayouts) {
+    if (layout.format == format) return &layout;
+  }
+  return nullptr;
+}
+
 const ChromaLayout* FindChromaLayout(GstVideoFormat format) {
   for (const ChromaLayout& layout : kChromaLayouts) {
     if (layout.format == format) return &layout;
@@ -76,6 +136,48 @@ void CountRgb(const FrameView& view, const reference::RgbLayout& layout, const r
   }
 }
 
+uint32_t DeepValue(const FrameView& view, const DeepComponent& c, int x, int y) {
+  const uint8_t* at = view.planes[c.plane] + static_cast<ptrdiff_t>(y) * view.strides[c.plane] +
+                      static_cast<ptrdiff_t>(x) * c.pixel_stride + c.offset;
+  uint32_t sample = 0;
+  for (int b = 0; b < c.bytes; ++b) sample |= uint32_t(at[b]) << (8 * b);
+  return (sample >> c.shift) & ((1u << c.depth) - 1);
+}
+
+void CountDeep(const FrameView& view, const DeepLayout& layout, const reference::Rect& rect,
+               const reference::Weights& weights, Result& result) {
+  const guint bins = result.bins;
+  auto count = [&](Channel channel, uint32_t value, int depth) {
+    ChannelHistogram& histogram = Of(result, channel);
+    ++histogram.counts[BinOf(value, depth, bins)];
+    ++histogram.samples;
+  };
+  if (layout.rgb) {
+    for (int y = rect.y0; y < rect.y1; ++y) {
+      for (int x = rect.x0; x < rect.x1; ++x) {
+        const uint32_t r = DeepValue(view, layout.c[0], x, y), g = DeepValue(view, layout.c[1], x, y),
+                       b = DeepValue(view, layout.c[2], x, y);
+        count(Channel::kRed, r, layout.c[0].depth);
+        count(Channel::kGreen, g, layout.c[1].depth);
+        count(Channel::kBlue, b, layout.c[2].depth);
+        // Luma at R's depth, rounded half up as at 8 bits.
+        const int64_t sum = weights.kr * r + weights.kg * g + weights.kb * b;
+        count(Channel::kLuma, uint32_t((sum + kOne / 2) >> 16), layout.c[0].depth);
+        count(Channel::kAlpha, DeepValue(view, layout.c[3], x, y), layout.c[3].depth);
+      }
+    }
+    return;
+  }
+  const Channel channels[] = {Channel::kLuma, Channel::kU, Channel::kV};
+  for (int i = 0; i < layout.components; ++i) {
+    const reference::Rect area = i == 0 ? rect : ChromaRect(rect, layout.sx, layout.sy);
+    for (int y = area.y0; y < area.y1; ++y) {
+      for (int x = area.x0; x < area.x1; ++x)
+        count(channels[i], DeepValue(view, layout.c[i], x, y), layout.c[i].depth);
+    }
+  }
+}
+
 void CountYuv(const FrameView& view, const ChromaLayout& layout, const reference::Rect& rect,
               Result& result) {
   ChannelHistogram& luma = Of(result, Channel::kLuma);
@@ -105,8 +207,12 @@ uint8_t RgbLuma(const reference::Weights& weights, uint8_t r, uint8_t g, uint8_t
 }
 
 guint BinOf(uint8_t value, guint bins) {
-  g_assert(bins >= 1 && bins <= 256);
-  return static_cast<guint>(value) * bins / 256;
+  return BinOf(value, 8, bins);
+}
+
+guint BinOf(uint32_t value, int depth, guint bins) {
+  g_assert(bins >= 1 && bins <= 256 && value < (1u << depth));
+  return guint(uint64_t(value) * bins >> depth);
 }
 
 bool IsRgb(GstVideoFormat format) {
@@ -114,7 +220,11 @@ bool IsRgb(GstVideoFormat format) {
 }
 
 bool IsSupported(GstVideoFormat format) {
-  return IsRgb(format) || FindChromaLayout(format) != nullptr;
+  return IsRgb(format) || FindChromaLayout(format) != nullptr || FindDeepLayout(format) != nullptr;
+}
+
+bool IsDeep(GstVideoFormat format) {
+  return FindDeepLayout(format) != nullptr;
 }
 
 const char* FieldName(Channel channel) {
@@ -135,6 +245,11 @@ std::vector<Channel> ChannelsOf(GstVideoFormat format) {
     std::vector<Channel> channels = {Channel::kRed, Channel::kGreen, Channel::kBlue, Channel::kLuma};
     if (layout->a >= 0) channels.push_back(Channel::kAlpha);
     return channels;
+  }
+  if (const DeepLayout* deep = FindDeepLayout(format)) {
+    if (deep->rgb) return {Channel::kRed, Channel::kGreen, Channel::kBlue, Channel::kLuma, Channel::kAlpha};
+    if (deep->components == 1) return {Channel::kLuma};
+    return {Channel::kLuma, Channel::kU, Channel::kV};
   }
   const ChromaLayout* layout = FindChromaLayout(format);
   g_assert(layout != nullptr);
@@ -164,7 +279,9 @@ std::optional<Result> Analyze(const FrameView& view, const Params& params) {
   for (Channel channel : ChannelsOf(view.format)) {
     result.channels.push_back(ChannelHistogram{channel, 0, std::vector<guint64>(params.bins, 0)});
   }
-  if (const reference::RgbLayout* layout = reference::FindRgbLayout(view.format)) {
+  if (const DeepLayout* deep = FindDeepLayout(view.format)) {
+    CountDeep(view, *deep, rect, reference::WeightsOf(params.matrix), result);
+  } else if (const reference::RgbLayout* layout = reference::FindRgbLayout(view.format)) {
     CountRgb(view, *layout, rect, reference::WeightsOf(params.matrix), result);
   } else {
     CountYuv(view, *FindChromaLayout(view.format), rect, result);

@@ -19,11 +19,17 @@ uint8_t RgbLuma(const reference::Weights& weights, uint8_t r, uint8_t g, uint8_t
 
 // The bin of an 8-bit value: value * bins / 256 (integer division), for bins 1..256.
 guint BinOf(uint8_t value, guint bins);
+// The bin of a `depth`-bit code value: value * bins / 2^depth.
+guint BinOf(uint32_t value, int depth, guint bins);
 
 // The formats histogram is specified for (RGB, BGR, the 4-byte RGB family, GRAY8, I420, NV12,
 // Y444).
 bool IsSupported(GstVideoFormat format);
 bool IsRgb(GstVideoFormat format);
+// The formats deeper than 8 bits: GRAY16_LE, P010_10LE, P016_LE, I420_10LE, I420_12LE, I422_10LE,
+// Y444_10LE, Y444_16LE, RGBA64_LE, BGR10A2_LE (code values counted at their own depth; RGB luma
+// at R's depth).
+bool IsDeep(GstVideoFormat format);
 
 // The histograms a message carries, each in a field named after it.
 enum class Channel { kRed, kGreen, kBlue, kLuma, kAlpha, kU, kV };

@@ -52,8 +52,10 @@ struct ElementCase {
   Params eos_params;
   Params flush_params;
   Params flush_while_streaming_params;
-  // the caps format of the pipelines that start with an empty ROI.
+  // the caps format of the pipelines that start with an empty ROI;
   const char* empty_roi_caps_format;
+  // whether the element takes the formats deeper than 8 bits (formats.h's kDeepFormats) too.
+  bool deep_formats = false;
 };
 
 // The types of a case given as a template argument.

@@ -16,8 +16,11 @@ using vktest::ExpectReadWrite;
 using vktest::ExpectUint;
 using vktest::FindProperty;
 
-void ExpectPadTemplates(const char* element_name) {
-  vktest::ExpectTemplateFormats(element_name, vktest::NamesOf(kFormats));
+void ExpectPadTemplates(const char* element_name, bool deep) {
+  std::set<std::string> names = vktest::NamesOf(kFormats);
+  if (deep)
+    for (GstVideoFormat format : kDeepFormats) names.insert(gst_video_format_to_string(format));
+  vktest::ExpectTemplateFormats(element_name, names);
 }
 
 void ExpectPostMessagesSpec(GstElement* element) {

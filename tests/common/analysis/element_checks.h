@@ -8,7 +8,8 @@
 namespace analysis_test {
 
 // Both static pad templates of `element_name` list exactly the analysis formats (formats.h).
-void ExpectPadTemplates(const char* element_name);
+// The pad templates list exactly kFormats, and kDeepFormats with `deep`.
+void ExpectPadTemplates(const char* element_name, bool deep);
 
 // post-messages: read-write, TRUE by default.
 void ExpectPostMessagesSpec(GstElement* element);

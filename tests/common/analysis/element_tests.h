@@ -21,7 +21,7 @@ namespace analysis_test {
 template <const auto& kCase>
 struct PadTemplates {
   static constexpr const char* kName = "test_pad_templates";
-  static void Run() { ExpectPadTemplates(kCase.element); }
+  static void Run() { ExpectPadTemplates(kCase.element, kCase.deep_formats); }
 };
 
 // `kExpectOwnSpecs` checks the properties that are the element's own.
