@@ -94,14 +94,14 @@ class HistogramLab {
                vk::Buffer src)
       : gx_((w / histogram::kPixelsPerInvocation + histogram::kGroupX - 1) / histogram::kGroupX),
         gy_((h + histogram::kBlockHeight - 1) / histogram::kBlockHeight),
-        counts_(vkc::Buffer::create_device(device, (histogram::kFinished + 1) * 4, "lab histogram counts")),
-        result_(vkc::Buffer::create_host(device, histogram::kFinished * 4, "lab histogram result")),
+        counts_(vkc::Buffer::create_device(device, (kCounts + 1) * 4, "lab histogram counts")),
+        result_(vkc::Buffer::create_host(device, kCounts * 4, "lab histogram result")),
         kernel_(device, {.name = "lab histogram",
                          .spirv = histogram_spv,
                          .spirv_bytes = sizeof(histogram_spv),
                          .bindings = 4,
                          .push_constant_bytes = sizeof(HistogramParams),
-                         .specialization = {4}}),
+                         .specialization = {4, 1}}),
         params_{.offset = 0,
                 .stride = 4 * w,
                 .x0 = 0,
@@ -115,8 +115,10 @@ class HistogramLab {
                 .kr = 19595,
                 .kg = 38470,
                 .kb = 7471,
-                .bins = histogram::kMaxBins,
-                .groups = gx_ * gy_} {
+                .bins = histogram::kNarrowBins,
+                .groups = gx_ * gy_,
+                .depths = 0x08080808,
+                .histogram_words = histogram::kNarrowBins} {
     kernel_.update(0, {{src}, {counts_->handle()}, {src}, {result_->handle()}});
     run_once(ring, [&](vk::CommandBuffer cmd) { vkc::clear_buffer(cmd, counts_->handle()); });
   }
@@ -124,6 +126,7 @@ class HistogramLab {
   HistogramParams& params() { return params_; }
 
  private:
+  static constexpr uint32_t kCounts = histogram::kChannels * histogram::kNarrowBins;  // the histograms
   uint32_t gx_, gy_;
   std::unique_ptr<vkc::Buffer> counts_, result_;
   vkc::Kernel kernel_;

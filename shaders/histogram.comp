@@ -11,7 +11,9 @@
 // planes also count the luma computed from R, G, B. Pixels are read as 32-bit words,
 // kPixelsPerInvocation per invocation and row; a channel's value is its sample (1, 2 or 4 bytes)
 // shifted and masked to its depth (8 to 16 bits; 2 for a packed alpha), so every depth counts its
-// own code values.
+// own code values. With many bins (a plane's histograms times the bins beyond kSharedWords, e.g.
+// 1 024 bins of RGB's five histograms) there is no room in shared memory: every sample is added
+// straight to the frame's histograms instead.
 //
 // Several regions (p.regions > 0, histogram_layout.h): the workgroups of a plane's dispatch cover
 // the blocks of every region, each region counted into its own histograms and finished by its own
@@ -27,11 +29,11 @@ layout(constant_id = 0) const uint BPP = 1;  // bytes per pixel of the plane: 1,
 layout(constant_id = 1) const uint SAMPLE_BYTES = 1;  // bytes per sample: 1, 2 or 4 (packed 10-bit RGB)
 
 layout(set = 0, binding = 0) readonly buffer Src { uint src[]; };
-// kChannels x kMaxBins bins, then the count of finished workgroups, per region; zero between frames.
-// Then the region tables.
+// kChannels histograms of histogram_words uints, then the count of finished workgroups, per region;
+// zero between frames. Then the region tables.
 layout(set = 0, binding = 1) coherent buffer Counts { uint counts[]; };
 layout(set = 0, binding = 2) readonly buffer Src4 { uvec4 src4[]; };  // src again, for 16-byte loads
-// Host-visible: kChannels x kMaxBins, per region (kRegionStride apart).
+// Host-visible: the histograms, at the same places.
 layout(set = 0, binding = 3) writeonly buffer Result { uint result[]; };
 
 #define SRC_VEC4
@@ -40,11 +42,20 @@ layout(set = 0, binding = 3) writeonly buffer Result { uint result[]; };
 layout(push_constant) uniform PushConstants { Params p; };
 
 const uint kInvocations = kGroupX * kGroupY;
-shared uint hist[kChannels * kMaxBins];
+shared uint hist[kSharedWords];
 shared bool s_last;
 
-// A value of `depth` bits falls in bin value * bins / 2^depth (bins <= 256, depth <= 16: no overflow).
+// A value of `depth` bits falls in bin value * bins / 2^depth (< 2^16 * 2^16: no overflow).
 uint bin_of(uint value, uint depth) { return (value * p.bins) >> depth; }
+
+// Histogram `slot` (0..kChannels-1) of the plane's histograms, counted at `local` among them.
+bool g_shared;  // set in main(): whether they are in shared memory
+void count(uint local, uint slot, uint bin, uint base) {
+  if (g_shared)
+    atomicAdd(hist[local * p.bins + bin], 1u);
+  else
+    atomicAdd(counts[base + slot * p.histogram_words + bin], 1u);
+}
 
 // The SAMPLE_BYTES bytes from byte `index` of the four pixels' words, little-endian.
 uint sample_at(uint w[8], uint index) {
@@ -78,12 +89,16 @@ void main() {
     rect = uvec4(counts[a + kRegionX0], counts[a + kRegionY0], counts[a + kRegionX1], counts[a + kRegionY1]);
     uint b = g - counts[a + kRegionFirstBlock];
     block = uvec2(b % counts[a + kRegionBlocksX], b / counts[a + kRegionBlocksX]);
-    base = lo * kRegionStride;
+    base = lo * (kChannels * p.histogram_words + 1u);
     groups = counts[a + kRegionGroups];
   }
 
+  // The plane's histograms: one per channel, and luma for RGB; in shared memory when they fit.
+  uint histograms = p.channels + (p.luma_slot != kNoLuma ? 1u : 0u);
+  g_shared = histograms * p.bins <= kSharedWords;
+  uint shared_words = g_shared ? histograms * p.bins : 0u;
   uint i = gl_LocalInvocationIndex;
-  for (uint b = i; b < kChannels * kMaxBins; b += kInvocations) hist[b] = 0u;
+  for (uint b = i; b < shared_words; b += kInvocations) hist[b] = 0u;
   barrier();
 
   uint x = rect.x + (block.x * kGroupX + gl_LocalInvocationID.x) * kPixelsPerInvocation;
@@ -102,31 +117,37 @@ void main() {
         uint depth = (p.depths >> (8u * c)) & 0xffu;
         v[c] = (sample_at(w, k * BPP + ((p.order >> (8u * c)) & 0xffu)) >> ((p.shifts >> (8u * c)) & 0xffu)) &
                ((1u << depth) - 1u);
-        atomicAdd(hist[((p.slots >> (8u * c)) & 0xffu) * kMaxBins + bin_of(v[c], depth)], 1u);
+        count(c, (p.slots >> (8u * c)) & 0xffu, bin_of(v[c], depth), base);
       }
       if (p.luma_slot != kNoLuma) {
         // At R's depth: kr * R + kg * G + kb * B < 2^16 * 2^16 for 16-bit samples.
         uint luma = (p.kr * v[0] + p.kg * v[1] + p.kb * v[2] + (1u << (kLumaBits - 1u))) >> kLumaBits;
-        atomicAdd(hist[p.luma_slot * kMaxBins + bin_of(luma, p.depths & 0xffu)], 1u);
+        count(p.channels, p.luma_slot, bin_of(luma, p.depths & 0xffu), base);
       }
     }
   }
   barrier();
-  for (uint b = i; b < kChannels * kMaxBins; b += kInvocations) {
+  for (uint b = i; b < shared_words; b += kInvocations) {
     uint n = hist[b];
-    if (n != 0u) atomicAdd(counts[base + b], n);
+    if (n == 0u) continue;
+    uint local = b / p.bins;
+    uint slot = local == p.channels ? p.luma_slot : (p.slots >> (8u * local)) & 0xffu;
+    atomicAdd(counts[base + slot * p.histogram_words + b % p.bins], n);
   }
 
   // Our additions happen before our count; whoever counts last in the region sees every
   // workgroup's additions.
   memoryBarrierBuffer();
   barrier();
-  if (i == 0u) s_last = atomicAdd(counts[base + kFinished], 1u) == groups - 1u;
+  uint finished = base + kChannels * p.histogram_words;
+  if (i == 0u) s_last = atomicAdd(counts[finished], 1u) == groups - 1u;
   barrier();
   if (s_last) {
     memoryBarrierBuffer();
-    for (uint b = i; b < kChannels * kMaxBins; b += kInvocations)
-      result[base + b] = atomicExchange(counts[base + b], 0u);
-    if (i == 0u) counts[base + kFinished] = 0u;
+    for (uint k = i; k < kChannels * p.bins; k += kInvocations) {
+      uint at = base + (k / p.bins) * p.histogram_words + k % p.bins;
+      result[at] = atomicExchange(counts[at], 0u);
+    }
+    if (i == 0u) counts[finished] = 0u;
   }
 }

@@ -70,7 +70,7 @@ void main() {
   barrier();
   for (uint c = 0u; c < p.channels; ++c)
     for (uint b = i; b < p.bins; b += kDrawGroupX * kDrawGroupY)
-      atomicMax(s_max[c], counts[c * kMaxBins + b]);
+      atomicMax(s_max[c], counts[c * p.histogram_words + b]);
   barrier();
 
   uint x0 = gl_GlobalInvocationID.x * kDrawPixelsPerInvocation;
@@ -92,7 +92,7 @@ void main() {
       uint top = (1u << depth) - 1u;
       uint packed = read_sample(w, index);
       uint value = (packed >> shift) & top;
-      uint bar = bar_height(counts[c * kMaxBins + bin], p.height, s_max[c]);
+      uint bar = bar_height(counts[c * p.histogram_words + bin], p.height, s_max[c]);
       uint result = level <= bar ? (value + top) / 2u : value * 3u / 4u;
       write_sample(w, index, (packed & ~(top << shift)) | (result << shift));
     }

@@ -11,19 +11,24 @@ namespace vkc::shader::histogram {
 using analysis::kLumaBits;
 #endif
 
-// The counts buffer: kChannels histograms of kMaxBins uints (histogram h, bin b at
-// h * kMaxBins + b), then the count of finished workgroups at kFinished; zero between frames. The
-// host-visible result buffer holds the histograms alone.
+// The counts buffer: kChannels histograms of W = Params::histogram_words uints (histogram h, bin b
+// at h * W + b; W = kNarrowBins for up to that many bins, else the bins), then the count of
+// finished workgroups at kChannels * W; zero between frames. The host-visible result buffer holds
+// the histograms alone, at the same places.
 const uint kChannels = 5u;  // R, G, B, luma, alpha; or Y, U, V
-const uint kMaxBins = 256u;
-const uint kFinished = kChannels * kMaxBins;
-const uint kNoLuma = 0xffu;  // Params::luma_slot: no luma histogram
+const uint kNarrowBins = 256u;
+const uint kMaxBins = 65536u;  // the bins property's largest value
+const uint kNoLuma = 0xffu;    // Params::luma_slot: no luma histogram
 
-// Several regions (Params::regions > 0): region r's histograms and counter take the kRegionStride
-// uints at r * kRegionStride of the counts buffer (and its histograms the same place of the result
-// buffer). Each plane's dispatch reads its own region table, kRegionWords uints per region, at
-// Params::table; one region alone uses block 0 with its rectangle in the push constants.
-const uint kRegionStride = kFinished + 1u;
+// A workgroup counts into histograms in shared memory when a plane's histograms times the bins fit
+// in kSharedWords (16 KiB, what every Vulkan device has), else straight into the counts buffer.
+const uint kSharedWords = 4096u;
+
+// Several regions (Params::regions > 0): region r's histograms and counter take the
+// kChannels * W + 1 uints from r * (kChannels * W + 1) of the counts buffer (and its histograms the
+// same place of the result buffer). Each plane's dispatch reads its own region table, kRegionWords
+// uints per region, at Params::table; one region alone uses block 0 with its rectangle in the push
+// constants.
 const uint kRegionWords = 8u;
 const uint kRegionX0 = 0u;  // the region in this plane's samples, [x0, x1) x [y0, y1)
 const uint kRegionY0 = 1u;
@@ -69,6 +74,7 @@ struct Params {
   uint blocks;   // several regions: blocks of every region in this plane
   uint shifts;   // channel c's value: its sample (SAMPLE_BYTES, little-endian) >> the shift in bits
   uint depths;   // 8c..8c+7, & (1 << the depth in bits 8c..8c+7) - 1; depth 8, 10, 12, 16 or 2
+  uint histogram_words;  // W: uints from one histogram to the next in the counts buffer
 };
 
 // The push constants of histogram_draw.comp.
@@ -83,10 +89,11 @@ struct DrawParams {
   uint bins;
   uint shifts;  // and the shift and depth of its value in its sample, as Params
   uint depths;
+  uint histogram_words;  // as Params: histogram c's counts from c * histogram_words
 };
 
 #ifdef __cplusplus
-VKC_LAYOUT_SIZE(Params, 80);
+VKC_LAYOUT_SIZE(Params, 84);
 VKC_LAYOUT_OFFSET(Params, offset, 0);
 VKC_LAYOUT_OFFSET(Params, stride, 4);
 VKC_LAYOUT_OFFSET(Params, x0, 8);
@@ -107,8 +114,9 @@ VKC_LAYOUT_OFFSET(Params, table, 64);
 VKC_LAYOUT_OFFSET(Params, blocks, 68);
 VKC_LAYOUT_OFFSET(Params, shifts, 72);
 VKC_LAYOUT_OFFSET(Params, depths, 76);
+VKC_LAYOUT_OFFSET(Params, histogram_words, 80);
 
-VKC_LAYOUT_SIZE(DrawParams, 40);
+VKC_LAYOUT_SIZE(DrawParams, 44);
 VKC_LAYOUT_OFFSET(DrawParams, offset, 0);
 VKC_LAYOUT_OFFSET(DrawParams, stride, 4);
 VKC_LAYOUT_OFFSET(DrawParams, top, 8);
@@ -119,6 +127,7 @@ VKC_LAYOUT_OFFSET(DrawParams, order, 24);
 VKC_LAYOUT_OFFSET(DrawParams, bins, 28);
 VKC_LAYOUT_OFFSET(DrawParams, shifts, 32);
 VKC_LAYOUT_OFFSET(DrawParams, depths, 36);
+VKC_LAYOUT_OFFSET(DrawParams, histogram_words, 40);
 }  // namespace vkc::shader::histogram
 #endif
 

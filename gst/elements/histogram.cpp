@@ -38,12 +38,11 @@ using vkc::shader::histogram::kChannels;
 using vkc::shader::histogram::kDrawGroupX;
 using vkc::shader::histogram::kDrawGroupY;
 using vkc::shader::histogram::kDrawPixelsPerInvocation;
-using vkc::shader::histogram::kFinished;
 using vkc::shader::histogram::kMaxBins;
 using vkc::shader::histogram::kMaxDrawnChannels;
 using vkc::shader::histogram::kNoLuma;
 using vkc::shader::histogram::kPixelsPerInvocation;
-using vkc::shader::histogram::kRegionStride;
+using vkc::shader::histogram::kNarrowBins;
 using vkc::shader::histogram::kRegionWords;
 using vkc::shader::histogram::Params;
 
@@ -85,12 +84,15 @@ uint32_t kernel_key(const PlaneJob& job) {
 // One frame slot: the counts the GPU writes and what the message needs once it is done.
 struct Slot {
   std::unique_ptr<vkc::Readback> counts;
-  guint regions_room = 0;  // the regions the counts buffer has room for
+  guint regions_room = 0;                // the regions the counts buffer has room for
+  uint32_t histogram_words = kNarrowBins;  // and its histograms' size (shaders/histogram_layout.h)
   Settings settings;       // the frame's, from begin_frame()
   vkc::FrameRegions regions;
 
   // Word offset of plane job j's region table (shaders/histogram_layout.h).
-  uint32_t table(size_t job) const { return regions_room * (kRegionStride + uint32_t(job) * kRegionWords); }
+  uint32_t table(size_t job) const { return regions_room * (region_words() + uint32_t(job) * kRegionWords); }
+  // Uints from one region's histograms and counter to the next.
+  uint32_t region_words() const { return kChannels * histogram_words + 1; }
 };
 
 // Everything derived from the negotiated caps.
@@ -167,7 +169,7 @@ static const vkc::PropertyTable<Settings> kProperties{
         P::uint("bins", "Bins",
                 "Bins per histogram; a code value v of d bits (8, 10, 12 or 16, the format's depth) falls in "
                 "bin v * bins / 2^d",
-                1, kMaxBins, kMaxBins, VKC_FIELD(bins)),
+                1, kMaxBins, kNarrowBins, VKC_FIELD(bins)),
         P::boolean("draw", "Draw",
                    "Draw the histogram as a translucent graph (up to 256x100 pixels) into the bottom-left "
                    "corner of every frame, on the GPU; the element then outputs new frames. A change while "
@@ -181,12 +183,15 @@ GST_ELEMENT_REGISTER_DEFINE(histogram, "histogram", GST_RANK_NONE, gst_histogram
 
 // The slot's counts buffer with room for `regions` regions, made anew (zeroed by its first frame)
 // when the one it has is too small. The slot's previous frame is done.
-static void make_room(const State& state, Slot& slot, guint regions) {
-  if (slot.counts && regions <= slot.regions_room) return;
-  slot.regions_room = regions;
+static void make_room(const State& state, Slot& slot, guint regions, guint bins) {
+  const uint32_t words = MAX(bins, kNarrowBins);
+  if (slot.counts && regions <= slot.regions_room && words == slot.histogram_words) return;
+  slot.regions_room = MAX(regions, slot.regions_room);
+  slot.histogram_words = words;
   slot.counts =
       std::make_unique<vkc::Readback>(state.device, slot.table(state.jobs.size()) * sizeof(uint32_t),
-                                      regions * kRegionStride * sizeof(uint32_t), "histogram counts");
+                                      slot.regions_room * slot.region_words() * sizeof(uint32_t),
+                                      "histogram counts");
 }
 
 std::unique_ptr<vkc::CapsState> HistogramOperation::configure(const std::shared_ptr<vkc::Device>& device,
@@ -216,7 +221,7 @@ std::unique_ptr<vkc::CapsState> HistogramOperation::configure(const std::shared_
                                   .specialization = {job.bpp, job.sample_bytes}});
   }
   state->device = device;
-  for (Slot& slot : state->slots) make_room(*state, slot, 1);
+  for (Slot& slot : state->slots) make_room(*state, slot, 1, kNarrowBins);
   // The graph: red, green and blue into their bytes of an RGB pixel, or luma into the Y plane.
   const PlaneJob& first = state->jobs.front();
   state->draw_bpp = first.bpp;
@@ -253,7 +258,8 @@ static void record_draw(const State& state, const vkc::Frame& frame, guint bins)
                     .order = state.draw_order,
                     .bins = bins,
                     .shifts = state.draw_shifts,
-                    .depths = state.draw_depths};
+                    .depths = state.draw_depths,
+                    .histogram_words = state.slots[frame.slot].histogram_words};
   state.draw->update(frame.slot, {{state.slots[frame.slot].counts->host()}, {frame.out.buffer}});
   vkc::compute_barrier(frame.cmd);
   const uint32_t group_width = kDrawGroupX * kDrawPixelsPerInvocation;
@@ -316,10 +322,8 @@ bool HistogramOperation::record(vkc::CapsState& caps, vkc::Frame& frame, GError*
   const std::vector<const vkc::FrameRegion*> analysed = slot.regions.analysed();
   if (analysed.empty()) return true;  // a frame with no region: its results say so
   std::vector<uint32_t> tables, job_blocks;
-  if (slot.regions.listed) {
-    make_room(state, slot, guint(analysed.size()));
-    tables = region_tables(state, analysed, slot.regions_room, job_blocks);
-  }
+  make_room(state, slot, guint(analysed.size()), settings.bins);
+  if (slot.regions.listed) tables = region_tables(state, analysed, slot.regions_room, job_blocks);
 
   const vkc::LumaCoefficients k = vkc::luma_coefficients(settings.matrix);
   // draw: the base class has copied the frame into the output, where the graph goes over it.
@@ -356,7 +360,8 @@ bool HistogramOperation::record(vkc::CapsState& caps, vkc::Frame& frame, GError*
                   .table = slot.table(j),
                   .blocks = slot.regions.listed ? job_blocks[j] : 0,
                   .shifts = job.shifts,
-                  .depths = job.depths};
+                  .depths = job.depths,
+                  .histogram_words = slot.histogram_words};
     uint32_t groups_x = part.across, groups_y = part.down;
     if (params.regions) {
       // One workgroup per block of every region, in rows of up to 65 535 (every device's least
@@ -373,7 +378,7 @@ bool HistogramOperation::record(vkc::CapsState& caps, vkc::Frame& frame, GError*
 // The histograms of one region (its part of the results, shaders/histogram_layout.h) into `s`: the
 // fields of the one-region message.
 static void set_region_fields(GstStructure* s, const State& state, const uint32_t* counts, guint bins,
-                              guint64 pixels) {
+                              uint32_t histogram_words, guint64 pixels) {
   gst_structure_set(s, "bins", G_TYPE_UINT, bins, "pixels", G_TYPE_UINT64, pixels, nullptr);
   // Up to 1280 GValues a frame: each count starts as a copy of one initialised guint64 GValue
   // (it holds no reference, so a plain copy is a valid value) rather than through g_value_init():
@@ -385,7 +390,7 @@ static void set_region_fields(GstStructure* s, const State& state, const uint32_
     gst_value_array_init(&array, bins);
     for (guint b = 0; b < bins; ++b) {
       GValue count = zero;
-      g_value_set_uint64(&count, counts[h * kMaxBins + b]);
+      g_value_set_uint64(&count, counts[h * histogram_words + b]);
       gst_value_array_append_and_take_value(&array, &count);
     }
     gst_structure_take_value(s, state.names[h], &array);
@@ -401,10 +406,11 @@ void HistogramOperation::complete(vkc::CapsState& caps, vkc::Frame& frame) {
   GstStructure* s = vkc::new_frame_structure("histogram", frame.inbuf, frame.segment);
   if (slot.regions.listed)
     vkc::set_region_results(s, slot.regions, [&](GstStructure* entry, guint i) {
-      set_region_fields(entry, state, counts + i * kRegionStride, slot.settings.bins, analysed[i]->pixels());
+      set_region_fields(entry, state, counts + i * slot.region_words(), slot.settings.bins, slot.histogram_words,
+                        analysed[i]->pixels());
     });
   else
-    set_region_fields(s, state, counts, slot.settings.bins, analysed[0]->pixels());
+    set_region_fields(s, state, counts, slot.settings.bins, slot.histogram_words, analysed[0]->pixels());
   vkc::attach_results(slot.settings, frame, s, "VkComputeHistogramMeta");
   vkc::post_results(element_, slot.settings, s);
 }

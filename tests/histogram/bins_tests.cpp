@@ -1,5 +1,7 @@
 // The bins property: 256, 64, 10 (bins of unequal width: 25 or 26 values each) and 1 (every
-// value in one bin), on packed RGB with and without alpha, planar and semi-planar YUV and gray.
+// value in one bin), and beyond 256: 1 024 (in shared memory for YUV planes, straight to the
+// frame's counts for RGB's five histograms) and 65 536 (one bin per 16-bit code value); on packed
+// RGB with and without alpha, planar and semi-planar YUV and gray, at 8 bits and deeper.
 #include <string>
 
 #include "common/input_placement.h"
@@ -13,11 +15,12 @@
 namespace histogram_test {
 namespace {
 
-constexpr guint kBins[] = {256, 64, 10, 1};
+constexpr guint kBins[] = {256, 64, 10, 1, 1024, 65536};
 
-const GstVideoFormat kBinsFormats[] = {GST_VIDEO_FORMAT_RGBA, GST_VIDEO_FORMAT_BGR,  GST_VIDEO_FORMAT_xRGB,
-                                       GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_Y444,
-                                       GST_VIDEO_FORMAT_GRAY8};
+const GstVideoFormat kBinsFormats[] = {
+    GST_VIDEO_FORMAT_RGBA,       GST_VIDEO_FORMAT_BGR,       GST_VIDEO_FORMAT_xRGB,     GST_VIDEO_FORMAT_I420,
+    GST_VIDEO_FORMAT_NV12,       GST_VIDEO_FORMAT_Y444,      GST_VIDEO_FORMAT_GRAY8,    GST_VIDEO_FORMAT_P010_10LE,
+    GST_VIDEO_FORMAT_I420_12LE,  GST_VIDEO_FORMAT_GRAY16_LE, GST_VIDEO_FORMAT_RGBA64_LE, GST_VIDEO_FORMAT_BGR10A2_LE};
 
 }  // namespace
 
@@ -40,7 +43,8 @@ GST_START_TEST(test_bins_change_while_playing) {
   std::mt19937 rng = vktest::RngFor(name);
   histogram_ref::Params params;
   AnalysisStream stream(params);
-  for (guint bins : {256u, 10u, 1u, 64u, 255u, 2u, 256u}) {
+  // Across 256: the counts buffer's layout changes with the bins.
+  for (guint bins : {256u, 10u, 1u, 64u, 1024u, 255u, 2u, 4096u, 65536u, 256u}) {
     params.bins = bins;
     stream.SetParams(params);
     stream.Push(RandomFrame(GST_VIDEO_FORMAT_NV12, 33, 17, rng));

@@ -317,7 +317,8 @@ GST_END_TEST;
 GST_START_TEST(test_draw_graph_at_odd_sizes) {
   const GstVideoFormat format = kOddSizeFormats[__i__ / G_N_ELEMENTS(kOddSizes)];
   const auto& size = kOddSizes[__i__ % G_N_ELEMENTS(kOddSizes)];
-  const DrawCase c{format, size.width, size.height, __i__ % 2 == 0 ? 256u : 37u};
+  const guint bins[] = {256, 37, 1024};  // 1 024: more bins than graph columns
+  const DrawCase c{format, size.width, size.height, bins[__i__ % 3]};
   EnableGpuAssistedValidation();
   const std::string what =
       "draw graph " + vktest::FormatAndSize(format, c.width, c.height) + " bins=" + std::to_string(c.bins);

@@ -14,7 +14,7 @@ namespace {
 
 // bins; draw switches between passing frames through and drawing into new ones while PLAYING too.
 void ExpectBinsAndDrawSpecs(GstElement* element) {
-  vktest::ExpectUint(element, "bins", 1, 256, 256);
+  vktest::ExpectUint(element, "bins", 1, 65536, 256);
   GParamSpec* draw = vktest::FindProperty(element, "draw", G_TYPE_BOOLEAN);
   vktest::ExpectReadWrite(draw);
   fail_unless(!G_PARAM_SPEC_BOOLEAN(draw)->default_value, "\"draw\" is on by default");

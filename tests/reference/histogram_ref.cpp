@@ -211,7 +211,7 @@ guint BinOf(uint8_t value, guint bins) {
 }
 
 guint BinOf(uint32_t value, int depth, guint bins) {
-  g_assert(bins >= 1 && bins <= 256 && value < (1u << depth));
+  g_assert(bins >= 1 && bins <= 65536 && value < (1u << depth));
   return guint(uint64_t(value) * bins >> depth);
 }
 
