@@ -57,17 +57,6 @@ void count(uint local, uint slot, uint bin, uint base) {
     atomicAdd(counts[base + slot * p.histogram_words + bin], 1u);
 }
 
-// The SAMPLE_BYTES bytes from byte `index` of the four pixels' words, little-endian.
-uint sample_at(uint w[8], uint index) {
-  if (BPP <= 4u && SAMPLE_BYTES == 1u) {  // the 8-bit formats: as before byte_of8 existed
-    uint w4[4] = uint[4](w[0], w[1], w[2], w[3]);
-    return byte_of4(w4, index);
-  }
-  uint v = byte_of8(w, index);
-  if (SAMPLE_BYTES >= 2u) v |= byte_of8(w, index + 1u) << 8;
-  if (SAMPLE_BYTES == 4u) v |= (byte_of8(w, index + 2u) << 16) | (byte_of8(w, index + 3u) << 24);
-  return v;
-}
 
 void main() {
   // This workgroup's region, its block in it and where the region's counts go.
@@ -115,8 +104,8 @@ void main() {
       for (uint c = 0u; c < 4u; ++c) {
         if (c >= p.channels) break;
         uint depth = (p.depths >> (8u * c)) & 0xffu;
-        v[c] = (sample_at(w, k * BPP + ((p.order >> (8u * c)) & 0xffu)) >> ((p.shifts >> (8u * c)) & 0xffu)) &
-               ((1u << depth) - 1u);
+        uint index = k * BPP + ((p.order >> (8u * c)) & 0xffu);
+        v[c] = (sample_of(w, index, SAMPLE_BYTES, BPP <= 4u) >> ((p.shifts >> (8u * c)) & 0xffu)) & ((1u << depth) - 1u);
         count(c, (p.slots >> (8u * c)) & 0xffu, bin_of(v[c], depth), base);
       }
       if (p.luma_slot != kNoLuma) {

@@ -25,10 +25,13 @@ const uint kGroupInvocations = kScanGroupX * kScanGroupY;
 // The most peaks a frame reports (the element's count property).
 const uint kMaxPeaks = 64u;
 
-// A luma L is below 256 << kLumaBits: the minimum key orders pixels by kMaxLuma - L.
+// A luma L of 8-bit samples is below 256 << kLumaBits: the minimum key orders pixels by
+// kMaxLuma - L. At depth d (10 to 16 bits) L is below 2^d << kLumaBits, and ScanParams::max_luma
+// takes kMaxLuma's place: (2^d << kLumaBits) - 1 (at 16 bits, 2^32 - 1).
 const uint kMaxLuma = (256u << kLumaBits) - 1u;
 
-// The sums add L >> kLumaSumShift: a workgroup's sum fits in 32 bits.
+// The sums add L >> kLumaSumShift at 8 bits (L >> d at depth d: ScanParams::sum_shift), so that a
+// workgroup's sum fits in 32 bits.
 const uint kLumaSumShift = 8u;
 
 // The scratch buffer, in uints. Its first kTiles uints are the results the CPU reads (the
@@ -84,6 +87,10 @@ struct ScanParams {
   uint table;        // word offset of the region table in the scratch buffer
   uint tiles_base;   // word offset of the tiles' slots
   uint tiles_total;  // tiles of every region (the tile layout's T)
+  uint shifts;       // a value: (its sample >> its shift, bits 8c..8c+7 for R, G, B or Y) & value_mask
+  uint value_mask;   // 2^depth - 1
+  uint max_luma;     // (2^depth << kLumaBits) - 1
+  uint sum_shift;    // the sums add L >> sum_shift: the depth
 };
 
 // The push constants of lumamax_reduce.comp.
@@ -101,7 +108,7 @@ struct ReduceParams {
 static_assert(kPeaks + 2 * kMaxPeaks <= kTiles, "the peaks' keys fit before the tiles");
 static_assert(kMaxPeaks <= kGroupInvocations, "a rescan workgroup loads one peak per invocation");
 
-VKC_LAYOUT_SIZE(ScanParams, 100);
+VKC_LAYOUT_SIZE(ScanParams, 116);
 VKC_LAYOUT_OFFSET(ScanParams, width, 0);
 VKC_LAYOUT_OFFSET(ScanParams, height, 4);
 VKC_LAYOUT_OFFSET(ScanParams, offset, 8);
@@ -127,6 +134,10 @@ VKC_LAYOUT_OFFSET(ScanParams, rescan_rows, 84);
 VKC_LAYOUT_OFFSET(ScanParams, table, 88);
 VKC_LAYOUT_OFFSET(ScanParams, tiles_base, 92);
 VKC_LAYOUT_OFFSET(ScanParams, tiles_total, 96);
+VKC_LAYOUT_OFFSET(ScanParams, shifts, 100);
+VKC_LAYOUT_OFFSET(ScanParams, value_mask, 104);
+VKC_LAYOUT_OFFSET(ScanParams, max_luma, 108);
+VKC_LAYOUT_OFFSET(ScanParams, sum_shift, 112);
 
 VKC_LAYOUT_SIZE(ReduceParams, 28);
 VKC_LAYOUT_OFFSET(ReduceParams, tiles, 0);

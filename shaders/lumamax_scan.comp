@@ -27,8 +27,10 @@
 #include "lumamax_layout.h"
 
 layout(local_size_x_id = 0, local_size_y_id = 1) in;  // kScanGroupX x kScanGroupY
-layout(constant_id = 2) const uint BPP = 1;           // 1 (Y plane, GRAY8), 3 or 4 (RGB)
+layout(constant_id = 2) const uint BPP = 1;  // 1 or 2 (Y plane, GRAY8, GRAY16), 3, 4 or 8 (RGB)
 layout(constant_id = 3) const bool RESCAN = false;
+layout(constant_id = 4) const uint SAMPLE_BYTES = 1;  // 1, 2 or 4 (BGR10A2_LE's packed word)
+layout(constant_id = 5) const bool RGB = false;       // luma from R, G, B; else the Y sample
 
 layout(set = 0, binding = 0) readonly buffer Src { uint src[]; };
 layout(set = 0, binding = 1) coherent buffer Scratch { uint scratch[]; };
@@ -49,11 +51,23 @@ shared uint s_sum[kGroupInvocations];
 shared bool s_last;
 shared ivec2 s_peaks[kMaxPeaks];
 
-uint luma_of(uint w[4], uint k) {
-  if (BPP == 1u) return byte_of4(w, k) << kLumaBits;
+// Value c (R, G, B; or Y) of a pixel whose sample starts at byte `index` of the words, at any depth.
+uint value_of(uint w[8], uint index, uint c) {
+  return (sample_of(w, index, SAMPLE_BYTES, BPP <= 4u) >> ((p.shifts >> (8u * c)) & 0xffu)) & p.value_mask;
+}
+
+uint luma_of(uint w[8], uint k) {
   uint b = k * BPP;
-  return p.kr * byte_of4(w, b + (p.order & 0xffu)) + p.kg * byte_of4(w, b + ((p.order >> 8) & 0xffu)) +
-         p.kb * byte_of4(w, b + ((p.order >> 16) & 0xffu));
+  if (SAMPLE_BYTES == 1u) {  // 8-bit samples
+    uint w4[4] = uint[4](w[0], w[1], w[2], w[3]);
+    if (!RGB) return byte_of4(w4, k) << kLumaBits;
+    return p.kr * byte_of4(w4, b + (p.order & 0xffu)) + p.kg * byte_of4(w4, b + ((p.order >> 8) & 0xffu)) +
+           p.kb * byte_of4(w4, b + ((p.order >> 16) & 0xffu));
+  }
+  // Deeper: L < 2^16 << kLumaBits still fits 32 bits (the coefficients sum to 1 << kLumaBits).
+  if (!RGB) return value_of(w, b, 0u) << kLumaBits;
+  return p.kr * value_of(w, b + (p.order & 0xffu), 0u) + p.kg * value_of(w, b + ((p.order >> 8) & 0xffu), 1u) +
+         p.kb * value_of(w, b + ((p.order >> 16) & 0xffu), 2u);
 }
 
 ivec2 position_of(uvec2 key) {
@@ -157,8 +171,8 @@ void main() {
   uint y = region.y0 + tile.y * kTileHeight + gl_LocalInvocationID.y;
   if (in_play && x0 < region.x1 && y < region.y1) {
     uint addr = p.offset + y * p.stride + x0 * BPP;
-    uint w[4];
-    load_quad(addr, BPP, w);
+    uint w[8];
+    load_words(addr, BPP, w);  // the four pixels: BPP words
     for (uint k = 0u; k < kPixelsPerInvocation; ++k) {
       uint x = x0 + k;
       if (x >= region.x1) break;
@@ -166,8 +180,8 @@ void main() {
       uint not_index = ~(y * p.width + x);
       if (RESCAN && suppressed(ivec2(x, y))) continue;
       mx = key_max(mx, uvec2(L, not_index));
-      mn = key_max(mn, uvec2(kMaxLuma - L, not_index));
-      sum += L >> kLumaSumShift;
+      mn = key_max(mn, uvec2(p.max_luma - L, not_index));
+      sum += L >> p.sum_shift;
     }
   }
   reduce(mx, mn, sum);

@@ -81,16 +81,18 @@ std::vector<Expected> ExpectedKernels() {
   using lumamax::ReduceParams;
   using lumamax::ScanParams;
   const std::vector<Member> scan = {
-      MEMBER(ScanParams, width),       MEMBER(ScanParams, height),  MEMBER(ScanParams, offset),
-      MEMBER(ScanParams, stride),      MEMBER(ScanParams, roi_x0),  MEMBER(ScanParams, roi_y0),
-      MEMBER(ScanParams, roi_x1),      MEMBER(ScanParams, roi_y1),  MEMBER(ScanParams, tiles_x),
-      MEMBER(ScanParams, tiles),       MEMBER(ScanParams, order),   MEMBER(ScanParams, kr),
-      MEMBER(ScanParams, kg),          MEMBER(ScanParams, kb),      MEMBER(ScanParams, peak),
-      MEMBER(ScanParams, min_dist2),   MEMBER(ScanParams, reach),   MEMBER(ScanParams, finish),
-      MEMBER(ScanParams, peak_floor),  MEMBER(ScanParams, regions), MEMBER(ScanParams, region_base),
-      MEMBER(ScanParams, rescan_rows), MEMBER(ScanParams, table),   MEMBER(ScanParams, tiles_base),
-      MEMBER(ScanParams, tiles_total)};
-  const std::vector<const char*> scan_spec = {"local_size_x", "local_size_y", "BPP", "RESCAN"};
+      MEMBER(ScanParams, width),       MEMBER(ScanParams, height),   MEMBER(ScanParams, offset),
+      MEMBER(ScanParams, stride),      MEMBER(ScanParams, roi_x0),   MEMBER(ScanParams, roi_y0),
+      MEMBER(ScanParams, roi_x1),      MEMBER(ScanParams, roi_y1),   MEMBER(ScanParams, tiles_x),
+      MEMBER(ScanParams, tiles),       MEMBER(ScanParams, order),    MEMBER(ScanParams, kr),
+      MEMBER(ScanParams, kg),          MEMBER(ScanParams, kb),       MEMBER(ScanParams, peak),
+      MEMBER(ScanParams, min_dist2),   MEMBER(ScanParams, reach),    MEMBER(ScanParams, finish),
+      MEMBER(ScanParams, peak_floor),  MEMBER(ScanParams, regions),  MEMBER(ScanParams, region_base),
+      MEMBER(ScanParams, rescan_rows), MEMBER(ScanParams, table),    MEMBER(ScanParams, tiles_base),
+      MEMBER(ScanParams, tiles_total), MEMBER(ScanParams, shifts),   MEMBER(ScanParams, value_mask),
+      MEMBER(ScanParams, max_luma),    MEMBER(ScanParams, sum_shift)};
+  const std::vector<const char*> scan_spec = {"local_size_x", "local_size_y", "BPP",
+                                              "RESCAN",       "SAMPLE_BYTES", "RGB"};
   // The scan's scratch and result buffers: uints the CPU reads.
   const std::vector<std::pair<uint32_t, uint32_t>> scan_buffers = {{1, 4}, {3, 4}};
 
@@ -119,13 +121,26 @@ std::vector<Expected> ExpectedKernels() {
        {{1, 4}}},
       {KERNEL(histogram),
        PARAMS(HistogramParams),
-       {MEMBER(HistogramParams, offset),    MEMBER(HistogramParams, stride), MEMBER(HistogramParams, x0),
-        MEMBER(HistogramParams, y0),        MEMBER(HistogramParams, x1),     MEMBER(HistogramParams, y1),
-        MEMBER(HistogramParams, channels),  MEMBER(HistogramParams, order),  MEMBER(HistogramParams, slots),
-        MEMBER(HistogramParams, luma_slot), MEMBER(HistogramParams, kr),     MEMBER(HistogramParams, kg),
-        MEMBER(HistogramParams, kb),        MEMBER(HistogramParams, bins),   MEMBER(HistogramParams, groups),
-        MEMBER(HistogramParams, regions),   MEMBER(HistogramParams, table),  MEMBER(HistogramParams, blocks),
-        MEMBER(HistogramParams, shifts),    MEMBER(HistogramParams, depths),
+       {MEMBER(HistogramParams, offset),
+        MEMBER(HistogramParams, stride),
+        MEMBER(HistogramParams, x0),
+        MEMBER(HistogramParams, y0),
+        MEMBER(HistogramParams, x1),
+        MEMBER(HistogramParams, y1),
+        MEMBER(HistogramParams, channels),
+        MEMBER(HistogramParams, order),
+        MEMBER(HistogramParams, slots),
+        MEMBER(HistogramParams, luma_slot),
+        MEMBER(HistogramParams, kr),
+        MEMBER(HistogramParams, kg),
+        MEMBER(HistogramParams, kb),
+        MEMBER(HistogramParams, bins),
+        MEMBER(HistogramParams, groups),
+        MEMBER(HistogramParams, regions),
+        MEMBER(HistogramParams, table),
+        MEMBER(HistogramParams, blocks),
+        MEMBER(HistogramParams, shifts),
+        MEMBER(HistogramParams, depths),
         MEMBER(HistogramParams, histogram_words)},
        {"BPP", "SAMPLE_BYTES"},
        histogram::kGroupX,
@@ -317,11 +332,11 @@ GST_START_TEST(test_reader_sees_the_declarations) {
   const vktest::spirv::Module scan = vktest::spirv::Reflect(lumamax_scan_spv, sizeof(lumamax_scan_spv));
   fail_unless(scan.error.empty(), "%s", scan.error.c_str());
   fail_unless_equals_string(scan.push_constants.name.c_str(), "ScanParams");
-  fail_unless_equals_int(scan.push_constants.members.size(), 25);
-  fail_unless_equals_string(scan.push_constants.members[24].name.c_str(), "tiles_total");
-  fail_unless_equals_int(scan.push_constants.members[24].offset, 96);
-  fail_unless_equals_int(scan.push_constants.bytes, 100);
-  fail_unless_equals_int(scan.spec_constants.size(), 4);
+  fail_unless_equals_int(scan.push_constants.members.size(), 29);
+  fail_unless_equals_string(scan.push_constants.members[28].name.c_str(), "sum_shift");
+  fail_unless_equals_int(scan.push_constants.members[28].offset, 112);
+  fail_unless_equals_int(scan.push_constants.bytes, 116);
+  fail_unless_equals_int(scan.spec_constants.size(), 6);
   fail_unless_equals_string(scan.spec_constants.at(0).c_str(), "local_size_x");
   fail_unless_equals_string(scan.spec_constants.at(3).c_str(), "RESCAN");
   fail_unless_equals_int(scan.buffer_strides.at(2), 16);  // the uvec4 view of the frame

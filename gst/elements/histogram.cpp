@@ -40,9 +40,9 @@ using vkc::shader::histogram::kDrawGroupY;
 using vkc::shader::histogram::kDrawPixelsPerInvocation;
 using vkc::shader::histogram::kMaxBins;
 using vkc::shader::histogram::kMaxDrawnChannels;
+using vkc::shader::histogram::kNarrowBins;
 using vkc::shader::histogram::kNoLuma;
 using vkc::shader::histogram::kPixelsPerInvocation;
-using vkc::shader::histogram::kNarrowBins;
 using vkc::shader::histogram::kRegionWords;
 using vkc::shader::histogram::Params;
 
@@ -84,9 +84,9 @@ uint32_t kernel_key(const PlaneJob& job) {
 // One frame slot: the counts the GPU writes and what the message needs once it is done.
 struct Slot {
   std::unique_ptr<vkc::Readback> counts;
-  guint regions_room = 0;                // the regions the counts buffer has room for
+  guint regions_room = 0;                  // the regions the counts buffer has room for
   uint32_t histogram_words = kNarrowBins;  // and its histograms' size (shaders/histogram_layout.h)
-  Settings settings;       // the frame's, from begin_frame()
+  Settings settings;                       // the frame's, from begin_frame()
   vkc::FrameRegions regions;
 
   // Word offset of plane job j's region table (shaders/histogram_layout.h).
@@ -188,10 +188,9 @@ static void make_room(const State& state, Slot& slot, guint regions, guint bins)
   if (slot.counts && regions <= slot.regions_room && words == slot.histogram_words) return;
   slot.regions_room = MAX(regions, slot.regions_room);
   slot.histogram_words = words;
-  slot.counts =
-      std::make_unique<vkc::Readback>(state.device, slot.table(state.jobs.size()) * sizeof(uint32_t),
-                                      slot.regions_room * slot.region_words() * sizeof(uint32_t),
-                                      "histogram counts");
+  slot.counts = std::make_unique<vkc::Readback>(
+      state.device, slot.table(state.jobs.size()) * sizeof(uint32_t),
+      slot.regions_room * slot.region_words() * sizeof(uint32_t), "histogram counts");
 }
 
 std::unique_ptr<vkc::CapsState> HistogramOperation::configure(const std::shared_ptr<vkc::Device>& device,
@@ -406,8 +405,8 @@ void HistogramOperation::complete(vkc::CapsState& caps, vkc::Frame& frame) {
   GstStructure* s = vkc::new_frame_structure("histogram", frame.inbuf, frame.segment);
   if (slot.regions.listed)
     vkc::set_region_results(s, slot.regions, [&](GstStructure* entry, guint i) {
-      set_region_fields(entry, state, counts + i * slot.region_words(), slot.settings.bins, slot.histogram_words,
-                        analysed[i]->pixels());
+      set_region_fields(entry, state, counts + i * slot.region_words(), slot.settings.bins,
+                        slot.histogram_words, analysed[i]->pixels());
     });
   else
     set_region_fields(s, state, counts, slot.settings.bins, slot.histogram_words, analysed[0]->pixels());

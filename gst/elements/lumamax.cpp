@@ -1,5 +1,5 @@
-// lumamax: the brightest and darkest pixel of every frame, its position, the mean luma and the
-// top-N peaks at least min-distance apart and at least peak-threshold bright, posted as an element
+// lumamax: the brightest and darkest pixel of every frame (8- to 16-bit formats), its position, the mean luma
+// and the top-N peaks at least min-distance apart and at least peak-threshold bright, posted as an element
 // message when the GPU is done.
 // Frames pass through untouched and without waiting.
 #include <gst/gst.h>
@@ -17,6 +17,7 @@
 
 #include "base/analysis.hpp"
 #include "base/computefilter.hpp"
+#include "base/samples.hpp"
 #include "elements.hpp"
 #include "lumamax_layout.h"
 #include "lumamax_reduce.spv.h"
@@ -28,16 +29,17 @@
 GST_DEBUG_CATEGORY_STATIC(gst_lumamax_debug);
 #define GST_CAT_DEFAULT gst_lumamax_debug
 
-#define FORMATS "{ RGB, BGR, RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, xRGB, xBGR, GRAY8, I420, NV12, Y444 }"
+#define FORMATS                                                                                      \
+  "{ RGB, BGR, RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, xRGB, xBGR, GRAY8, I420, NV12, Y444, GRAY16_LE, " \
+  "P010_10LE, "                                                                                      \
+  "P016_LE, I420_10LE, I420_12LE, I422_10LE, Y444_10LE, Y444_16LE, RGBA64_LE, BGR10A2_LE }"
 
 namespace {
 
 // The kernels' tiles, scratch layout and push constants (shaders/lumamax_layout.h).
 using vkc::shader::lumamax::kLumaBits;
 using vkc::shader::lumamax::kLumaSum;
-using vkc::shader::lumamax::kLumaSumShift;
 using vkc::shader::lumamax::kMaxKey;
-using vkc::shader::lumamax::kMaxLuma;
 using vkc::shader::lumamax::kMaxPeaks;
 using vkc::shader::lumamax::kMinKey;
 using vkc::shader::lumamax::kPeaks;
@@ -52,8 +54,6 @@ using vkc::shader::lumamax::kWordsPerTile;
 using vkc::shader::lumamax::ReduceParams;
 using vkc::shader::lumamax::ScanParams;
 
-constexpr double kLumaScale = 255.0 * (1u << kLumaBits);  // the luma of white
-
 struct Settings : vkc::AnalysisSettings {
   guint count = 1;
   guint min_distance = 0;
@@ -61,13 +61,13 @@ struct Settings : vkc::AnalysisSettings {
   guint peak_box = 1;
 };
 
-// The smallest L whose luma, L / kLumaScale as the message reports it, is at least
-// `threshold`: a peak is reported exactly when its reported luma is >= peak-threshold.
-uint32_t peak_floor(gdouble threshold) {
+// The smallest L whose luma, L / scale as the message reports it, is at least `threshold`: a
+// peak is reported exactly when its reported luma is >= peak-threshold.
+uint32_t peak_floor(gdouble threshold, double scale) {
   if (!(threshold > 0.0)) return 0;
-  double l = std::ceil(threshold * kLumaScale);
-  while (l > 0.0 && (l - 1.0) / kLumaScale >= threshold) l -= 1.0;
-  while (l / kLumaScale < threshold) l += 1.0;
+  double l = std::ceil(threshold * scale);
+  while (l > 0.0 && (l - 1.0) / scale >= threshold) l -= 1.0;
+  while (l / scale < threshold) l += 1.0;
   return uint32_t(l);
 }
 
@@ -89,8 +89,13 @@ struct State : vkc::CapsState {
   std::shared_ptr<vkc::Device> device;
   std::unique_ptr<vkc::Kernel> scan, rescan, reduce_full, reduce_peak;
   guint width = 0, height = 0;
-  uint32_t bpp = 1;
-  uint32_t order = 0;  // RGB byte positions
+  // Plane 0's pixels: their size, R, G, B's (or Y's) byte, shift and size in a pixel, the depth.
+  uint32_t bpp = 1, order = 0, shifts = 0, sample_bytes = 1, depth = 8;
+  bool rgb = false;
+  // Luma L = kr * R + kg * G + kb * B (or Y << kLumaBits) at that depth: white's L (the luma 1.0
+  // of the messages), the largest L (the minimum key's complement) and the sums' shift.
+  double scale() const { return double((1u << depth) - 1) * (1u << kLumaBits); }
+  uint32_t max_luma() const { return uint32_t((uint64_t(1) << (depth + kLumaBits)) - 1); }
   std::array<Slot, kVkComputeFramesInFlight> slots;
 };
 
@@ -169,11 +174,14 @@ std::unique_ptr<vkc::CapsState> LumamaxOperation::configure(const std::shared_pt
   auto state = std::make_unique<State>();
   state->width = GST_VIDEO_INFO_WIDTH(&in);
   state->height = GST_VIDEO_INFO_HEIGHT(&in);
-  const GstVideoFormatInfo* finfo = in.finfo;
-  if (GST_VIDEO_FORMAT_INFO_IS_RGB(finfo)) {
-    state->bpp = uint32_t(GST_VIDEO_FORMAT_INFO_PSTRIDE(finfo, 0));
-    state->order = GST_VIDEO_FORMAT_INFO_POFFSET(finfo, 0) | (GST_VIDEO_FORMAT_INFO_POFFSET(finfo, 1) << 8) |
-                   (GST_VIDEO_FORMAT_INFO_POFFSET(finfo, 2) << 16);
+  state->rgb = GST_VIDEO_FORMAT_INFO_IS_RGB(in.finfo);
+  for (guint c = 0; c < (state->rgb ? 3u : 1u); ++c) {  // R, G, B; or Y
+    const vkc::SampleLayout sample = vkc::sample_layout(GST_VIDEO_INFO_FORMAT(&in), c);
+    state->bpp = sample.pixel_stride;
+    state->sample_bytes = sample.bytes;
+    state->depth = sample.depth;
+    state->order |= sample.offset << (8 * c);
+    state->shifts |= sample.shift << (8 * c);
   }
 
   const bool subgroups = bool(device->features().subgroup_ops & vk::SubgroupFeatureFlagBits::eArithmetic);
@@ -184,7 +192,8 @@ std::unique_ptr<vkc::CapsState> LumamaxOperation::configure(const std::shared_pt
         .spirv_bytes = subgroups ? sizeof(lumamax_scan_subgroup_spv) : sizeof(lumamax_scan_spv),
         .bindings = 4,  // frame, scratch, frame again (16-byte loads), results
         .push_constant_bytes = sizeof(ScanParams),
-        .specialization = {kScanGroupX, kScanGroupY, state->bpp, rescan ? 1u : 0u}};
+        .specialization = {kScanGroupX, kScanGroupY, state->bpp, rescan ? 1u : 0u, state->sample_bytes,
+                           state->rgb ? 1u : 0u}};
   };
   auto reduce_info = [&](bool full) {
     return vkc::KernelInfo{.name = full ? "lumamax reduce" : "lumamax reduce peak",
@@ -232,7 +241,11 @@ static ScanParams frame_scan_params(const State& state, const vkc::Frame& frame,
   scan.min_dist2 = distance * distance;
   scan.reach = distance - 1;  // |dx| <= reach for every pixel with dx^2 + dy^2 < distance^2
   // Peaks darker than this are not chosen: the reduction that would choose one writes "no pixel".
-  scan.peak_floor = peak_floor(settings.peak_threshold);
+  scan.peak_floor = peak_floor(settings.peak_threshold, state.scale());
+  scan.shifts = state.shifts;
+  scan.value_mask = (1u << state.depth) - 1;
+  scan.max_luma = state.max_luma();
+  scan.sum_shift = state.depth;
   return scan;
 }
 
@@ -383,24 +396,26 @@ static void attach_peak(GstBuffer* buffer, guint box, guint width, guint height,
 
 // The results of one region (its block of the results, shaders/lumamax_layout.h) into `s`: the
 // fields of the one-region message.
-static void set_region_fields(GstStructure* s, const uint32_t* block, guint64 pixels, guint count,
-                              guint width) {
+static void set_region_fields(GstStructure* s, const State& state, const uint32_t* block, guint64 pixels,
+                              guint count) {
+  const guint width = state.width;
+  const double scale = state.scale();
   auto x_of = [&](uint32_t key_lo) { return gint((~key_lo) % width); };
   auto y_of = [&](uint32_t key_lo) { return gint((~key_lo) / width); };
   const guint64 sum = guint64(block[kLumaSum]) | (guint64(block[kLumaSum + 1]) << 32);
   const uint32_t* max_key = block + kMaxKey;
   const uint32_t* min_key = block + kMinKey;
   gst_structure_set(s, "x", G_TYPE_INT, x_of(max_key[1]), "y", G_TYPE_INT, y_of(max_key[1]), "luma",
-                    G_TYPE_DOUBLE, max_key[0] / kLumaScale, "min-x", G_TYPE_INT, x_of(min_key[1]), "min-y",
+                    G_TYPE_DOUBLE, max_key[0] / scale, "min-x", G_TYPE_INT, x_of(min_key[1]), "min-y",
                     G_TYPE_INT, y_of(min_key[1]), "min-luma", G_TYPE_DOUBLE,
-                    (kMaxLuma - min_key[0]) / kLumaScale, "mean-luma", G_TYPE_DOUBLE,
-                    double(sum) / (double(pixels) * (kLumaScale / (1u << kLumaSumShift))), nullptr);
+                    (state.max_luma() - min_key[0]) / scale, "mean-luma", G_TYPE_DOUBLE,
+                    double(sum) / (double(pixels) * (scale / (1u << state.depth))), nullptr);
   GValue peaks = G_VALUE_INIT;
   gst_value_array_init(&peaks, count);
   for (guint n = 0; n < count; ++n) {
     const uint32_t* key = block + kPeaks + 2 * n;
     if (key[0] == 0 && key[1] == 0) break;  // every other pixel is suppressed or below peak-threshold
-    GValue peak = peak_value(x_of(key[1]), y_of(key[1]), key[0] / kLumaScale);
+    GValue peak = peak_value(x_of(key[1]), y_of(key[1]), key[0] / scale);
     gst_value_array_append_and_take_value(&peaks, &peak);
   }
   gst_structure_take_value(s, "peaks", &peaks);
@@ -425,10 +440,10 @@ void LumamaxOperation::complete(vkc::CapsState& caps, vkc::Frame& frame) {
   GstStructure* s = vkc::new_frame_structure("lumamax", frame.inbuf, frame.segment);
   if (slot.regions.listed)
     vkc::set_region_results(s, slot.regions, [&](GstStructure* entry, guint i) {
-      set_region_fields(entry, result + i * kTiles, analysed[i]->pixels(), slot.settings.count, state.width);
+      set_region_fields(entry, state, result + i * kTiles, analysed[i]->pixels(), slot.settings.count);
     });
   else
-    set_region_fields(s, result, analysed[0]->pixels(), slot.settings.count, state.width);
+    set_region_fields(s, state, result, analysed[0]->pixels(), slot.settings.count);
   if (GstBuffer* out = vkc::attach_results(slot.settings, frame, s, "VkComputeLumamaxMeta")) {
     if (!slot.regions.listed) attach_peaks(out, s, state, slot.settings.peak_box);
     const GValue* entries = gst_structure_get_value(s, "regions");

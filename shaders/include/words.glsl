@@ -52,6 +52,20 @@ uint byte_of8(uint w[8], uint index) {
   return byte_of(i < 4u ? lo : hi, index & 3u);
 }
 
+// The `bytes` (1, 2 or 4) bytes from byte `index` of eight words, little-endian (a sample of a
+// deep format). `narrow`: the pixels have at most 4 bytes (index < 16), where byte_of4 picks among
+// four words only, as for the 8-bit formats. Give constants for both: the branches fold.
+uint sample_of(uint w[8], uint index, uint bytes, bool narrow) {
+  if (narrow && bytes == 1u) {
+    uint w4[4] = uint[4](w[0], w[1], w[2], w[3]);
+    return byte_of4(w4, index);
+  }
+  uint v = byte_of8(w, index);
+  if (bytes >= 2u) v |= byte_of8(w, index + 1u) << 8;
+  if (bytes == 4u) v |= (byte_of8(w, index + 2u) << 16) | (byte_of8(w, index + 3u) << 24);
+  return v;
+}
+
 // The words holding four pixels of `bpp` bytes from byte `addr` (words past bpp are 0).
 void load_quad(uint addr, uint bpp, out uint w[4]) {
   uint all[8];

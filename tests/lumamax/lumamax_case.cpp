@@ -57,6 +57,7 @@ const analysis_test::ElementCase<lumamax_ref::Params, lumamax_ref::Result, Lumam
     PeakParams(3, 4),
     PeakParams(4, 3),
     PeakParams(2, 0),
-    "RGBA"};
+    "RGBA",
+    /*deep_formats=*/true};
 
 }  // namespace lumamax_test

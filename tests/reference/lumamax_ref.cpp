@@ -15,6 +15,47 @@ bool IsYPlaneFormat(GstVideoFormat format) {
          format == GST_VIDEO_FORMAT_NV12 || format == GST_VIDEO_FORMAT_Y444;
 }
 
+// The formats deeper than 8 bits, written out from GStreamer's definition of each: plane 0's
+// pixel size and, for R, G, B (or Y), the byte and the bits of its value in a little-endian sample.
+struct DeepValue {
+  int offset;
+  int bytes;
+  int shift;
+};
+struct DeepLayout {
+  GstVideoFormat format;
+  int depth;
+  int bytes_per_pixel;
+  bool rgb;
+  DeepValue values[3];  // R, G, B; or Y
+};
+constexpr DeepLayout kDeepLayouts[] = {
+    {GST_VIDEO_FORMAT_GRAY16_LE, 16, 2, false, {{0, 2, 0}}},
+    {GST_VIDEO_FORMAT_P010_10LE, 10, 2, false, {{0, 2, 6}}},  // 10 bits at the top of the word
+    {GST_VIDEO_FORMAT_P016_LE, 16, 2, false, {{0, 2, 0}}},
+    {GST_VIDEO_FORMAT_I420_10LE, 10, 2, false, {{0, 2, 0}}},  // 10 bits at the bottom
+    {GST_VIDEO_FORMAT_I420_12LE, 12, 2, false, {{0, 2, 0}}},
+    {GST_VIDEO_FORMAT_I422_10LE, 10, 2, false, {{0, 2, 0}}},
+    {GST_VIDEO_FORMAT_Y444_10LE, 10, 2, false, {{0, 2, 0}}},
+    {GST_VIDEO_FORMAT_Y444_16LE, 16, 2, false, {{0, 2, 0}}},
+    {GST_VIDEO_FORMAT_RGBA64_LE, 16, 8, true, {{0, 2, 0}, {2, 2, 0}, {4, 2, 0}}},
+    // One 32-bit word: B in bits 0-9, G 10-19, R 20-29 (A 30-31).
+    {GST_VIDEO_FORMAT_BGR10A2_LE, 10, 4, true, {{0, 4, 20}, {0, 4, 10}, {0, 4, 0}}},
+};
+
+const DeepLayout* FindDeepLayout(GstVideoFormat format) {
+  for (const DeepLayout& layout : kDeepLayouts) {
+    if (layout.format == format) return &layout;
+  }
+  return nullptr;
+}
+
+int64_t DeepValueAt(const uint8_t* pixel, const DeepValue& v, int depth) {
+  uint32_t sample = 0;
+  for (int b = 0; b < v.bytes; ++b) sample |= uint32_t(pixel[v.offset + b]) << (8 * b);
+  return (sample >> v.shift) & ((1u << depth) - 1);
+}
+
 // Raster order: smaller y first, then smaller x.
 bool RasterBefore(const Pixel& a, const Pixel& b) {
   return a.y != b.y ? a.y < b.y : a.x < b.x;
@@ -27,12 +68,25 @@ bool IsRgb(GstVideoFormat format) {
 }
 
 bool IsSupported(GstVideoFormat format) {
-  return IsRgb(format) || IsYPlaneFormat(format);
+  return IsRgb(format) || IsYPlaneFormat(format) || FindDeepLayout(format) != nullptr;
+}
+
+int DepthOf(GstVideoFormat format) {
+  const DeepLayout* deep = FindDeepLayout(format);
+  return deep ? deep->depth : 8;
 }
 
 int64_t LumaValue(const View& view, reference::Matrix matrix, int x, int y) {
   g_assert(x >= 0 && x < view.width && y >= 0 && y < view.height);
   const uint8_t* row = view.data + static_cast<ptrdiff_t>(y) * view.stride;
+  if (const DeepLayout* deep = FindDeepLayout(view.format)) {
+    const uint8_t* pixel = row + static_cast<ptrdiff_t>(x) * deep->bytes_per_pixel;
+    if (!deep->rgb) return DeepValueAt(pixel, deep->values[0], deep->depth) * kOne;
+    const reference::Weights w = reference::WeightsOf(matrix);
+    return w.kr * DeepValueAt(pixel, deep->values[0], deep->depth) +
+           w.kg * DeepValueAt(pixel, deep->values[1], deep->depth) +
+           w.kb * DeepValueAt(pixel, deep->values[2], deep->depth);
+  }
   if (const reference::RgbLayout* layout = reference::FindRgbLayout(view.format)) {
     const uint8_t* pixel = row + static_cast<ptrdiff_t>(x) * layout->bytes_per_pixel;
     const reference::Weights w = reference::WeightsOf(matrix);
@@ -42,8 +96,8 @@ int64_t LumaValue(const View& view, reference::Matrix matrix, int x, int y) {
   return row[x] * kOne;
 }
 
-double LumaOf(int64_t value) {
-  return static_cast<double>(value) / (255.0 * kOne);
+double LumaOf(int64_t value, int depth) {
+  return static_cast<double>(value) / (double((int64_t(1) << depth) - 1) * kOne);
 }
 
 std::vector<Pixel> GreedyPeaks(std::vector<Pixel> pixels, guint count, guint min_distance,
@@ -80,11 +134,12 @@ std::optional<Result> Analyze(const View& view, const Params& params) {
 
   std::vector<Pixel> pixels;
   pixels.reserve(static_cast<size_t>(rect.x1 - rect.x0) * (rect.y1 - rect.y0));
-  int64_t sum = 0;  // exact: at most 255 * 65536 per pixel
+  int64_t sum = 0;  // exact: at most 65535 * 65536 per pixel
+  const int depth = DepthOf(view.format);
   for (int y = rect.y0; y < rect.y1; ++y) {
     for (int x = rect.x0; x < rect.x1; ++x) {
       const int64_t value = LumaValue(view, params.matrix, x, y);
-      pixels.push_back(Pixel{x, y, value, LumaOf(value)});
+      pixels.push_back(Pixel{x, y, value, LumaOf(value, depth)});
       sum += value;
     }
   }
@@ -97,7 +152,7 @@ std::optional<Result> Analyze(const View& view, const Params& params) {
     if (pixel.value > result.max.value) result.max = pixel;
     if (pixel.value < result.min.value) result.min = pixel;
   }
-  result.mean_luma = LumaOf(sum) / static_cast<double>(pixels.size());
+  result.mean_luma = LumaOf(sum, depth) / static_cast<double>(pixels.size());
   result.peaks = GreedyPeaks(std::move(pixels), params.count, params.min_distance, params.peak_threshold);
   return result;
 }

@@ -30,8 +30,13 @@ struct View {
 // L of pixel (x, y): Y * 65536, or kr*R + kg*G + kb*B (alpha and x bytes ignored).
 int64_t LumaValue(const View& view, reference::Matrix matrix, int x, int y);
 
-// luma = L / (255 * 65536), in 0..1.
-double LumaOf(int64_t value);
+// luma = L / ((2^depth - 1) * 65536), in 0..1: L / (255 * 65536) at 8 bits.
+double LumaOf(int64_t value, int depth = 8);
+
+// The depth of the format's values: 8, or 10, 12 or 16 for the deep formats (GRAY16_LE, P010_10LE,
+// P016_LE, I420_10LE, I420_12LE, I422_10LE, Y444_10LE, Y444_16LE, RGBA64_LE, BGR10A2_LE), whose
+// L is Y * 65536 or kr*R + kg*G + kb*B of their code values.
+int DepthOf(GstVideoFormat format);
 
 // Everything that changes the analysis.
 struct Params {
@@ -46,7 +51,7 @@ struct Pixel {
   int x;
   int y;
   int64_t value;  // L
-  double luma;    // LumaOf(value)
+  double luma;    // LumaOf(value, the format's depth)
 };
 
 struct Result {

@@ -12,7 +12,7 @@ inline constexpr auto kFormats = vktest::JoinFormats(
     vktest::kPackedRgbFormats,
     {GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_Y444});
 
-// The formats deeper than 8 bits (histogram so far): values counted at their own depth.
+// The formats deeper than 8 bits (lumamax and histogram): values at their own depth.
 inline constexpr GstVideoFormat kDeepFormats[] = {GST_VIDEO_FORMAT_GRAY16_LE, GST_VIDEO_FORMAT_P010_10LE,
                                                   GST_VIDEO_FORMAT_P016_LE,   GST_VIDEO_FORMAT_I420_10LE,
                                                   GST_VIDEO_FORMAT_I420_12LE, GST_VIDEO_FORMAT_I422_10LE,
