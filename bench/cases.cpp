@@ -195,6 +195,16 @@ std::vector<Case> build_cases(const std::vector<std::string>& sizes, const std::
                           opencv("calcHist", OpenCvOp::kHistRgba, "R, G, B and luma (cvtColor)")));
     add("histogram NV12", GST_VIDEO_FORMAT_NV12, 1.5 * px, 0,
         analysis_variants("histogram", opencv("calcHist", OpenCvOp::kHistNv12, "Y, U and V")));
+    // Deeper than 8 bits: P010 (10-bit 4:2:0, 3 bytes a pixel) and RGBA64 (8 bytes a pixel), against
+    // the 8-bit cases above; histogram also with 1 024 bins.
+    add("lumamax P010_10LE", GST_VIDEO_FORMAT_P010_10LE, 3 * px, 0, {ours("lumamax name=dut")});
+    add("histogram P010_10LE", GST_VIDEO_FORMAT_P010_10LE, 3 * px, 0,
+        {ours("histogram name=dut"), ours("histogram name=dut bins=1024")});
+    cases.back().variants.back().label = "vkcompute bins=1024";
+    add("lumamax RGBA64_LE", GST_VIDEO_FORMAT_RGBA64_LE, 8 * px, 0, {ours("lumamax name=dut")});
+    add("histogram RGBA64_LE", GST_VIDEO_FORMAT_RGBA64_LE, 8 * px, 0,
+        {ours("histogram name=dut"), ours("histogram name=dut bins=1024")});
+    cases.back().variants.back().label = "vkcompute bins=1024";
     // Several regions per frame, and the results on the frames.
     add("lumamax RGBA regions", GST_VIDEO_FORMAT_RGBA, 4 * px, 0, regions_variants("lumamax", w, h));
     add("histogram RGBA regions", GST_VIDEO_FORMAT_RGBA, 4 * px, 0,
