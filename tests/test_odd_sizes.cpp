@@ -50,6 +50,9 @@ void RunCase(const Case& c) {
 // grey, and planar, semi-planar and unsubsampled YUV. (Byte orders within a family differ only in
 // a push constant.)
 const char* const kFamilies[] = {"RGB", "xBGR", "GRAY8", "I420", "NV12", "Y444"};
+// The analysis elements' formats deeper than 8 bits, one of each layout: 16-bit words with the
+// value high (P010) or low (I420_10LE), 16-bit gray, 8-byte RGBA64 and 10-bit RGB in a word.
+const char* const kDeepFamilies[] = {"P010_10LE", "I420_10LE", "GRAY16_LE", "RGBA64_LE", "BGR10A2_LE"};
 
 // A 3x3x3 identity .cube in a temporary file, removed at exit of the test process.
 std::string CubeFile() {
@@ -88,6 +91,7 @@ GST_START_TEST(test_lumamax_odd_sizes) {
     RunCase({format, "lumamax", ""});
     RunCase({format, "lumamax count=3 min-distance=2", ""});  // the peak chain's kernels
   }
+  for (const char* format : kDeepFamilies) RunCase({format, "lumamax count=3 min-distance=2", ""});
 }
 GST_END_TEST;
 
@@ -96,6 +100,8 @@ GST_START_TEST(test_histogram_odd_sizes) {
     RunCase({format, "histogram bins=64", ""});
     RunCase({format, "histogram draw=true", ""});
   }
+  // Drawing, and 1 024 bins: shared-memory histograms for YUV planes, the frame's counts for RGB.
+  for (const char* format : kDeepFamilies) RunCase({format, "histogram draw=true bins=1024", ""});
 }
 GST_END_TEST;
 

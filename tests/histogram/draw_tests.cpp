@@ -218,6 +218,8 @@ void EnableGpuAssistedValidation() {
   std::string value = kGpuAssisted;
   if (enables != nullptr && enables[0] != '\0') value = std::string(enables) + ":" + kGpuAssisted;
   g_setenv("VK_LAYER_ENABLES", value.c_str(), TRUE);
+  // lavapipe compiles the instrumented kernels at their first dispatch: seconds, on a fresh machine.
+  g_setenv("GST_VKCOMPUTE_FRAME_TIMEOUT_MS", "120000", TRUE);
 }
 
 const DrawCase kSolidCases[] = {
