@@ -15,8 +15,9 @@
 GST_DEBUG_CATEGORY_STATIC(gst_morph_debug);
 #define GST_CAT_DEFAULT gst_morph_debug
 
-#define FORMATS \
-  "{ GRAY8, GRAY16_LE, RGB, BGR, RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, xRGB, xBGR, I420, NV12, Y444 }"
+#define FORMATS                                                                                      \
+  "{ GRAY8, GRAY16_LE, RGB, BGR, RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, xRGB, xBGR, I420, NV12, Y444, " \
+  "P010_10LE, P016_LE, I420_10LE, I420_12LE, I422_10LE, Y444_10LE, Y444_16LE }"
 
 using vkc::morph::Operation;
 using vkc::morph::Settings;
@@ -58,7 +59,9 @@ vkc::morph::PlaneFormat plane_format(const GstVideoInfo* info) {
   format.width = GST_VIDEO_INFO_WIDTH(info);
   format.height = GST_VIDEO_INFO_HEIGHT(info);
   format.bpp = GST_VIDEO_FORMAT_INFO_PSTRIDE(finfo, 0);
-  format.lanes16 = GST_VIDEO_FORMAT_INFO_BITS(finfo) == 16;
+  // 16-bit words: GRAY16_LE, and the Y plane of the 10-, 12- and 16-bit YUV formats (their values
+  // in the high bits of the word, P010, or the low ones: either way ordered as the words are).
+  format.lanes16 = !GST_VIDEO_FORMAT_INFO_IS_RGB(finfo) && format.bpp == 2;
   if (GST_VIDEO_FORMAT_INFO_IS_RGB(finfo) && format.bpp == 4) {
     format.keep = 0xffffffffu;
     for (guint c = 0; c < 3; ++c) format.keep &= ~(0xffu << (8 * GST_VIDEO_FORMAT_INFO_POFFSET(finfo, c)));

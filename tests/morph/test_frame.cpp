@@ -46,7 +46,9 @@ TestFrame NoiseFrame(GstVideoFormat format, int width, int height, std::mt19937&
 FilteredChannels FilteredChannelsOf(GstVideoFormat format) {
   const GstVideoFormatInfo* finfo = gst_video_format_get_info(format);
   FilteredChannels channels{
-      GST_VIDEO_FORMAT_INFO_PSTRIDE(finfo, 0), {}, GST_VIDEO_FORMAT_INFO_BITS(finfo) == 16};
+      GST_VIDEO_FORMAT_INFO_PSTRIDE(finfo, 0),
+      {},
+      !GST_VIDEO_FORMAT_INFO_IS_RGB(finfo) && GST_VIDEO_FORMAT_INFO_PSTRIDE(finfo, 0) == 2};
   const int n = GST_VIDEO_FORMAT_INFO_IS_RGB(finfo) ? 3 : 1;  // colour channels, or gray / Y
   for (int c = 0; c < n; ++c) channels.offsets.push_back(GST_VIDEO_FORMAT_INFO_POFFSET(finfo, c));
   return channels;
