@@ -20,6 +20,7 @@ static Suite* histogram_suite() {
   suite_add_tcase(suite, histogram_test::SolidTCase());
   suite_add_tcase(suite, histogram_test::FormatTCase());
   suite_add_tcase(suite, histogram_test::DrawTCase());
+  suite_add_tcase(suite, histogram_test::OpenCvTCase());
   return suite;
 }
 
