@@ -21,8 +21,9 @@ const uint kMaxBins = 65536u;  // the bins property's largest value
 const uint kNoLuma = 0xffu;    // Params::luma_slot: no luma histogram
 
 // A workgroup counts into histograms in shared memory when a plane's histograms times the bins fit
-// in kSharedWords (16 KiB, what every Vulkan device has), else straight into the counts buffer.
-const uint kSharedWords = 4096u;
+// in kSharedWords, else straight into the counts buffer. With the kernel's other shared variables
+// that stays under 16 KiB, what every Vulkan device has (maxComputeSharedMemorySize).
+const uint kSharedWords = 4032u;
 
 // Several regions (Params::regions > 0): region r's histograms and counter take the
 // kChannels * W + 1 uints from r * (kChannels * W + 1) of the counts buffer (and its histograms the

@@ -14,6 +14,7 @@
 #include <cmath>
 #include <optional>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -40,7 +41,7 @@ struct Listed {
 
 // A GstVideoRegionOfInterestMeta the probe attaches.
 struct Meta {
-  const char* type;
+  const char* type;  // nullptr: a meta added without a type
   gint id;
   guint x, y, width, height;
 };
@@ -94,12 +95,13 @@ std::vector<Expected> ExpectedRegions(const Settings& settings, const std::vecto
   }
   if (settings.from_meta)
     for (const Meta& m : metas) {
-      if (!settings.roi_type.empty() && settings.roi_type != m.type) continue;
+      const std::string type = m.type ? m.type : "";
+      if (!settings.roi_type.empty() && settings.roi_type != type) continue;
       Expected e{};
       clamp(m.x, m.y, m.width, m.height, false, e);
       e.from_meta = true;
       e.roi_id = m.id;
-      e.roi_type = m.type;
+      e.roi_type = type;
       out.push_back(e);
     }
   return out;
@@ -380,13 +382,18 @@ void ExpectRegions(const std::string& name, const Element& element, GstVideoForm
       element.expect(entry, buffer, info, reference::Roi{e.x, e.y, e.width, e.height}, at);
       if (const GValue* p = gst_structure_get_value(entry, "peaks")) peaks += gst_value_array_get_size(p);
     }
-    // lumamax: every region's peaks as lumamax-peak metas, children of the region's own meta.
+    // lumamax: every region's peaks as lumamax-peak metas, children of the region's own meta, with
+    // ids no other region-of-interest meta of the frame has.
     guint peak_metas = 0;
+    std::set<gint> ids;
     gpointer state = nullptr;
     while (GstMeta* m =
-               gst_buffer_iterate_meta_filtered(buffer, &state, GST_VIDEO_REGION_OF_INTEREST_META_API_TYPE))
-      if (reinterpret_cast<GstVideoRegionOfInterestMeta*>(m)->roi_type == g_quark_from_string("lumamax-peak"))
-        ++peak_metas;
+               gst_buffer_iterate_meta_filtered(buffer, &state, GST_VIDEO_REGION_OF_INTEREST_META_API_TYPE)) {
+      auto* roi = reinterpret_cast<GstVideoRegionOfInterestMeta*>(m);
+      fail_unless(ids.insert(roi->id).second, "%s: two region-of-interest metas with id %d", where.c_str(),
+                  roi->id);
+      if (roi->roi_type == g_quark_from_string("lumamax-peak")) ++peak_metas;
+    }
     fail_unless_equals_int(peak_metas, peaks);
   }
 }
@@ -409,7 +416,8 @@ std::vector<FrameSetup> RegionsFromMetas(guint width, guint height) {
                                    {"car", 9, width / 2, height / 2, width, height},  // clipped
                                    {"face", 11, width + 5, 0, 10, 10},                // outside: empty
                                    {"car", 12, 10, 10, 0, 5},                         // zero width: empty
-                                   {"face", 13, 10, 20, 30, 30}};                     // overlaps the first
+                                   {"face", 13, 10, 20, 30, 30},                      // overlaps the first
+                                   {nullptr, 0, 40, 30, 20, 20}};                     // no type, id 0
   std::vector<FrameSetup> setups(6);
   setups[0].from_meta = true;
   setups[0].metas = metas;

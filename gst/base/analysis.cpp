@@ -101,7 +101,8 @@ void add_meta_regions(GstElement* element, GstBuffer* buffer, const std::string&
     region.asked = {roi->x, roi->y, roi->w, roi->h};
     region.from_meta = true;
     region.roi_id = roi->id;
-    region.roi_type = g_quark_to_string(roi->roi_type);
+    const char* roi_type = g_quark_to_string(roi->roi_type);  // NULL for a meta added without one
+    region.roi_type = roi_type ? roi_type : "";
     list.push_back(region);
   }
   if (skipped)

@@ -181,16 +181,30 @@ static const vkc::PropertyTable<Settings> kProperties{
 G_DEFINE_TYPE(GstHistogram, gst_histogram, GST_TYPE_VKCOMPUTE_FILTER)
 GST_ELEMENT_REGISTER_DEFINE(histogram, "histogram", GST_RANK_NONE, gst_histogram_get_type())
 
-// The slot's counts buffer with room for `regions` regions, made anew (zeroed by its first frame)
-// when the one it has is too small. The slot's previous frame is done.
-static void make_room(const State& state, Slot& slot, guint regions, guint bins) {
+// The slot's counts buffer with room for `regions` regions of `bins` bins, made anew (zeroed by its
+// first frame) when the one it has does not fit them. The slot's previous frame is done. False,
+// with `error`, when they would not fit in one storage buffer of the device.
+static bool make_room(const State& state, Slot& slot, guint regions, guint bins, GError** error) {
   const uint32_t words = MAX(bins, kNarrowBins);
-  if (slot.counts && regions <= slot.regions_room && words == slot.histogram_words) return;
-  slot.regions_room = MAX(regions, slot.regions_room);
+  if (slot.counts && regions <= slot.regions_room && words == slot.histogram_words) return true;
+  Slot sized;
+  sized.regions_room = MAX(regions, slot.regions_room);
+  sized.histogram_words = words;
+  const vk::DeviceSize bytes = vk::DeviceSize(sized.table(state.jobs.size())) * sizeof(uint32_t);
+  const vk::DeviceSize limit = state.device->properties().limits.maxStorageBufferRange;
+  if (bytes > limit) {
+    g_set_error(error, GST_LIBRARY_ERROR, GST_LIBRARY_ERROR_SETTINGS,
+                "%u regions of %u bins need %" G_GUINT64_FORMAT
+                " MiB of counts, more than the largest storage "
+                "buffer of the Vulkan device (%" G_GUINT64_FORMAT " MiB): use fewer bins or regions",
+                regions, bins, guint64(bytes >> 20), guint64(limit >> 20));
+    return false;
+  }
+  slot.regions_room = sized.regions_room;
   slot.histogram_words = words;
   slot.counts = std::make_unique<vkc::Readback>(
-      state.device, slot.table(state.jobs.size()) * sizeof(uint32_t),
-      slot.regions_room * slot.region_words() * sizeof(uint32_t), "histogram counts");
+      state.device, bytes, slot.regions_room * slot.region_words() * sizeof(uint32_t), "histogram counts");
+  return true;
 }
 
 std::unique_ptr<vkc::CapsState> HistogramOperation::configure(const std::shared_ptr<vkc::Device>& device,
@@ -220,7 +234,7 @@ std::unique_ptr<vkc::CapsState> HistogramOperation::configure(const std::shared_
                                   .specialization = {job.bpp, job.sample_bytes}});
   }
   state->device = device;
-  for (Slot& slot : state->slots) make_room(*state, slot, 1, kNarrowBins);
+  for (Slot& slot : state->slots) make_room(*state, slot, 1, kNarrowBins, nullptr);  // always fits
   // The graph: red, green and blue into their bytes of an RGB pixel, or luma into the Y plane.
   const PlaneJob& first = state->jobs.front();
   state->draw_bpp = first.bpp;
@@ -314,14 +328,14 @@ static std::vector<uint32_t> region_tables(const State& state,
   return tables;
 }
 
-bool HistogramOperation::record(vkc::CapsState& caps, vkc::Frame& frame, GError**) {
+bool HistogramOperation::record(vkc::CapsState& caps, vkc::Frame& frame, GError** error) {
   auto& state = static_cast<State&>(caps);
   Slot& slot = state.slots[frame.slot];
   const Settings& settings = slot.settings;
   const std::vector<const vkc::FrameRegion*> analysed = slot.regions.analysed();
   if (analysed.empty()) return true;  // a frame with no region: its results say so
   std::vector<uint32_t> tables, job_blocks;
-  make_room(state, slot, guint(analysed.size()), settings.bins);
+  if (!make_room(state, slot, guint(analysed.size()), settings.bins, error)) return false;
   if (slot.regions.listed) tables = region_tables(state, analysed, slot.regions_room, job_blocks);
 
   const vkc::LumaCoefficients k = vkc::luma_coefficients(settings.matrix);

@@ -151,13 +151,29 @@ GST_ELEMENT_REGISTER_DEFINE(lumamax, "lumamax", GST_RANK_NONE, gst_lumamax_get_t
 
 // The slot's scratch buffer with room for `regions` regions of `tiles` tiles in all, made anew
 // (zeroed by its first frame) when the one it has is too small. The slot's previous frame is done.
-static void make_room(const State& state, Slot& slot, guint regions, guint64 tiles) {
-  if (slot.scratch && regions <= slot.regions_room && tiles <= slot.tiles_room) return;
-  slot.regions_room = MAX(regions, slot.regions_room);
-  slot.tiles_room = MAX(tiles, slot.tiles_room);
-  slot.scratch = std::make_unique<vkc::Readback>(
-      state.device, (slot.tiles_base() + kWordsPerTile * slot.tiles_room) * sizeof(uint32_t),
-      slot.table() * sizeof(uint32_t), "lumamax scratch");
+// False, with `error`, when they would not fit in one storage buffer of the device.
+static bool make_room(const State& state, Slot& slot, guint regions, guint64 tiles, GError** error) {
+  if (slot.scratch && regions <= slot.regions_room && tiles <= slot.tiles_room) return true;
+  Slot sized;
+  sized.regions_room = MAX(regions, slot.regions_room);
+  sized.tiles_room = MAX(tiles, slot.tiles_room);
+  const vk::DeviceSize bytes =
+      (vk::DeviceSize(sized.tiles_base()) + kWordsPerTile * sized.tiles_room) * sizeof(uint32_t);
+  const vk::DeviceSize limit = state.device->properties().limits.maxStorageBufferRange;
+  if (bytes > limit) {
+    g_set_error(
+        error, GST_LIBRARY_ERROR, GST_LIBRARY_ERROR_SETTINGS,
+        "%u regions of %" G_GUINT64_FORMAT " tiles in all need %" G_GUINT64_FORMAT
+        " MiB of scratch, more than the largest storage buffer of the Vulkan device (%" G_GUINT64_FORMAT
+        " MiB): use fewer or smaller regions",
+        regions, guint64(tiles), guint64(bytes >> 20), guint64(limit >> 20));
+    return false;
+  }
+  slot.regions_room = sized.regions_room;
+  slot.tiles_room = sized.tiles_room;
+  slot.scratch = std::make_unique<vkc::Readback>(state.device, bytes, slot.table() * sizeof(uint32_t),
+                                                 "lumamax scratch");
+  return true;
 }
 
 std::unique_ptr<vkc::CapsState> LumamaxOperation::configure(const std::shared_ptr<vkc::Device>& device,
@@ -213,7 +229,9 @@ std::unique_ptr<vkc::CapsState> LumamaxOperation::configure(const std::shared_pt
   state->device = device;
   const guint64 tiles = guint64((state->width + kTileWidth - 1) / kTileWidth) *
                         ((state->height + kTileHeight - 1) / kTileHeight);
-  for (Slot& slot : state->slots) make_room(*state, slot, 1, tiles);
+  // A whole frame's tiles (frames of at most 2^32 - 2 pixels) take at most 84 MB, under every
+  // device's maxStorageBufferRange (at least 128 MiB).
+  for (Slot& slot : state->slots) make_room(*state, slot, 1, tiles, nullptr);
   // The scan reads plane 0 once, kPixelsPerInvocation pixels per invocation.
   state->input_reads = {.planes = 1, .load_bytes = kPixelsPerInvocation * state->bpp};
   GST_INFO_OBJECT(element_, "%s %ux%u, %s reduction", GST_VIDEO_INFO_NAME(&in), state->width, state->height,
@@ -270,7 +288,7 @@ static std::vector<uint32_t> region_table(const std::vector<const vkc::FrameRegi
   return table;
 }
 
-bool LumamaxOperation::record(vkc::CapsState& caps, vkc::Frame& frame, GError**) {
+bool LumamaxOperation::record(vkc::CapsState& caps, vkc::Frame& frame, GError** error) {
   auto& state = static_cast<State&>(caps);
   Slot& slot = state.slots[frame.slot];
   const Settings& settings = slot.settings;
@@ -282,7 +300,7 @@ bool LumamaxOperation::record(vkc::CapsState& caps, vkc::Frame& frame, GError**)
   uint32_t groups_x, groups_y;
   if (slot.regions.listed) {
     table = region_table(analysed, scan.tiles_total);
-    make_room(state, slot, guint(analysed.size()), scan.tiles_total);
+    if (!make_room(state, slot, guint(analysed.size()), scan.tiles_total, error)) return false;
     scan.regions = uint32_t(analysed.size());
     // One workgroup per tile of every region, in rows of up to 65 535 (every device's least
     // maxComputeWorkGroupCount).
@@ -364,9 +382,9 @@ static GValue peak_value(guint x, guint y, gdouble luma) {
 }
 
 // The peak as a region-of-interest meta on `buffer`: a box of `box` pixels a side centred on it,
-// clipped to the frame, whose parameter is the peak's structure; `parent` is the id of the meta
-// of the region it was found in, or -1.
-static void attach_peak(GstBuffer* buffer, guint box, guint width, guint height, guint rank, gint parent,
+// clipped to the frame, whose parameter is the peak's structure, with id `id`; `parent` is the id
+// of the meta of the region it was found in, or -1.
+static void attach_peak(GstBuffer* buffer, guint box, guint width, guint height, gint id, gint parent,
                         const GValue& peak) {
   const GstStructure* fields = gst_value_get_structure(&peak);
   gint x = 0, y = 0;
@@ -378,7 +396,7 @@ static void attach_peak(GstBuffer* buffer, guint box, guint width, guint height,
   const gint64 y1 = std::min<gint64>(height, gint64(y) - (box - 1) / 2 + box);
   GstVideoRegionOfInterestMeta* meta = gst_buffer_add_video_region_of_interest_meta(
       buffer, "lumamax-peak", guint(x0), guint(y0), guint(x1 - x0), guint(y1 - y0));
-  meta->id = gint(rank);
+  meta->id = id;
   meta->parent_id = parent;
   gst_video_region_of_interest_meta_add_param(meta, gst_structure_copy(fields));
 #ifdef VKC_HAVE_ANALYTICS
@@ -422,13 +440,26 @@ static void set_region_fields(GstStructure* s, const State& state, const uint32_
 }
 
 // Each reported peak of `results` (a region's entry or the message) as a region-of-interest meta
-// on `buffer`, a child of the region's own meta when it came from one.
-static void attach_peaks(GstBuffer* buffer, const GstStructure* results, const State& state, guint box) {
+// on `buffer`, a child of the region's own meta when it came from one, with ids from `*id` on.
+static void attach_peaks(GstBuffer* buffer, const GstStructure* results, const State& state, guint box,
+                         gint* id) {
   const GValue* reported = gst_structure_get_value(results, "peaks");
   gint parent = -1;
   gst_structure_get_int(results, "roi-id", &parent);
   for (guint n = 0; reported && n < gst_value_array_get_size(reported); ++n)
-    attach_peak(buffer, box, state.width, state.height, n, parent, *gst_value_array_get_value(reported, n));
+    attach_peak(buffer, box, state.width, state.height, (*id)++, parent,
+                *gst_value_array_get_value(reported, n));
+}
+
+// One above the largest id of the buffer's region-of-interest metas (0 with none): the first id
+// of peaks that must not take an id of the regions they were found in.
+static gint next_roi_id(GstBuffer* buffer) {
+  gint next = 0;
+  gpointer state = nullptr;
+  while (GstMeta* meta =
+             gst_buffer_iterate_meta_filtered(buffer, &state, GST_VIDEO_REGION_OF_INTEREST_META_API_TYPE))
+    next = MAX(next, reinterpret_cast<GstVideoRegionOfInterestMeta*>(meta)->id + 1);
+  return next;
 }
 
 void LumamaxOperation::complete(vkc::CapsState& caps, vkc::Frame& frame) {
@@ -445,11 +476,14 @@ void LumamaxOperation::complete(vkc::CapsState& caps, vkc::Frame& frame) {
   else
     set_region_fields(s, state, result, analysed[0]->pixels(), slot.settings.count);
   if (GstBuffer* out = vkc::attach_results(slot.settings, frame, s, "VkComputeLumamaxMeta")) {
-    if (!slot.regions.listed) attach_peaks(out, s, state, slot.settings.peak_box);
+    // One region: the peaks' ids are their ranks. Several: unique on the buffer, numbered on from
+    // the largest id there (the regions' own metas among them).
+    gint id = slot.regions.listed ? next_roi_id(out) : 0;
+    if (!slot.regions.listed) attach_peaks(out, s, state, slot.settings.peak_box, &id);
     const GValue* entries = gst_structure_get_value(s, "regions");
     for (guint i = 0; entries && i < gst_value_array_get_size(entries); ++i)
       attach_peaks(out, gst_value_get_structure(gst_value_array_get_value(entries, i)), state,
-                   slot.settings.peak_box);
+                   slot.settings.peak_box, &id);
   }
   vkc::post_results(element_, slot.settings, s);
 }
