@@ -10,6 +10,7 @@
 #include <gst/app/gstappsink.h>
 #include <gst/app/gstappsrc.h>
 #include <gst/video/video.h>
+#include <vulkan/vulkan.h>
 
 #include <cmath>
 #include <optional>
@@ -496,6 +497,44 @@ GST_START_TEST(test_listed_region_outside_is_an_error) {
 }
 GST_END_TEST;
 
+// maxStorageBufferRange of Vulkan physical device 0.
+VkDeviceSize StorageBufferRange() {
+  VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+  app.apiVersion = VK_API_VERSION_1_2;
+  VkInstanceCreateInfo create{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+  create.pApplicationInfo = &app;
+  VkInstance instance = VK_NULL_HANDLE;
+  fail_unless(vkCreateInstance(&create, nullptr, &instance) == VK_SUCCESS, "no Vulkan instance");
+  uint32_t count = 1;
+  VkPhysicalDevice device = VK_NULL_HANDLE;
+  vkEnumeratePhysicalDevices(instance, &count, &device);
+  fail_unless(count >= 1 && device != VK_NULL_HANDLE, "no Vulkan device");
+  VkPhysicalDeviceProperties properties;
+  vkGetPhysicalDeviceProperties(device, &properties);
+  vkDestroyInstance(instance, nullptr);
+  return properties.limits.maxStorageBufferRange;
+}
+
+// 256 regions of 65 536 bins need 256 x (5 x 65 536 + 1) counters, 335 MB: beyond a device whose
+// largest storage buffer is smaller (lavapipe's 128 MiB, the least Vulkan allows) the stream stops
+// with a settings error naming them; within it, the frames are counted.
+GST_START_TEST(test_counts_beyond_one_buffer) {
+  std::vector<FrameSetup> setups = Tiling(64, 64);
+  const VkDeviceSize needed = 256ull * (5 * 65536 + 1) * 4;
+  Run run;
+  RunFrames("counts beyond one buffer", GST_VIDEO_FORMAT_RGBA, 64, 64, "", "histogram bins=65536 device=0",
+            setups, run);
+  if (needed > StorageBufferRange()) {
+    fail_unless(run.error.find("256 regions of 65536 bins' counts need") != std::string::npos &&
+                    run.error.find("largest storage buffer") != std::string::npos,
+                "the error does not say what needs the memory: %s", run.error.c_str());
+  } else {
+    fail_unless(run.error.empty() && run.messages.size() == setups.size(), "%s: %zu messages",
+                run.error.c_str(), run.messages.size());
+  }
+}
+GST_END_TEST;
+
 // More than 256 regions, a structure of another name, a misspelt field: refused, the value kept.
 GST_START_TEST(test_refused_regions) {
   GstElement* element = gst_element_factory_make("histogram", nullptr);
@@ -535,6 +574,7 @@ Suite* regions_suite() {
   tcase_add_test(tc, test_regions_in_device_memory);
   tcase_add_test(tc, test_256_regions);
   tcase_add_test(tc, test_listed_region_outside_is_an_error);
+  tcase_add_test(tc, test_counts_beyond_one_buffer);
   tcase_add_test(tc, test_refused_regions);
   return s;
 }

@@ -161,6 +161,18 @@ bool take_frame_regions(GstElement* element, const AnalysisSettings& settings, g
   return true;
 }
 
+bool fits_one_buffer(const Device& device, vk::DeviceSize bytes, const std::string& what, const char* advice,
+                     GError** error) {
+  const vk::DeviceSize limit = device.properties().limits.maxStorageBufferRange;
+  if (bytes <= limit) return true;
+  g_set_error(error, GST_LIBRARY_ERROR, GST_LIBRARY_ERROR_SETTINGS,
+              "%s need %" G_GUINT64_FORMAT
+              " MiB, more than the largest storage buffer of the Vulkan device (%" G_GUINT64_FORMAT
+              " MiB): %s",
+              what.c_str(), guint64(bytes >> 20), guint64(limit >> 20), advice);
+  return false;
+}
+
 void set_region_results(GstStructure* results, const FrameRegions& regions,
                         const std::function<void(GstStructure* entry, guint i)>& fill) {
   GValue array = G_VALUE_INIT;

@@ -11,6 +11,7 @@
 #include "frame.hpp"
 #include "properties.hpp"
 #include "regions.hpp"
+#include "vk/device.hpp"
 
 G_BEGIN_DECLS
 #define GST_TYPE_VKCOMPUTE_LUMA_MATRIX (gst_vkcompute_luma_matrix_get_type())
@@ -66,6 +67,12 @@ bool take_frame_settings(const PropertyTable<Settings>& properties, GstElement* 
   frame.leaves_with_results = slot.settings.attach_meta;
   return take_frame_regions(element, slot.settings, state.width, state.height, frame, slot.regions, error);
 }
+
+// Whether a buffer of `bytes` fits the device's largest storage buffer (maxStorageBufferRange):
+// else false, with a LIBRARY/SETTINGS `error` saying that `what` needs that much and what to
+// lower (`advice`). For the analyses' per-slot buffers, which grow with regions and bins.
+bool fits_one_buffer(const Device& device, vk::DeviceSize bytes, const std::string& what, const char* advice,
+                     GError** error);
 
 // The results of each of a frame's listed regions: `fill` adds those of region `i` of the
 // analysed ones (FrameRegions::analysed()) to its entry; the entries go into `results` as

@@ -191,15 +191,10 @@ static bool make_room(const State& state, Slot& slot, guint regions, guint bins,
   sized.regions_room = MAX(regions, slot.regions_room);
   sized.histogram_words = words;
   const vk::DeviceSize bytes = vk::DeviceSize(sized.table(state.jobs.size())) * sizeof(uint32_t);
-  const vk::DeviceSize limit = state.device->properties().limits.maxStorageBufferRange;
-  if (bytes > limit) {
-    g_set_error(error, GST_LIBRARY_ERROR, GST_LIBRARY_ERROR_SETTINGS,
-                "%u regions of %u bins need %" G_GUINT64_FORMAT
-                " MiB of counts, more than the largest storage "
-                "buffer of the Vulkan device (%" G_GUINT64_FORMAT " MiB): use fewer bins or regions",
-                regions, bins, guint64(bytes >> 20), guint64(limit >> 20));
+  if (!vkc::fits_one_buffer(*state.device, bytes,
+                            std::to_string(regions) + " regions of " + std::to_string(bins) + " bins' counts",
+                            "use fewer bins or regions", error))
     return false;
-  }
   slot.regions_room = sized.regions_room;
   slot.histogram_words = words;
   slot.counts = std::make_unique<vkc::Readback>(

@@ -159,16 +159,11 @@ static bool make_room(const State& state, Slot& slot, guint regions, guint64 til
   sized.tiles_room = MAX(tiles, slot.tiles_room);
   const vk::DeviceSize bytes =
       (vk::DeviceSize(sized.tiles_base()) + kWordsPerTile * sized.tiles_room) * sizeof(uint32_t);
-  const vk::DeviceSize limit = state.device->properties().limits.maxStorageBufferRange;
-  if (bytes > limit) {
-    g_set_error(
-        error, GST_LIBRARY_ERROR, GST_LIBRARY_ERROR_SETTINGS,
-        "%u regions of %" G_GUINT64_FORMAT " tiles in all need %" G_GUINT64_FORMAT
-        " MiB of scratch, more than the largest storage buffer of the Vulkan device (%" G_GUINT64_FORMAT
-        " MiB): use fewer or smaller regions",
-        regions, guint64(tiles), guint64(bytes >> 20), guint64(limit >> 20));
+  if (!vkc::fits_one_buffer(*state.device, bytes,
+                            "the scratch of " + std::to_string(regions) + " regions of " +
+                                std::to_string(tiles) + " tiles in all",
+                            "use fewer or smaller regions", error))
     return false;
-  }
   slot.regions_room = sized.regions_room;
   slot.tiles_room = sized.tiles_room;
   slot.scratch = std::make_unique<vkc::Readback>(state.device, bytes, slot.table() * sizeof(uint32_t),
