@@ -22,9 +22,13 @@
 namespace {
 
 constexpr GstClockTime kTimeout = 60 * GST_SECOND;
-// The most an element may add to a live frame's journey on lavapipe (a frame period at 2 frames/s
-// is 500 ms: an element holding a frame until the next one arrives adds that much).
-constexpr gint64 kMostAddedUs = 100'000;
+// The most an element may add to a live frame's journey on lavapipe, and at most half the frame
+// period of test_live_source_sees_no_held_frame in all (1 frame/s: an element holding a frame until
+// the next one arrives adds a whole second). Frames take 1-20 ms here and 40 ms through the chain
+// with another suite on the other core; 100 ms (at 2 frames/s) was passed twice in a day of CI by
+// one frame of a single element (237 and 303 ms) while another suite loaded both cores.
+constexpr gint64 kMostAddedUs = 250'000;
+constexpr gint64 kHalfPeriodUs = 500'000;
 
 struct Case {
   std::string name;
@@ -121,15 +125,16 @@ GST_START_TEST(test_one_frame_in_one_out) {
 }
 GST_END_TEST;
 
-// A live source at 2 frames/s: from leaving the source to reaching the sink, each frame takes less
-// than kMostAddedUs per element of the case (a held frame would take a period, 500 ms). The
+// A live source at 1 frame/s: from leaving the source to reaching the sink, each frame takes less
+// than kMostAddedUs per element of the case and less than half a period (a held frame would take a
+// period, 1 s). The
 // sink does not sync: a sink waiting for a frame's time would hold the thread that pushes the next
 // one, and its processing deadline (20 ms) would show in the journey.
 GST_START_TEST(test_live_source_sees_no_held_frame) {
   for (const Case& c : Cases()) {
     const std::string description =
         "videotestsrc name=src is-live=true num-buffers=4 pattern=ball ! "
-        "video/x-raw,format=RGBA,width=160,height=120,framerate=2/1 ! " +
+        "video/x-raw,format=RGBA,width=160,height=120,framerate=1/1 ! " +
         c.elements + " ! fakesink name=sink sync=false";
     GstElement* pipeline = vktest::ParsePipeline(description.c_str());
     std::map<GstClockTime, gint64> left, reached;
@@ -149,7 +154,7 @@ GST_START_TEST(test_live_source_sees_no_held_frame) {
       const gint64 journey = reached.at(pts) - at;
       GST_INFO("%s: frame at %" GST_TIME_FORMAT " took %" G_GINT64_FORMAT " us", c.name.c_str(),
                GST_TIME_ARGS(pts), journey);
-      fail_unless(journey < kMostAddedUs * c.count,
+      fail_unless(journey < std::min(kMostAddedUs * c.count, kHalfPeriodUs),
                   "%s: frame at %" GST_TIME_FORMAT " took %" G_GINT64_FORMAT " us from source to sink",
                   c.name.c_str(), GST_TIME_ARGS(pts), journey);
     }
