@@ -10,7 +10,6 @@
 #include <gst/app/gstappsink.h>
 #include <gst/app/gstappsrc.h>
 #include <gst/video/video.h>
-#include <vulkan/vulkan.h>
 
 #include <cmath>
 #include <optional>
@@ -497,24 +496,6 @@ GST_START_TEST(test_listed_region_outside_is_an_error) {
 }
 GST_END_TEST;
 
-// maxStorageBufferRange of Vulkan physical device 0.
-VkDeviceSize StorageBufferRange() {
-  VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
-  app.apiVersion = VK_API_VERSION_1_2;
-  VkInstanceCreateInfo create{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
-  create.pApplicationInfo = &app;
-  VkInstance instance = VK_NULL_HANDLE;
-  fail_unless(vkCreateInstance(&create, nullptr, &instance) == VK_SUCCESS, "no Vulkan instance");
-  uint32_t count = 1;
-  VkPhysicalDevice device = VK_NULL_HANDLE;
-  vkEnumeratePhysicalDevices(instance, &count, &device);
-  fail_unless(count >= 1 && device != VK_NULL_HANDLE, "no Vulkan device");
-  VkPhysicalDeviceProperties properties;
-  vkGetPhysicalDeviceProperties(device, &properties);
-  vkDestroyInstance(instance, nullptr);
-  return properties.limits.maxStorageBufferRange;
-}
-
 // 256 regions of 65 536 bins need 256 x (5 x 65 536 + 1) counters, 335 MB: beyond a device whose
 // largest storage buffer is smaller (lavapipe's 128 MiB, the least Vulkan allows) the stream stops
 // with a settings error naming them; within it, the frames are counted.
@@ -524,7 +505,9 @@ GST_START_TEST(test_counts_beyond_one_buffer) {
   Run run;
   RunFrames("counts beyond one buffer", GST_VIDEO_FORMAT_RGBA, 64, 64, "", "histogram bins=65536 device=0",
             setups, run);
-  if (needed > StorageBufferRange()) {
+  const std::vector<VkPhysicalDeviceProperties> devices = vktest::PhysicalDeviceProperties();
+  fail_unless(!devices.empty(), "no Vulkan device");
+  if (needed > devices[0].limits.maxStorageBufferRange) {
     fail_unless(run.error.find("256 regions of 65536 bins' counts need") != std::string::npos &&
                     run.error.find("largest storage buffer") != std::string::npos,
                 "the error does not say what needs the memory: %s", run.error.c_str());

@@ -205,7 +205,7 @@ TCase* NewTCase(const char* name, double timeout_seconds) {
   return tcase;
 }
 
-std::vector<std::string> PhysicalDeviceNames() {
+std::vector<VkPhysicalDeviceProperties> PhysicalDeviceProperties() {
   VkApplicationInfo app_info = {};
   app_info.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO;
   app_info.pApplicationName = "gst-vkcompute tests";
@@ -220,18 +220,25 @@ std::vector<std::string> PhysicalDeviceNames() {
   if (vkCreateInstance(&create_info, nullptr, &instance) != VK_SUCCESS) return {};
 
   uint32_t count = 0;
-  std::vector<std::string> names;
+  std::vector<VkPhysicalDeviceProperties> all;
   if (vkEnumeratePhysicalDevices(instance, &count, nullptr) == VK_SUCCESS && count > 0) {
     std::vector<VkPhysicalDevice> devices(count);
     if (vkEnumeratePhysicalDevices(instance, &count, devices.data()) >= VK_SUCCESS) {
       for (uint32_t i = 0; i < count; ++i) {
         VkPhysicalDeviceProperties properties;
         vkGetPhysicalDeviceProperties(devices[i], &properties);
-        names.emplace_back(properties.deviceName);
+        all.push_back(properties);
       }
     }
   }
   vkDestroyInstance(instance, nullptr);
+  return all;
+}
+
+std::vector<std::string> PhysicalDeviceNames() {
+  std::vector<std::string> names;
+  for (const VkPhysicalDeviceProperties& properties : PhysicalDeviceProperties())
+    names.emplace_back(properties.deviceName);
   return names;
 }
 

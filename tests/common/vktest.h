@@ -8,6 +8,8 @@
 // even when the converted pixels happen to be right.
 #pragma once
 
+#include <vulkan/vulkan.h>
+
 #include <gst/check/gstcheck.h>
 
 #include <string>
@@ -46,8 +48,9 @@ void Teardown();
 // short for a software Vulkan driver under validation).
 TCase* NewTCase(const char* name, double timeout_seconds);
 
-// Names of the physical devices the Vulkan loader exposes, in enumeration order (the order the
-// element's "device" index refers to). Empty when there is no driver.
+// The properties of the physical devices the Vulkan loader exposes, in enumeration order (the
+// order the element's "device" index refers to), and their names. Empty when there is no driver.
+std::vector<VkPhysicalDeviceProperties> PhysicalDeviceProperties();
 std::vector<std::string> PhysicalDeviceNames();
 
 // The manifest of Mesa's lavapipe in the system's data directories (vulkan/icd.d/lvp_icd*.json),
