@@ -22,19 +22,17 @@
 namespace {
 
 constexpr GstClockTime kTimeout = 60 * GST_SECOND;
-// The most an element may add to a live frame's journey on lavapipe, and at most half the frame
-// period of test_live_source_sees_no_held_frame in all (1 frame/s: an element holding a frame until
-// the next one arrives adds a whole second). Frames take 1-20 ms here and 40 ms through the chain
-// with another suite on the other core; 100 ms (at 2 frames/s) was passed twice in a day of CI by
-// one frame of a single element (237 and 303 ms) while another suite loaded both cores.
-constexpr gint64 kMostAddedUs = 250'000;
+// A live frame's journey through the elements of test_live_source_sees_no_held_frame must stay
+// under half its frame period (1 frame/s): an element holding a frame until the next one arrives
+// adds a whole second. Frames take 1-20 ms here and 40 ms through the chain with another suite on
+// the other core; a bound of 100 ms an element was passed in CI by single frames of 237, 303 and
+// 403 ms (morph, histogram draw=true) while another suite loaded both cores.
 constexpr gint64 kHalfPeriodUs = 500'000;
 
 struct Case {
   std::string name;
   std::string elements;              // between the source and the sink
   std::vector<std::string> posting;  // the analysis messages each frame brings
-  gint64 count = 1;                  // vkcompute elements in `elements`
 };
 
 std::vector<Case> Cases() {
@@ -48,8 +46,7 @@ std::vector<Case> Cases() {
       {"lut", lut, {}},
       {"chain",
        lut + " ! morph operation=close width=3 height=3 ! lumamax ! histogram draw=true ! rgb2yuv",
-       {"lumamax", "histogram"},
-       5},
+       {"lumamax", "histogram"}},
   };
 }
 
@@ -126,8 +123,7 @@ GST_START_TEST(test_one_frame_in_one_out) {
 GST_END_TEST;
 
 // A live source at 1 frame/s: from leaving the source to reaching the sink, each frame takes less
-// than kMostAddedUs per element of the case and less than half a period (a held frame would take a
-// period, 1 s). The
+// than half a period (a held frame would take a whole period, 1 s). The
 // sink does not sync: a sink waiting for a frame's time would hold the thread that pushes the next
 // one, and its processing deadline (20 ms) would show in the journey.
 GST_START_TEST(test_live_source_sees_no_held_frame) {
@@ -154,7 +150,7 @@ GST_START_TEST(test_live_source_sees_no_held_frame) {
       const gint64 journey = reached.at(pts) - at;
       GST_INFO("%s: frame at %" GST_TIME_FORMAT " took %" G_GINT64_FORMAT " us", c.name.c_str(),
                GST_TIME_ARGS(pts), journey);
-      fail_unless(journey < std::min(kMostAddedUs * c.count, kHalfPeriodUs),
+      fail_unless(journey < kHalfPeriodUs,
                   "%s: frame at %" GST_TIME_FORMAT " took %" G_GINT64_FORMAT " us from source to sink",
                   c.name.c_str(), GST_TIME_ARGS(pts), journey);
     }
