@@ -1,25 +1,30 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
-// Applies a colour lookup table to packed 8-bit RGB (24 or 32 bits per pixel), the way ffmpeg's
-// lut3d and lut1d filters do: the input, in 0..1, is mapped from the table's domain onto
-// 0..size-1, looked up with the chosen interpolation, mixed with the input by `intensity` and
-// rounded to 8 bits. Bytes that are not colour (alpha, padding) are copied unchanged.
+// Applies a colour lookup table to packed RGB (8 bits a channel in 24 or 32 bits, 10 bits in 32,
+// 16 bits in 64), the way ffmpeg's lut3d and lut1d filters do: the input, in 0..1, is mapped from
+// the table's domain onto 0..size-1, looked up with the chosen interpolation, mixed with the
+// input by `intensity` and rounded to the input's depth. Bits that are not colour (alpha,
+// padding) are copied unchanged.
 //
 // One invocation handles kPixelsPerInvocation (4) pixels of a row: 4 words for 32-bit formats
-// (interleaved with its workgroup's neighbours), 3 consecutive words for 24-bit ones, so every
-// output word is written by exactly one invocation. A 24-bit workgroup row's words pass through
+// (interleaved with its workgroup's neighbours; 64-bit pixels: 4 pairs of words), 3 consecutive words
+// for 24-bit ones, so every output word is written by exactly one invocation. A 24-bit workgroup row's words pass through
 // shared memory, so that its loads and stores, too, are consecutive words across consecutive
 // invocations (strided accesses to host memory cost several times the bandwidth).
 
 #include "lut_layout.h"
 
 layout(local_size_x_id = 0, local_size_y_id = 1) in;
-layout(constant_id = 2) const uint BPP = 4;  // bytes per pixel: 3 or 4
+layout(constant_id = 2) const uint BPP = 4;    // bytes per pixel: 3, 4 or 8
+layout(constant_id = 3) const uint DEPTH = 8;  // bits of R, G and B: 8, 10 or 16
 
 layout(set = 0, binding = 0) readonly buffer Src { uint src[]; };
 layout(set = 0, binding = 1) writeonly buffer Dst { uint dst[]; };
 // 3D: size³ entries, red fastest; 1D: size entries. rgb used, a ignored.
 layout(set = 0, binding = 2) readonly buffer Table { vec4 table[]; };
+// The frames again, as pairs of words: 64-bit pixels are read and written whole where aligned.
+layout(set = 0, binding = 3) readonly buffer Src2 { uvec2 src2[]; };
+layout(set = 0, binding = 4) writeonly buffer Dst2 { uvec2 dst2[]; };
 
 #include "include/words.glsl"
 
@@ -87,14 +92,28 @@ vec3 lookup(vec3 rgb) {
   }
 }
 
-// One pixel's bytes (in the low BPP bytes of `px`) with its colour replaced.
+// The graded colour of `rgb`, in code values of DEPTH bits.
+uvec3 grade(uvec3 rgb) {
+  const float top = float((1u << DEPTH) - 1u);
+  vec3 v = vec3(rgb) * (1.0 / top);
+  vec3 graded = mix(v, lookup(v), p.intensity);
+  return uvec3(clamp(floor(graded * top + 0.5), 0.0, top));
+}
+
+// One pixel (in the low BPP bytes of `px`) with its colour replaced; p.order holds the first bit
+// of R, G and B.
 uint transform(uint px) {
-  uint ri = (p.order & 0xffu) * 8u, gi = ((p.order >> 8) & 0xffu) * 8u, bi = ((p.order >> 16) & 0xffu) * 8u;
-  vec3 rgb = vec3((px >> ri) & 0xffu, (px >> gi) & 0xffu, (px >> bi) & 0xffu) * (1.0 / 255.0);
-  vec3 graded = mix(rgb, lookup(rgb), p.intensity);
-  uvec3 o = uvec3(clamp(floor(graded * 255.0 + 0.5), 0.0, 255.0));
-  uint keep = ~((0xffu << ri) | (0xffu << gi) | (0xffu << bi));
+  const uint mask = (1u << DEPTH) - 1u;
+  uint ri = p.order & 0xffu, gi = (p.order >> 8) & 0xffu, bi = (p.order >> 16) & 0xffu;
+  uvec3 o = grade(uvec3((px >> ri) & mask, (px >> gi) & mask, (px >> bi) & mask));
+  uint keep = ~((mask << ri) | (mask << gi) | (mask << bi));
   return (px & keep) | (o.r << ri) | (o.g << gi) | (o.b << bi);
+}
+
+// A 64-bit pixel (RGBA64_LE: R, G, B, A 16-bit words), its alpha word kept.
+uvec2 transform64(uvec2 px) {
+  uvec3 o = grade(uvec3(px.x & 0xffffu, px.x >> 16, px.y & 0xffffu));
+  return uvec2(o.r | (o.g << 16), o.b | (px.y & 0xffff0000u));
 }
 
 // 24-bit formats: each workgroup row's 3 x local_size_x words. The element specializes the
@@ -104,6 +123,27 @@ shared uint s_words[kGroupY][3u * kGroupX];
 void main() {
   uint y = gl_GlobalInvocationID.y;
   bool in_frame = y < p.height;
+  if (BPP == 8u) {
+    if (!in_frame) return;
+    // As 4 bytes below, a pair of words a pixel; whole 8-byte accesses where the rows allow.
+    uint in_row = p.src_offset + y * p.src_stride;
+    uint out_row = p.dst_offset + y * p.dst_stride;
+    bool in_pairs = (in_row & 7u) == 0u, out_pairs = (out_row & 7u) == 0u;
+    uint x = gl_WorkGroupID.x * gl_WorkGroupSize.x * kPixelsPerInvocation + gl_LocalInvocationID.x;
+    for (uint k = 0u; k < kPixelsPerInvocation; ++k, x += gl_WorkGroupSize.x) {
+      if (x >= p.width) break;
+      uint at = in_row + 8u * x;
+      uvec2 px = transform64(in_pairs ? src2[at >> 3] : uvec2(load_word(at), load_word(at + 4u)));
+      uint to = out_row + 8u * x;
+      if (out_pairs) {
+        dst2[to >> 3] = px;
+      } else {
+        dst[to >> 2] = px.x;
+        dst[(to >> 2) + 1u] = px.y;
+      }
+    }
+    return;
+  }
   if (BPP == 4u) {
     if (!in_frame) return;  // no barrier on this path
     // A workgroup covers 4 * width pixels; its invocations take consecutive pixels in each of 4

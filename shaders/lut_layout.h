@@ -32,7 +32,7 @@ struct Params {
   uint src_stride;  // bytes, any value
   uint dst_offset;  // bytes, multiple of 4
   uint dst_stride;  // bytes, multiple of 4
-  uint order;       // byte index of R, G, B inside a pixel, 8 bits each
+  uint order;       // first bit of R, G, B inside a pixel, 8 bits each
   uint mode;        // kMode*
   uint size;        // entries along each axis
   float intensity;  // 0..1: output = mix(input, lut(input), intensity)

@@ -35,9 +35,11 @@ struct Params {
   uint src_stride;     // bytes; any value
   uint dst_offset[3];  // byte offsets of the Y, U and V planes (multiples of 4)
   uint dst_stride[3];  // multiples of 4
-  uint src_order;      // byte index of R, G, B, A inside a pixel, 8 bits each; A = kNoAlpha: opaque
-  uint dst_order;      // packed: byte index of Y0,U,Y1,V (4:2:2) or A,Y,U,V (AYUV); NV: U index
-  vec4 coef_y;         // value = dot(coef.xyz, rgb) + coef.w, with rgb in 0..255
+  uint src_order;      // where R, G, B, A start in a pixel, 8 bits each: the byte at 8 bits a channel,
+                       // the bit at 10 and 16; A = kNoAlpha: opaque
+  uint dst_order;      // packed: byte index of Y0,U,Y1,V (4:2:2) or A,Y,U,V (AYUV); semi-planar: 0 for
+                       // U first, 1 for V first
+  vec4 coef_y;         // output code value = dot(coef.xyz, rgb) + coef.w, rgb in input code values
   vec4 coef_u;
   vec4 coef_v;
 };

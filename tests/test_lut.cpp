@@ -15,6 +15,7 @@ static Suite* lut_suite() {
   suite_add_tcase(suite, lut_test::FileTCase());
   suite_add_tcase(suite, lut_test::PngKindTCase());
   suite_add_tcase(suite, lut_test::FfmpegTCase());
+  suite_add_tcase(suite, lut_test::DeepTCase());
   return suite;
 }
 

@@ -15,6 +15,7 @@ static Suite* rgb2yuv_suite() {
   suite_add_tcase(suite, rgb2yuv_test::MemoryTCase());
   suite_add_tcase(suite, rgb2yuv_test::VideoconvertTCase());
   suite_add_tcase(suite, rgb2yuv_test::MatrixTCase());
+  suite_add_tcase(suite, rgb2yuv_test::DeepTCase());
   return suite;
 }
 

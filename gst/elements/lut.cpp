@@ -18,6 +18,7 @@
 
 #include "base/computefilter.hpp"
 #include "base/properties.hpp"
+#include "base/samples.hpp"
 #include "elements.hpp"
 #include "lut.spv.h"
 #include "lut/reader.hpp"
@@ -28,7 +29,8 @@
 GST_DEBUG_CATEGORY_STATIC(gst_lut_debug);
 #define GST_CAT_DEFAULT gst_lut_debug
 
-#define LUT_FORMATS "{ RGB, BGR, RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, xRGB, xBGR }"
+#define LUT_FORMATS \
+  "{ RGB, BGR, RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, xRGB, xBGR, RGBA64_LE, BGR10A2_LE, RGB10A2_LE }"
 
 namespace {
 
@@ -237,16 +239,19 @@ std::unique_ptr<vkc::CapsState> LutOperation::configure(const std::shared_ptr<vk
   state->params = Params{};
   state->params.width = GST_VIDEO_INFO_WIDTH(&in);
   state->params.height = GST_VIDEO_INFO_HEIGHT(&in);
-  state->params.order = GST_VIDEO_FORMAT_INFO_POFFSET(finfo, 0) |
-                        (GST_VIDEO_FORMAT_INFO_POFFSET(finfo, 1) << 8) |
-                        (GST_VIDEO_FORMAT_INFO_POFFSET(finfo, 2) << 16);
+  guint depth = 8;
+  for (guint c = 0; c < 3; ++c) {
+    const vkc::SampleLayout sample = vkc::sample_layout(GST_VIDEO_INFO_FORMAT(&in), c);
+    state->params.order |= (sample.offset * 8 + sample.shift) << (8 * c);
+    depth = sample.depth;
+  }
   vkc::KernelInfo info{
       .name = "lut",
       .spirv = lut_spv,
       .spirv_bytes = sizeof(lut_spv),
-      .bindings = 3,
+      .bindings = 5,  // in, out, table, then in and out again as pairs of words
       .push_constant_bytes = sizeof(Params),
-      .specialization = {kGroupX, kGroupY, uint32_t(GST_VIDEO_FORMAT_INFO_PSTRIDE(finfo, 0))}};
+      .specialization = {kGroupX, kGroupY, uint32_t(GST_VIDEO_FORMAT_INFO_PSTRIDE(finfo, 0)), depth}};
   state->kernel = std::make_unique<vkc::Kernel>(device, info);
   GST_INFO_OBJECT(element_, "%s %dx%d", GST_VIDEO_INFO_NAME(&in), GST_VIDEO_INFO_WIDTH(&in),
                   GST_VIDEO_INFO_HEIGHT(&in));
@@ -282,7 +287,9 @@ bool LutOperation::record(vkc::CapsState& caps, vkc::Frame& frame, GError** erro
   }
 
   vk::Buffer table_buffer = state.gpu_tables.prepare(state.device, frame.slot, table);
-  state.kernel->update(frame.slot, {{frame.in.buffer}, {frame.out.buffer}, {table_buffer}});
+  state.kernel->update(
+      frame.slot,
+      {{frame.in.buffer}, {frame.out.buffer}, {table_buffer}, {frame.in.buffer}, {frame.out.buffer}});
   const uint32_t invocations_x = (params.width + kPixelsPerInvocation - 1) / kPixelsPerInvocation;
   state.kernel->dispatch(frame.cmd, frame.slot, &params, (invocations_x + kGroupX - 1) / kGroupX,
                          (params.height + kGroupY - 1) / kGroupY);

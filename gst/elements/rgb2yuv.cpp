@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "base/computefilter.hpp"
+#include "base/samples.hpp"
 #include "elements.hpp"
 #include "rgb2yuv.spv.h"
 #include "rgb2yuv_layout.h"
@@ -14,8 +15,11 @@
 GST_DEBUG_CATEGORY_STATIC(gst_rgb2yuv_debug);
 #define GST_CAT_DEFAULT gst_rgb2yuv_debug
 
-#define SINK_FORMATS "{ RGB, BGR, RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, xRGB, xBGR }"
-#define SRC_FORMATS "{ I420, YV12, NV12, NV21, Y42B, Y444, YUY2, UYVY, AYUV }"
+#define SINK_FORMATS \
+  "{ RGB, BGR, RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, xRGB, xBGR, RGBA64_LE, BGR10A2_LE, RGB10A2_LE }"
+#define SRC_FORMATS                                                                                    \
+  "{ I420, YV12, NV12, NV21, Y42B, Y444, YUY2, UYVY, AYUV, P010_10LE, P016_LE, I420_10LE, I420_12LE, " \
+  "I422_10LE, Y444_10LE, Y444_16LE }"
 
 namespace {
 
@@ -41,11 +45,23 @@ uint32_t byte_order(const GstVideoFormatInfo* finfo, std::initializer_list<int> 
   return order;
 }
 
+// Params::src_order of an input deeper than 8 bits: the first bit of R, G, B and A in the pixel.
+uint32_t bit_order(GstVideoFormat format, bool alpha) {
+  uint32_t order = 0;
+  for (guint c = 0; c < 4; ++c) {
+    const vkc::SampleLayout s = vkc::sample_layout(format, c);
+    order |= (c == 3 && !alpha ? kNoAlpha : s.offset * 8 + s.shift) << (8 * c);
+  }
+  return order;
+}
+
 // The kernel's LAYOUT for `format`.
 uint32_t layout_of(GstVideoFormat format) {
   switch (format) {
     case GST_VIDEO_FORMAT_NV12:
-    case GST_VIDEO_FORMAT_NV21: return kLayoutSemiPlanar;
+    case GST_VIDEO_FORMAT_NV21:
+    case GST_VIDEO_FORMAT_P010_10LE:
+    case GST_VIDEO_FORMAT_P016_LE: return kLayoutSemiPlanar;
     case GST_VIDEO_FORMAT_YUY2:
     case GST_VIDEO_FORMAT_UYVY: return kLayoutPacked422;
     case GST_VIDEO_FORMAT_AYUV: return kLayoutAyuv;
@@ -85,8 +101,10 @@ struct GstRgb2YuvClass {
 G_DEFINE_TYPE(GstRgb2Yuv, gst_rgb2yuv, GST_TYPE_VKCOMPUTE_FILTER)
 GST_ELEMENT_REGISTER_DEFINE(rgb2yuv, "rgb2yuv", GST_RANK_NONE, gst_rgb2yuv_get_type())
 
-// Y, U, V as dot(coef.xyz, rgb) + coef.w for rgb in 0..255, from the matrix and range of `out`.
-static void fill_coefficients(const GstVideoInfo* out, Params& params) {
+// Y, U, V as dot(coef.xyz, rgb) + coef.w for rgb in input code values (0..in_max), in code values
+// of the output's depth, from the matrix and range of `out` (GStreamer's offsets and scales for
+// that depth: limited 10-bit Y 64..940, C 64..960, as BT.2100).
+static void fill_coefficients(const GstVideoInfo* out, gdouble in_max, Params& params) {
   gdouble kr, kb;
   if (!gst_video_color_matrix_get_Kr_Kb(out->colorimetry.matrix, &kr, &kb)) {
     GST_WARNING("no YUV matrix in the output colorimetry; using BT.601");
@@ -95,8 +113,8 @@ static void fill_coefficients(const GstVideoInfo* out, Params& params) {
   const gdouble kg = 1.0 - kr - kb;
   gint offset[GST_VIDEO_MAX_COMPONENTS], scale[GST_VIDEO_MAX_COMPONENTS];
   gst_video_color_range_offsets(out->colorimetry.range, out->finfo, offset, scale);
-  const gdouble sy = scale[0] / 255.0, su = scale[1] / 255.0 / (2.0 * (1.0 - kb)),
-                sv = scale[2] / 255.0 / (2.0 * (1.0 - kr));
+  const gdouble sy = scale[0] / in_max, su = scale[1] / in_max / (2.0 * (1.0 - kb)),
+                sv = scale[2] / in_max / (2.0 * (1.0 - kr));
   const gdouble y[4] = {sy * kr, sy * kg, sy * kb, gdouble(offset[0])};
   const gdouble u[4] = {-su * kr, -su * kg, su * (1.0 - kb), gdouble(offset[1])};
   const gdouble v[4] = {sv * (1.0 - kr), -sv * kg, -sv * kb, gdouble(offset[2])};
@@ -136,9 +154,16 @@ std::unique_ptr<vkc::CapsState> Rgb2YuvOperation::configure(const std::shared_pt
   params = Params{};
   params.width = GST_VIDEO_INFO_WIDTH(&in);
   params.height = GST_VIDEO_INFO_HEIGHT(&in);
-  params.src_order = byte_order(in_f, {0, 1, 2, GST_VIDEO_FORMAT_INFO_HAS_ALPHA(in_f) ? 3 : -1});
+  const GstVideoFormat in_format = GST_VIDEO_INFO_FORMAT(&in), out_format = GST_VIDEO_INFO_FORMAT(&out);
+  const vkc::SampleLayout in_red = vkc::sample_layout(in_format, 0),
+                          in_alpha = vkc::sample_layout(in_format, 3);
+  const vkc::SampleLayout out_y = vkc::sample_layout(out_format, 0),
+                          out_u = vkc::sample_layout(out_format, 1);
+  const bool alpha = GST_VIDEO_FORMAT_INFO_HAS_ALPHA(in_f);
+  params.src_order =
+      in_red.depth == 8 ? byte_order(in_f, {0, 1, 2, alpha ? 3 : -1}) : bit_order(in_format, alpha);
   switch (layout) {
-    case kLayoutSemiPlanar: params.dst_order = GST_VIDEO_FORMAT_INFO_POFFSET(out_f, 1); break;
+    case kLayoutSemiPlanar: params.dst_order = out_u.offset / out_u.bytes; break;  // 1: V first
     case kLayoutPacked422: {
       // Byte positions of Y0, U, Y1, V in a macropixel; Y1 follows Y0 by two bytes.
       const uint32_t y0 = GST_VIDEO_FORMAT_INFO_POFFSET(out_f, 0);
@@ -149,15 +174,17 @@ std::unique_ptr<vkc::CapsState> Rgb2YuvOperation::configure(const std::shared_pt
     case kLayoutAyuv: params.dst_order = byte_order(out_f, {3, 0, 1, 2}); break;
     case kLayoutPlanar: break;
   }
-  fill_coefficients(&out, params);
+  fill_coefficients(&out, gdouble((1u << in_red.depth) - 1), params);
 
-  vkc::KernelInfo info{.name = "rgb2yuv",
-                       .spirv = rgb2yuv_spv,
-                       .spirv_bytes = sizeof(rgb2yuv_spv),
-                       .bindings = 5,  // in, out, then the same two again for vector access
-                       .push_constant_bytes = sizeof(Params),
-                       .specialization = {kGroupX, kGroupY, uint32_t(GST_VIDEO_FORMAT_INFO_PSTRIDE(in_f, 0)),
-                                          layout, sub_x, sub_y, cosited ? 1u : 0u, state->block_width}};
+  vkc::KernelInfo info{
+      .name = "rgb2yuv",
+      .spirv = rgb2yuv_spv,
+      .spirv_bytes = sizeof(rgb2yuv_spv),
+      .bindings = 5,  // in, out, then the same two again for vector access
+      .push_constant_bytes = sizeof(Params),
+      .specialization = {kGroupX, kGroupY, uint32_t(GST_VIDEO_FORMAT_INFO_PSTRIDE(in_f, 0)), layout, sub_x,
+                         sub_y, cosited ? 1u : 0u, state->block_width, in_red.depth,
+                         alpha ? in_alpha.depth : 8, out_y.depth, out_y.shift}};
   state->kernel = std::make_unique<vkc::Kernel>(device, info);
 
   gchar* colorimetry = gst_video_colorimetry_to_string(&out.colorimetry);

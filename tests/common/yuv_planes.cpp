@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "reference/deep_layout.h"
+
 namespace vktest {
 namespace {
 
@@ -25,19 +27,21 @@ int YuvPlanes::ComponentHeight(int component) const {
   return GST_VIDEO_FORMAT_INFO_SCALE_HEIGHT(finfo, component, height);
 }
 
-uint8_t& YuvPlanes::At(int component, int x, int y) {
+uint16_t& YuvPlanes::At(int component, int x, int y) {
   return samples[component][static_cast<size_t>(y) * ComponentWidth(component) + x];
 }
 
-uint8_t YuvPlanes::At(int component, int x, int y) const {
+uint16_t YuvPlanes::At(int component, int x, int y) const {
   return samples[component][static_cast<size_t>(y) * ComponentWidth(component) + x];
 }
 
 YuvPlanes MakeYuvPlanes(GstVideoFormat format, int width, int height) {
   const GstVideoFormatInfo* finfo = gst_video_format_get_info(format);
-  g_assert(GST_VIDEO_FORMAT_INFO_IS_YUV(finfo) && GST_VIDEO_FORMAT_INFO_BITS(finfo) == 8);
+  const reference::DeepLayout* deep = reference::FindDeepLayout(format);
+  g_assert(GST_VIDEO_FORMAT_INFO_IS_YUV(finfo) && (GST_VIDEO_FORMAT_INFO_BITS(finfo) == 8 || deep));
   YuvPlanes planes;
   planes.format = format;
+  planes.depth = deep ? deep->c[0].depth : 8;
   planes.width = width;
   planes.height = height;
   planes.n_components = GST_VIDEO_FORMAT_INFO_N_COMPONENTS(finfo);
@@ -50,13 +54,24 @@ YuvPlanes MakeYuvPlanes(GstVideoFormat format, int width, int height) {
 void WriteToLayout(const YuvPlanes& planes, const GstVideoInfo& info, uint8_t* data) {
   g_assert(GST_VIDEO_INFO_FORMAT(&info) == planes.format);
   const GstVideoFormatInfo* finfo = info.finfo;
+  if (const reference::DeepLayout* deep = reference::FindDeepLayout(planes.format)) {
+    for (int c = 0; c < planes.n_components; ++c) {
+      const reference::DeepComponent& at = deep->c[c];
+      for (int y = 0; y < planes.ComponentHeight(c); ++y) {
+        for (int x = 0; x < planes.ComponentWidth(c); ++x)
+          reference::StoreDeepSample(data + info.offset[at.plane], info.stride[at.plane], at, x, y,
+                                     planes.At(c, x, y));
+      }
+    }
+    return;
+  }
   for (int c = 0; c < planes.n_components; ++c) {
     const int plane = static_cast<int>(GST_VIDEO_FORMAT_INFO_PLANE(finfo, c));
     const int pixel_stride = GST_VIDEO_FORMAT_INFO_PSTRIDE(finfo, c);
     uint8_t* origin = data + info.offset[plane] + GST_VIDEO_FORMAT_INFO_POFFSET(finfo, c);
     for (int y = 0; y < planes.ComponentHeight(c); ++y) {
       uint8_t* row = origin + static_cast<size_t>(y) * info.stride[plane];
-      for (int x = 0; x < planes.ComponentWidth(c); ++x) row[x * pixel_stride] = planes.At(c, x, y);
+      for (int x = 0; x < planes.ComponentWidth(c); ++x) row[x * pixel_stride] = uint8_t(planes.At(c, x, y));
     }
   }
 }
@@ -64,6 +79,18 @@ void WriteToLayout(const YuvPlanes& planes, const GstVideoInfo& info, uint8_t* d
 YuvPlanes ReadFromFrame(const GstVideoFrame& frame) {
   YuvPlanes planes = MakeYuvPlanes(GST_VIDEO_FRAME_FORMAT(&frame), GST_VIDEO_FRAME_WIDTH(&frame),
                                    GST_VIDEO_FRAME_HEIGHT(&frame));
+  if (const reference::DeepLayout* deep = reference::FindDeepLayout(planes.format)) {
+    for (int c = 0; c < planes.n_components; ++c) {
+      const reference::DeepComponent& at = deep->c[c];
+      const uint8_t* plane = static_cast<const uint8_t*>(GST_VIDEO_FRAME_PLANE_DATA(&frame, at.plane));
+      const int stride = GST_VIDEO_FRAME_PLANE_STRIDE(&frame, at.plane);
+      for (int y = 0; y < planes.ComponentHeight(c); ++y) {
+        for (int x = 0; x < planes.ComponentWidth(c); ++x)
+          planes.At(c, x, y) = reference::DeepSample(plane, stride, at, x, y);
+      }
+    }
+    return planes;
+  }
   for (int c = 0; c < planes.n_components; ++c) {
     const uint8_t* origin = static_cast<const uint8_t*>(GST_VIDEO_FRAME_COMP_DATA(&frame, c));
     const int stride = GST_VIDEO_FRAME_COMP_STRIDE(&frame, c);
@@ -97,7 +124,7 @@ int MaxDifference(const YuvPlanes& got, const YuvPlanes& expected) {
   int worst = 0;
   for (int c = 0; c < got.n_components; ++c) {
     for (size_t i = 0; i < got.samples[c].size(); ++i) {
-      worst = std::max(worst, std::abs(got.samples[c][i] - expected.samples[c][i]));
+      worst = std::max(worst, std::abs(int(got.samples[c][i]) - int(expected.samples[c][i])));
     }
   }
   return worst;

@@ -16,16 +16,18 @@ struct YuvPlanes {
   GstVideoFormat format = GST_VIDEO_FORMAT_UNKNOWN;
   int width = 0;
   int height = 0;
-  int n_components = 0;             // 3, or 4 when the format carries alpha
-  std::vector<uint8_t> samples[4];  // row-major, ComponentWidth(c) samples per row
+  int n_components = 0;              // 3, or 4 when the format carries alpha
+  int depth = 8;                     // bits of every sample: 8, or 10, 12, 16 for the deep formats
+  std::vector<uint16_t> samples[4];  // code values, row-major, ComponentWidth(c) samples per row
 
   int ComponentWidth(int component) const;
   int ComponentHeight(int component) const;
-  uint8_t& At(int component, int x, int y);
-  uint8_t At(int component, int x, int y) const;
+  uint16_t& At(int component, int x, int y);
+  uint16_t At(int component, int x, int y) const;
 };
 
-// Zero-filled planes sized by the format's subsampling (odd sizes round chroma up).
+// Zero-filled planes sized by the format's subsampling (odd sizes round chroma up), for the 8-bit
+// YUV formats and the deep ones reference::FindDeepLayout knows.
 YuvPlanes MakeYuvPlanes(GstVideoFormat format, int width, int height);
 
 // Stores the samples where a buffer laid out as `info` holds them; `data` has info->size bytes.

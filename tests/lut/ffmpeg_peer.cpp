@@ -6,15 +6,15 @@
 namespace lut_test {
 
 std::vector<uint8_t> RunFfmpeg(const std::string& dir, const std::string& filter, int width, int height,
-                               const std::vector<uint8_t>& rgb24) {
+                               const std::vector<uint8_t>& pixels, const char* pix_fmt) {
   const std::string in = dir + "/ffmpeg-in.raw", out = dir + "/ffmpeg-out.raw";
-  fail_unless(g_file_set_contents(in.c_str(), reinterpret_cast<const gchar*>(rgb24.data()),
-                                  gssize(rgb24.size()), nullptr));
+  fail_unless(g_file_set_contents(in.c_str(), reinterpret_cast<const gchar*>(pixels.data()),
+                                  gssize(pixels.size()), nullptr));
   const std::string size = std::to_string(width) + "x" + std::to_string(height);
   const gchar* argv[] = {"ffmpeg",   "-nostdin", "-hide_banner", "-loglevel",    "error", "-y",
-                         "-f",       "rawvideo", "-pix_fmt",     "rgb24",        "-s",    size.c_str(),
+                         "-f",       "rawvideo", "-pix_fmt",     pix_fmt,        "-s",    size.c_str(),
                          "-i",       in.c_str(), "-vf",          filter.c_str(), "-f",    "rawvideo",
-                         "-pix_fmt", "rgb24",    out.c_str(),    nullptr};
+                         "-pix_fmt", pix_fmt,    out.c_str(),    nullptr};
   gchar* errors = nullptr;
   gint status = 0;
   GError* error = nullptr;
@@ -29,8 +29,8 @@ std::vector<uint8_t> RunFfmpeg(const std::string& dir, const std::string& filter
   fail_unless(g_file_get_contents(out.c_str(), &data, &length, nullptr), "ffmpeg wrote no %s", out.c_str());
   std::vector<uint8_t> result(data, data + length);
   g_free(data);
-  fail_unless(result.size() == rgb24.size(), "ffmpeg -vf %s: %zu bytes out for %zu in", filter.c_str(),
-              result.size(), rgb24.size());
+  fail_unless(result.size() == pixels.size(), "ffmpeg -vf %s: %zu bytes out for %zu in", filter.c_str(),
+              result.size(), pixels.size());
   return result;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "reference/deep_layout.h"
 #include "reference/rgb_layout.h"
 
 namespace histogram_ref {
@@ -31,65 +32,9 @@ constexpr ChromaLayout kChromaLayouts[] = {
     {GST_VIDEO_FORMAT_Y444, true, 1, 1, 1, 2, 1, 0, 0},
 };
 
-// The formats deeper than 8 bits, written out from GStreamer's definition of each (its format
-// documentation and pack functions): where each component's sample lies and which of its bits
-// hold the value. Samples are little-endian words of `bytes` bytes.
-struct DeepComponent {
-  int plane;
-  int pixel_stride;  // bytes from one sample to the next in the plane
-  int offset;        // byte of the sample inside that step
-  int bytes;
-  int shift;  // value = (sample >> shift) & (2^depth - 1)
-  int depth;
-};
-struct DeepLayout {
-  GstVideoFormat format;
-  bool rgb;
-  int components;  // R, G, B, A or Y, U, V, as GStreamer numbers them
-  int sx, sy;      // chroma subsampling
-  DeepComponent c[4];
-};
-
-constexpr DeepComponent Y16(int depth, int shift = 0) {
-  return {0, 2, 0, 2, shift, depth};
-}
-constexpr DeepComponent Plane16(int plane, int depth) {
-  return {plane, 2, 0, 2, 0, depth};
-}
-
-constexpr DeepLayout kDeepLayouts[] = {
-    {GST_VIDEO_FORMAT_GRAY16_LE, false, 1, 1, 1, {Y16(16)}},
-    // 10 bits in the high bits of each 16-bit word; U and V interleaved in plane 1.
-    {GST_VIDEO_FORMAT_P010_10LE, false, 3, 2, 2, {Y16(10, 6), {1, 4, 0, 2, 6, 10}, {1, 4, 2, 2, 6, 10}}},
-    {GST_VIDEO_FORMAT_P016_LE, false, 3, 2, 2, {Y16(16), {1, 4, 0, 2, 0, 16}, {1, 4, 2, 2, 0, 16}}},
-    // Planar, the value in the low bits of each 16-bit word.
-    {GST_VIDEO_FORMAT_I420_10LE, false, 3, 2, 2, {Y16(10), Plane16(1, 10), Plane16(2, 10)}},
-    {GST_VIDEO_FORMAT_I420_12LE, false, 3, 2, 2, {Y16(12), Plane16(1, 12), Plane16(2, 12)}},
-    {GST_VIDEO_FORMAT_I422_10LE, false, 3, 2, 1, {Y16(10), Plane16(1, 10), Plane16(2, 10)}},
-    {GST_VIDEO_FORMAT_Y444_10LE, false, 3, 1, 1, {Y16(10), Plane16(1, 10), Plane16(2, 10)}},
-    {GST_VIDEO_FORMAT_Y444_16LE, false, 3, 1, 1, {Y16(16), Plane16(1, 16), Plane16(2, 16)}},
-    // R, G, B, A 16-bit words.
-    {GST_VIDEO_FORMAT_RGBA64_LE,
-     true,
-     4,
-     1,
-     1,
-     {{0, 8, 0, 2, 0, 16}, {0, 8, 2, 2, 0, 16}, {0, 8, 4, 2, 0, 16}, {0, 8, 6, 2, 0, 16}}},
-    // One 32-bit word: B in bits 0-9, G 10-19, R 20-29, A 30-31.
-    {GST_VIDEO_FORMAT_BGR10A2_LE,
-     true,
-     4,
-     1,
-     1,
-     {{0, 4, 0, 4, 20, 10}, {0, 4, 0, 4, 10, 10}, {0, 4, 0, 4, 0, 10}, {0, 4, 0, 4, 30, 2}}},
-};
-
-const DeepLayout* FindDeepLayout(GstVideoFormat format) {
-  for (const DeepLayout& layout : kDeepLayouts) {
-    if (layout.format == format) return &layout;
-  }
-  return nullptr;
-}
+using reference::DeepComponent;
+using reference::DeepLayout;
+using reference::FindDeepLayout;
 
 const ChromaLayout* FindChromaLayout(GstVideoFormat format) {
   for (const ChromaLayout& layout : kChromaLayouts) {
@@ -137,11 +82,7 @@ void CountRgb(const FrameView& view, const reference::RgbLayout& layout, const r
 }
 
 uint32_t DeepValue(const FrameView& view, const DeepComponent& c, int x, int y) {
-  const uint8_t* at = view.planes[c.plane] + static_cast<ptrdiff_t>(y) * view.strides[c.plane] +
-                      static_cast<ptrdiff_t>(x) * c.pixel_stride + c.offset;
-  uint32_t sample = 0;
-  for (int b = 0; b < c.bytes; ++b) sample |= uint32_t(at[b]) << (8 * b);
-  return (sample >> c.shift) & ((1u << c.depth) - 1);
+  return reference::DeepSample(view.planes[c.plane], view.strides[c.plane], c, x, y);
 }
 
 void CountDeep(const FrameView& view, const DeepLayout& layout, const reference::Rect& rect,

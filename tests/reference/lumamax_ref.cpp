@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "reference/deep_layout.h"
 #include "reference/rgb_layout.h"
 
 namespace lumamax_ref {
@@ -15,45 +16,11 @@ bool IsYPlaneFormat(GstVideoFormat format) {
          format == GST_VIDEO_FORMAT_NV12 || format == GST_VIDEO_FORMAT_Y444;
 }
 
-// The formats deeper than 8 bits, written out from GStreamer's definition of each: plane 0's
-// pixel size and, for R, G, B (or Y), the byte and the bits of its value in a little-endian sample.
-struct DeepValue {
-  int offset;
-  int bytes;
-  int shift;
-};
-struct DeepLayout {
-  GstVideoFormat format;
-  int depth;
-  int bytes_per_pixel;
-  bool rgb;
-  DeepValue values[3];  // R, G, B; or Y
-};
-constexpr DeepLayout kDeepLayouts[] = {
-    {GST_VIDEO_FORMAT_GRAY16_LE, 16, 2, false, {{0, 2, 0}}},
-    {GST_VIDEO_FORMAT_P010_10LE, 10, 2, false, {{0, 2, 6}}},  // 10 bits at the top of the word
-    {GST_VIDEO_FORMAT_P016_LE, 16, 2, false, {{0, 2, 0}}},
-    {GST_VIDEO_FORMAT_I420_10LE, 10, 2, false, {{0, 2, 0}}},  // 10 bits at the bottom
-    {GST_VIDEO_FORMAT_I420_12LE, 12, 2, false, {{0, 2, 0}}},
-    {GST_VIDEO_FORMAT_I422_10LE, 10, 2, false, {{0, 2, 0}}},
-    {GST_VIDEO_FORMAT_Y444_10LE, 10, 2, false, {{0, 2, 0}}},
-    {GST_VIDEO_FORMAT_Y444_16LE, 16, 2, false, {{0, 2, 0}}},
-    {GST_VIDEO_FORMAT_RGBA64_LE, 16, 8, true, {{0, 2, 0}, {2, 2, 0}, {4, 2, 0}}},
-    // One 32-bit word: B in bits 0-9, G 10-19, R 20-29 (A 30-31).
-    {GST_VIDEO_FORMAT_BGR10A2_LE, 10, 4, true, {{0, 4, 20}, {0, 4, 10}, {0, 4, 0}}},
-};
+using reference::FindDeepLayout;
 
-const DeepLayout* FindDeepLayout(GstVideoFormat format) {
-  for (const DeepLayout& layout : kDeepLayouts) {
-    if (layout.format == format) return &layout;
-  }
-  return nullptr;
-}
-
-int64_t DeepValueAt(const uint8_t* pixel, const DeepValue& v, int depth) {
-  uint32_t sample = 0;
-  for (int b = 0; b < v.bytes; ++b) sample |= uint32_t(pixel[v.offset + b]) << (8 * b);
-  return (sample >> v.shift) & ((1u << depth) - 1);
+// Plane 0 of a deep format: the formats the element takes have their R, G, B (or Y) there.
+int64_t DeepValueAt(const View& view, const reference::DeepComponent& c, int x, int y) {
+  return reference::DeepSample(view.data, view.stride, c, x, y);
 }
 
 // Raster order: smaller y first, then smaller x.
@@ -72,20 +39,18 @@ bool IsSupported(GstVideoFormat format) {
 }
 
 int DepthOf(GstVideoFormat format) {
-  const DeepLayout* deep = FindDeepLayout(format);
-  return deep ? deep->depth : 8;
+  const reference::DeepLayout* deep = FindDeepLayout(format);
+  return deep ? deep->c[0].depth : 8;
 }
 
 int64_t LumaValue(const View& view, reference::Matrix matrix, int x, int y) {
   g_assert(x >= 0 && x < view.width && y >= 0 && y < view.height);
   const uint8_t* row = view.data + static_cast<ptrdiff_t>(y) * view.stride;
-  if (const DeepLayout* deep = FindDeepLayout(view.format)) {
-    const uint8_t* pixel = row + static_cast<ptrdiff_t>(x) * deep->bytes_per_pixel;
-    if (!deep->rgb) return DeepValueAt(pixel, deep->values[0], deep->depth) * kOne;
+  if (const reference::DeepLayout* deep = FindDeepLayout(view.format)) {
+    if (!deep->rgb) return DeepValueAt(view, deep->c[0], x, y) * kOne;
     const reference::Weights w = reference::WeightsOf(matrix);
-    return w.kr * DeepValueAt(pixel, deep->values[0], deep->depth) +
-           w.kg * DeepValueAt(pixel, deep->values[1], deep->depth) +
-           w.kb * DeepValueAt(pixel, deep->values[2], deep->depth);
+    return w.kr * DeepValueAt(view, deep->c[0], x, y) + w.kg * DeepValueAt(view, deep->c[1], x, y) +
+           w.kb * DeepValueAt(view, deep->c[2], x, y);
   }
   if (const reference::RgbLayout* layout = reference::FindRgbLayout(view.format)) {
     const uint8_t* pixel = row + static_cast<ptrdiff_t>(x) * layout->bytes_per_pixel;

@@ -74,6 +74,18 @@ std::array<uint8_t, 3> Grade(const Cube& cube, Interp interp, double intensity,
   return out;
 }
 
+std::array<uint32_t, 3> Grade(const Cube& cube, Interp interp, double intensity,
+                              const std::array<uint32_t, 3>& in, int depth) {
+  const double top = std::ldexp(1.0, depth) - 1.0;
+  const Rgb rgb = {in[0] / top, in[1] / top, in[2] / top};
+  const Rgb graded = Apply(cube, interp, rgb);
+  std::array<uint32_t, 3> out;
+  for (int c = 0; c < 3; ++c)
+    out[c] =
+        uint32_t(std::clamp(std::floor((rgb[c] + (graded[c] - rgb[c]) * intensity) * top + 0.5), 0.0, top));
+  return out;
+}
+
 namespace {
 
 // texture2D() of a 512x512 texture with GL_LINEAR filtering and clamp-to-edge, at normalized

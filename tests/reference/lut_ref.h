@@ -31,6 +31,10 @@ Rgb Apply(const Cube& cube, Interp interp, const Rgb& rgb);
 std::array<uint8_t, 3> Grade(const Cube& cube, Interp interp, double intensity,
                              const std::array<uint8_t, 3>& in);
 
+// One pixel of `depth`-bit code values graded with `intensity`, rounded half up to `depth` bits.
+std::array<uint32_t, 3> Grade(const Cube& cube, Interp interp, double intensity,
+                              const std::array<uint32_t, 3>& in, int depth);
+
 // GPUImage's lookup fragment shader on a 512x512 8-bit RGB lookup image (rows top to bottom),
 // with GL_LINEAR texture sampling (texel centres at +0.5, clamp to edge), for 8-bit input.
 std::array<uint8_t, 3> GpuImageLookup(const std::vector<uint8_t>& image_rgb, double intensity,

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "reference/deep_layout.h"
+
 namespace rgb2yuv_ref {
 namespace {
 
@@ -34,7 +36,23 @@ const reference::RgbLayout& LayoutOf(GstVideoFormat format) {
   return *layout;
 }
 
+int BytesPerPixel(GstVideoFormat format) {
+  if (const reference::DeepLayout* deep = reference::FindDeepLayout(format)) {
+    g_assert(deep->rgb);
+    return deep->c[0].pixel_stride;
+  }
+  return LayoutOf(format).bytes_per_pixel;
+}
+
 Rgba ReadPixel(const RgbView& image, int x, int y) {
+  if (const reference::DeepLayout* deep = reference::FindDeepLayout(image.format)) {
+    double v[4];
+    for (int c = 0; c < 4; ++c) {
+      const reference::DeepComponent& at = deep->c[c];
+      v[c] = reference::DeepSample(image.data, image.stride, at, x, y) * 255.0 / double((1u << at.depth) - 1);
+    }
+    return Rgba{v[0], v[1], v[2], v[3]};
+  }
   const reference::RgbLayout& layout = LayoutOf(image.format);
   const uint8_t* pixel = image.data + static_cast<size_t>(y) * image.stride + x * layout.bytes_per_pixel;
   return Rgba{static_cast<double>(pixel[layout.r]), static_cast<double>(pixel[layout.g]),
@@ -69,7 +87,7 @@ Params ParamsFromVideoInfo(const GstVideoInfo& output_info) {
   return MakeParams(output_info.colorimetry.matrix, output_info.colorimetry.range, siting);
 }
 
-YuvValue RgbToYuv(const Params& params, double r, double g, double b) {
+YuvValue RgbToYuv(const Params& params, double r, double g, double b, int depth) {
   const double kg = 1.0 - params.kr - params.kb;
   const double rn = r / 255.0;
   const double gn = g / 255.0;
@@ -77,12 +95,17 @@ YuvValue RgbToYuv(const Params& params, double r, double g, double b) {
   const double luma = params.kr * rn + kg * gn + params.kb * bn;
   const double pb = (bn - luma) / (2.0 * (1.0 - params.kb));
   const double pr = (rn - luma) / (2.0 * (1.0 - params.kr));
-  if (params.full_range) return YuvValue{255.0 * luma, 128.0 + 255.0 * pb, 128.0 + 255.0 * pr};
-  return YuvValue{16.0 + 219.0 * luma, 128.0 + 224.0 * pb, 128.0 + 224.0 * pr};
+  const double top = std::ldexp(1.0, depth) - 1.0, unit = std::ldexp(1.0, depth - 8);
+  if (params.full_range) return YuvValue{top * luma, 128.0 * unit + top * pb, 128.0 * unit + top * pr};
+  return YuvValue{unit * (16.0 + 219.0 * luma), unit * (128.0 + 224.0 * pb), unit * (128.0 + 224.0 * pr)};
 }
 
 uint8_t Quantize(double value) {
-  return static_cast<uint8_t>(std::clamp(std::floor(value + 0.5), 0.0, 255.0));
+  return static_cast<uint8_t>(Quantize(value, 8));
+}
+
+uint16_t Quantize(double value, int depth) {
+  return static_cast<uint16_t>(std::clamp(std::floor(value + 0.5), 0.0, std::ldexp(1.0, depth) - 1.0));
 }
 
 Rgba FilteredChromaSource(const RgbView& image, int chroma_x, int chroma_y, int w_sub, int h_sub,
@@ -111,7 +134,8 @@ vktest::YuvPlanes Convert(const RgbView& image, GstVideoFormat output_format, co
   for (int y = 0; y < image.height; ++y) {
     for (int x = 0; x < image.width; ++x) {
       const Rgba pixel = ReadPixel(image, x, y);
-      planes.At(GST_VIDEO_COMP_Y, x, y) = Quantize(RgbToYuv(params, pixel.r, pixel.g, pixel.b).y);
+      planes.At(GST_VIDEO_COMP_Y, x, y) =
+          Quantize(RgbToYuv(params, pixel.r, pixel.g, pixel.b, planes.depth).y, planes.depth);
       if (planes.n_components == 4) planes.At(GST_VIDEO_COMP_A, x, y) = Quantize(pixel.a);
     }
   }
@@ -122,9 +146,9 @@ vktest::YuvPlanes Convert(const RgbView& image, GstVideoFormat output_format, co
   for (int cy = 0; cy < planes.ComponentHeight(GST_VIDEO_COMP_U); ++cy) {
     for (int cx = 0; cx < planes.ComponentWidth(GST_VIDEO_COMP_U); ++cx) {
       const Rgba source = FilteredChromaSource(image, cx, cy, w_sub, h_sub, params.siting);
-      const YuvValue value = RgbToYuv(params, source.r, source.g, source.b);
-      planes.At(GST_VIDEO_COMP_U, cx, cy) = Quantize(value.u);
-      planes.At(GST_VIDEO_COMP_V, cx, cy) = Quantize(value.v);
+      const YuvValue value = RgbToYuv(params, source.r, source.g, source.b, planes.depth);
+      planes.At(GST_VIDEO_COMP_U, cx, cy) = Quantize(value.u, planes.depth);
+      planes.At(GST_VIDEO_COMP_V, cx, cy) = Quantize(value.v, planes.depth);
     }
   }
   return planes;

@@ -21,10 +21,14 @@ struct RgbView {
   const uint8_t* data;
 };
 
-// The layout of one of the ten input formats; aborts for any other format.
+// The layout of one of the ten 8-bit input formats; aborts for any other format.
 const reference::RgbLayout& LayoutOf(GstVideoFormat format);
 
-// Channel values of one pixel, 0..255; alpha is 255 when the format has none.
+// Bytes of one pixel of any input format: the ten 8-bit ones, RGBA64_LE, BGR10A2_LE, RGB10A2_LE.
+int BytesPerPixel(GstVideoFormat format);
+
+// Channel values of one pixel on a 0..255 scale (a deep format's code value v of depth d is
+// v * 255 / (2^d - 1), unrounded); alpha is 255 when the format has none.
 struct Rgba {
   double r;
   double g;
@@ -54,17 +58,20 @@ Params MakeParams(GstVideoColorMatrix matrix, GstVideoColorRange range, ChromaSi
 // and the chroma siting, where only "mpeg2" (horizontally cosited) changes the filter.
 Params ParamsFromVideoInfo(const GstVideoInfo& output_info);
 
-// Unrounded Y, U, V in 0..255 code values for one colour with channels in 0..255.
+// Unrounded Y, U, V in code values of `depth` bits for one colour with channels on a 0..255
+// scale. Limited range at depth d is the 8-bit range times 2^(d-8) (BT.2100: 10-bit Y 64..940, C
+// 64..960); full range is 0..2^d-1 with chroma centred on 2^(d-1), as GStreamer's range offsets.
 struct YuvValue {
   double y;
   double u;
   double v;
 };
 
-YuvValue RgbToYuv(const Params& params, double r, double g, double b);
+YuvValue RgbToYuv(const Params& params, double r, double g, double b, int depth = 8);
 
-// Round half up, then clamp to 0..255.
+// Round half up, then clamp to 0..255 (or 0..2^depth-1).
 uint8_t Quantize(double value);
+uint16_t Quantize(double value, int depth);
 
 // The RGB colour a chroma sample is computed from: the siting's filter applied to R, G and B of
 // the pixels it covers, with missing columns/rows (odd sizes, left edge) replicated from the

@@ -59,8 +59,11 @@ GST_END_TEST;
 GST_START_TEST(test_pad_templates) {
   GstElementFactory* factory = gst_element_factory_find("rgb2yuv");
   fail_unless(factory != nullptr, "rgb2yuv is not registered (GST_PLUGIN_PATH?)");
-  ExpectTemplateFormats(factory, GST_PAD_SINK, vktest::NamesOf(kInputFormats));
-  ExpectTemplateFormats(factory, GST_PAD_SRC, vktest::NamesOf(kOutputFormats));
+  std::set<std::string> inputs = vktest::NamesOf(kInputFormats), outputs = vktest::NamesOf(kOutputFormats);
+  inputs.merge(vktest::NamesOf(kDeepInputFormats));
+  outputs.merge(vktest::NamesOf(kDeepOutputFormats));
+  ExpectTemplateFormats(factory, GST_PAD_SINK, inputs);
+  ExpectTemplateFormats(factory, GST_PAD_SRC, outputs);
   gst_object_unref(factory);
 }
 GST_END_TEST;

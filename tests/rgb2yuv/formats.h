@@ -22,6 +22,20 @@ inline constexpr GstVideoFormat kOutputFormats[] = {
 };
 inline constexpr int kNumOutputFormats = G_N_ELEMENTS(kOutputFormats);
 
+// Deeper than 8 bits (tests/rgb2yuv/deep_tests.cpp): any input to any output, either side deep.
+inline constexpr GstVideoFormat kDeepInputFormats[] = {
+    GST_VIDEO_FORMAT_RGBA64_LE,
+    GST_VIDEO_FORMAT_BGR10A2_LE,
+    GST_VIDEO_FORMAT_RGB10A2_LE,
+};
+inline constexpr int kNumDeepInputFormats = G_N_ELEMENTS(kDeepInputFormats);
+inline constexpr GstVideoFormat kDeepOutputFormats[] = {
+    GST_VIDEO_FORMAT_P010_10LE, GST_VIDEO_FORMAT_P016_LE,   GST_VIDEO_FORMAT_I420_10LE,
+    GST_VIDEO_FORMAT_I420_12LE, GST_VIDEO_FORMAT_I422_10LE, GST_VIDEO_FORMAT_Y444_10LE,
+    GST_VIDEO_FORMAT_Y444_16LE,
+};
+inline constexpr int kNumDeepOutputFormats = G_N_ELEMENTS(kDeepOutputFormats);
+
 // A colorimetry requested through the output caps, with what the reference needs of it.
 struct ColorSetup {
   const char* label;

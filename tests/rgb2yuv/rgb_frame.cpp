@@ -7,7 +7,7 @@ rgb2yuv_ref::RgbView RgbFrame::View() const {
 }
 
 RgbFrame RandomRgbFrame(GstVideoFormat format, int width, int height, std::mt19937& rng) {
-  const int bytes_per_pixel = rgb2yuv_ref::LayoutOf(format).bytes_per_pixel;
+  const int bytes_per_pixel = rgb2yuv_ref::BytesPerPixel(format);
   RgbFrame frame;
   frame.format = format;
   frame.width = width;

@@ -101,4 +101,21 @@ void ExpectStreamsAgree(const ConversionStream& tested, const ConversionStream& 
   }
 }
 
+void RunAgainstReference(const std::string& prefix, GstVideoFormat input, GstVideoFormat output,
+                         const ColorSetup& color, const SitingSetup& siting, const std::vector<Step>& steps) {
+  const std::string name = prefix + " " + vktest::FormatName(input) + "->" + vktest::FormatName(output) +
+                           " " + color.label + " " + siting.chroma_site;
+  std::mt19937 rng = vktest::RngFor(name);
+  ConversionStream stream("rgb2yuv", OutputSpec{output, color.CapsString(), siting.chroma_site});
+  for (const Step& step : steps) {
+    const GstFlowReturn flow =
+        stream.Push(RandomRgbFrame(input, step.width, step.height, rng), step.placement);
+    fail_unless(flow == GST_FLOW_OK, "%s: %s: push returned %s", name.c_str(),
+                DescribeFrame(stream.pushed().back(), stream.pushed().size() - 1).c_str(),
+                gst_flow_get_name(flow));
+  }
+  fail_unless(stream.EndOfStream(), "%s: EOS did not come out", WithSeed(name).c_str());
+  ExpectMatchesReference(stream, name, rgb2yuv_ref::MakeParams(color.matrix, color.range, siting.siting));
+}
+
 }  // namespace rgb2yuv_test

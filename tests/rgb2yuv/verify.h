@@ -8,6 +8,7 @@
 #include "common/test_seed.h"
 #include "common/video_output_recorder.h"
 #include "conversion_stream.h"
+#include "formats.h"
 #include "reference/rgb2yuv_ref.h"
 
 namespace rgb2yuv_test {
@@ -29,6 +30,19 @@ void ExpectOutputMatchesReference(const vktest::RecordedItem& output, const Push
 // and samples within ±tolerance.
 void ExpectStreamsAgree(const ConversionStream& tested, const ConversionStream& other, int tolerance,
                         const std::string& context);
+
+// One frame size and input placement of a RunAgainstReference() stream.
+struct Step {
+  int width;
+  int height;
+  InputPlacement placement;
+};
+
+// "<prefix> RGBA->I420 bt709 jpeg": a random frame of `input` per step (seeded by that name)
+// through one rgb2yuv asked for `output` with `color` and `siting`, each size change
+// renegotiating; every output against the reference.
+void RunAgainstReference(const std::string& prefix, GstVideoFormat input, GstVideoFormat output,
+                         const ColorSetup& color, const SitingSetup& siting, const std::vector<Step>& steps);
 
 // Failure messages name the seed alike in every element's tests.
 using vktest::WithSeed;
