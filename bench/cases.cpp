@@ -205,6 +205,12 @@ std::vector<Case> build_cases(const std::vector<std::string>& sizes, const std::
     add("histogram RGBA64_LE", GST_VIDEO_FORMAT_RGBA64_LE, 8 * px, 0,
         {ours("histogram name=dut"), ours("histogram name=dut bins=1024")});
     cases.back().variants.back().label = "vkcompute bins=1024";
+    add("rgb2yuv RGBA64_LE->P010_10LE", GST_VIDEO_FORMAT_RGBA64_LE, 8 * px, 3 * px,
+        {ours("rgb2yuv name=dut ! video/x-raw,format=P010_10LE"),
+         peer("videoconvert n-threads=1", "videoconvert n-threads=1 ! video/x-raw,format=P010_10LE"),
+         peer("videoconvert all cores", "videoconvert n-threads=0 ! video/x-raw,format=P010_10LE")});
+    add("morph dilate 9x9 P010_10LE", GST_VIDEO_FORMAT_P010_10LE, 3 * px, 3 * px,
+        {ours("morph name=dut operation=dilate width=9 height=9")}, 9);
     // Several regions per frame, and the results on the frames.
     add("lumamax RGBA regions", GST_VIDEO_FORMAT_RGBA, 4 * px, 0, regions_variants("lumamax", w, h));
     add("histogram RGBA regions", GST_VIDEO_FORMAT_RGBA, 4 * px, 0,
@@ -298,6 +304,13 @@ std::vector<Case> build_cases(const std::vector<std::string>& sizes, const std::
     add("lut 33^3 tetrahedral RGBA, smooth frames", GST_VIDEO_FORMAT_RGBA, 4 * px, 4 * px,
         {ours("lut name=dut location=" + cube + " interpolation=tetrahedral")});
     cases.back().smooth = true;
+    add("lut 33^3 tetrahedral RGBA64_LE", GST_VIDEO_FORMAT_RGBA64_LE, 8 * px, 8 * px,
+        {ours("lut name=dut location=" + cube + " interpolation=tetrahedral")});
+    // 16-bit frames on the device: the kernels' GPU time per byte against the 8-bit chain's.
+    Variant deep = ours("lut name=dut location=" + cube + " ! rgb2yuv ! video/x-raw,format=P010_10LE");
+    deep.label = "vkcompute, device memory between";
+    deep.note = "one upload and one download per frame; gpu-time is the first element's";
+    add("chain lut ! rgb2yuv RGBA64_LE->P010_10LE", GST_VIDEO_FORMAT_RGBA64_LE, 8 * px, 3 * px, {deep});
   }
   return cases;
 }

@@ -250,6 +250,27 @@ GST_START_TEST(test_every_format_at_the_tail) {
 }
 GST_END_TEST;
 
+// Frames deeper than 8 bits through chains: RGB graded by lut, analysed, converted by rgb2yuv to
+// a deep YUV format at the tail; deep YUV filtered by morph and analysed.
+GST_START_TEST(test_deep_chains) {
+  const Chain chains[] = {
+      {{Lut(), "histogram bins=1024", "lumamax count=2", "rgb2yuv"},
+       "RGBA64_LE",
+       97,
+       61,
+       "video/x-raw,format=P010_10LE"},
+      {{Lut(), "lumamax", "rgb2yuv"}, "BGR10A2_LE", 97, 61, "video/x-raw,format=I420_10LE"},
+      {{Lut(), "rgb2yuv"}, "RGB10A2_LE", 33, 17, "video/x-raw,format=Y444_16LE"},
+      {{"morph operation=close width=3 height=3", "histogram bins=1024", "lumamax count=2"},
+       "P010_10LE",
+       97,
+       61,
+       ""},
+  };
+  for (const Chain& chain : chains) ExpectSameAsSeparated(chain, "deep " + chain.format);
+}
+GST_END_TEST;
+
 // morph reads a 32-bit RGB frame in device memory in place, without unpacking it first: every
 // operation and mask shape, at the head of a chain (reading the upload's device copy) and in its
 // middle, for a format with alpha and one with padding (lanes the output takes from the input).
@@ -696,6 +717,7 @@ static Suite* chain_suite() {
   tcase_add_test(tc, test_morph_writes_device_frames_directly);
   tcase_add_test(tc, test_planar_chain);
   tcase_add_test(tc, test_every_format_at_the_tail);
+  tcase_add_test(tc, test_deep_chains);
   tcase_add_test(tc, test_tee_to_a_stock_element);
   tcase_add_test(tc, test_blocked_downstream_does_not_stall_the_chain);
   tcase_add_test(tc, test_last_element_pushes_after_its_submission);

@@ -25,7 +25,9 @@
 #include "histogram.spv.h"
 #include "histogram_draw.spv.h"
 #include "histogram_layout.h"
+#include "light_layout.h"
 #include "lumamax_layout.h"
+#include "lumamax_light.spv.h"
 #include "lumamax_reduce.spv.h"
 #include "lumamax_scan.spv.h"
 #include "lumamax_scan_subgroup.spv.h"
@@ -96,6 +98,7 @@ std::vector<Expected> ExpectedKernels() {
   // The scan's scratch and result buffers: uints the CPU reads.
   const std::vector<std::pair<uint32_t, uint32_t>> scan_buffers = {{1, 4}, {3, 4}};
 
+  using vkc::shader::light::LightParams;
   using HistogramParams = histogram::Params;
   using histogram::DrawParams;
   using LutParams = lut::Params;
@@ -119,6 +122,19 @@ std::vector<Expected> ExpectedKernels() {
        1,
        1,
        {{1, 4}}},
+      {KERNEL(lumamax_light),
+       PARAMS(LightParams),
+       {MEMBER(LightParams, black), MEMBER(LightParams, gain), MEMBER(LightParams, to_rgb),
+        MEMBER(LightParams, x0), MEMBER(LightParams, y0), MEMBER(LightParams, x1), MEMBER(LightParams, y1),
+        MEMBER(LightParams, tiles_x), MEMBER(LightParams, first), MEMBER(LightParams, offset),
+        MEMBER(LightParams, stride), MEMBER(LightParams, step), MEMBER(LightParams, shifts),
+        MEMBER(LightParams, subsampling), MEMBER(LightParams, value_mask)},
+       {"local_size_x", "local_size_y", "SAMPLE_BYTES", "RGB", "TRANSFER"},
+       0,
+       0,
+       0,
+       // The partials: (largest, sum) float pairs the CPU reads.
+       {{1, 8}}},
       {KERNEL(histogram),
        PARAMS(HistogramParams),
        {MEMBER(HistogramParams, offset),

@@ -13,6 +13,7 @@ static Suite* lumamax_suite() {
   suite_add_tcase(suite, lumamax_test::ReferenceTCase());
   suite_add_tcase(suite, lumamax_test::ElementTCase());
   suite_add_tcase(suite, lumamax_test::StreamTCase());
+  suite_add_tcase(suite, lumamax_test::LightTCase());
   suite_add_tcase(suite, lumamax_test::RoiTCase());
   suite_add_tcase(suite, lumamax_test::MatrixTCase());
   suite_add_tcase(suite, lumamax_test::PeaksTCase());

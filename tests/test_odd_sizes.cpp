@@ -77,9 +77,19 @@ std::string CubeFile() {
 GST_START_TEST(test_rgb2yuv_odd_sizes) {
   // Every output format once, from 3- and 4-byte inputs of several byte orders.
   const Case cases[] = {
-      {"RGB", "rgb2yuv", "I420"},  {"BGRx", "rgb2yuv", "YV12"}, {"RGBA", "rgb2yuv", "NV12"},
-      {"xBGR", "rgb2yuv", "NV21"}, {"BGR", "rgb2yuv", "Y42B"},  {"ARGB", "rgb2yuv", "Y444"},
-      {"RGB", "rgb2yuv", "YUY2"},  {"BGRA", "rgb2yuv", "UYVY"}, {"xRGB", "rgb2yuv", "AYUV"},
+      {"RGB", "rgb2yuv", "I420"},
+      {"BGRx", "rgb2yuv", "YV12"},
+      {"RGBA", "rgb2yuv", "NV12"},
+      {"xBGR", "rgb2yuv", "NV21"},
+      {"BGR", "rgb2yuv", "Y42B"},
+      {"ARGB", "rgb2yuv", "Y444"},
+      {"RGB", "rgb2yuv", "YUY2"},
+      {"BGRA", "rgb2yuv", "UYVY"},
+      {"xRGB", "rgb2yuv", "AYUV"},
+      // Deeper than 8 bits on either side: 8-byte and 10-bit packed input, 16-bit words out.
+      {"RGBA64_LE", "rgb2yuv", "P010_10LE"},
+      {"BGR10A2_LE", "rgb2yuv", "I422_10LE"},
+      {"RGB", "rgb2yuv", "Y444_16LE"},
   };
   for (const Case& c : cases) RunCase(c);
 }
@@ -92,6 +102,9 @@ GST_START_TEST(test_lumamax_odd_sizes) {
     RunCase({format, "lumamax count=3 min-distance=2", ""});  // the peak chain's kernels
   }
   for (const char* format : kDeepFamilies) RunCase({format, "lumamax count=3 min-distance=2", ""});
+  // The light statistics' kernel: YUV with chroma, 10-bit RGB in a word.
+  for (const char* format : {"P010_10LE,colorimetry=bt2100-pq", "BGR10A2_LE,colorimetry=bt2100-hlg"})
+    RunCase({format, "lumamax", ""});
 }
 GST_END_TEST;
 
@@ -126,6 +139,8 @@ GST_START_TEST(test_lut_odd_sizes) {
     RunCase({format, "lut interpolation=nearest location=" + cube, ""});
     RunCase({format, "lut location=" + png, ""});  // GPUImage's formula
   }
+  for (const char* format : {"RGBA64_LE", "BGR10A2_LE"})
+    RunCase({format, "lut interpolation=tetrahedral location=" + cube, ""});
   g_unlink(cube.c_str());
 }
 GST_END_TEST;

@@ -146,6 +146,7 @@ FrameStream::FrameStream(std::shared_ptr<Device> device, Operation& operation, O
       [] { batch::flush(); });
   counts_->uploads = 0;
   counts_->downloads = 0;
+  operation_.restart();
 }
 
 FrameStream::~FrameStream() {
@@ -235,6 +236,7 @@ GstFlowReturn FrameStream::drain() {
 
 void FrameStream::discard() {
   if (scheduler_) release_after_gpu(scheduler_->discard());
+  operation_.restart();
 }
 
 void FrameStream::stop() {

@@ -78,6 +78,10 @@ class Operation {
   // Analysis and drawing: called in frame order once a frame's GPU work has completed, with
   // frame.inbuf still valid. Not called for frames dropped by a flush.
   virtual void complete(CapsState&, Frame&) {}
+
+  // The stream starts, or starts over after a flush (no frame in flight): what an operation
+  // accumulates across frames begins again.
+  virtual void restart() {}
 };
 
 }  // namespace vkc

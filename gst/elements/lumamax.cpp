@@ -13,6 +13,8 @@
 #include <cmath>
 #include <cstddef>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <vector>
 
 #include "base/analysis.hpp"
@@ -20,6 +22,7 @@
 #include "base/samples.hpp"
 #include "elements.hpp"
 #include "lumamax_layout.h"
+#include "lumamax_light.hpp"
 #include "lumamax_reduce.spv.h"
 #include "lumamax_scan.spv.h"
 #include "lumamax_scan_subgroup.spv.h"
@@ -59,6 +62,7 @@ struct Settings : vkc::AnalysisSettings {
   guint min_distance = 0;
   gdouble peak_threshold = 0.0;
   guint peak_box = 1;
+  gboolean light_statistics = TRUE;
 };
 
 // The smallest L whose luma, L / scale as the message reports it, is at least `threshold`: a
@@ -97,6 +101,8 @@ struct State : vkc::CapsState {
   double scale() const { return double((1u << depth) - 1) * (1u << kLumaBits); }
   uint32_t max_luma() const { return uint32_t((uint64_t(1) << (depth + kLumaBits)) - 1); }
   std::array<Slot, kVkComputeFramesInFlight> slots;
+  // PQ and HLG frames: the light statistics (null for other transfers).
+  std::unique_ptr<vkc::lumamax::LightMeter> light;
 };
 
 // What lumamax does to each frame.
@@ -110,6 +116,11 @@ class LumamaxOperation final : public vkc::ElementOperation {
   bool begin_frame(vkc::CapsState& caps, vkc::Frame& frame, GError** error) override;
   bool record(vkc::CapsState& caps, vkc::Frame& frame, GError** error) override;
   void complete(vkc::CapsState& caps, vkc::Frame& frame) override;
+  void restart() override;
+
+ private:
+  std::mutex content_lock_;  // complete() adds to it, restart() clears it
+  vkc::lumamax::ContentLight content_;
 };
 
 }  // namespace
@@ -143,6 +154,12 @@ static const vkc::PropertyTable<Settings> kProperties{
                 "GstVideoRegionOfInterestMeta of type \"lumamax-peak\": a square of this many pixels a side "
                 "centred on the peak and clipped to the frame, with the peak's fields as its parameter",
                 1, G_MAXINT, 1, VKC_FIELD(peak_box)),
+        P::boolean("light-statistics", "Light statistics",
+                   "When the caps' transfer is SMPTE ST 2084 (PQ, colorimetry=bt2100-pq) or ARIB STD-B67 "
+                   "(HLG, bt2100-hlg), also report each frame's max-light and average-light and the stream's "
+                   "max-cll and max-fall, in cd/m\u00b2 (see the element's documentation for the formulas); "
+                   "applies from the next frame",
+                   TRUE, VKC_FIELD(light_statistics)),
     },
     vkc::analysis_properties()};  // post-messages, matrix, roi-*
 
@@ -227,8 +244,11 @@ std::unique_ptr<vkc::CapsState> LumamaxOperation::configure(const std::shared_pt
   // A whole frame's tiles (frames of at most 2^32 - 2 pixels) take at most 84 MB, under every
   // device's maxStorageBufferRange (at least 128 MiB).
   for (Slot& slot : state->slots) make_room(*state, slot, 1, tiles, nullptr);
-  // The scan reads plane 0 once, kPixelsPerInvocation pixels per invocation.
-  state->input_reads = {.planes = 1, .load_bytes = kPixelsPerInvocation * state->bpp};
+  // The scan reads plane 0 once, kPixelsPerInvocation pixels per invocation; the light statistics
+  // every plane.
+  state->light = vkc::lumamax::LightMeter::create(device, in);
+  state->input_reads = {.planes = state->light ? GST_VIDEO_INFO_N_PLANES(&in) : 1u,
+                        .load_bytes = kPixelsPerInvocation * state->bpp};
   GST_INFO_OBJECT(element_, "%s %ux%u, %s reduction", GST_VIDEO_INFO_NAME(&in), state->width, state->height,
                   subgroups ? "subgroup" : "shared-memory");
   return state;
@@ -289,6 +309,7 @@ bool LumamaxOperation::record(vkc::CapsState& caps, vkc::Frame& frame, GError** 
   const Settings& settings = slot.settings;
   const std::vector<const vkc::FrameRegion*> analysed = slot.regions.analysed();
   if (analysed.empty()) return true;  // a frame with no region: its results say so
+  if (state.light && settings.light_statistics && !state.light->record(frame, analysed, error)) return false;
   ScanParams scan = frame_scan_params(state, frame, settings);
   // Several regions: their table, in the slot's scratch buffer before the scan reads it.
   std::vector<uint32_t> table;
@@ -410,7 +431,7 @@ static void attach_peak(GstBuffer* buffer, guint box, guint width, guint height,
 // The results of one region (its block of the results, shaders/lumamax_layout.h) into `s`: the
 // fields of the one-region message.
 static void set_region_fields(GstStructure* s, const State& state, const uint32_t* block, guint64 pixels,
-                              guint count) {
+                              guint count, const std::optional<vkc::lumamax::Light>& light) {
   const guint width = state.width;
   const double scale = state.scale();
   auto x_of = [&](uint32_t key_lo) { return gint((~key_lo) % width); };
@@ -432,6 +453,9 @@ static void set_region_fields(GstStructure* s, const State& state, const uint32_
     gst_value_array_append_and_take_value(&peaks, &peak);
   }
   gst_structure_take_value(s, "peaks", &peaks);
+  if (light)
+    gst_structure_set(s, "max-light", G_TYPE_DOUBLE, light->max, "average-light", G_TYPE_DOUBLE,
+                      light->average, nullptr);
 }
 
 // Each reported peak of `results` (a region's entry or the message) as a region-of-interest meta
@@ -464,12 +488,27 @@ void LumamaxOperation::complete(vkc::CapsState& caps, vkc::Frame& frame) {
   const uint32_t* result = slot.scratch->result();
   const std::vector<const vkc::FrameRegion*> analysed = slot.regions.analysed();
   GstStructure* s = vkc::new_frame_structure("lumamax", frame.inbuf, frame.segment);
-  if (slot.regions.listed)
+  const bool measured = state.light && slot.settings.light_statistics;
+  auto light = [&](guint i) -> std::optional<vkc::lumamax::Light> {
+    if (!measured) return std::nullopt;
+    return state.light->result(frame.slot, i);
+  };
+  if (slot.regions.listed) {
     vkc::set_region_results(s, slot.regions, [&](GstStructure* entry, guint i) {
-      set_region_fields(entry, state, result + i * kTiles, analysed[i]->pixels(), slot.settings.count);
+      set_region_fields(entry, state, result + i * kTiles, analysed[i]->pixels(), slot.settings.count,
+                        light(i));
     });
-  else
-    set_region_fields(s, state, result, analysed[0]->pixels(), slot.settings.count);
+  } else {
+    const std::optional<vkc::lumamax::Light> frame_light = light(0);
+    set_region_fields(s, state, result, analysed[0]->pixels(), slot.settings.count, frame_light);
+    if (frame_light) {
+      // The stream's levels over the region of interest, this frame included.
+      std::lock_guard<std::mutex> lock(content_lock_);
+      content_.add(*frame_light);
+      gst_structure_set(s, "max-cll", G_TYPE_DOUBLE, content_.max_cll, "max-fall", G_TYPE_DOUBLE,
+                        content_.max_fall, nullptr);
+    }
+  }
   if (GstBuffer* out = vkc::attach_results(slot.settings, frame, s, "VkComputeLumamaxMeta")) {
     // One region: the peaks' ids are their ranks. Several: unique on the buffer, numbered on from
     // the largest id there (the regions' own metas among them).
@@ -481,6 +520,12 @@ void LumamaxOperation::complete(vkc::CapsState& caps, vkc::Frame& frame) {
                    slot.settings.peak_box, &id);
   }
   vkc::post_results(element_, slot.settings, s);
+}
+
+// A new stream, or one flushed: MaxCLL and MaxFALL start again.
+void LumamaxOperation::restart() {
+  std::lock_guard<std::mutex> lock(content_lock_);
+  content_ = {};
 }
 
 static void gst_lumamax_init(GstLumamax* self) {

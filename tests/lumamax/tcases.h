@@ -12,5 +12,6 @@ TCase* MatrixTCase();     // the matrix property decides which RGB pixel is brig
 TCase* RoiTCase();        // offset, clamped, one-pixel and empty regions of interest
 TCase* PeaksTCase();      // count and min-distance against the greedy reference
 TCase* StreamTCase();     // timestamps, message order vs EOS, flushing, property changes
+TCase* LightTCase();      // HDR light statistics (PQ, HLG) vs the reference, levels across frames and flushes
 
 }  // namespace lumamax_test
