@@ -198,6 +198,11 @@ std::vector<Case> build_cases(const std::vector<std::string>& sizes, const std::
     // Deeper than 8 bits: P010 (10-bit 4:2:0, 3 bytes a pixel) and RGBA64 (8 bytes a pixel), against
     // the 8-bit cases above; histogram also with 1 024 bins.
     add("lumamax P010_10LE", GST_VIDEO_FORMAT_P010_10LE, 3 * px, 0, {ours("lumamax name=dut")});
+    // HDR: the light statistics' kernel besides the scan, every plane uploaded.
+    add("lumamax P010_10LE bt2100-pq", GST_VIDEO_FORMAT_P010_10LE, 3 * px, 0,
+        {ours("lumamax name=dut"), ours("lumamax name=dut light-statistics=false")});
+    cases.back().variants.back().label = "vkcompute light-statistics=false";
+    cases.back().colorimetry = "bt2100-pq";
     add("histogram P010_10LE", GST_VIDEO_FORMAT_P010_10LE, 3 * px, 0,
         {ours("histogram name=dut"), ours("histogram name=dut bins=1024")});
     cases.back().variants.back().label = "vkcompute bins=1024";

@@ -68,6 +68,7 @@ struct Case {
   double in_bytes = 0, out_bytes = 0;
   std::vector<Variant> variants;
   bool smooth = false;  // frames of smooth content (fill_smooth_frame()) instead of random bytes
+  std::string colorimetry;  // of the input caps ("bt2100-pq"); empty: GStreamer's default for the size
 };
 
 // Every case at each of `sizes`; `cube` is a 33^3 .cube file the lut cases read.

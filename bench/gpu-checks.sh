@@ -9,7 +9,7 @@ vulkaninfo --summary 2>/dev/null | grep -E 'deviceName|driverInfo' | head -2
 if [ "${TESTS:-1}" != 0 ]; then
 test_lut_readers > "$OUT/test_lut_readers.log" 2>&1; echo "test_lut_readers rc=$? $(grep '%:' "$OUT/test_lut_readers.log")"
 # ffmpeg, the peer of the accuracy cases, is not on the GPU machine: the other lut cases only.
-LUT_TEST_DATA_DIR=$PWD/tests/data GST_CHECKS='test_pad_templates,test_property_defaults,test_bad_files_at_start,test_no_location,test_location_change,test_interpolation_change,test_bad_file_while_playing,test_identity,test_identity_nearest,test_domain,test_intensity,test_gpuimage_lookup,test_hald' \
+LUT_TEST_DATA_DIR=$PWD/tests/data GST_CHECKS='test_pad_templates,test_property_defaults,test_bad_files_at_start,test_no_location,test_location_change,test_interpolation_change,test_bad_file_while_playing,test_identity,test_identity_nearest,test_domain,test_intensity,test_gpuimage_lookup,test_hald,test_deep_against_reference' \
   test_lut > "$OUT/test_lut.log" 2>&1; echo "test_lut (no ffmpeg cases) rc=$? $(grep '%:' "$OUT/test_lut.log")"
 for t in test_lumamax test_histogram test_rgb2yuv test_morph; do "$t" > "$OUT/$t.log" 2>&1; echo "$t rc=$? $(grep '%:' "$OUT/$t.log")"; done
 GST_VKCOMPUTE_NO_SUBGROUPS=1 test_lumamax > "$OUT/test_lumamax_shared.log" 2>&1; echo "test_lumamax (shared) rc=$? $(grep '%:' "$OUT/test_lumamax_shared.log")"
@@ -21,7 +21,7 @@ done
 # on a GPU may finish within it).
 # Chains in device memory (not across devices: that case lists lavapipe twice, which the GPU machine
 # does not have), frames leaving when done, and the scheduler.
-LUT_TEST_DATA_DIR=$PWD/tests/data GST_CHECKS='test_chain_uploads_once_and_downloads_once,test_analysis_at_either_end,test_random_chains,test_tee_to_a_stock_element,test_renegotiation_and_flush_mid_chain,test_last_element_pushes_after_its_submission' \
+LUT_TEST_DATA_DIR=$PWD/tests/data GST_CHECKS='test_chain_uploads_once_and_downloads_once,test_analysis_at_either_end,test_random_chains,test_tee_to_a_stock_element,test_renegotiation_and_flush_mid_chain,test_last_element_pushes_after_its_submission,test_deep_chains' \
   test_chain > "$OUT/test_chain.log" 2>&1; echo "test_chain (one device) rc=$? $(grep '%:' "$OUT/test_chain.log")"
 for t in test_chain_lifecycle test_live test_scheduler; do LUT_TEST_DATA_DIR=$PWD/tests/data "$t" > "$OUT/$t.log" 2>&1; echo "$t rc=$? $(grep '%:' "$OUT/$t.log")"; done
 LUT_TEST_DATA_DIR=$PWD/tests/data test_odd_sizes > "$OUT/test_odd_sizes.log" 2>&1; echo "test_odd_sizes rc=$? $(grep '%:' "$OUT/test_odd_sizes.log")"

@@ -248,6 +248,7 @@ Measurement run_pipeline_variant(const Case& c, const Variant& v, const Options&
   }
   GstVideoInfo info;
   gst_video_info_set_format(&info, c.format, guint(c.width), guint(c.height));
+  if (!c.colorimetry.empty()) gst_video_colorimetry_from_string(&info.colorimetry, c.colorimetry.c_str());
   GstCaps* caps = gst_video_info_to_caps(&info);
   GstElement* src = gst_bin_get_by_name(GST_BIN(pipeline), "src");
   GstElement* sink = gst_bin_get_by_name(GST_BIN(pipeline), "sink");

@@ -26,6 +26,7 @@
 
 layout(local_size_x_id = 0, local_size_y_id = 1) in;
 layout(constant_id = 2) const bool ONE_LANE = false;  // see include/morph.glsl
+layout(constant_id = 3) const uint LANE_BITS = 8;     // 8, 10 or 16: see include/morph.glsl
 
 const uint BATCH = 8u;
 

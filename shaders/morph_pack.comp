@@ -10,8 +10,8 @@
 #include "morph_layout.h"
 
 layout(local_size_x_id = 0, local_size_y_id = 1) in;
-layout(constant_id = 2) const uint BPP = 4;         // bytes per pixel: 1, 2, 3 or 4
-layout(constant_id = 3) const bool LANES16 = false;  // one 16-bit sample per word
+layout(constant_id = 2) const uint BPP = 4;        // bytes per pixel: 1, 2, 3, 4, or 8 (a word each pass)
+layout(constant_id = 3) const uint LANE_BITS = 8;  // 8, 10 or 16: see include/morph.glsl
 
 layout(set = 0, binding = 0) restrict readonly buffer Source { uint source[]; };
 layout(set = 0, binding = 1) restrict readonly buffer A { uint a[]; };
@@ -20,11 +20,15 @@ layout(set = 0, binding = 3) restrict writeonly buffer Dst { uint dst[]; };
 
 layout(push_constant) uniform PushConstants { PackParams p; };
 
+// x - y lane by lane, at least 0 (bits above the last whole lane: 0).
 uint lane_sub(uint x, uint y) {
-  if (LANES16) return (x & 0xffffu) - min(x & 0xffffu, y & 0xffffu);
-  uvec4 u = (uvec4(x) >> uvec4(0u, 8u, 16u, 24u)) & 0xffu, v = (uvec4(y) >> uvec4(0u, 8u, 16u, 24u)) & 0xffu;
-  uvec4 d = u - min(u, v);
-  return d.x | (d.y << 8) | (d.z << 16) | (d.w << 24);
+  const uint mask = (1u << LANE_BITS) - 1u;
+  uint d = 0u;
+  for (uint shift = 0u; shift + LANE_BITS <= 32u; shift += LANE_BITS) {
+    uint u = (x >> shift) & mask, v = (y >> shift) & mask;
+    d |= (u - min(u, v)) << shift;
+  }
+  return d;
 }
 
 uint result(uint x, uint y) {
@@ -34,6 +38,15 @@ uint result(uint x, uint y) {
 }
 
 void main() {
+  if (BPP == 8u) {
+    // One word of each 8-byte pixel (the element offsets the plane to it): every other word.
+    uint y = gl_GlobalInvocationID.y;
+    if (y >= p.height) return;
+    uint x = gl_WorkGroupID.x * kPixelsPerInvocation * gl_WorkGroupSize.x + gl_LocalInvocationID.x;
+    for (uint k = 0u; k < kPixelsPerInvocation; ++k, x += gl_WorkGroupSize.x)
+      if (x < p.width) dst[(p.offset + y * p.stride) / 4u + 2u * x] = result(x, y);
+    return;
+  }
   const uint W = gl_WorkGroupSize.x;
   uint y = gl_GlobalInvocationID.y;
   if (y >= p.height) return;

@@ -22,6 +22,7 @@
 layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const bool ONE_LANE = false;  // see include/morph.glsl
 layout(constant_id = 2) const uint LINE_WORDS = 1;  // at least width + 2 * radius
+layout(constant_id = 3) const uint LANE_BITS = 8;   // 8, 10 or 16: see include/morph.glsl
 
 layout(set = 0, binding = 0) restrict readonly buffer Src { uint src[]; };
 layout(set = 0, binding = 1) restrict writeonly buffer Dst { uint dst[]; };

@@ -14,6 +14,7 @@
 
 layout(local_size_x = kRowsGroupX, local_size_y = kRowsGroupY) in;
 layout(constant_id = 0) const bool ONE_LANE = false;  // see include/morph.glsl
+layout(constant_id = 1) const uint LANE_BITS = 8;     // 8, 10 or 16: see include/morph.glsl
 
 const uint TILE_W = kRowsTileWidth;
 const uint ROWS_PER_THREAD = kRowsPerInvocation;

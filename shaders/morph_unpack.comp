@@ -13,18 +13,29 @@
 #include "morph_layout.h"
 
 layout(local_size_x_id = 0, local_size_y_id = 1) in;
-layout(constant_id = 2) const uint BPP = 4;  // bytes per pixel: 1, 2, 3 or 4
+layout(constant_id = 2) const uint BPP = 4;  // bytes per pixel: 1, 2, 3, 4, or 8 (a word each pass)
 
 layout(set = 0, binding = 0) restrict readonly buffer Src { uint src[]; };
 layout(set = 0, binding = 1) restrict writeonly buffer Dst { uint dst[]; };
 
 layout(push_constant) uniform PushConstants { UnpackParams p; };
 
+#include "include/words.glsl"
+
 // The element specializes the workgroup to kGroupX x kGroupY. A row's kPixelsPerInvocation x W
 // pixels span at most BPP x W + 1 words from an unaligned start.
 shared uint s_row[kGroupY][kPixelsPerInvocation * kGroupX + 1u];
 
 void main() {
+  if (BPP == 8u) {
+    // One word of each 8-byte pixel (the element offsets the plane to it), read where it lies.
+    uint y = gl_GlobalInvocationID.y;
+    if (y >= p.height) return;
+    uint x = gl_WorkGroupID.x * kPixelsPerInvocation * gl_WorkGroupSize.x + gl_LocalInvocationID.x;
+    for (uint k = 0u; k < kPixelsPerInvocation; ++k, x += gl_WorkGroupSize.x)
+      if (x < p.width) dst[y * p.width + x] = load_word(p.offset + y * p.stride + 8u * x);
+    return;
+  }
   const uint W = gl_WorkGroupSize.x;
   uint lx = gl_LocalInvocationID.x, ly = gl_LocalInvocationID.y;
   uint y = gl_GlobalInvocationID.y;

@@ -273,11 +273,12 @@ GST_END_TEST;
 
 // morph reads a 32-bit RGB frame in device memory in place, without unpacking it first: every
 // operation and mask shape, at the head of a chain (reading the upload's device copy) and in its
-// middle, for a format with alpha and one with padding (lanes the output takes from the input).
+// middle, for a format with alpha and one with padding (lanes the output takes from the input), 10-bit
+// lanes with 2 alpha bits, and 8-byte RGBA64_LE (unpacked a word at a time) in device memory.
 GST_START_TEST(test_morph_reads_device_frames_in_place) {
   const char* const operations[] = {"erode", "dilate", "open", "close", "gradient", "tophat", "blackhat"};
   const char* const shapes[] = {"rect", "cross", "ellipse"};
-  for (const char* format : {"RGBA", "xRGB"}) {
+  for (const char* format : {"RGBA", "xRGB", "BGR10A2_LE", "RGBA64_LE"}) {
     Chain chain{{}, format, 97, 61, ""};
     for (size_t i = 0; i < G_N_ELEMENTS(operations); ++i)
       chain.elements.push_back(
@@ -298,8 +299,9 @@ GST_START_TEST(test_morph_writes_device_frames_directly) {
   const char* const masks[] = {"width=3 height=5", "width=1 height=7", "width=9 height=3 iterations=3",
                                "width=255 height=3 iterations=2"};
   // Frames smaller than the masks too, where the windows are clamped to the frame.
-  const std::tuple<const char*, int, int> frames[] = {{"RGBA", 97, 61}, {"xRGB", 97, 61}, {"BGRx", 97, 61},
-                                                      {"RGBA", 1, 1},   {"ABGR", 3, 2},   {"RGBx", 2, 7}};
+  const std::tuple<const char*, int, int> frames[] = {
+      {"RGBA", 97, 61}, {"xRGB", 97, 61}, {"BGRx", 97, 61},      {"RGBA", 1, 1},
+      {"ABGR", 3, 2},   {"RGBx", 2, 7},   {"BGR10A2_LE", 97, 61}};
   for (const auto& [format, width, height] : frames) {
     Chain chain{{}, format, width, height, ""};
     for (size_t i = 0; i < G_N_ELEMENTS(operations); ++i)

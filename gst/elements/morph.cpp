@@ -17,7 +17,7 @@ GST_DEBUG_CATEGORY_STATIC(gst_morph_debug);
 
 #define FORMATS                                                                                      \
   "{ GRAY8, GRAY16_LE, RGB, BGR, RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, xRGB, xBGR, I420, NV12, Y444, " \
-  "P010_10LE, P016_LE, I420_10LE, I420_12LE, I422_10LE, Y444_10LE, Y444_16LE }"
+  "P010_10LE, P016_LE, I420_10LE, I420_12LE, I422_10LE, Y444_10LE, Y444_16LE, RGBA64_LE, BGR10A2_LE }"
 
 using vkc::morph::Operation;
 using vkc::morph::Settings;
@@ -59,10 +59,24 @@ vkc::morph::PlaneFormat plane_format(const GstVideoInfo* info) {
   format.width = GST_VIDEO_INFO_WIDTH(info);
   format.height = GST_VIDEO_INFO_HEIGHT(info);
   format.bpp = GST_VIDEO_FORMAT_INFO_PSTRIDE(finfo, 0);
-  // 16-bit words: GRAY16_LE, and the Y plane of the 10-, 12- and 16-bit YUV formats (their values
-  // in the high bits of the word, P010, or the low ones: either way ordered as the words are).
-  format.lanes16 = !GST_VIDEO_FORMAT_INFO_IS_RGB(finfo) && format.bpp == 2;
-  if (GST_VIDEO_FORMAT_INFO_IS_RGB(finfo) && format.bpp == 4) {
+  // One sample a word: GRAY8, and 16-bit words: GRAY16_LE and the Y plane of the 10-, 12- and
+  // 16-bit YUV formats (their values in the high bits of the word, P010, or the low ones: either way
+  // ordered as the words are).
+  const bool rgb = GST_VIDEO_FORMAT_INFO_IS_RGB(finfo);
+  format.one_lane = format.bpp == 1 || (!rgb && format.bpp == 2);
+  if (format.one_lane) format.lane_bits = 8 * format.bpp;
+  switch (GST_VIDEO_INFO_FORMAT(info)) {
+    case GST_VIDEO_FORMAT_RGBA64_LE:  // R and G, then B and A: two 16-bit lanes a word, A kept
+      format.lane_bits = 16;
+      format.keep = 0xffff0000u;
+      return format;
+    case GST_VIDEO_FORMAT_BGR10A2_LE:  // three 10-bit lanes, the two alpha bits kept
+      format.lane_bits = 10;
+      format.keep = 0xc0000000u;
+      return format;
+    default: break;
+  }
+  if (rgb && format.bpp == 4) {
     format.keep = 0xffffffffu;
     for (guint c = 0; c < 3; ++c) format.keep &= ~(0xffu << (8 * GST_VIDEO_FORMAT_INFO_POFFSET(finfo, c)));
   }
@@ -148,7 +162,11 @@ bool MorphOperation::record(vkc::CapsState& caps, vkc::Frame& frame, GError** er
   // YUV: chroma planes go through unchanged.
   if (GST_VIDEO_INFO_N_PLANES(&state.info) > 1)
     vkc::record_frame_copy(frame.cmd, state.info, frame.in, frame.out, {.first_plane = 1});
-  return state.record(frame, 0, settings, error);
+  if (!state.record(frame, 0, settings, error)) return false;
+  if (GST_VIDEO_INFO_COMP_PSTRIDE(&state.info, 0) != 8) return true;
+  // 8-byte pixels: B and A after R and G, through the same working images.
+  vkc::compute_barrier(frame.cmd);
+  return state.record(frame, 0, settings, error, 1);
 }
 
 static void gst_morph_init(GstMorph* self) {

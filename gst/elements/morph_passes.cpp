@@ -69,20 +69,20 @@ std::vector<uint32_t> mask_runs(Shape shape, guint width, guint height) {
 }
 
 Passes::Passes(const std::shared_ptr<Device>& device, const PlaneFormat& format) : format_(format) {
-  const uint32_t lanes16 = format.lanes16 ? 1 : 0;
-  const uint32_t one_lane = format.lanes16 || format.bpp == 1 ? 1 : 0;  // a single sample per word
+  const uint32_t one_lane = format.one_lane ? 1 : 0;
   unpack_ = std::make_unique<Kernel>(device, KernelInfo{.name = "morph unpack",
                                                         .spirv = morph_unpack_spv,
                                                         .spirv_bytes = sizeof(morph_unpack_spv),
                                                         .bindings = 2,
                                                         .push_constant_bytes = sizeof(UnpackParams),
                                                         .specialization = {kGroupX, kGroupY, format.bpp}});
-  line_ = std::make_unique<Kernel>(device, KernelInfo{.name = "morph line",
-                                                      .spirv = morph_line_spv,
-                                                      .spirv_bytes = sizeof(morph_line_spv),
-                                                      .bindings = 3,
-                                                      .push_constant_bytes = sizeof(LineParams),
-                                                      .specialization = {kLineGroup, 1, one_lane}});
+  line_ = std::make_unique<Kernel>(device,
+                                   KernelInfo{.name = "morph line",
+                                              .spirv = morph_line_spv,
+                                              .spirv_bytes = sizeof(morph_line_spv),
+                                              .bindings = 3,
+                                              .push_constant_bytes = sizeof(LineParams),
+                                              .specialization = {kLineGroup, 1, one_lane, format.lane_bits}});
   // Row passes build a sparse table in shared memory where two padded rows fit (see
   // morph_row_table.comp).
   const uint32_t table_words = format.width + 2 * kRowTableMaxRadius;
@@ -94,20 +94,20 @@ Passes::Passes(const std::shared_ptr<Device>& device, const PlaneFormat& format)
                            .spirv_bytes = sizeof(morph_row_table_spv),
                            .bindings = 2,
                            .push_constant_bytes = sizeof(RowTableParams),
-                           .specialization = {kRowTableGroup, one_lane, table_words}});
+                           .specialization = {kRowTableGroup, one_lane, table_words, format.lane_bits}});
   rows_ = std::make_unique<Kernel>(device, KernelInfo{.name = "morph rows",
                                                       .spirv = morph_rows_spv,
                                                       .spirv_bytes = sizeof(morph_rows_spv),
                                                       .bindings = 3,
                                                       .push_constant_bytes = sizeof(RowsParams),
-                                                      .specialization = {one_lane}});
-  pack_ =
-      std::make_unique<Kernel>(device, KernelInfo{.name = "morph pack",
-                                                  .spirv = morph_pack_spv,
-                                                  .spirv_bytes = sizeof(morph_pack_spv),
-                                                  .bindings = 4,
-                                                  .push_constant_bytes = sizeof(PackParams),
-                                                  .specialization = {kGroupX, kGroupY, format.bpp, lanes16}});
+                                                      .specialization = {one_lane, format.lane_bits}});
+  pack_ = std::make_unique<Kernel>(
+      device, KernelInfo{.name = "morph pack",
+                         .spirv = morph_pack_spv,
+                         .spirv_bytes = sizeof(morph_pack_spv),
+                         .bindings = 4,
+                         .push_constant_bytes = sizeof(PackParams),
+                         .specialization = {kGroupX, kGroupY, format.bpp, format.lane_bits}});
   const vk::DeviceSize bytes = vk::DeviceSize(format.width) * format.height * sizeof(uint32_t);
   images_ = SharedScratch::get(device, "morph working image", bytes, kImages);
   for (Slot& slot : slots_)
@@ -248,8 +248,8 @@ void Passes::repeat(bool dilate, guint times, Image src, Image dst, Image scratc
   }
 }
 
-bool Passes::record(const Frame& frame, guint plane, const Settings& settings, GError** error) {
-  const uint32_t out_offset = frame.out.offset[plane], out_stride = frame.out.stride[plane];
+bool Passes::record(const Frame& frame, guint plane, const Settings& settings, GError** error, guint word) {
+  const uint32_t out_offset = frame.out.offset[plane] + 4 * word, out_stride = frame.out.stride[plane];
   if ((out_offset | out_stride) & 3u) {
     g_set_error(error, GST_CORE_ERROR, GST_CORE_ERROR_FAILED,
                 "output plane %u is not 32-bit aligned (offset %u, stride %u)", plane, out_offset,
@@ -259,11 +259,13 @@ bool Passes::record(const Frame& frame, guint plane, const Settings& settings, G
   cmd_ = frame.cmd;
   slot_ = frame.slot;
   settings_ = settings;
-  frame_set_uses_.clear();
+  // A second word's passes bind what the first bound (the frame's sets stay as they are: a set a
+  // recorded dispatch uses is not updated again).
+  if (word == 0) frame_set_uses_.clear();
   // A plane of one word per pixel in device memory is read in place by the first passes: no
   // unpacked copy (a pass over the frame). Top-hat and black-hat subtract the input itself, which
   // the last pass reads as a working image.
-  const uint32_t in_offset = frame.in.offset[plane], in_stride = frame.in.stride[plane];
+  const uint32_t in_offset = frame.in.offset[plane] + 4 * word, in_stride = frame.in.stride[plane];
   source_in_frame_ = format_.bpp == 4 && frame.in.device_local && ((in_offset | in_stride) & 3u) == 0 &&
                      settings.operation != kTophat && settings.operation != kBlackhat;
   input_ = frame.in.buffer;
@@ -285,7 +287,7 @@ bool Passes::record(const Frame& frame, guint plane, const Settings& settings, G
 
   if (!source_in_frame_) {
     UnpackParams unpack{format_.width, format_.height, in_offset, in_stride};
-    unpack_->update(slot_, {{frame.in.buffer}, {image(kSource)}});
+    if (word == 0) unpack_->update(slot_, {{frame.in.buffer}, {image(kSource)}});
     unpack_->dispatch(cmd_, slot_, &unpack, groups(format_.width, kPixelsPerInvocation * kGroupX),
                       groups(format_.height, kGroupY));
     compute_barrier(cmd_);
@@ -321,9 +323,12 @@ bool Passes::record(const Frame& frame, guint plane, const Settings& settings, G
   }
 
   if (direct) return TRUE;
+  const uint32_t keep = format_.bpp == 8 && word == 0 ? 0 : format_.keep;
   PackParams pack{format_.width, format_.height, out_offset,           out_stride,
-                  format_.keep,  b != kNone,     view(kSource).origin, view(kSource).stride};
-  pack_->update(slot_, {{image(kSource)}, {image(a)}, {image(b == kNone ? a : b)}, {frame.out.buffer}});
+                  keep,          b != kNone,     view(kSource).origin, view(kSource).stride};
+  // The same images for both words of 8-byte pixels (the set is not updated once bound).
+  if (word == 0)
+    pack_->update(slot_, {{image(kSource)}, {image(a)}, {image(b == kNone ? a : b)}, {frame.out.buffer}});
   pack_->dispatch(cmd_, slot_, &pack, groups(format_.width, kPixelsPerInvocation * kGroupX),
                   groups(format_.height, kGroupY));
   return TRUE;

@@ -32,9 +32,11 @@ std::vector<uint32_t> mask_runs(Shape shape, guint width, guint height);
 // The filtered plane of a format: its size, its pixels' bytes and how they are filtered.
 struct PlaneFormat {
   uint32_t width = 0, height = 0;
-  uint32_t bpp = 1;      // bytes per pixel: 1..4
-  bool lanes16 = false;  // one 16-bit sample per pixel (GRAY16_LE)
-  uint32_t keep = 0;     // bytes of a pixel copied unchanged (alpha, padding), as a bit mask
+  uint32_t bpp = 1;        // bytes per pixel: 1..4, or 8 (RGBA64_LE: filtered a word at a time)
+  bool one_lane = false;   // one sample per pixel word (GRAY8, GRAY16_LE, a deep Y plane)
+  uint32_t lane_bits = 8;  // the lanes of a pixel word: 8, 10 (BGR10A2_LE) or 16 bits
+  uint32_t keep = 0;       // bits of a pixel word copied unchanged (alpha, padding); with 8-byte
+                           // pixels, of the second word
 };
 
 // Kernels and per-slot working images for one plane format.
@@ -43,8 +45,9 @@ class Passes : public CapsState {
   Passes(const std::shared_ptr<Device>& device, const PlaneFormat& format);
 
   // Records the passes of `settings` from plane `plane` of frame->in to the same plane of
-  // frame->out. False (with `error`) when the output plane is not word-aligned.
-  bool record(const Frame& frame, guint plane, const Settings& settings, GError** error);
+  // frame->out; with 8-byte pixels, of their 32-bit word `word` (0, then 1 after a barrier).
+  // False (with `error`) when the output plane is not word-aligned.
+  bool record(const Frame& frame, guint plane, const Settings& settings, GError** error, guint word = 0);
 
  private:
   // Working images, by index: the unpacked source (or the input frame's plane, read in place),

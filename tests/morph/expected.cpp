@@ -7,16 +7,17 @@ namespace morph_test {
 
 TestFrame ExpectedByReference(const TestFrame& input, const morph_ref::MorphSpec& spec) {
   TestFrame expected = input;
-  const FilteredChannels channels = FilteredChannelsOf(input.format());
-  for (int offset : channels.offsets)
-    SetChannel(expected, offset, channels.sixteen_bit,
-               morph_ref::Apply(GetChannel(input, offset, channels.sixteen_bit), spec));
+  for (const ChannelField& field : FilteredChannelsOf(input.format()).fields)
+    SetChannel(expected, field, morph_ref::Apply(GetChannel(input, field), spec));
   return expected;
 }
 
-TestFrame ExpectedByOpenCV(const TestFrame& input, const morph_ref::MorphSpec& spec) {
+std::optional<TestFrame> ExpectedByOpenCV(const TestFrame& input, const morph_ref::MorphSpec& spec) {
   const FilteredChannels channels = FilteredChannelsOf(input.format());
-  const int type = channels.sixteen_bit ? CV_16UC1 : CV_8UC(channels.bytes_per_pixel);
+  const int bits = channels.fields[0].bits;
+  if (bits != 8 && bits != 16) return std::nullopt;
+  // Every sample of the pixel as a channel of OpenCV's: bytes, or 16-bit words.
+  const int type = bits == 16 ? CV_16UC(channels.bytes_per_pixel / 2) : CV_8UC(channels.bytes_per_pixel);
   const cv::Mat src(input.height(), input.width(), type, const_cast<uint8_t*>(input.planes[0].data()),
                     input.row_bytes[0]);
   cv::Mat dst;
@@ -28,8 +29,7 @@ TestFrame ExpectedByOpenCV(const TestFrame& input, const morph_ref::MorphSpec& s
     std::memcpy(&filtered.planes[0][size_t(y) * input.row_bytes[0]], dst.ptr(y), input.row_bytes[0]);
   // Only the filtered channels come from OpenCV.
   TestFrame expected = input;
-  for (int offset : channels.offsets)
-    SetChannel(expected, offset, channels.sixteen_bit, GetChannel(filtered, offset, channels.sixteen_bit));
+  for (const ChannelField& field : channels.fields) SetChannel(expected, field, GetChannel(filtered, field));
   return expected;
 }
 

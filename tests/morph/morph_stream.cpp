@@ -106,11 +106,13 @@ void ExpectOutputsCorrect(const MorphStream& stream, const std::string& name) {
     const std::string what = name + ": frame " + std::to_string(i) + " " + pushed.frame.Describe() + " " +
                              pushed.spec.Describe() + " (" + pushed.placement.Describe() + ")";
     const TestFrame by_reference = ExpectedByReference(pushed.frame, pushed.spec);
-    const TestFrame by_opencv = ExpectedByOpenCV(pushed.frame, pushed.spec);
-    std::string diff = FirstDifference(by_reference, by_opencv);
-    fail_unless(diff.empty(), "%s: the CPU reference and OpenCV disagree, %s [%s]", what.c_str(),
-                diff.c_str(), vktest::SeedDescription().c_str());
-    diff = FirstDifference(stream.outputs()[i], by_reference);
+    // Where OpenCV has a type for the channels (not 10-bit fields of a word), it agrees.
+    if (const std::optional<TestFrame> by_opencv = ExpectedByOpenCV(pushed.frame, pushed.spec)) {
+      const std::string diff = FirstDifference(by_reference, *by_opencv);
+      fail_unless(diff.empty(), "%s: the CPU reference and OpenCV disagree, %s [%s]", what.c_str(),
+                  diff.c_str(), vktest::SeedDescription().c_str());
+    }
+    const std::string diff = FirstDifference(stream.outputs()[i], by_reference);
     fail_unless(diff.empty(), "%s: %s [%s]", what.c_str(), diff.c_str(), vktest::SeedDescription().c_str());
   }
 }

@@ -4,6 +4,7 @@
 
 #include "common/format_names.h"
 #include "common/packed_buffer.h"
+#include "reference/deep_layout.h"
 
 namespace morph_test {
 
@@ -44,37 +45,59 @@ TestFrame NoiseFrame(GstVideoFormat format, int width, int height, std::mt19937&
 }
 
 FilteredChannels FilteredChannelsOf(GstVideoFormat format) {
+  // RGBA64_LE's 16-bit R, G, B and BGR10A2_LE's 10-bit fields, from the hand-written table.
+  if (const reference::DeepLayout* deep = reference::FindDeepLayout(format); deep && deep->rgb) {
+    FilteredChannels channels{deep->c[0].pixel_stride, {}};
+    for (int c = 0; c < 3; ++c) {
+      const reference::DeepComponent& at = deep->c[c];
+      channels.fields.push_back({at.offset, at.bytes, at.shift, at.depth});
+    }
+    return channels;
+  }
   const GstVideoFormatInfo* finfo = gst_video_format_get_info(format);
-  FilteredChannels channels{
-      GST_VIDEO_FORMAT_INFO_PSTRIDE(finfo, 0),
-      {},
-      !GST_VIDEO_FORMAT_INFO_IS_RGB(finfo) && GST_VIDEO_FORMAT_INFO_PSTRIDE(finfo, 0) == 2};
+  const int bpp = GST_VIDEO_FORMAT_INFO_PSTRIDE(finfo, 0);
+  // 16-bit gray and deep Y planes are filtered as whole words (P010's low bits too).
+  const bool sixteen_bit = !GST_VIDEO_FORMAT_INFO_IS_RGB(finfo) && bpp == 2;
+  FilteredChannels channels{bpp, {}};
   const int n = GST_VIDEO_FORMAT_INFO_IS_RGB(finfo) ? 3 : 1;  // colour channels, or gray / Y
-  for (int c = 0; c < n; ++c) channels.offsets.push_back(GST_VIDEO_FORMAT_INFO_POFFSET(finfo, c));
+  for (int c = 0; c < n; ++c)
+    channels.fields.push_back(
+        {GST_VIDEO_FORMAT_INFO_POFFSET(finfo, c), sixteen_bit ? 2 : 1, 0, sixteen_bit ? 16 : 8});
   return channels;
 }
 
-morph_ref::Channel GetChannel(const TestFrame& frame, int offset, bool sixteen_bit) {
+namespace {
+
+uint8_t* SampleAt(const TestFrame& frame, const ChannelField& field, int x, int y) {
   const int bpp = FilteredChannelsOf(frame.format()).bytes_per_pixel;
+  return const_cast<uint8_t*>(&frame.planes[0][size_t(y) * frame.row_bytes[0] + x * bpp + field.offset]);
+}
+
+}  // namespace
+
+morph_ref::Channel GetChannel(const TestFrame& frame, const ChannelField& field) {
   morph_ref::Channel channel{frame.width(), frame.height(), {}};
   channel.values.resize(size_t(frame.width()) * frame.height());
   for (int y = 0; y < frame.height(); ++y) {
     for (int x = 0; x < frame.width(); ++x) {
-      const uint8_t* at = &frame.planes[0][size_t(y) * frame.row_bytes[0] + x * bpp + offset];
-      channel.values[size_t(y) * frame.width() + x] = sixteen_bit ? at[0] | (at[1] << 8) : at[0];
+      const uint8_t* at = SampleAt(frame, field, x, y);
+      uint32_t sample = 0;
+      for (int b = 0; b < field.bytes; ++b) sample |= uint32_t(at[b]) << (8 * b);
+      channel.values[size_t(y) * frame.width() + x] = (sample >> field.shift) & ((1u << field.bits) - 1);
     }
   }
   return channel;
 }
 
-void SetChannel(TestFrame& frame, int offset, bool sixteen_bit, const morph_ref::Channel& channel) {
-  const int bpp = FilteredChannelsOf(frame.format()).bytes_per_pixel;
+void SetChannel(TestFrame& frame, const ChannelField& field, const morph_ref::Channel& channel) {
+  const uint32_t mask = ((1u << field.bits) - 1) << field.shift;
   for (int y = 0; y < frame.height(); ++y) {
     for (int x = 0; x < frame.width(); ++x) {
-      uint8_t* at = &frame.planes[0][size_t(y) * frame.row_bytes[0] + x * bpp + offset];
-      const uint32_t v = channel.At(x, y);
-      at[0] = uint8_t(v);
-      if (sixteen_bit) at[1] = uint8_t(v >> 8);
+      uint8_t* at = SampleAt(frame, field, x, y);
+      uint32_t sample = 0;
+      for (int b = 0; b < field.bytes; ++b) sample |= uint32_t(at[b]) << (8 * b);
+      sample = (sample & ~mask) | ((channel.At(x, y) << field.shift) & mask);
+      for (int b = 0; b < field.bytes; ++b) at[b] = uint8_t(sample >> (8 * b));
     }
   }
 }

@@ -36,16 +36,24 @@ TestFrame RandomFrame(GstVideoFormat format, int width, int height, std::mt19937
 // Uniform noise only: every operation and mask change changes the result.
 TestFrame NoiseFrame(GstVideoFormat format, int width, int height, std::mt19937& rng);
 
-// The channels the element filters: byte offsets in a pixel of plane 0 and their bit depth.
+// A filtered channel in a pixel of plane 0: the little-endian sample of `bytes` bytes at byte
+// `offset`, its value in `bits` bits from bit `shift`.
+struct ChannelField {
+  int offset;
+  int bytes;
+  int shift;
+  int bits;
+};
+
+// The channels the element filters (colour channels, gray, Y) and the pixel's size.
 struct FilteredChannels {
   int bytes_per_pixel;
-  std::vector<int> offsets;  // of each filtered channel (colour channels, gray, Y)
-  bool sixteen_bit;
+  std::vector<ChannelField> fields;
 };
 FilteredChannels FilteredChannelsOf(GstVideoFormat format);
 
-morph_ref::Channel GetChannel(const TestFrame& frame, int offset, bool sixteen_bit);
-void SetChannel(TestFrame& frame, int offset, bool sixteen_bit, const morph_ref::Channel& channel);
+morph_ref::Channel GetChannel(const TestFrame& frame, const ChannelField& field);
+void SetChannel(TestFrame& frame, const ChannelField& field, const morph_ref::Channel& channel);
 
 // How a frame's bytes are put into its input buffer.
 using vktest::InputPlacement;
