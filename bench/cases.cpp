@@ -216,6 +216,8 @@ std::vector<Case> build_cases(const std::vector<std::string>& sizes, const std::
          peer("videoconvert all cores", "videoconvert n-threads=0 ! video/x-raw,format=P010_10LE")});
     add("morph dilate 9x9 P010_10LE", GST_VIDEO_FORMAT_P010_10LE, 3 * px, 3 * px,
         {ours("morph name=dut operation=dilate width=9 height=9")}, 9);
+    add("morph dilate 9x9 RGBA64_LE", GST_VIDEO_FORMAT_RGBA64_LE, 8 * px, 8 * px,
+        {ours("morph name=dut operation=dilate width=9 height=9")}, 9);
     // Several regions per frame, and the results on the frames.
     add("lumamax RGBA regions", GST_VIDEO_FORMAT_RGBA, 4 * px, 0, regions_variants("lumamax", w, h));
     add("histogram RGBA regions", GST_VIDEO_FORMAT_RGBA, 4 * px, 0,

@@ -66,3 +66,13 @@ for f in RGBA GRAY8; do
   for k in 3 15 31 61; do run "morph dilate ${k}x${k} $f" "$R,format=$f" morph operation=dilate width=$k height=$k; done
 done
 run "morph open ellipse 31x31 RGBA" "$R,format=RGBA" morph operation=open shape=ellipse width=31 height=31
+# Deeper than 8 bits: 16-bit and 10-bit RGB, P010 with the HDR light statistics.
+run "rgb2yuv RGBA64_LE->P010_10LE" "$R,format=RGBA64_LE" rgb2yuv ! video/x-raw,format=P010_10LE
+run "rgb2yuv BGR10A2_LE->I420_10LE" "$R,format=BGR10A2_LE" rgb2yuv ! video/x-raw,format=I420_10LE
+run "lut RGBA64_LE 33³ tetrahedral" "$R,format=RGBA64_LE" lut location="$cube" interpolation=tetrahedral
+run "lut BGR10A2_LE 33³ tetrahedral" "$R,format=BGR10A2_LE" lut location="$cube" interpolation=tetrahedral
+run "morph dilate 9x9 RGBA64_LE" "$R,format=RGBA64_LE" morph operation=dilate width=9 height=9
+run "morph dilate 9x9 BGR10A2_LE" "$R,format=BGR10A2_LE" morph operation=dilate width=9 height=9
+run "lumamax P010_10LE" "$R,format=P010_10LE" lumamax
+run "lumamax P010_10LE bt2100-pq (light statistics)" "$R,format=P010_10LE,colorimetry=bt2100-pq" lumamax
+run "lumamax P010_10LE 4K bt2100-pq (light statistics)" "video/x-raw,width=3840,height=2160,format=P010_10LE,colorimetry=bt2100-pq" lumamax

@@ -10,12 +10,14 @@
 #include <cmath>
 #include <string>
 
+#include "common/temp_dir.h"
 #include "lut/cube.hpp"
 #include "lut/reader.hpp"
 #include "lut/tables.h"
-#include "lut/temp_dir.h"
 
 namespace lut_test {
+
+using vktest::TempDir;
 namespace {
 
 void ExpectFileError(const std::string& path, const std::string& message) {

@@ -16,6 +16,7 @@ static Suite* rgb2yuv_suite() {
   suite_add_tcase(suite, rgb2yuv_test::VideoconvertTCase());
   suite_add_tcase(suite, rgb2yuv_test::MatrixTCase());
   suite_add_tcase(suite, rgb2yuv_test::DeepTCase());
+  suite_add_tcase(suite, rgb2yuv_test::FfmpegTCase());
   return suite;
 }
 

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "common/format_names.h"
+#include "common/temp_dir.h"
 #include "common/test_seed.h"
 #include "common/vktest.h"
 #include "ffmpeg_peer.h"
@@ -13,9 +14,10 @@
 #include "reference/lut_ref.h"
 #include "tables.h"
 #include "tcases.h"
-#include "temp_dir.h"
 
 namespace lut_test {
+
+using vktest::TempDir;
 namespace {
 
 int ToleranceOf(const Frame& frame) {

@@ -4,13 +4,15 @@
 
 #include "bad_files.h"
 #include "common/caps_formats.h"
+#include "common/temp_dir.h"
 #include "common/vktest.h"
 #include "frames.h"
 #include "tables.h"
 #include "tcases.h"
-#include "temp_dir.h"
 
 namespace lut_test {
+
+using vktest::TempDir;
 namespace {
 
 GST_START_TEST(test_pad_templates) {

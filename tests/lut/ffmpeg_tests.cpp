@@ -2,6 +2,7 @@
 // every sample within ±1 (ffmpeg truncates to 8 bits where the element rounds).
 #include <string>
 
+#include "common/temp_dir.h"
 #include "common/test_seed.h"
 #include "common/vktest.h"
 #include "ffmpeg_peer.h"
@@ -10,9 +11,10 @@
 #include "reference/rgb_layout.h"
 #include "tables.h"
 #include "tcases.h"
-#include "temp_dir.h"
 
 namespace lut_test {
+
+using vktest::TempDir;
 namespace {
 
 const char* const kInterpolations[] = {"nearest", "trilinear", "tetrahedral"};

@@ -10,14 +10,16 @@
 #include <string>
 
 #include "bad_files.h"
+#include "common/temp_dir.h"
 #include "common/vktest.h"
 #include "frames.h"
 #include "lut_stream.h"
 #include "tables.h"
 #include "tcases.h"
-#include "temp_dir.h"
 
 namespace lut_test {
+
+using vktest::TempDir;
 namespace {
 
 constexpr size_t kMemoryBound = 100u << 20;

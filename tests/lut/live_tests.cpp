@@ -2,6 +2,7 @@
 // pushed, whatever is still in flight; a bad new file is a warning and the old table stays.
 #include <string>
 
+#include "common/temp_dir.h"
 #include "common/test_seed.h"
 #include "common/vktest.h"
 #include "frames.h"
@@ -9,9 +10,10 @@
 #include "reference/lut_ref.h"
 #include "tables.h"
 #include "tcases.h"
-#include "temp_dir.h"
 
 namespace lut_test {
+
+using vktest::TempDir;
 namespace {
 
 // What one pushed frame must have been graded with.

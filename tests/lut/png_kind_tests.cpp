@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "bad_files.h"
+#include "common/temp_dir.h"
 #include "common/test_data.h"
 #include "common/test_seed.h"
 #include "common/vktest.h"
@@ -20,9 +21,10 @@
 #include "reference/lut_ref.h"
 #include "tables.h"
 #include "tcases.h"
-#include "temp_dir.h"
 
 namespace lut_test {
+
+using vktest::TempDir;
 namespace {
 
 // The lines the element's debug category ("lut") logs at INFO while this lives.

@@ -2,6 +2,7 @@
 // reference (tests/reference/lut_ref).
 #include <string>
 
+#include "common/temp_dir.h"
 #include "common/test_data.h"
 #include "common/test_seed.h"
 #include "common/vktest.h"
@@ -10,9 +11,10 @@
 #include "reference/lut_ref.h"
 #include "tables.h"
 #include "tcases.h"
-#include "temp_dir.h"
 
 namespace lut_test {
+
+using vktest::TempDir;
 namespace {
 
 const std::pair<const char*, lut_ref::Interp> kInterpolations[] = {

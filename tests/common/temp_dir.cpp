@@ -4,7 +4,7 @@
 #include <glib/gstdio.h>
 #include <gst/check/gstcheck.h>
 
-namespace lut_test {
+namespace vktest {
 
 TempDir::TempDir() {
   GError* error = nullptr;
@@ -30,4 +30,4 @@ std::string TempDir::Write(const std::string& name, const std::string& content) 
   return path;
 }
 
-}  // namespace lut_test
+}  // namespace vktest

@@ -3,7 +3,7 @@
 
 #include <string>
 
-namespace lut_test {
+namespace vktest {
 
 class TempDir {
  public:
@@ -21,4 +21,4 @@ class TempDir {
   std::string path_;
 };
 
-}  // namespace lut_test
+}  // namespace vktest
