@@ -11,7 +11,8 @@ test_lut_readers > "$OUT/test_lut_readers.log" 2>&1; echo "test_lut_readers rc=$
 # ffmpeg, the peer of the accuracy cases, is not on the GPU machine: the other lut cases only.
 LUT_TEST_DATA_DIR=$PWD/tests/data GST_CHECKS='test_pad_templates,test_property_defaults,test_bad_files_at_start,test_no_location,test_location_change,test_interpolation_change,test_bad_file_while_playing,test_identity,test_identity_nearest,test_domain,test_intensity,test_gpuimage_lookup,test_hald,test_deep_against_reference' \
   test_lut > "$OUT/test_lut.log" 2>&1; echo "test_lut (no ffmpeg cases) rc=$? $(grep '%:' "$OUT/test_lut.log")"
-for t in test_lumamax test_histogram test_rgb2yuv test_morph; do "$t" > "$OUT/$t.log" 2>&1; echo "$t rc=$? $(grep '%:' "$OUT/$t.log")"; done
+# rgb2yuv's ffmpeg peer needs ffmpeg.
+for t in test_lumamax test_histogram test_rgb2yuv test_morph; do GST_CHECKS_IGNORE=test_deep_against_ffmpeg "$t" > "$OUT/$t.log" 2>&1; echo "$t rc=$? $(grep '%:' "$OUT/$t.log")"; done
 GST_VKCOMPUTE_NO_SUBGROUPS=1 test_lumamax > "$OUT/test_lumamax_shared.log" 2>&1; echo "test_lumamax (shared) rc=$? $(grep '%:' "$OUT/test_lumamax_shared.log")"
 # A discrete GPU copies the analysis input to device memory first; the in-place reads as well.
 for t in test_lumamax test_histogram; do
