@@ -96,7 +96,13 @@ struct PackParams {
   uint subtract;       // 1: a - b, 0: a
   uint source_origin;  // word of source's first pixel
   uint source_stride;  // words between source's rows (a's and b's: width)
+  uint words;          // kPackWhole, or of 8-byte pixels: kPackFirstWord, kPackSecondWord
 };
+
+// PackParams::words.
+const uint kPackWhole = 0u;       // a pixel of at most 4 bytes
+const uint kPackFirstWord = 1u;   // 8-byte pixels' first word, into `low` (width words a row)
+const uint kPackSecondWord = 2u;  // their second word: whole pixels, the first word from `low`
 
 #ifdef __cplusplus
 VKC_LAYOUT_SIZE(UnpackParams, 16);
@@ -140,7 +146,7 @@ VKC_LAYOUT_OFFSET(RowsParams, half_w, 16);
 VKC_LAYOUT_OFFSET(RowsParams, half_h, 20);
 VKC_LAYOUT_OFFSET(RowsParams, dilate, 24);
 
-VKC_LAYOUT_SIZE(PackParams, 32);
+VKC_LAYOUT_SIZE(PackParams, 36);
 VKC_LAYOUT_OFFSET(PackParams, width, 0);
 VKC_LAYOUT_OFFSET(PackParams, height, 4);
 VKC_LAYOUT_OFFSET(PackParams, offset, 8);
@@ -149,6 +155,7 @@ VKC_LAYOUT_OFFSET(PackParams, keep, 16);
 VKC_LAYOUT_OFFSET(PackParams, subtract, 20);
 VKC_LAYOUT_OFFSET(PackParams, source_origin, 24);
 VKC_LAYOUT_OFFSET(PackParams, source_stride, 28);
+VKC_LAYOUT_OFFSET(PackParams, words, 32);
 }  // namespace vkc::shader::morph
 #endif
 

@@ -17,6 +17,8 @@ layout(set = 0, binding = 0) restrict readonly buffer Source { uint source[]; };
 layout(set = 0, binding = 1) restrict readonly buffer A { uint a[]; };
 layout(set = 0, binding = 2) restrict readonly buffer B { uint b[]; };
 layout(set = 0, binding = 3) restrict writeonly buffer Dst { uint dst[]; };
+// 8-byte pixels: the first words' results (kPackFirstWord writes them, kPackSecondWord reads them).
+layout(set = 0, binding = 4) restrict buffer Low { uint low[]; };
 
 layout(push_constant) uniform PushConstants { PackParams p; };
 
@@ -39,12 +41,23 @@ uint result(uint x, uint y) {
 
 void main() {
   if (BPP == 8u) {
-    // One word of each 8-byte pixel (the element offsets the plane to it): every other word.
+    // 8-byte pixels, filtered a word at a time: the first word's results wait in `low`; the second
+    // pass writes whole pixels, consecutive invocations on consecutive pixels (every other word
+    // alone would be partial lines of host memory).
     uint y = gl_GlobalInvocationID.y;
     if (y >= p.height) return;
     uint x = gl_WorkGroupID.x * kPixelsPerInvocation * gl_WorkGroupSize.x + gl_LocalInvocationID.x;
-    for (uint k = 0u; k < kPixelsPerInvocation; ++k, x += gl_WorkGroupSize.x)
-      if (x < p.width) dst[(p.offset + y * p.stride) / 4u + 2u * x] = result(x, y);
+    for (uint k = 0u; k < kPixelsPerInvocation; ++k, x += gl_WorkGroupSize.x) {
+      if (x >= p.width) break;
+      uint i = y * p.width + x;
+      if (p.words == kPackFirstWord) {
+        low[i] = result(x, y);
+      } else {
+        uint at = (p.offset + y * p.stride) / 4u + 2u * x;
+        dst[at] = low[i];
+        dst[at + 1u] = result(x, y);
+      }
+    }
     return;
   }
   const uint W = gl_WorkGroupSize.x;

@@ -229,7 +229,7 @@ std::vector<Expected> ExpectedKernels() {
        PARAMS(PackParams),
        {MEMBER(PackParams, width), MEMBER(PackParams, height), MEMBER(PackParams, offset),
         MEMBER(PackParams, stride), MEMBER(PackParams, keep), MEMBER(PackParams, subtract),
-        MEMBER(PackParams, source_origin), MEMBER(PackParams, source_stride)},
+        MEMBER(PackParams, source_origin), MEMBER(PackParams, source_stride), MEMBER(PackParams, words)},
        {"local_size_x", "local_size_y", "BPP", "LANE_BITS"}},
   };
 }

@@ -98,7 +98,11 @@ class MorphOperation final : public vkc::FilterOperation {
 // Everything derived from the negotiated caps.
 struct MorphState : vkc::morph::Passes {
   MorphState(const std::shared_ptr<vkc::Device>& device, const GstVideoInfo* info)
-      : Passes(device, plane_format(info)), info(*info) {}
+      : Passes(device, plane_format(info)), info(*info) {
+    // 8-byte pixels are unpacked a word at a time, twice over the frame in 4-byte loads: a discrete
+    // GPU reads them from a device copy of the frame.
+    if (GST_VIDEO_INFO_COMP_PSTRIDE(info, 0) == 8) input_reads = {.planes = 1, .load_bytes = 4};
+  }
   GstVideoInfo info;
 };
 

@@ -21,6 +21,9 @@ using vkc::shader::morph::kGroupX;
 using vkc::shader::morph::kGroupY;
 using vkc::shader::morph::kMaxHalf;
 using vkc::shader::morph::kMaxMaskSize;
+using vkc::shader::morph::kPackFirstWord;
+using vkc::shader::morph::kPackSecondWord;
+using vkc::shader::morph::kPackWhole;
 using vkc::shader::morph::kPixelsPerInvocation;
 using vkc::shader::morph::kRowsTileHeight;
 using vkc::shader::morph::kRowsTileWidth;
@@ -105,11 +108,12 @@ Passes::Passes(const std::shared_ptr<Device>& device, const PlaneFormat& format)
       device, KernelInfo{.name = "morph pack",
                          .spirv = morph_pack_spv,
                          .spirv_bytes = sizeof(morph_pack_spv),
-                         .bindings = 4,
+                         .bindings = 5,  // source, a, b, output, first words
                          .push_constant_bytes = sizeof(PackParams),
                          .specialization = {kGroupX, kGroupY, format.bpp, format.lane_bits}});
   const vk::DeviceSize bytes = vk::DeviceSize(format.width) * format.height * sizeof(uint32_t);
   images_ = SharedScratch::get(device, "morph working image", bytes, kImages);
+  if (format.bpp == 8) low_ = SharedScratch::get(device, "morph first words", bytes, 1);
   for (Slot& slot : slots_)
     slot.runs = Buffer::create_host(device, kMaxMaskSize * sizeof(uint32_t), "morph mask runs");
 }
@@ -249,7 +253,7 @@ void Passes::repeat(bool dilate, guint times, Image src, Image dst, Image scratc
 }
 
 bool Passes::record(const Frame& frame, guint plane, const Settings& settings, GError** error, guint word) {
-  const uint32_t out_offset = frame.out.offset[plane] + 4 * word, out_stride = frame.out.stride[plane];
+  const uint32_t out_offset = frame.out.offset[plane], out_stride = frame.out.stride[plane];
   if ((out_offset | out_stride) & 3u) {
     g_set_error(error, GST_CORE_ERROR, GST_CORE_ERROR_FAILED,
                 "output plane %u is not 32-bit aligned (offset %u, stride %u)", plane, out_offset,
@@ -323,13 +327,26 @@ bool Passes::record(const Frame& frame, guint plane, const Settings& settings, G
   }
 
   if (direct) return TRUE;
-  const uint32_t keep = format_.bpp == 8 && word == 0 ? 0 : format_.keep;
-  PackParams pack{format_.width, format_.height, out_offset,           out_stride,
-                  keep,          b != kNone,     view(kSource).origin, view(kSource).stride};
-  // The same images for both words of 8-byte pixels (the set is not updated once bound).
-  if (word == 0)
-    pack_->update(slot_, {{image(kSource)}, {image(a)}, {image(b == kNone ? a : b)}, {frame.out.buffer}});
-  pack_->dispatch(cmd_, slot_, &pack, groups(format_.width, kPixelsPerInvocation * kGroupX),
+  const bool pixels8 = format_.bpp == 8;
+  const uint32_t keep = pixels8 && word == 0 ? 0 : format_.keep;
+  PackParams pack{format_.width,
+                  format_.height,
+                  out_offset,
+                  out_stride,
+                  keep,
+                  b != kNone,
+                  view(kSource).origin,
+                  view(kSource).stride,
+                  pixels8 ? (word == 0 ? kPackFirstWord : kPackSecondWord) : kPackWhole};
+  // A set per word of 8-byte pixels (a set is not updated once a recorded dispatch uses it); the
+  // `low` binding is any buffer elsewhere.
+  const uint32_t set = slot_ + word * kVkComputeFramesInFlight;
+  pack_->update(set, {{image(kSource)},
+                      {image(a)},
+                      {image(b == kNone ? a : b)},
+                      {frame.out.buffer},
+                      {pixels8 ? (*low_)[0] : image(kSource)}});
+  pack_->dispatch(cmd_, set, &pack, groups(format_.width, kPixelsPerInvocation * kGroupX),
                   groups(format_.height, kGroupY));
   return TRUE;
 }

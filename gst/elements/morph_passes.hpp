@@ -80,6 +80,7 @@ class Passes : public CapsState {
   // Only the frame's own kernels touch the working images: shared by every morph of the device
   // with planes of this size (scratch.hpp).
   std::shared_ptr<const SharedScratch> images_;
+  std::shared_ptr<const SharedScratch> low_;  // 8-byte pixels: the first words' results
   std::array<Slot, kVkComputeFramesInFlight> slots_;
   // Descriptor sets over a slot's own images never change: built once, by (kernel, slot, images).
   std::map<std::tuple<const Kernel*, uint32_t, int, int, int>, uint32_t> sets_;

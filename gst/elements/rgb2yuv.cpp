@@ -186,6 +186,9 @@ std::unique_ptr<vkc::CapsState> Rgb2YuvOperation::configure(const std::shared_pt
                          sub_y, cosited ? 1u : 0u, state->block_width, in_red.depth,
                          alpha ? in_alpha.depth : 8, out_y.depth, out_y.shift}};
   state->kernel = std::make_unique<vkc::Kernel>(device, info);
+  // RGBA64_LE: a block's 64 bytes are four 16-byte loads a subgroup spreads 64 bytes apart, which a
+  // discrete GPU reads from host memory at a fraction of the link's rate: it reads a device copy.
+  if (GST_VIDEO_FORMAT_INFO_PSTRIDE(in_f, 0) == 8) state->input_reads = {.planes = 1, .load_bytes = 8};
 
   gchar* colorimetry = gst_video_colorimetry_to_string(&out.colorimetry);
   GST_INFO_OBJECT(element_, "%s -> %s, colorimetry %s, chroma %s", GST_VIDEO_INFO_NAME(&in),
