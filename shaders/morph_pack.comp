@@ -16,9 +16,11 @@ layout(constant_id = 3) const uint LANE_BITS = 8;  // 8, 10 or 16: see include/m
 layout(set = 0, binding = 0) restrict readonly buffer Source { uint source[]; };
 layout(set = 0, binding = 1) restrict readonly buffer A { uint a[]; };
 layout(set = 0, binding = 2) restrict readonly buffer B { uint b[]; };
-layout(set = 0, binding = 3) restrict writeonly buffer Dst { uint dst[]; };
+layout(set = 0, binding = 3) writeonly buffer Dst { uint dst[]; };
 // 8-byte pixels: the first words' results (kPackFirstWord writes them, kPackSecondWord reads them).
 layout(set = 0, binding = 4) restrict buffer Low { uint low[]; };
+// Dst again, as pairs of words: a whole 8-byte pixel in one store.
+layout(set = 0, binding = 5) writeonly buffer Dst2 { uvec2 dst2[]; };
 
 layout(push_constant) uniform PushConstants { PackParams p; };
 
@@ -53,9 +55,16 @@ void main() {
       if (p.words == kPackFirstWord) {
         low[i] = result(x, y);
       } else {
-        uint at = (p.offset + y * p.stride) / 4u + 2u * x;
-        dst[at] = low[i];
-        dst[at + 1u] = result(x, y);
+        // One 8-byte store where the row allows: a subgroup's stores are then one contiguous run
+        // (two 4-byte stores each are strided ones, several times the cost into host memory).
+        uint row = p.offset + y * p.stride;
+        uvec2 pixel = uvec2(low[i], result(x, y));
+        if ((row & 7u) == 0u) {
+          dst2[(row >> 3) + x] = pixel;
+        } else {
+          dst[row / 4u + 2u * x] = pixel.x;
+          dst[row / 4u + 2u * x + 1u] = pixel.y;
+        }
       }
     }
     return;

@@ -108,7 +108,7 @@ Passes::Passes(const std::shared_ptr<Device>& device, const PlaneFormat& format)
       device, KernelInfo{.name = "morph pack",
                          .spirv = morph_pack_spv,
                          .spirv_bytes = sizeof(morph_pack_spv),
-                         .bindings = 5,  // source, a, b, output, first words
+                         .bindings = 6,  // source, a, b, output, first words, output as pairs
                          .push_constant_bytes = sizeof(PackParams),
                          .specialization = {kGroupX, kGroupY, format.bpp, format.lane_bits}});
   const vk::DeviceSize bytes = vk::DeviceSize(format.width) * format.height * sizeof(uint32_t);
@@ -345,7 +345,8 @@ bool Passes::record(const Frame& frame, guint plane, const Settings& settings, G
                       {image(a)},
                       {image(b == kNone ? a : b)},
                       {frame.out.buffer},
-                      {pixels8 ? (*low_)[0] : image(kSource)}});
+                      {pixels8 ? (*low_)[0] : image(kSource)},
+                      {frame.out.buffer}});
   pack_->dispatch(cmd_, set, &pack, groups(format_.width, kPixelsPerInvocation * kGroupX),
                   groups(format_.height, kGroupY));
   return TRUE;
