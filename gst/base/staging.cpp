@@ -68,20 +68,6 @@ vk::Buffer SlotCopies::input_copy(uint32_t slot, vk::DeviceSize bytes) {
   return slot_buffer(slot, inputs_, bytes, "vkcompute input copy", created).handle();
 }
 
-FrameLayout SlotCopies::kernel_input_copy(const GstVideoInfo& info, const FrameLayout& layout,
-                                          guint n_planes) {
-  vk::DeviceSize bytes = 0;
-  FrameLayout copy = packed_from_zero(info, layout, n_planes, bytes);
-  if (!kernel_input_ || kernel_input_->size() < bytes) {
-    // Frames in flight may still read the smaller one: it goes with the rest, after the GPU.
-    if (kernel_input_) outgrown_.push_back(std::move(kernel_input_));
-    kernel_input_ = SharedScratch::get(device_, "vkcompute kernel input copy", bytes);
-  }
-  copy.buffer = (*kernel_input_)[0];
-  copy.device_local = true;
-  return copy;
-}
-
 FrameLayout SlotCopies::output_copy(uint32_t slot, vk::CommandBuffer cmd, const GstVideoInfo& info,
                                     const FrameLayout& layout) {
   bool created = false;

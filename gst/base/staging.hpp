@@ -10,7 +10,6 @@
 
 #include "frame.hpp"
 #include "recentpeak.hpp"
-#include "scratch.hpp"
 #include "vk/submit.hpp"
 
 namespace vkc {
@@ -31,10 +30,6 @@ class SlotCopies {
   FrameLayout input_copy(uint32_t slot, const GstVideoInfo& info, const FrameLayout& layout, guint n_planes);
   // The slot's input copy, at least `bytes` long: a frame gathered from several memories.
   vk::Buffer input_copy(uint32_t slot, vk::DeviceSize bytes);
-  // `layout`'s planes [0, n_planes) moved into a device copy for the frame's kernels, written and
-  // read only by the frame's commands on the compute queue, after its start barrier: shared with
-  // every element of the device (SharedScratch).
-  FrameLayout kernel_input_copy(const GstVideoInfo& info, const FrameLayout& layout, guint n_planes);
   // `layout` moved into the slot's output copy with the same strides. A new copy is zeroed by a
   // fill recorded into `cmd`, so that its row padding, which no kernel writes, reads the same in
   // every run: the caller orders the fill before the kernels.
@@ -64,8 +59,6 @@ class SlotCopies {
   std::vector<std::unique_ptr<Buffer>> staging_;  // by slot
   Copies inputs_;
   Copies outputs_;
-  std::shared_ptr<const SharedScratch> kernel_input_;
-  std::vector<std::shared_ptr<const SharedScratch>> outgrown_;  // earlier kernel input copies
 };
 
 // The ends of a chain in device memory cross the bus by transfers on the device's copy queues
