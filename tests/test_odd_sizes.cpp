@@ -121,8 +121,8 @@ GST_END_TEST;
 // The formats differ in how frames are unpacked and packed, the shapes in the filtering kernels:
 // every format with a rectangle, every shape with one and with four bytes per pixel.
 GST_START_TEST(test_morph_odd_sizes) {
-  for (const char* format :
-       {"GRAY8", "GRAY16_LE", "RGB", "xBGR", "I420", "NV12", "Y444", "P010_10LE", "I420_10LE"})
+  for (const char* format : {"GRAY8", "GRAY16_LE", "RGB", "xBGR", "I420", "NV12", "Y444", "P010_10LE",
+                             "I420_10LE", "RGBA64_LE", "BGR10A2_LE"})
     RunCase({format, "morph operation=gradient shape=rect width=3 height=5", ""});
   for (const char* format : {"GRAY8", "RGBA"}) {
     RunCase({format, "morph operation=open shape=ellipse width=5 height=3", ""});
