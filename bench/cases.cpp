@@ -197,16 +197,20 @@ std::vector<Case> build_cases(const std::vector<std::string>& sizes, const std::
         analysis_variants("histogram", opencv("calcHist", OpenCvOp::kHistNv12, "Y, U and V")));
     // Deeper than 8 bits: P010 (10-bit 4:2:0, 3 bytes a pixel) and RGBA64 (8 bytes a pixel), against
     // the 8-bit cases above; histogram also with 1 024 bins.
-    add("lumamax P010_10LE", GST_VIDEO_FORMAT_P010_10LE, 3 * px, 0, {ours("lumamax name=dut")});
+    add("lumamax P010_10LE", GST_VIDEO_FORMAT_P010_10LE, 3 * px, 0,
+        {ours("lumamax name=dut"), opencv("minMaxLoc", OpenCvOp::kMinMaxY, "min/max of the 16-bit Y plane")});
     // HDR: the light statistics' kernel besides the scan, every plane uploaded.
     add("lumamax P010_10LE bt2100-pq", GST_VIDEO_FORMAT_P010_10LE, 3 * px, 0,
         {ours("lumamax name=dut"), ours("lumamax name=dut light-statistics=false")});
     cases.back().variants.back().label = "vkcompute light-statistics=false";
     cases.back().colorimetry = "bt2100-pq";
     add("histogram P010_10LE", GST_VIDEO_FORMAT_P010_10LE, 3 * px, 0,
-        {ours("histogram name=dut"), ours("histogram name=dut bins=1024")});
-    cases.back().variants.back().label = "vkcompute bins=1024";
-    add("lumamax RGBA64_LE", GST_VIDEO_FORMAT_RGBA64_LE, 8 * px, 0, {ours("lumamax name=dut")});
+        {ours("histogram name=dut"), ours("histogram name=dut bins=1024"),
+         opencv("calcHist", OpenCvOp::kHistP010, "Y, U and V, 1 024 bins of the 16-bit samples")});
+    cases.back().variants[1].label = "vkcompute bins=1024";
+    add("lumamax RGBA64_LE", GST_VIDEO_FORMAT_RGBA64_LE, 8 * px, 0,
+        {ours("lumamax name=dut"),
+         opencv("cvtColor+minMaxLoc", OpenCvOp::kMinMaxRgba, "16-bit luma then min/max")});
     add("histogram RGBA64_LE", GST_VIDEO_FORMAT_RGBA64_LE, 8 * px, 0,
         {ours("histogram name=dut"), ours("histogram name=dut bins=1024")});
     cases.back().variants.back().label = "vkcompute bins=1024";
@@ -215,7 +219,9 @@ std::vector<Case> build_cases(const std::vector<std::string>& sizes, const std::
          peer("videoconvert n-threads=1", "videoconvert n-threads=1 ! video/x-raw,format=P010_10LE"),
          peer("videoconvert all cores", "videoconvert n-threads=0 ! video/x-raw,format=P010_10LE")});
     add("morph dilate 9x9 P010_10LE", GST_VIDEO_FORMAT_P010_10LE, 3 * px, 3 * px,
-        {ours("morph name=dut operation=dilate width=9 height=9")}, 9);
+        {ours("morph name=dut operation=dilate width=9 height=9"),
+         opencv("dilate", OpenCvOp::kDilateY16, "the 16-bit Y plane")},
+        9);
     add("morph dilate 9x9 RGBA64_LE", GST_VIDEO_FORMAT_RGBA64_LE, 8 * px, 8 * px,
         {ours("morph name=dut operation=dilate width=9 height=9")}, 9);
     // Several regions per frame, and the results on the frames.

@@ -25,7 +25,9 @@ enum class OpenCvOp {
   kHistRgba,
   kHistNv12,
   kDilate,
-  kLut
+  kLut,
+  kHistP010,   // calcHist of 1 024 bins over the 16-bit Y and UV planes
+  kDilateY16,  // dilate of the 16-bit Y plane (P010_10LE)
 };
 
 struct Variant {
@@ -67,7 +69,7 @@ struct Case {
   // Bytes our element moves between host memory and the GPU per frame (frame in, frame out).
   double in_bytes = 0, out_bytes = 0;
   std::vector<Variant> variants;
-  bool smooth = false;  // frames of smooth content (fill_smooth_frame()) instead of random bytes
+  bool smooth = false;      // frames of smooth content (fill_smooth_frame()) instead of random bytes
   std::string colorimetry;  // of the input caps ("bt2100-pq"); empty: GStreamer's default for the size
 };
 

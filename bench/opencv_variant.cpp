@@ -17,23 +17,29 @@ namespace {
 
 int channels_of(GstVideoFormat format) {
   switch (format) {
-    case GST_VIDEO_FORMAT_RGBA: return 4;
+    case GST_VIDEO_FORMAT_RGBA:
+    case GST_VIDEO_FORMAT_RGBA64_LE: return 4;
     case GST_VIDEO_FORMAT_RGB: return 3;
     default: return 1;
   }
 }
 
-// A frame as one Mat: packed RGB as W x H x channels, NV12 as one (H * 3 / 2) x W plane.
+// A frame as one Mat: packed RGB as W x H x channels, NV12 and P010 as one (H * 3 / 2) x W plane
+// (of 16-bit samples for P010_10LE and RGBA64_LE).
 cv::Mat make_frame(const Case& c, int index) {
-  const bool nv12 = c.format == GST_VIDEO_FORMAT_NV12;
-  cv::Mat frame(nv12 ? c.height * 3 / 2 : c.height, c.width, CV_8UC(channels_of(c.format)));
+  const bool semi_planar = c.format == GST_VIDEO_FORMAT_NV12 || c.format == GST_VIDEO_FORMAT_P010_10LE;
+  const bool sixteen = c.format == GST_VIDEO_FORMAT_P010_10LE || c.format == GST_VIDEO_FORMAT_RGBA64_LE;
+  const int channels = channels_of(c.format);
+  cv::Mat frame(semi_planar ? c.height * 3 / 2 : c.height, c.width,
+                sixteen ? CV_16UC(channels) : CV_8UC(channels));
   fill_random_frame(frame.data, frame.total() * frame.elemSize(), index);
   return frame;
 }
 
-void histograms(const std::vector<cv::Mat>& planes, std::vector<cv::Mat>& out) {
-  const int size = 256;
-  const float range[] = {0, 256};
+// Every channel's histogram of `size` bins over 0..top.
+void histograms(const std::vector<cv::Mat>& planes, std::vector<cv::Mat>& out, int size = 256,
+                float top = 256) {
+  const float range[] = {0, top};
   const float* ranges[] = {range};
   out.resize(planes.size() * 4);
   size_t k = 0;
@@ -81,6 +87,15 @@ std::function<void(const cv::Mat&)> operation(const Case& c, OpenCvOp op) {
     case OpenCvOp::kDilate: {
       cv::Mat kernel = cv::getStructuringElement(cv::MORPH_RECT, cv::Size(c.kernel, c.kernel));
       return [=](const cv::Mat& in) { cv::dilate(in, *out, kernel); };
+    }
+    case OpenCvOp::kHistP010:
+      return [=](const cv::Mat& in) {
+        const cv::Mat uv(c.height / 2, c.width / 2, CV_16UC2, const_cast<uchar*>(in.ptr(c.height)));
+        histograms({in.rowRange(0, c.height), uv}, *hists, 1024, 65536);
+      };
+    case OpenCvOp::kDilateY16: {
+      cv::Mat kernel = cv::getStructuringElement(cv::MORPH_RECT, cv::Size(c.kernel, c.kernel));
+      return [=](const cv::Mat& in) { cv::dilate(in.rowRange(0, c.height), *out, kernel); };
     }
     case OpenCvOp::kLut: {
       cv::Mat table(1, 256, CV_8UC4);
