@@ -484,30 +484,32 @@ static gint next_roi_id(GstBuffer* buffer) {
 void LumamaxOperation::complete(vkc::CapsState& caps, vkc::Frame& frame) {
   const auto& state = static_cast<const State&>(caps);
   const Slot& slot = state.slots[frame.slot];
+  const bool measured = state.light && slot.settings.light_statistics;
+  // The stream's levels over the region of interest take in every frame measured, reported or not
+  // (messages and metas may be turned on later).
+  std::optional<vkc::lumamax::Light> frame_light;
+  vkc::lumamax::ContentLight levels;
+  if (measured && !slot.regions.listed) {
+    frame_light = state.light->result(frame.slot, 0);
+    std::lock_guard<std::mutex> lock(content_lock_);
+    content_.add(*frame_light);
+    levels = content_;
+  }
   if (!slot.settings.post_messages && !slot.settings.attach_meta) return;
   const uint32_t* result = slot.scratch->result();
   const std::vector<const vkc::FrameRegion*> analysed = slot.regions.analysed();
   GstStructure* s = vkc::new_frame_structure("lumamax", frame.inbuf, frame.segment);
-  const bool measured = state.light && slot.settings.light_statistics;
-  auto light = [&](guint i) -> std::optional<vkc::lumamax::Light> {
-    if (!measured) return std::nullopt;
-    return state.light->result(frame.slot, i);
-  };
   if (slot.regions.listed) {
     vkc::set_region_results(s, slot.regions, [&](GstStructure* entry, guint i) {
-      set_region_fields(entry, state, result + i * kTiles, analysed[i]->pixels(), slot.settings.count,
-                        light(i));
+      std::optional<vkc::lumamax::Light> light;
+      if (measured) light = state.light->result(frame.slot, i);
+      set_region_fields(entry, state, result + i * kTiles, analysed[i]->pixels(), slot.settings.count, light);
     });
   } else {
-    const std::optional<vkc::lumamax::Light> frame_light = light(0);
     set_region_fields(s, state, result, analysed[0]->pixels(), slot.settings.count, frame_light);
-    if (frame_light) {
-      // The stream's levels over the region of interest, this frame included.
-      std::lock_guard<std::mutex> lock(content_lock_);
-      content_.add(*frame_light);
-      gst_structure_set(s, "max-cll", G_TYPE_DOUBLE, content_.max_cll, "max-fall", G_TYPE_DOUBLE,
-                        content_.max_fall, nullptr);
-    }
+    if (frame_light)
+      gst_structure_set(s, "max-cll", G_TYPE_DOUBLE, levels.max_cll, "max-fall", G_TYPE_DOUBLE,
+                        levels.max_fall, nullptr);
   }
   if (GstBuffer* out = vkc::attach_results(slot.settings, frame, s, "VkComputeLumamaxMeta")) {
     // One region: the peaks' ids are their ranks. Several: unique on the buffer, numbered on from

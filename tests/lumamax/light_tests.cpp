@@ -48,6 +48,7 @@ class LightStream {
   }
 
   const GstVideoInfo& info() const { return info_; }
+  GstElement* element() const { return element_; }
 
   void Push(const std::vector<uint8_t>& frame) {
     GstBuffer* buffer = gst_buffer_new_memdup(frame.data(), frame.size());
@@ -260,6 +261,32 @@ GST_START_TEST(test_levels_restart_after_flush) {
 }
 GST_END_TEST;
 
+// Frames measured while neither messages nor metas were asked for count in the stream's levels.
+GST_START_TEST(test_levels_count_unreported_frames) {
+  LightStream stream(CapsOf("GRAY16_LE,colorimetry=1:6:14:7", 33, 17), "post-messages=false");
+  auto solid = [&](uint16_t code) {
+    std::vector<uint8_t> frame(GST_VIDEO_INFO_SIZE(&stream.info()));
+    for (size_t i = 0; i + 1 < frame.size(); i += 2) {
+      frame[i] = uint8_t(code);
+      frame[i + 1] = uint8_t(code >> 8);
+    }
+    return frame;
+  };
+  stream.Push(solid(50000));
+  std::vector<GstStructure*> messages = stream.Messages();
+  fail_unless_equals_int(messages.size(), 0);
+  g_object_set(stream.element(), "post-messages", TRUE, nullptr);
+  stream.Push(solid(30000));
+  messages = stream.Messages();
+  fail_unless_equals_int(messages.size(), 1);
+  const double bright = light_ref::PqEotf(50000 / 65535.0);
+  ExpectLight(Field(messages[0], "max-cll", "the reported frame"), bright, "max-cll of an unreported frame");
+  ExpectLight(Field(messages[0], "max-fall", "the reported frame"), bright,
+              "max-fall of an unreported frame");
+  Free(messages);
+}
+GST_END_TEST;
+
 // No light fields for an SDR transfer, nor with light-statistics=false.
 GST_START_TEST(test_no_light_fields) {
   const std::pair<const char*, const char*> cases[] = {
@@ -289,6 +316,7 @@ TCase* LightTCase() {
   tcase_add_test(tcase, test_known_light);
   tcase_add_test(tcase, test_regions_light);
   tcase_add_test(tcase, test_levels_restart_after_flush);
+  tcase_add_test(tcase, test_levels_count_unreported_frames);
   tcase_add_test(tcase, test_no_light_fields);
   return tcase;
 }
