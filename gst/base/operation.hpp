@@ -46,7 +46,7 @@ struct InputReads {
 // back to the operation with every frame.
 struct CapsState {
   virtual ~CapsState() = default;
-  InputReads input_reads;  // set by configure()
+  InputReads input_reads;  // set by configure(); begin_frame() may change it for its frame
 };
 
 // Every call comes from the element's streaming thread, except complete(), which comes from the

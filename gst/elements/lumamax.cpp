@@ -101,8 +101,9 @@ struct State : vkc::CapsState {
   double scale() const { return double((1u << depth) - 1) * (1u << kLumaBits); }
   uint32_t max_luma() const { return uint32_t((uint64_t(1) << (depth + kLumaBits)) - 1); }
   std::array<Slot, kVkComputeFramesInFlight> slots;
-  // PQ and HLG frames: the light statistics (null for other transfers).
+  // PQ and HLG frames: the light statistics (null for other transfers), which read every plane.
   std::unique_ptr<vkc::lumamax::LightMeter> light;
+  guint planes = 1;
 };
 
 // What lumamax does to each frame.
@@ -247,15 +248,20 @@ std::unique_ptr<vkc::CapsState> LumamaxOperation::configure(const std::shared_pt
   // The scan reads plane 0 once, kPixelsPerInvocation pixels per invocation; the light statistics
   // every plane.
   state->light = vkc::lumamax::LightMeter::create(device, in);
-  state->input_reads = {.planes = state->light ? GST_VIDEO_INFO_N_PLANES(&in) : 1u,
-                        .load_bytes = kPixelsPerInvocation * state->bpp};
+  state->planes = GST_VIDEO_INFO_N_PLANES(&in);
+  state->input_reads = {.planes = 1, .load_bytes = kPixelsPerInvocation * state->bpp};
   GST_INFO_OBJECT(element_, "%s %ux%u, %s reduction", GST_VIDEO_INFO_NAME(&in), state->width, state->height,
                   subgroups ? "subgroup" : "shared-memory");
   return state;
 }
 
 bool LumamaxOperation::begin_frame(vkc::CapsState& caps, vkc::Frame& frame, GError** error) {
-  return vkc::take_frame_settings(kProperties, element_, static_cast<State&>(caps), frame, error);
+  auto& state = static_cast<State&>(caps);
+  if (!vkc::take_frame_settings(kProperties, element_, state, frame, error)) return false;
+  // The frame's input is staged after this: every plane only for a frame whose light is measured.
+  const bool measured = state.light && state.slots[frame.slot].settings.light_statistics;
+  state.input_reads.planes = measured ? state.planes : 1;
+  return true;
 }
 
 // What the frame's dispatches share: the frame, the luma and the peaks' settings.
