@@ -23,12 +23,26 @@ std::atomic<uint64_t>& MemoryBlocks::allocated(uint32_t type) const {
   return device_local ? held.allocated_device_local : held.allocated_host_visible;
 }
 
+namespace {
+vk::DeviceSize aligned(vk::DeviceSize offset, vk::DeviceSize alignment) {
+  return (offset + alignment - 1) / alignment * alignment;
+}
+}  // namespace
+
+std::map<vk::DeviceSize, vk::DeviceSize>::const_iterator MemoryBlocks::fit(const Block& block,
+                                                                           vk::DeviceSize size,
+                                                                           vk::DeviceSize alignment) {
+  return std::find_if(block.free.begin(), block.free.end(), [&](const auto& range) {
+    return aligned(range.first, alignment) + size <= range.first + range.second;
+  });
+}
+
 bool MemoryBlocks::place(Block& block, vk::DeviceSize size, vk::DeviceSize alignment,
                          vk::DeviceSize& offset) {
-  for (auto it = block.free.begin(); it != block.free.end(); ++it) {
-    const vk::DeviceSize start = (it->first + alignment - 1) / alignment * alignment;
+  const auto it = fit(block, size, alignment);
+  if (it != block.free.end()) {
+    const vk::DeviceSize start = aligned(it->first, alignment);
     const vk::DeviceSize end = it->first + it->second;
-    if (start + size > end) continue;
     const vk::DeviceSize before = start - it->first, after = end - (start + size);
     const vk::DeviceSize range_start = it->first;
     block.free.erase(it);
@@ -83,7 +97,8 @@ BlockRange MemoryBlocks::allocate(uint32_t type, vk::DeviceSize size, vk::Device
     for (Block* block : fullest) {
       vk::DeviceSize offset = 0;
       if (place(*block, size, alignment, offset))
-        return {*block->memory, offset, size, block->mapped ? block->mapped + offset : nullptr, type};
+        return {*block->memory, offset,   size, block->mapped ? block->mapped + offset : nullptr,
+                type,           alignment};
     }
   }
   auto block = std::make_unique<Block>();
@@ -96,7 +111,8 @@ BlockRange MemoryBlocks::allocate(uint32_t type, vk::DeviceSize size, vk::Device
   vk::DeviceSize offset = 0;
   place(*block, size, alignment, offset);  // fits: the block is new and at least `size`
   GST_DEBUG("new memory block of type %u: %" G_GUINT64_FORMAT " bytes", type, guint64(block->size));
-  BlockRange range{*block->memory, offset, size, block->mapped ? block->mapped + offset : nullptr, type};
+  BlockRange range{*block->memory, offset,   size, block->mapped ? block->mapped + offset : nullptr,
+                   type,           alignment};
   allocated(type) += block->size;
   blocks.push_back(std::move(block));
   return range;
@@ -111,7 +127,7 @@ bool MemoryBlocks::worth_moving(const BlockRange& range) {
   const Block& sparse = **it;
   const bool fuller_has_room = std::any_of(blocks.begin(), blocks.end(), [&](const auto& b) {
     return b.get() != &sparse && b->size == kBlockBytes && b->used > sparse.used &&
-           kBlockBytes - b->used >= range.size;
+           fit(*b, range.size, range.alignment) != b->free.end();
   });
   if (!fuller_has_room) return false;
   static const int64_t per_second = [] {

@@ -27,6 +27,7 @@ struct BlockRange {
   vk::DeviceSize size = 0;
   uint8_t* mapped = nullptr;  // the range's first byte, or null
   uint32_t type = 0;
+  vk::DeviceSize alignment = 1;  // what it was placed at: a block it moves to needs room at that
   explicit operator bool() const { return bool(memory); }
 };
 
@@ -56,10 +57,13 @@ class MemoryBlocks {
   // Gives the range back; a block left empty is freed, but for one spare block per memory type.
   void free(const BlockRange& range);
   // Whether the range sits in a shared block that is not nearly full (kSparseBytes used at most)
-  // while a fuller one of its type has room for it: freed and allocated again, it would move there
-  // (allocate() tries the fullest blocks first), and its block could empty. Each move goes to a
-  // fuller block, so frames gather and never move back and forth. A true answer counts as a move:
-  // kMovesPerSecond at most on the device. With giving back on, pools move such frames
+  // while a fuller one of its type has room for it (a free range that holds it at its alignment):
+  // freed and allocated again, it would move there (allocate() tries the fullest blocks first), and
+  // its block could empty. Each move goes to a fuller block, so frames gather and never move back
+  // and forth. (Free bytes enough in all, but in pieces, are no room: such a frame was made again
+  // where it was, and moved again at the cap, for good; a chain across two GPUs then spent twice
+  // the CPU per frame, every move a new import of the frame on the other GPU.) A true answer counts as a
+  // move: kMovesPerSecond at most on the device. With giving back on, pools move such frames
   // (base/bufferpool.cpp) and streams their copies (base/staging.cpp).
   bool worth_moving(const BlockRange& range);
 
@@ -73,6 +77,9 @@ class MemoryBlocks {
   };
   // The device's count of what the driver holds in memory of `type`'s kind.
   std::atomic<uint64_t>& allocated(uint32_t type) const;
+  // The first free range of `block` that holds `size` bytes at `alignment`, or end().
+  static std::map<vk::DeviceSize, vk::DeviceSize>::const_iterator fit(const Block& block, vk::DeviceSize size,
+                                                                      vk::DeviceSize alignment);
   // First fit in `block`, or false.
   static bool place(Block& block, vk::DeviceSize size, vk::DeviceSize alignment, vk::DeviceSize& offset);
 
