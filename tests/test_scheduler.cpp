@@ -154,7 +154,7 @@ struct Rig {
   explicit Rig(uint64_t timeout_ns = kLongTimeoutNs, std::shared_ptr<vkc::CompletionService> service =
                                                          std::make_shared<vkc::CompletionService>("test"))
       : scheduler(
-            kDepth, timeout_ns, [this](uint32_t slot, uint64_t&) { return gpu.status(slot); },
+            kDepth, timeout_ns, [this](uint32_t slot, FrameScheduler::Pending&) { return gpu.status(slot); },
             [this](Completion status) { log.add(log.failures, int(status)); }, std::move(service)) {}
   // reserve() and push() of frame `n`, as the element does; returns reserve()'s flow.
   GstFlowReturn submit(int n, GstFlowReturn finish_flow = GST_FLOW_OK, Gate* gate = nullptr,
@@ -431,6 +431,67 @@ GST_START_TEST(test_blocked_finish_delays_no_other_element) {
 }
 GST_END_TEST;
 
+// One element's frame on a fake GPU queue that reaches values in order (a timeline): the frame
+// is done once the queue reaches `value`, the point it tells the service at push and at each look.
+struct PointRig {
+  PointRig(std::atomic<uint64_t>& reached, uint64_t value, std::shared_ptr<vkc::CompletionService> service)
+      : reached_(reached),
+        value_(std::make_shared<std::atomic<uint64_t>>(value)),
+        scheduler(
+            kDepth, kLongTimeoutNs,
+            [this](uint32_t, FrameScheduler::Pending& pending) {
+              looks++;
+              if (reached_.load() >= value_->load()) return Completion::kDone;
+              pending.point = point();
+              return Completion::kPending;
+            },
+            [this](Completion status) { log.add(log.failures, int(status)); }, std::move(service)) {}
+  vkc::CompletionService::Client::Point point() { return {&reached_, value_}; }
+  void submit() {
+    uint32_t slot = 0;
+    ExpectFlow(scheduler.reserve(slot), GST_FLOW_OK, "reserve()");
+    scheduler.push(std::make_unique<FakeFrame>(0, log, GST_FLOW_OK, nullptr, false), point());
+  }
+  std::atomic<uint64_t>& reached_;
+  std::shared_ptr<std::atomic<uint64_t>> value_;
+  std::atomic<int> looks{0};  // calls of the frame's status
+  Log log;
+  FrameScheduler scheduler;
+};
+
+// Elements waiting on one queue are looked at in the order of their points: only the first, at the
+// times it asks for; the others (a chain's elements end at the same point, other streams' frames
+// later) only once the queue has passed their points, when they all leave. Another queue's first
+// waiter is looked at on its own.
+GST_START_TEST(test_elements_behind_a_point_wait_for_it) {
+  auto service = std::make_shared<vkc::CompletionService>("test");
+  std::atomic<uint64_t> queue{0}, other_queue{0};
+  PointRig first(queue, 5, service), same_point(queue, 5, service), later(queue, 6, service),
+      on_other_queue(other_queue, 1, service);
+  for (PointRig* rig : {&first, &same_point, &later, &on_other_queue}) rig->submit();
+  // The first waiter of each queue is looked at again and again while its frame runs.
+  const auto give_up = std::chrono::steady_clock::now() + kPatience;
+  while ((first.looks < 3 || on_other_queue.looks < 3) && std::chrono::steady_clock::now() < give_up)
+    std::this_thread::sleep_for(1ms);
+  fail_unless(first.looks >= 3 && on_other_queue.looks >= 3,
+              "the first waiters were looked at %d and %d times, expected 3 or more", first.looks.load(),
+              on_other_queue.looks.load());
+  fail_unless(same_point.looks == 0 && later.looks == 0,
+              "elements behind the first waiter's point were looked at %d and %d times, expected never",
+              same_point.looks.load(), later.looks.load());
+  queue = 5;
+  fail_unless(
+      first.log.wait_for(first.log.finished, 1) && same_point.log.wait_for(same_point.log.finished, 1),
+      "frames at the point the queue reached did not leave");
+  ExpectLog(later.log, later.log.finished, {}, "finished behind the point reached");
+  queue = 6;  // `later` is now the queue's first waiter
+  other_queue = 1;
+  fail_unless(later.log.wait_for(later.log.finished, 1) &&
+                  on_other_queue.log.wait_for(on_other_queue.log.finished, 1),
+              "the frames left behind did not leave once their queues reached them");
+}
+GST_END_TEST;
+
 // vkc::HeldOutputs: outputs held while the streaming thread is inside a frame leave in the order
 // they were finished, also one that another thread finishes while release() pushes; the first flow
 // that is not OK is returned; before hold() and after release() nothing is held.
@@ -522,6 +583,7 @@ static Suite* scheduler_suite() {
   tcase_add_test(tc, test_stop_hands_running_frames_back);
   tcase_add_test(tc, test_many_schedulers_share_one_service);
   tcase_add_test(tc, test_blocked_finish_delays_no_other_element);
+  tcase_add_test(tc, test_elements_behind_a_point_wait_for_it);
   tcase_add_test(tc, test_finishes_that_cannot_block_stay_on_the_service_thread);
   tcase_add_test(tc, test_held_outputs_leave_in_order);
   tcase_add_test(tc, test_start_gate);

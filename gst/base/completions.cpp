@@ -19,6 +19,13 @@ namespace {
 // The kernel may stretch a nap by the thread's timer slack (50 us by default): far more than the
 // shortest naps the clients ask for.
 constexpr unsigned long kTimerSlackNs = 2'000;
+// A round looks at the clients due this soon too, and a wake() this close to the round planned
+// already does not wake the thread: one round serves the frames of many streams that end close
+// together, instead of a round, and a sleep and wake of the thread, each.
+constexpr auto kCoalesce = std::chrono::microseconds(100);
+// Passes of a round at most: another pass follows one that found a frame done (the counters moved,
+// so clients waiting behind it may be done too).
+constexpr int kPasses = 4;
 }  // namespace
 
 struct CompletionService::Entry {
@@ -27,6 +34,7 @@ struct CompletionService::Entry {
   Clock::time_point next = Clock::time_point::max();  // service lock: when to look
   bool looking = false;                               // service lock: look() runs
   bool finishing = false;                             // service lock: finish() is queued or runs
+  Client::Point point;                                // service lock: from the last look, when kLater
 };
 
 CompletionService::CompletionService(const std::string& name)
@@ -40,13 +48,14 @@ CompletionService::~CompletionService() {
   {
     std::lock_guard<std::mutex> guard(lock_);
     stopping_ = true;
+    timer_.set(Clock::now());
   }
-  changed_.notify_all();
   thread_.join();
   if (gpu_waiter_.joinable()) gpu_waiter_.join();
-  GST_INFO("%s: %" G_GUINT64_FORMAT " rounds, %" G_GUINT64_FORMAT " looks, %" G_GUINT64_FORMAT
-           " finishes on its thread, %" G_GUINT64_FORMAT " on workers (%zu workers at most)",
-           name_.c_str(), rounds_, looks_, finished_here_, handed_over_, most_workers_);
+  GST_INFO("%s: %" G_GUINT64_FORMAT " rounds, %" G_GUINT64_FORMAT " looks (%" G_GUINT64_FORMAT
+           " as their points passed), %" G_GUINT64_FORMAT " finishes on its thread, %" G_GUINT64_FORMAT
+           " on workers (%zu workers at most)",
+           name_.c_str(), rounds_, looks_, passed_looks_, finished_here_, handed_over_, most_workers_);
 }
 
 std::shared_ptr<CompletionService> CompletionService::for_device(const Device& device) {
@@ -102,7 +111,7 @@ void CompletionService::wait_for_gpu(const std::string& name, const Timeline& ti
     for (Entry& e : entries_)
       if (!e.finishing && e.next != Clock::time_point::max()) e.next = std::min(e.next, now);
     planned_wake_ = now;
-    changed_.notify_one();
+    timer_.set(now);
   }
 }
 
@@ -122,67 +131,122 @@ void CompletionService::wake(Entry* entry, Clock::time_point when) {
   std::lock_guard<std::mutex> guard(lock_);
   if (when == Clock::time_point::min()) when = Clock::now();
   entry->next = std::min(entry->next, when);
-  if (when < planned_wake_) {
+  // A client that a worker finishes is looked at when the finish returns (finished()).
+  if (!entry->finishing && when + kCoalesce < planned_wake_) {
     planned_wake_ = when;
-    changed_.notify_one();
+    timer_.set(when);
   }
+}
+
+void CompletionService::wake(Entry* entry, Clock::time_point when, Client::Point point) {
+  {
+    std::lock_guard<std::mutex> guard(lock_);
+    entry->point = std::move(point);
+  }
+  wake(entry, when);
 }
 
 void CompletionService::finished(Entry* entry) {
   std::lock_guard<std::mutex> guard(lock_);
   entry->finishing = false;
-  entry->next = Clock::now();
-  planned_wake_ = entry->next;
-  changed_.notify_one();
+  // Looked at again when the client asked during its finish (wake()), if it did: a frame of a live
+  // stream finished on a worker costs no round of the service after it.
+  if (entry->next < planned_wake_) {
+    planned_wake_ = entry->next;
+    timer_.set(planned_wake_);
+  }
   settled_.notify_all();
+}
+
+void CompletionService::find_first_waiters(std::vector<FirstWaiter>& firsts) const {
+  firsts.clear();
+  for (const Entry& e : entries_) {
+    const uint64_t value = e.finishing ? 0 : e.point.at();
+    if (value == 0 || e.point.passed()) continue;
+    auto first = std::find_if(firsts.begin(), firsts.end(),
+                              [&](const FirstWaiter& f) { return f.counter == e.point.counter; });
+    if (first == firsts.end())
+      firsts.push_back({e.point.counter, value, &e});
+    else if (value < first->value)
+      *first = {e.point.counter, value, &e};
+  }
+}
+
+bool CompletionService::waits_behind(const Entry& e, const std::vector<FirstWaiter>& firsts) {
+  const uint64_t value = e.point.at();
+  if (value == 0) return false;
+  for (const FirstWaiter& f : firsts)
+    if (f.counter == e.point.counter) return f.entry != &e && value >= f.value;
+  return false;  // passed
 }
 
 void CompletionService::run(const std::string& name) {
   pthread_setname_np(pthread_self(), name.c_str());
   prctl(PR_SET_TIMERSLACK, kTimerSlackNs);
+  std::vector<FirstWaiter> firsts;
   std::unique_lock<std::mutex> guard(lock_);
   while (!stopping_) {
     rounds_++;
-    for (auto it = entries_.begin(); it != entries_.end(); ++it) {
-      Entry& e = *it;
-      if (e.finishing) continue;  // looked at again when its finish returns
-      const Clock::time_point now = Clock::now();
-      if (e.next > now) continue;
-      // The look runs outside the lock; the entry stays in the list meanwhile (remove() waits).
-      e.looking = true;
-      e.next = Clock::time_point::max();  // a wake() during the look sets it again
-      guard.unlock();
-      Clock::time_point next = Clock::time_point::max();
-      const Client::Look look = e.client->look(now, next);
-      looks_++;
-      if (look == Client::Look::kFinishHere) {
-        e.client->finish(true);
-        finished_here_++;  // the client wakes the service for the frames behind it (or a push does)
+    bool moved = true;
+    for (int pass = 0; moved && pass < kPasses && !stopping_; ++pass) {
+      moved = false;
+      find_first_waiters(firsts);
+      for (auto it = entries_.begin(); it != entries_.end(); ++it) {
+        Entry& e = *it;
+        if (e.finishing) continue;  // looked at again when its finish returns
+        const Clock::time_point now = Clock::now();
+        const bool passed = e.point.passed();
+        if (!passed && (e.next > now + kCoalesce || waits_behind(e, firsts))) continue;
+        if (passed) passed_looks_++;
+        // The look runs outside the lock; the entry stays in the list meanwhile (remove() waits).
+        e.looking = true;
+        e.next = Clock::time_point::max();  // a wake() during the look sets it again
+        e.point = {};
+        guard.unlock();
+        Clock::time_point next = Clock::time_point::max();
+        Client::Point point;
+        const Client::Look look = e.client->look(now, next, point);
+        looks_++;
+        if (look == Client::Look::kFinishHere) {
+          e.client->finish(true);
+          finished_here_++;  // the client wakes the service for the frames behind it (or a push does)
+        }
+        guard.lock();
+        e.looking = false;
+        if (look == Client::Look::kReady) {
+          e.finishing = true;
+          handed_over_++;
+          workers_.run([this, entry = &e] {
+            entry->client->finish(false);
+            finished(entry);
+          });
+          most_workers_ = std::max(most_workers_, workers_.threads());
+        } else if (look == Client::Look::kLater) {
+          e.next = std::min(e.next, next);
+          e.point = std::move(point);
+        }
+        moved = moved || look == Client::Look::kReady || look == Client::Look::kFinishHere;
+        settled_.notify_all();
       }
-      guard.lock();
-      e.looking = false;
-      if (look == Client::Look::kReady) {
-        e.finishing = true;
-        handed_over_++;
-        workers_.run([this, entry = &e] {
-          entry->client->finish(false);
-          finished(entry);
-        });
-        most_workers_ = std::max(most_workers_, workers_.threads());
-      } else if (look == Client::Look::kLater) {
-        e.next = std::min(e.next, next);
-      }
-      settled_.notify_all();
     }
     // Also what wake() asked for while the looks ran.
     // A finish queued behind blocked workers gets a thread of its own in time.
     planned_wake_ = workers_.check();
-    for (const Entry& e : entries_)
-      if (!e.finishing) planned_wake_ = std::min(planned_wake_, e.next);
-    if (planned_wake_ == Clock::time_point::max())
-      changed_.wait(guard);
-    else if (planned_wake_ > Clock::now())
-      changed_.wait_until(guard, planned_wake_);
+    find_first_waiters(firsts);
+    for (const Entry& e : entries_) {
+      if (e.finishing) continue;
+      if (e.point.passed())
+        planned_wake_ = Clock::time_point::min();
+      else if (!waits_behind(e, firsts))
+        planned_wake_ = std::min(planned_wake_, e.next);
+    }
+    if (!stopping_ && planned_wake_ > Clock::now()) {
+      // Until then, a wake() for an earlier moment moves the timer without waking the thread.
+      timer_.set(planned_wake_);
+      guard.unlock();
+      timer_.sleep();
+      guard.lock();
+    }
   }
 }
 

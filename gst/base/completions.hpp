@@ -21,6 +21,7 @@
 // No GObject in here: tests/test_scheduler.cpp runs it with fake clients' GPUs.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <list>
@@ -28,7 +29,9 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 
+#include "waketimer.hpp"
 #include "workers.hpp"
 
 namespace vkc {
@@ -48,11 +51,28 @@ class CompletionService {
       kReady,       // finish() is due on a worker: the oldest frame is done (or failed)
       kFinishHere,  // finish() is due and cannot block: on the service's thread, no hand-over
     };
+    // Where a waited-for frame ends, when the client knows: done once `counter` (a queue's timeline
+    // as far as reads have seen it) holds `value` (0 until the frame's batch is sent). `value`
+    // keeps what holds it alive.
+    struct Point {
+      const std::atomic<uint64_t>* counter = nullptr;
+      std::shared_ptr<const std::atomic<uint64_t>> value;
+      // The value, 0 when unknown.
+      uint64_t at() const { return value ? value->load(std::memory_order_acquire) : 0; }
+      bool passed() const {
+        const uint64_t v = at();
+        return v != 0 && counter->load(std::memory_order_relaxed) >= v;
+      }
+    };
     // The service's thread, never while finish() runs: where the client's frames stand at `now`.
-    virtual Look look(Clock::time_point now, Clock::time_point& next) = 0;
+    // With kLater, the oldest frame's `point` when the client knows it: clients waiting on the
+    // same counter are then looked at in the order of their points (one at the times it asks for,
+    // the rest once the counter passes theirs), so the frames of a chain's elements, which end at
+    // one point, cost one look until done, and a round finishes every frame the counter passed.
+    virtual Look look(Clock::time_point now, Clock::time_point& next, Point& point) = 0;
     // After look() said kReady (on a worker, `here` false) or kFinishHere (on the service's
-    // thread, `here` true: finishes nothing that may block). The client is looked at again when it
-    // returns.
+    // thread, `here` true: finishes nothing that may block). The client is looked at again after
+    // it returns if it called wake() meanwhile (it has frames left in flight).
     virtual void finish(bool here) = 0;
 
    protected:
@@ -78,6 +98,8 @@ class CompletionService {
   // Look at the client at `when` at the latest (now by default): it has a new frame, or its state
   // changed. Any thread; cheap when the service's thread is due to look earlier anyway.
   void wake(Entry* entry, Clock::time_point when = Clock::time_point::min());
+  // The same for a client's new oldest frame, which ends at `point` (see Client::look()).
+  void wake(Entry* entry, Clock::time_point when, Client::Point point);
 
   // Threads of the service now: its waiting thread, its GPU waiter and its workers.
   size_t threads() const { return 1 + (gpu_waiter_.joinable() ? 1 : 0) + workers_.threads(); }
@@ -94,17 +116,27 @@ class CompletionService {
   void wait_for_gpu(const std::string& name, const Timeline& timeline);
   // After a finish: the client is looked at again now.
   void finished(Entry* entry);
+  // The first client waiting on each counter (lowest point; see Client::look()). Lock held.
+  struct FirstWaiter {
+    const std::atomic<uint64_t>* counter;
+    uint64_t value;
+    const Entry* entry;
+  };
+  void find_first_waiters(std::vector<FirstWaiter>& firsts) const;
+  // Whether the entry waits behind another client's point on the same counter (not to be looked
+  // at by time). Lock held.
+  static bool waits_behind(const Entry& e, const std::vector<FirstWaiter>& firsts);
 
   const std::string name_;
   Workers workers_;
   std::mutex lock_;
-  std::condition_variable changed_;  // the waiting thread: a wake, a stop
   std::condition_variable settled_;  // remove(): a look or a finish ended
   std::list<Entry> entries_;         // lock
   // The service's thread: what it did, logged when it ends (GST_DEBUG=vkcomputecompletions:4).
-  uint64_t rounds_ = 0, looks_ = 0, finished_here_ = 0, handed_over_ = 0;
+  uint64_t rounds_ = 0, looks_ = 0, passed_looks_ = 0, finished_here_ = 0, handed_over_ = 0;
   size_t most_workers_ = 0;
   Clock::time_point planned_wake_;  // lock: when the waiting thread will look next
+  WakeTimer timer_;                 // set to planned_wake_, with the lock held
   bool stopping_ = false;           // lock
   std::thread thread_;
   std::thread gpu_waiter_;  // semaphore_waits() only

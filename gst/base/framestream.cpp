@@ -76,6 +76,12 @@ uint64_t frame_timeout_ns() {
   return ms * 1'000'000;
 }
 
+// Where the slot's last submission ends, for the completion service (completions.hpp): the
+// point's value is 0 until the submission's batch goes.
+CompletionService::Client::Point end_of(const CommandRing& ring, uint32_t slot) {
+  std::shared_ptr<const SubmitPoint> end = ring.end_point(slot);
+  return {&end->timeline.seen_counter(), {end, &end->value}};
+}
 }  // namespace
 
 // One submitted frame, finished by the scheduler (the completion service, or the streaming thread
@@ -139,7 +145,14 @@ FrameStream::FrameStream(std::shared_ptr<Device> device, Operation& operation, O
   copies_ = std::make_unique<SlotCopies>(device_, *ring_);
   scheduler_ = std::make_unique<FrameScheduler>(
       kVkComputeFramesInFlight, frame_timeout_ns_,
-      [ring = ring_.get()](uint32_t slot, uint64_t& eta_ns) { return ring->status(slot, &eta_ns); },
+      [ring = ring_.get()](uint32_t slot, FrameScheduler::Pending& pending) {
+        const Completion status = ring->status(slot, &pending.eta_ns);
+        if (status == Completion::kPending) {
+          pending.point = end_of(*ring, slot);
+          pending.due_ns = ring->end_point(slot)->timeline.until_ns(pending.point.at());
+        }
+        return status;
+      },
       [this](Completion status) { report_failure(status); }, CompletionService::for_device(*device_),
       // The streaming thread may wait long for a worker (its push blocked downstream): the work of
       // the elements above, left in its batch, must not wait with it.
@@ -393,7 +406,7 @@ GstFlowReturn FrameStream::submit_frame(GstBuffer* in, const GstSegment& segment
   } else if (frame.out.device_local) {
     *out = std::exchange(frame.outbuf, nullptr);
   }
-  scheduler_->push(std::move(work));
+  scheduler_->push(std::move(work), end_of(*ring_, slot));
   return GST_FLOW_OK;
 }
 

@@ -67,7 +67,7 @@ GstFlowReturn FrameScheduler::reserve(uint32_t& slot) {
   return flow;
 }
 
-void FrameScheduler::push(std::unique_ptr<Work> work) {
+void FrameScheduler::push(std::unique_ptr<Work> work, Point point) {
   std::lock_guard<std::mutex> guard(lock_);
   in_flight_.push_back(std::move(work));
   submitted_++;
@@ -76,7 +76,7 @@ void FrameScheduler::push(std::unique_ptr<Work> work) {
   watched_ = retired_;
   watched_since_ = Clock::now();
   looks_ = 1;
-  service_->wake(entry_, watched_since_ + std::chrono::nanoseconds(nap_ns(0, 0)));
+  service_->wake(entry_, watched_since_ + std::chrono::nanoseconds(nap_ns(0, 0)), std::move(point));
 }
 
 GstFlowReturn FrameScheduler::drain() {
@@ -150,11 +150,11 @@ uint64_t FrameScheduler::nap_ns(uint64_t waited_ns, unsigned looks, uint64_t eta
                   std::min(eta_ns / 4 * 3, left));
 }
 
-Completion FrameScheduler::look_at_oldest(std::unique_lock<std::mutex>& guard, uint64_t& eta_ns) {
+Completion FrameScheduler::look_at_oldest(std::unique_lock<std::mutex>& guard, Pending& pending) {
   const uint32_t slot = uint32_t(retired_ % depth_);
   finishing_ = true;
   guard.unlock();
-  const Completion status = status_(slot, eta_ns);
+  const Completion status = status_(slot, pending);
   guard.lock();
   finishing_ = false;
   return status;
@@ -164,13 +164,13 @@ Completion FrameScheduler::wait_oldest(std::unique_lock<std::mutex>& guard, Cloc
   const auto start = Clock::now();
   for (unsigned looks = 0;; ++looks) {
     guard.unlock();
-    uint64_t eta = 0;
-    const Completion status = status_(uint32_t(retired_ % depth_), eta);
+    Pending pending;
+    const Completion status = status_(uint32_t(retired_ % depth_), pending);
     guard.lock();
     const uint64_t waited = since_ns(start);
     if (status == Completion::kDone) expected_wait_ns_ = (7 * expected_wait_ns_ + waited) / 8;
     if (status != Completion::kPending || stopping_ || waited >= timeout_ns_) return status;
-    const uint64_t nap = nap_ns(waited, looks, eta);
+    const uint64_t nap = nap_ns(waited, looks, pending.eta_ns);
     if (waited + nap > kHandOverNs) {  // a long wait: the service's, while this thread sleeps
       hand_over = Clock::now() + std::chrono::nanoseconds(nap);
       return status;
@@ -227,12 +227,16 @@ void FrameScheduler::settle_oldest(Completion status, std::unique_lock<std::mute
   }
   // Only now: drain() returns once the frames it waited for have released what they held.
   if (status != Completion::kPending) releasing_--;
-  // The next frame is the service's to look at, unless the streaming thread keeps the ring busy.
-  if (!in_flight_.empty() && entry_ && !stopping_) service_->wake(entry_);
+  // The next frame is the service's to look at now; while the streaming thread keeps the ring busy,
+  // only as late as look() would say (a wake of the service per frame of an unpaced stream saves
+  // nothing).
+  if (!in_flight_.empty() && entry_ && !stopping_)
+    service_->wake(entry_, kept_busy() ? Clock::now() + kBusyRingLook : Clock::time_point::min());
   changed_.notify_all();
 }
 
-CompletionService::Client::Look FrameScheduler::look(Clock::time_point now, Clock::time_point& next) {
+CompletionService::Client::Look FrameScheduler::look(Clock::time_point now, Clock::time_point& next,
+                                                     Point& point) {
   std::unique_lock<std::mutex> guard(lock_);
   if (stopping_ || in_flight_.empty() || stalled_) return Look::kIdle;
   if (finishing_) {  // the streaming thread's turn; its settle_oldest() wakes the service
@@ -246,8 +250,8 @@ CompletionService::Client::Look FrameScheduler::look(Clock::time_point now, Cloc
   }
   const uint64_t oldest = retired_;
   const bool busy = kept_busy() && handed_over_ != oldest;  // a frame handed over is the service's
-  uint64_t eta = 0;
-  const Completion status = look_at_oldest(guard, eta);
+  Pending pending;
+  const Completion status = look_at_oldest(guard, pending);
   changed_.notify_all();  // the streaming thread may wait for the turn
   if (stopping_) return Look::kIdle;
   if (retired_ != oldest || finishing_) {  // another thread took the frame meanwhile
@@ -256,10 +260,18 @@ CompletionService::Client::Look FrameScheduler::look(Clock::time_point now, Cloc
   }
   const uint64_t waited = since_ns(watched_since_);
   if (status == Completion::kPending && waited < timeout_ns_) {
-    next = busy ? now + kBusyRingLook
-           : CompletionService::semaphore_waits()
-               ? now + CompletionService::kSemaphoreFallback
-               : Clock::now() + std::chrono::nanoseconds(nap_ns(waited, looks_, eta));
+    // A frame whose point is known may be the first waiter, which every stream's frames behind it
+    // on the queue wait for (completions.hpp): its naps are not stretched by the work queued ahead,
+    // and end when the queue's pace says it reaches the point, if sooner. (The pace is an estimate,
+    // Timeline::ahead_ns(): it may shorten a nap, never lengthen one, so that no nap holds them all.)
+    const bool first_waiter = !busy && pending.point.at() != 0;
+    uint64_t nap = nap_ns(waited, looks_, first_waiter ? 0 : pending.eta_ns);
+    if (first_waiter && pending.due_ns != 0) nap = std::min(nap, std::max(pending.due_ns, kShortestNapNs));
+    next = busy                                   ? now + kBusyRingLook
+           : CompletionService::semaphore_waits() ? now + CompletionService::kSemaphoreFallback
+                                                  : Clock::now() + std::chrono::nanoseconds(nap);
+    // The streaming thread's frames are not others' first waiter: the service looks at them seldom.
+    if (!busy) point = std::move(pending.point);
     looks_++;
     return Look::kLater;
   }
@@ -277,8 +289,8 @@ void FrameScheduler::finish(bool here) {
   while (!stopping_ && !stalled_ && !in_flight_.empty() && !finishing_ &&
          !(here && in_flight_.front()->may_block())) {
     const uint64_t oldest = retired_;
-    uint64_t eta = 0;
-    const Completion status = look_at_oldest(guard, eta);
+    Pending pending;
+    const Completion status = look_at_oldest(guard, pending);
     changed_.notify_all();
     if (status == Completion::kPending || retired_ != oldest || finishing_) break;
     settle_oldest(status, guard);

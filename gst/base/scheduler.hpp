@@ -59,10 +59,17 @@ class FrameScheduler : private CompletionService::Client {
     virtual bool may_block() const { return true; }
   };
   using Frames = std::deque<std::unique_ptr<Work>>;
-  // Where the frame submitted into `slot` stands now, without waiting (CommandRing::status()); for
-  // a pending frame `eta_ns` is at least how long the work queued ahead of it will take (0 when
-  // unknown), so that a frame behind other streams' work is not looked at in vain.
-  using FrameStatus = std::function<Completion(uint32_t slot, uint64_t& eta_ns)>;
+  // What a look at a pending frame learns besides: `eta_ns` is at least how long the work queued
+  // ahead of it will take (0 when unknown), so that a frame behind other streams' work is not
+  // looked at in vain; `point` is where it ends, when known (completions.hpp), and `due_ns` how
+  // long until the queue reaches it at its recent pace.
+  struct Pending {
+    uint64_t eta_ns = 0;
+    CompletionService::Client::Point point;
+    uint64_t due_ns = 0;  // how long until the queue likely reaches the point (0: unknown)
+  };
+  // Where the frame submitted into `slot` stands now, without waiting (CommandRing::status()).
+  using FrameStatus = std::function<Completion(uint32_t slot, Pending& pending)>;
   // The frame that did not complete (kPending: still running after the timeout; kLost), once, on
   // the thread that waited for it.
   using FailureReport = std::function<void(Completion status)>;
@@ -82,8 +89,9 @@ class FrameScheduler : private CompletionService::Client {
   // Streaming thread: waits until a slot is free and returns it in `slot` with GST_FLOW_OK;
   // GST_FLOW_ERROR after a failure, or the first flow of a finished frame that was not OK.
   GstFlowReturn reserve(uint32_t& slot);
-  // Streaming thread: the frame just submitted into the slot that the last reserve() gave.
-  void push(std::unique_ptr<Work> work);
+  // Streaming thread: the frame just submitted into the slot that the last reserve() gave, which
+  // ends at `point` when known (completions.hpp).
+  void push(std::unique_ptr<Work> work, CompletionService::Client::Point point = {});
   // Waits until every frame has finished (a serialized event follows them); a flow as reserve().
   GstFlowReturn drain();
   // A flush: drops every frame without finishing it, waiting up to the timeout for each one (its
@@ -100,13 +108,13 @@ class FrameScheduler : private CompletionService::Client {
  private:
   using Clock = CompletionService::Clock;
   // The service's thread: where the oldest frame stands, and when to look again (completions.hpp).
-  Look look(Clock::time_point now, Clock::time_point& next) override;
+  Look look(Clock::time_point now, Clock::time_point& next, Point& point) override;
   // Finishes the oldest frame that look() found done (or failed), and every done frame after it
   // (`here`: on the service's thread, up to one that may block).
   void finish(bool here) override;
   // Looks at the oldest frame's status without waiting, holding the turn (`finishing_`) meanwhile:
   // the streaming thread must not finish the frame and record into its slot while it is read.
-  Completion look_at_oldest(std::unique_lock<std::mutex>& guard, uint64_t& eta_ns);
+  Completion look_at_oldest(std::unique_lock<std::mutex>& guard, Pending& pending);
   // Waits for the oldest frame and finishes it (or drops it, or marks the failure), on the
   // streaming thread in reserve() or drain(). With the lock held and no other thread finishing.
   void finish_oldest(std::unique_lock<std::mutex>& guard);

@@ -52,6 +52,8 @@ class CommandRing {
   // Where the compute work of the slot's last submission ends (its kernels' writes are done there,
   // before any download): what a frame written in device memory carries (vkmemory.hpp).
   std::shared_ptr<const SubmitPoint> compute_point(uint32_t slot) const { return slots_[slot].compute_done; }
+  // Where the whole of the slot's last submission ends (its download, else its compute work).
+  std::shared_ptr<const SubmitPoint> end_point(uint32_t slot) const { return slots_[slot].done; }
   // Waits up to `timeout_ns` for the slot's last submission.
   Completion wait(uint32_t slot, uint64_t timeout_ns) const;
   // Where the slot's last submission stands, without waiting: at most one read of its queue's

@@ -81,6 +81,11 @@ uint64_t Timeline::ahead_ns(uint64_t value) const {
   return value > seen + 1 ? (value - seen - 1) * step_ns_.load(std::memory_order_relaxed) : 0;
 }
 
+uint64_t Timeline::until_ns(uint64_t value) const {
+  const uint64_t seen = seen_.load(std::memory_order_relaxed);
+  return value > seen ? (value - seen) * step_ns_.load(std::memory_order_relaxed) : 0;
+}
+
 bool SubmitPoint::reached() const {
   const uint64_t at = value.load(std::memory_order_acquire);
   return at != 0 && timeline.reached(at);

@@ -54,6 +54,7 @@ class Timeline {
   void saw(uint64_t value) const;
   // The highest value seen reached so far, and the last value submitted.
   uint64_t seen() const { return seen_.load(std::memory_order_relaxed); }
+  const std::atomic<uint64_t>& seen_counter() const { return seen_; }
   uint64_t submitted() const { return submitted_.load(std::memory_order_relaxed); }
   // The counter's value now (a read of the semaphore). Throws vk::DeviceLostError.
   uint64_t counter() const { return semaphore_.getCounterValue(); }
@@ -62,6 +63,9 @@ class Timeline {
   // has none ahead or no pace is known. Hundreds of streams on one GPU queue their frames behind
   // each other: a frame's wait is then known to last at least this long.
   uint64_t ahead_ns(uint64_t value) const;
+  // How long until the queue reaches `value` (the submissions after the last value seen up to it,
+  // at that pace): 0 when reached or no pace is known.
+  uint64_t until_ns(uint64_t value) const;
 
  private:
   using Clock = std::chrono::steady_clock;
