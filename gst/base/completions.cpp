@@ -34,7 +34,7 @@ struct CompletionService::Entry {
   Clock::time_point next = Clock::time_point::max();  // service lock: when to look
   bool looking = false;                               // service lock: look() runs
   bool finishing = false;                             // service lock: finish() is queued or runs
-  Client::Point point;                                // service lock: from the last look, when kLater
+  Client::Point point;  // service lock: the oldest frame's, from push() (wake()) or the last look (kLater)
 };
 
 CompletionService::CompletionService(const std::string& name)
@@ -129,21 +129,26 @@ void CompletionService::remove(Entry* entry) {
 
 void CompletionService::wake(Entry* entry, Clock::time_point when) {
   std::lock_guard<std::mutex> guard(lock_);
+  wake_locked(entry, when);
+}
+
+void CompletionService::wake(Entry* entry, Clock::time_point when, Client::Point point) {
+  // One locked section: an entry holding a point but no moment to be looked at would be a first
+  // waiter that the round's plan leaves out.
+  std::lock_guard<std::mutex> guard(lock_);
+  entry->point = std::move(point);
+  wake_locked(entry, when);
+}
+
+void CompletionService::wake_locked(Entry* entry, Clock::time_point when) {
   if (when == Clock::time_point::min()) when = Clock::now();
+  if (when == Clock::time_point::max()) return;  // never: nothing to plan (and no overflow below)
   entry->next = std::min(entry->next, when);
   // A client that a worker finishes is looked at when the finish returns (finished()).
   if (!entry->finishing && when + kCoalesce < planned_wake_) {
     planned_wake_ = when;
     timer_.set(when);
   }
-}
-
-void CompletionService::wake(Entry* entry, Clock::time_point when, Client::Point point) {
-  {
-    std::lock_guard<std::mutex> guard(lock_);
-    entry->point = std::move(point);
-  }
-  wake(entry, when);
 }
 
 void CompletionService::finished(Entry* entry) {
@@ -183,6 +188,8 @@ bool CompletionService::waits_behind(const Entry& e, const std::vector<FirstWait
 void CompletionService::run(const std::string& name) {
   pthread_setname_np(pthread_self(), name.c_str());
   prctl(PR_SET_TIMERSLACK, kTimerSlackNs);
+  // The first waiters of a pass, by entry address: compared, never followed (an entry removed while
+  // a look ran may still be named; one added at its address gets one look more).
   std::vector<FirstWaiter> firsts;
   std::unique_lock<std::mutex> guard(lock_);
   while (!stopping_) {

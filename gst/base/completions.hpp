@@ -3,7 +3,9 @@
 //
 // Each element's FrameScheduler is a Client. The service's thread asks each client that is due
 // where its oldest frame stands (look(): a read of the frame's point on the device's timeline,
-// no wait), naps until the earliest moment any client asked to be looked at again, and hands each
+// no wait), naps until the earliest moment any client asked to be looked at again (of the clients
+// waiting on one queue, the first waiter's: the others are looked at once the queue passes their
+// points, Client::look()), and hands each
 // client whose oldest frame is done to its Workers (workers.hpp), which finish it there: push its
 // output, post its message. A finish that blocks downstream holds one worker and delays no other
 // client by more than a millisecond (workers.hpp); a client is finished by one thread at a time, so its
@@ -53,7 +55,8 @@ class CompletionService {
     };
     // Where a waited-for frame ends, when the client knows: done once `counter` (a queue's timeline
     // as far as reads have seen it) holds `value` (0 until the frame's batch is sent). `value`
-    // keeps what holds it alive.
+    // keeps what holds it alive; `counter` is the device's, which outlives the client's entry
+    // (remove() comes before the device is let go).
     struct Point {
       const std::atomic<uint64_t>* counter = nullptr;
       std::shared_ptr<const std::atomic<uint64_t>> value;
@@ -114,7 +117,9 @@ class CompletionService {
   // The GPU waiter's thread: blocks until `timeline` reaches the value after the last one seen, then
   // has every client looked at.
   void wait_for_gpu(const std::string& name, const Timeline& timeline);
-  // After a finish: the client is looked at again now.
+  // wake() with the lock held.
+  void wake_locked(Entry* entry, Clock::time_point when);
+  // After a finish: the client is looked at again if it called wake() meanwhile.
   void finished(Entry* entry);
   // The first client waiting on each counter (lowest point; see Client::look()). Lock held.
   struct FirstWaiter {

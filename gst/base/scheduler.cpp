@@ -261,9 +261,9 @@ CompletionService::Client::Look FrameScheduler::look(Clock::time_point now, Cloc
   const uint64_t waited = since_ns(watched_since_);
   if (status == Completion::kPending && waited < timeout_ns_) {
     // A frame whose point is known may be the first waiter, which every stream's frames behind it
-    // on the queue wait for (completions.hpp): its naps are not stretched by the work queued ahead,
-    // and end when the queue's pace says it reaches the point, if sooner. (The pace is an estimate,
-    // Timeline::ahead_ns(): it may shorten a nap, never lengthen one, so that no nap holds them all.)
+    // on the queue wait for (completions.hpp): its naps are not stretched by the work queued ahead
+    // (at most kLongestNapNs), and end when the queue's pace says it reaches the point, if sooner
+    // (`due_ns`, Timeline::until_ns(): an estimate, so it may shorten a nap, never lengthen one).
     const bool first_waiter = !busy && pending.point.at() != 0;
     uint64_t nap = nap_ns(waited, looks_, first_waiter ? 0 : pending.eta_ns);
     if (first_waiter && pending.due_ns != 0) nap = std::min(nap, std::max(pending.due_ns, kShortestNapNs));
