@@ -76,11 +76,12 @@ uint64_t frame_timeout_ns() {
   return ms * 1'000'000;
 }
 
-// Where the slot's last submission ends, for the completion service (completions.hpp): the
-// point's value is 0 until the submission's batch goes.
-CompletionService::Client::Point end_of(const CommandRing& ring, uint32_t slot) {
-  std::shared_ptr<const SubmitPoint> end = ring.end_point(slot);
-  return {&end->timeline.seen_counter(), {end, &end->value}};
+// A submission's end as the completion service follows it (completions.hpp): its value is 0 until
+// the submission's batch goes.
+CompletionService::Client::Point point_of(std::shared_ptr<const SubmitPoint> end) {
+  const std::atomic<uint64_t>* counter = &end->timeline.seen_counter();
+  const std::atomic<uint64_t>* value = &end->value;
+  return {counter, {std::move(end), value}};
 }
 }  // namespace
 
@@ -148,8 +149,9 @@ FrameStream::FrameStream(std::shared_ptr<Device> device, Operation& operation, O
       [ring = ring_.get()](uint32_t slot, FrameScheduler::Pending& pending) {
         const Completion status = ring->status(slot, &pending.eta_ns);
         if (status == Completion::kPending) {
-          pending.point = end_of(*ring, slot);
-          pending.due_ns = ring->end_point(slot)->timeline.until_ns(pending.point.at());
+          std::shared_ptr<const SubmitPoint> end = ring->end_point(slot);
+          pending.due_ns = end->timeline.until_ns(end->value.load(std::memory_order_acquire));
+          pending.point = point_of(std::move(end));
         }
         return status;
       },
@@ -406,7 +408,7 @@ GstFlowReturn FrameStream::submit_frame(GstBuffer* in, const GstSegment& segment
   } else if (frame.out.device_local) {
     *out = std::exchange(frame.outbuf, nullptr);
   }
-  scheduler_->push(std::move(work), end_of(*ring_, slot));
+  scheduler_->push(std::move(work), point_of(ring_->end_point(slot)));
   return GST_FLOW_OK;
 }
 
