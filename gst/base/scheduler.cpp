@@ -21,6 +21,7 @@ constexpr uint64_t kLongestNapNs = 1'000'000;
 // to it, and only looks at it this often: frames of a burst that no frame follows still leave,
 // this late at most.
 constexpr auto kBusyRingLook = std::chrono::microseconds(1000);
+constexpr uint64_t kBusyRingLookNs = 1'000'000;
 // The streaming thread waits for its oldest frame itself (the ring full: an unpaced stream) while
 // the wait is short; a frame it would wait for longer (frames of many streams queued on the GPU
 // ahead of it) is handed to the service, and the thread sleeps until the frame has left instead of
@@ -53,6 +54,9 @@ FrameScheduler::~FrameScheduler() {
 
 GstFlowReturn FrameScheduler::reserve(uint32_t& slot) {
   std::unique_lock<std::mutex> guard(lock_);
+  // A stream that comes back soon finishes what is done itself (the service leaves it alone). A
+  // full ring is finished below, as it always is.
+  if (push_gap_ns_ < kBusyRingLookNs && in_flight_.size() < busy_ring_) finish_done(guard);
   // A full ring: the streaming thread waits for the oldest frame and finishes it itself, unless a
   // worker already is.
   bool warned = false;
@@ -71,12 +75,41 @@ void FrameScheduler::push(std::unique_ptr<Work> work, Point point) {
   std::lock_guard<std::mutex> guard(lock_);
   in_flight_.push_back(std::move(work));
   submitted_++;
+  const Clock::time_point now = Clock::now();
+  if (last_push_ != Clock::time_point{}) {
+    const uint64_t gap =
+        uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(now - last_push_).count());
+    push_gap_ns_ = push_gap_ns_ == UINT64_MAX ? gap : (7 * push_gap_ns_ + gap) / 8;
+  }
+  last_push_ = now;
   if (in_flight_.size() > 1 || stopping_) return;  // the service watches the oldest frame already
+  // A stream that comes back soon finishes this frame itself (finish_done()): the service only
+  // looks as late as it would at a busy ring's.
+  if (comes_back_soon(now)) {
+    service_->wake(entry_, now + kBusyRingLook);
+    return;
+  }
   // The service's first look comes when recent frames were about to end.
   watched_ = retired_;
-  watched_since_ = Clock::now();
+  watched_since_ = now;
   looks_ = 1;
   service_->wake(entry_, watched_since_ + std::chrono::nanoseconds(nap_ns(0, 0)), std::move(point));
+}
+
+bool FrameScheduler::comes_back_soon(Clock::time_point now) const {
+  return push_gap_ns_ < kBusyRingLookNs && now - last_push_ < kBusyRingLook;
+}
+
+void FrameScheduler::finish_done(std::unique_lock<std::mutex>& guard) {
+  while (!in_flight_.empty() && !finishing_ && !failed_ && !stopping_ && !stalled_ && !dropping_ &&
+         handed_over_ != retired_) {
+    const uint64_t oldest = retired_;
+    Pending pending;
+    const Completion status = look_at_oldest(guard, pending);
+    changed_.notify_all();  // a look of the service's may wait for the turn
+    if (status != Completion::kDone || retired_ != oldest || finishing_ || stopping_) return;
+    settle_oldest(status, guard);
+  }
 }
 
 GstFlowReturn FrameScheduler::drain() {
@@ -129,8 +162,9 @@ FrameScheduler::Frames FrameScheduler::stop() {
   return std::exchange(in_flight_, {});
 }
 
-bool FrameScheduler::kept_busy() const {
-  return in_flight_.size() >= busy_ring_ && !dropping_ && !stalled_;  // a stalled ring waits for stop()
+bool FrameScheduler::kept_busy(Clock::time_point now) const {
+  return (in_flight_.size() >= busy_ring_ || comes_back_soon(now)) && !dropping_ &&
+         !stalled_;  // a stalled ring waits for stop()
 }
 
 GstFlowReturn FrameScheduler::take_flow(std::unique_lock<std::mutex>& guard) {
@@ -230,8 +264,10 @@ void FrameScheduler::settle_oldest(Completion status, std::unique_lock<std::mute
   // The next frame is the service's to look at now; while the streaming thread keeps the ring busy,
   // only as late as look() would say (a wake of the service per frame of an unpaced stream saves
   // nothing).
-  if (!in_flight_.empty() && entry_ && !stopping_)
-    service_->wake(entry_, kept_busy() ? Clock::now() + kBusyRingLook : Clock::time_point::min());
+  if (!in_flight_.empty() && entry_ && !stopping_) {
+    const Clock::time_point now = Clock::now();
+    service_->wake(entry_, kept_busy(now) ? now + kBusyRingLook : Clock::time_point::min());
+  }
   changed_.notify_all();
 }
 
@@ -243,13 +279,19 @@ CompletionService::Client::Look FrameScheduler::look(Clock::time_point now, Cloc
     next = now + kTurnHeldLook;
     return Look::kLater;
   }
+  // Its streaming thread finishes what is done when its next frame comes (finish_done()): no look,
+  // which would hold the turn it may wait for, until the stream has not come back for that long.
+  if (comes_back_soon(now) && in_flight_.size() < busy_ring_ && handed_over_ != retired_ && !dropping_) {
+    next = last_push_ + kBusyRingLook;
+    return Look::kLater;
+  }
   if (watched_ != retired_) {
     watched_ = retired_;
     watched_since_ = now;
     looks_ = 0;
   }
   const uint64_t oldest = retired_;
-  const bool busy = kept_busy() && handed_over_ != oldest;  // a frame handed over is the service's
+  const bool busy = kept_busy(now) && handed_over_ != oldest;  // a frame handed over is the service's
   Pending pending;
   const Completion status = look_at_oldest(guard, pending);
   changed_.notify_all();  // the streaming thread may wait for the turn

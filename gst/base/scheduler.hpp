@@ -136,8 +136,14 @@ class FrameScheduler : private CompletionService::Client {
 
   // Whether the streaming thread keeps the ring busy: `busy_ring_` frames or more in flight, so it
   // will need the oldest frame's slot soon (an unpaced stream, or a chain whose elements it visits
-  // in turn). With the lock held.
-  bool kept_busy() const;
+  // in turn), or it comes back soon (comes_back_soon()). With the lock held.
+  bool kept_busy(Clock::time_point now) const;
+  // Whether frames arrive less than kBusyRingLook apart, the last that recently: the streaming
+  // thread finishes what is done when the next one comes (finish_done()), and no worker takes the
+  // hand-over (a GPU faster than the stream, whose ring is never full). With the lock held.
+  bool comes_back_soon(Clock::time_point now) const;
+  // The streaming thread in reserve(): finishes the frames that are done already, without waiting.
+  void finish_done(std::unique_lock<std::mutex>& guard);
 
   const uint32_t depth_;
   // A ring this full is the streaming thread's to finish: one frame short of full, so that the
@@ -170,6 +176,9 @@ class FrameScheduler : private CompletionService::Client {
   uint64_t watched_ = UINT64_MAX;
   Clock::time_point watched_since_;
   unsigned looks_ = 0;
+  // lock: when the last frame was pushed, and the mean gap between pushes (UINT64_MAX: none yet).
+  Clock::time_point last_push_{};
+  uint64_t push_gap_ns_ = UINT64_MAX;
   bool failed_ = false;               // lock: a frame did not complete; nothing more is finished
   bool stalled_ = false;              // lock: the oldest frame is still the GPU's after the timeout
   bool reported_ = false;             // lock: the failure's report has returned

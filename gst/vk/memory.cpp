@@ -143,6 +143,9 @@ std::unique_ptr<Buffer> Buffer::import_host(std::shared_ptr<Device> device, cons
   buffer->buffer_.bindMemory(*buffer->memory_, 0);
   buffer->mapped_ = static_cast<uint8_t*>(base);
   dev.set_name(*buffer->buffer_, name);
+  // Each import pins the pages in the driver, and freeing it unpins them: dear enough to be seen.
+  GST_DEBUG("imported %s: %" G_GUINT64_FORMAT " bytes of host memory at %p on Vulkan device %d", name,
+            guint64(length), base, dev.index());
   return buffer;
 }
 
