@@ -41,12 +41,20 @@ struct Memories {
   }
 };
 
-GstBufferPool* StartedPool(guint min_buffers) {
+// Memories the test marks as dear to make again (a frame another GPU imported, in the plugin).
+constexpr guint kDearFlag = GST_MEMORY_FLAG_LAST << 4;
+
+bool IsDear(GstMemory* memory) {
+  return GST_MINI_OBJECT_FLAG_IS_SET(memory, kDearFlag);
+}
+
+GstBufferPool* StartedPool(guint min_buffers, GstVkComputeDearToFree dear_to_free = nullptr) {
   GstVideoInfo info;
   gst_video_info_set_format(&info, GST_VIDEO_FORMAT_RGBA, 64, 48);
   GstCaps* caps = gst_video_info_to_caps(&info);
   GstAllocator* allocator = gst_allocator_find(nullptr);
-  GstBufferPool* pool = gst_vkcompute_buffer_pool_new(allocator, caps, guint(info.size), min_buffers);
+  GstBufferPool* pool =
+      gst_vkcompute_buffer_pool_new(allocator, caps, guint(info.size), min_buffers, nullptr, dear_to_free);
   gst_object_unref(allocator);
   gst_caps_unref(caps);
   fail_unless(pool != nullptr);
@@ -160,6 +168,25 @@ GST_START_TEST(test_keeps_everything_with_giving_back_off) {
 }
 GST_END_TEST;
 
+// A buffer whose memory is dear to make again (another GPU's import of it would be made anew) is
+// kept when the pool would give it back; the others of the same burst go.
+GST_START_TEST(test_keeps_what_is_dear_to_make_again) {
+  g_unsetenv("GST_VKCOMPUTE_TRIM");
+  GstBufferPool* pool = StartedPool(3, IsDear);
+  Memories memories;
+  std::vector<GstBuffer*> out;
+  fail_unless_equals_int(AcquireMany(pool, 6, memories, out), 6);
+  for (size_t i = 0; i < 2; i++) GST_MINI_OBJECT_FLAG_SET(gst_buffer_peek_memory(out[i], 0), kDearFlag);
+  ReleaseAll(out);
+  // One frame at a time: the two dear ones stay (the stream runs on them), the other four go.
+  fail_unless_equals_int(SteadyUse(pool, 1, kBeyondTwoWindowsUs, memories), 0);
+  fail_unless_equals_int(memories.freed, 4);
+  fail_unless(gst_buffer_pool_set_active(pool, FALSE));
+  fail_unless_equals_int(memories.freed, 6);
+  gst_object_unref(pool);
+}
+GST_END_TEST;
+
 static Suite* bufferpool_suite() {
   Suite* suite = suite_create("bufferpool");
   TCase* tcase = tcase_create("general");
@@ -167,6 +194,7 @@ static Suite* bufferpool_suite() {
   tcase_add_test(tcase, test_gives_back_what_a_burst_made);
   tcase_add_test(tcase, test_keeps_what_a_steady_stream_uses);
   tcase_add_test(tcase, test_keeps_everything_with_giving_back_off);
+  tcase_add_test(tcase, test_keeps_what_is_dear_to_make_again);
   suite_add_tcase(suite, tcase);
   return suite;
 }

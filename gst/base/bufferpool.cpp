@@ -37,6 +37,7 @@ struct VkComputeBufferPool {
   GstVideoBufferPool parent;
   Usage* usage;
   GstVkComputeWorthMoving worth_moving;  // may be null
+  GstVkComputeDearToFree dear_to_free;   // may be null
 };
 
 struct VkComputeBufferPoolClass {
@@ -82,13 +83,23 @@ bool worth_moving(GstBufferPool* pool, GstBuffer* buffer) {
   return check && gst_buffer_n_memory(buffer) == 1 && check(gst_buffer_peek_memory(buffer, 0));
 }
 
+// Whether the buffer's memory costs more to make again than to keep (the pool's `dear_to_free`).
+bool dear_to_free(GstBufferPool* pool, GstBuffer* buffer) {
+  auto check = reinterpret_cast<VkComputeBufferPool*>(pool)->dear_to_free;
+  if (!check) return false;
+  for (guint i = 0; i < gst_buffer_n_memory(buffer); i++)
+    if (check(gst_buffer_peek_memory(buffer, i))) return true;
+  return false;
+}
+
 // A buffer beyond what the stream used at once lately is freed instead of queued: GstBufferPool
 // discards a released buffer whose memory is tagged (GST_BUFFER_FLAG_TAG_MEMORY), counting it out.
 // So is one in a memory block that is not nearly full: the pool makes another when it needs one, in a fuller
 // block. A pool that stops frees everything anyway, the usual way.
 void release_buffer(GstBufferPool* pool, GstBuffer* buffer) {
   const bool surplus = usage_of(pool).out(-1);
-  if ((surplus || worth_moving(pool, buffer)) && !GST_BUFFER_POOL_IS_FLUSHING(pool)) {
+  if ((surplus || worth_moving(pool, buffer)) && !GST_BUFFER_POOL_IS_FLUSHING(pool) &&
+      !dear_to_free(pool, buffer)) {
     GST_DEBUG_OBJECT(pool, "%s",
                      surplus ? "giving back a buffer the stream has not needed lately"
                              : "freeing a buffer that a fuller memory block has room for");
@@ -125,9 +136,11 @@ void vkcompute_buffer_pool_init(VkComputeBufferPool* self) {
 }  // namespace
 
 GstBufferPool* gst_vkcompute_buffer_pool_new(GstAllocator* allocator, GstCaps* caps, guint size,
-                                             guint min_buffers, GstVkComputeWorthMoving worth_moving) {
+                                             guint min_buffers, GstVkComputeWorthMoving worth_moving,
+                                             GstVkComputeDearToFree dear_to_free) {
   auto* pool = GST_BUFFER_POOL(g_object_new(vkcompute_buffer_pool_get_type(), nullptr));
   reinterpret_cast<VkComputeBufferPool*>(pool)->worth_moving = worth_moving;
+  reinterpret_cast<VkComputeBufferPool*>(pool)->dear_to_free = dear_to_free;
   gst_object_ref_sink(pool);
   GstStructure* config = gst_buffer_pool_get_config(pool);
   gst_buffer_pool_config_set_params(config, caps, size, min_buffers, 0);

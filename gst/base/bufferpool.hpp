@@ -13,19 +13,23 @@
 // moment, gives the extra frames back once the stream runs steadily again, instead of holding them
 // for its life. It also frees a released buffer whose memory sits in a block that is not nearly full
 // while a fuller block has room (`worth_moving`): the buffer made in its place goes to the fuller
-// block, and the emptied block goes back to the driver.
+// block, and the emptied block goes back to the driver. Neither happens to a buffer whose memory is
+// dear to make again (`dear_to_free`: a frame another GPU has imported, whose import pins its pages).
 #pragma once
 
 #include <gst/gst.h>
 
 // Whether freeing `memory` and allocating it again would place it better (giving back only).
 using GstVkComputeWorthMoving = bool (*)(GstMemory* memory);
+// Whether freeing `memory` would cost more than keeping it: the pool keeps it (giving back only).
+using GstVkComputeDearToFree = bool (*)(GstMemory* memory);
 
 // A video buffer pool whose buffers are allocated from `allocator` when first acquired, with
 // GstVideoMeta, and no maximum.
 GstBufferPool* gst_vkcompute_buffer_pool_new(GstAllocator* allocator, GstCaps* caps, guint size,
                                              guint min_buffers,
-                                             GstVkComputeWorthMoving worth_moving = nullptr);
+                                             GstVkComputeWorthMoving worth_moving = nullptr,
+                                             GstVkComputeDearToFree dear_to_free = nullptr);
 
 // GstMemory flag set on a pool's memory that the pool gives back because the stream no longer needs
 // it (not because the pool stops): its allocator may free it without waiting for the GPU.

@@ -48,6 +48,7 @@ const Buffer* cached_import(const std::shared_ptr<Device>& device, GstMemory* me
   if (!import) return nullptr;
   Buffer* raw = import.release();
   gst_mini_object_set_qdata(GST_MINI_OBJECT_CAST(mem), quark, raw, free_import);
+  GST_MINI_OBJECT_FLAG_SET(mem, GST_VKCOMPUTE_MEMORY_FLAG_IMPORTED);
   return raw;
 }
 

@@ -54,7 +54,8 @@ bool FramePools::propose(GstQuery* query, bool passthrough, GstPad* src) {
     }
     if (!upstream_pool_)
       upstream_pool_ = gst_vkcompute_buffer_pool_new(allocator_for(caps), caps, guint(info.size), min_buffers,
-                                                     gst_vkcompute_memory_worth_moving);
+                                                     gst_vkcompute_memory_worth_moving,
+                                                     gst_vkcompute_memory_imported_elsewhere);
   }
   gst_query_add_allocation_pool(query, need_pool ? upstream_pool_ : nullptr, guint(info.size), min_buffers,
                                 0);
@@ -83,7 +84,8 @@ bool FramePools::decide(GstQuery* query, bool device) {
   if (n_pools > 0) gst_query_parse_nth_allocation_pool(query, 0, nullptr, nullptr, &min_buffers, nullptr);
   min_buffers += frames_in_flight_;
   GstBufferPool* pool = gst_vkcompute_buffer_pool_new(device ? device_ : host_, caps, guint(info.size),
-                                                      min_buffers, gst_vkcompute_memory_worth_moving);
+                                                      min_buffers, gst_vkcompute_memory_worth_moving,
+                                                      gst_vkcompute_memory_imported_elsewhere);
   if (!pool) return false;
   if (n_pools > 0)
     gst_query_set_nth_allocation_pool(query, 0, pool, guint(info.size), min_buffers, 0);

@@ -305,6 +305,10 @@ const vkc::Buffer* gst_vkcompute_memory_get_buffer(GstMemory* mem, const vkc::De
   return buffer;
 }
 
+bool gst_vkcompute_memory_imported_elsewhere(GstMemory* mem) {
+  return GST_MINI_OBJECT_FLAG_IS_SET(mem, GST_VKCOMPUTE_MEMORY_FLAG_IMPORTED);
+}
+
 bool gst_vkcompute_memory_worth_moving(GstMemory* mem) {
   if (!gst_memory_is_type(mem, GST_VKCOMPUTE_DEVICE_MEMORY_TYPE) &&
       !gst_memory_is_type(mem, GST_VKCOMPUTE_MEMORY_TYPE))

@@ -59,6 +59,16 @@ Completion order_after_write(GstMemory* mem, const Device& device, uint64_t time
 // GstVkComputeWorthMoving.
 bool gst_vkcompute_memory_worth_moving(GstMemory* mem);
 
+// GstMemory flag: another device imported the memory (vkc::InputBinding, a frame crossing between
+// GPUs) and keeps the import on it for as long as it lives.
+constexpr guint GST_VKCOMPUTE_MEMORY_FLAG_IMPORTED = GST_MEMORY_FLAG_LAST << 1;
+
+// Whether another device has imported `mem`: freed, its import goes too (which unpins its pages in
+// that device's driver: on NVIDIA a call into the GPU's firmware), and the frame made in its place
+// is imported anew (its pages pinned again). A pool's GstVkComputeDearToFree: a pool of frames that
+// cross between GPUs keeps them.
+bool gst_vkcompute_memory_imported_elsewhere(GstMemory* mem);
+
 // The Vulkan buffer behind `mem` when it came from an allocator of ours (either kind) on
 // `device`, else null; `device_local` says which kind. The memory's data starts at byte
 // mem->offset of that buffer.
