@@ -48,7 +48,10 @@ const Buffer* cached_import(const std::shared_ptr<Device>& device, GstMemory* me
   if (!import) return nullptr;
   Buffer* raw = import.release();
   gst_mini_object_set_qdata(GST_MINI_OBJECT_CAST(mem), quark, raw, free_import);
-  GST_MINI_OBJECT_FLAG_SET(mem, GST_VKCOMPUTE_MEMORY_FLAG_IMPORTED);
+  // Our pools keep such a frame (gst_vkcompute_memory_imported_elsewhere()); another allocator's
+  // memory is not ours to flag.
+  if (gst_memory_is_type(mem, GST_VKCOMPUTE_MEMORY_TYPE))
+    GST_MINI_OBJECT_FLAG_SET(mem, GST_VKCOMPUTE_MEMORY_FLAG_IMPORTED);
   return raw;
 }
 

@@ -21,7 +21,7 @@ constexpr uint64_t kLongestNapNs = 1'000'000;
 // to it, and only looks at it this often: frames of a burst that no frame follows still leave,
 // this late at most.
 constexpr auto kBusyRingLook = std::chrono::microseconds(1000);
-constexpr uint64_t kBusyRingLookNs = 1'000'000;
+constexpr uint64_t kBusyRingLookNs = std::chrono::nanoseconds(kBusyRingLook).count();
 // The streaming thread waits for its oldest frame itself (the ring full: an unpaced stream) while
 // the wait is short; a frame it would wait for longer (frames of many streams queued on the GPU
 // ahead of it) is handed to the service, and the thread sleeps until the frame has left instead of

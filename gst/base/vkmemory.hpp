@@ -59,8 +59,9 @@ Completion order_after_write(GstMemory* mem, const Device& device, uint64_t time
 // GstVkComputeWorthMoving.
 bool gst_vkcompute_memory_worth_moving(GstMemory* mem);
 
-// GstMemory flag: another device imported the memory (vkc::InputBinding, a frame crossing between
-// GPUs) and keeps the import on it for as long as it lives.
+// GstMemory flag on host memory of ours: another device imported it (vkc::InputBinding, a frame
+// crossing between GPUs) and keeps the import on it for as long as it lives. (The bit after
+// GST_VKCOMPUTE_MEMORY_FLAG_TRIMMED, bufferpool.hpp.)
 constexpr guint GST_VKCOMPUTE_MEMORY_FLAG_IMPORTED = GST_MEMORY_FLAG_LAST << 1;
 
 // Whether another device has imported `mem`: freed, its import goes too (which unpins its pages in
