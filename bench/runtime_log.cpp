@@ -41,7 +41,7 @@ void on_log(GstDebugCategory* category, GstDebugLevel, const gchar*, const gchar
   held.host_visible = host_visible;
   held.allocated_device_local = allocated_device_local;
   held.allocated_host_visible = allocated_host_visible;
-  if (allocated) ++held.allocations;
+  ++(allocated ? held.allocations : held.frees);
 }
 
 }  // namespace

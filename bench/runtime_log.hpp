@@ -14,6 +14,7 @@ struct RuntimeHeld {
   uint64_t allocated_device_local = 0;
   uint64_t allocated_host_visible = 0;
   int allocations = 0;
+  int frees = 0;
   int kernels_compiled = 0;
 };
 
