@@ -4,7 +4,7 @@
 # clock (no hardware counters there) while a command runs, then reports.
 #   bash bench/gpu-profile.sh NAME COMMAND...     # e.g. NAME=across vkcompute-bench --filter ...
 # Writes $OUT/profile-NAME.txt: the share of every thread, then each busy thread's functions by
-# self time, and our functions with what they call (frame pointers reach through our code only
+# self time (with their library: a per-library sort of one thread's samples read wrong here), and our functions with what they call (frame pointers reach through our code only
 # when the plugin is built with -fno-omit-frame-pointer: PROFILE_BUILD=build-fp in bundle.sh).
 # PERF_FREQ (2000 samples/s per thread), PERF_TIME (a part of the run to report, e.g. 50%-100%),
 # PERF_THREADS (how many of the busiest threads to detail, 6); PERF_REPORT_ONLY=1 reports the data
@@ -37,8 +37,6 @@ report() { perf report -i "$data" "${range[@]}" --stdio -q "$@" 2>/dev/null; }
   report --no-children --sort comm -g none | head -25
   for comm in $(report --no-children --sort comm -g none | awk '$1+0 >= 1 {print $2}' |
                 head -"${PERF_THREADS:-6}"); do
-    echo "## $comm: by library"
-    report --no-children --comms "$comm" --percentage relative --sort dso -g none | head -12
     echo "## $comm: functions, self"
     report --no-children --comms "$comm" --percentage relative --sort dso,sym -g none | head -40
     echo "## $comm: functions with what they call"
