@@ -4,8 +4,9 @@
 # clock (no hardware counters there) while a command runs, then reports.
 #   bash bench/gpu-profile.sh NAME COMMAND...     # e.g. NAME=across vkcompute-bench --filter ...
 # Writes $OUT/profile-NAME.txt: the share of every thread, then each busy thread's functions by
-# self time (with their library: a per-library sort of one thread's samples read wrong here), and our functions with what they call (frame pointers reach through our code only
-# when the plugin is built with -fno-omit-frame-pointer: PROFILE_BUILD=build-fp in bundle.sh).
+# self time, with their library (a per-library sort of one thread's samples read wrong here), and
+# with what they call (frame pointers reach through our code only when the plugin is built with
+# -fno-omit-frame-pointer: PROFILE_BUILD=build-fp in bundle.sh).
 # PERF_FREQ (2000 samples/s per thread), PERF_TIME (a part of the run to report, e.g. 50%-100%),
 # PERF_THREADS (how many of the busiest threads to detail, 6); PERF_REPORT_ONLY=1 reports the data
 # of an earlier record of NAME again (another PERF_TIME) into profile-NAME-PERF_TIME.txt.
