@@ -15,7 +15,10 @@
 //   the wakes per frame; in a chain, one streaming thread waits for the frame of all of its
 //   elements (they share the batch's completion) instead of one thread per element. A wait that
 //   grows long (the frame queued behind other streams' frames on the GPU) is handed to the service
-//   after all, and the streaming thread sleeps until the frame has left.
+//   after all, and the streaming thread sleeps until the frame has left. A stream whose frames come
+//   less than a millisecond apart is the streaming thread's too when its ring is not busy (a GPU
+//   faster than the stream): it finishes what is done as its next frame comes (finish_done()), and
+//   the service looks only once the stream has not come back for that long.
 // drain() finishes the frames on the streaming thread too. Never two threads finish at once.
 //
 // A frame that does not complete stops the scheduler for good: either the device was lost (that
