@@ -8,7 +8,9 @@
 # Environment: PLUGINS (builds to run each case with, in turn: "new" for the bundle's, NAME for
 # .gpu/NAME/libgstvkcompute.so; default "new"), STREAMS_SCALE (0.05 for a smoke test: stream counts scaled, at least 1),
 # SECONDS_PER_CASE (10), WARMUP (1), RATE (30), SIZE (1080p, 4k, 360p or WxH), BASELINE (1),
-# EXTRA (more vkcompute-bench arguments). Writes $OUT/many-streams.txt (stderr to .stderr).
+# EXTRA (more vkcompute-bench arguments), HOG (seconds of a busy loop on every core, from 8 s into
+# each case: a disturbance inside a 15 s warm-up, to see a run knocked late recover; default 0).
+# Writes $OUT/many-streams.txt (stderr to .stderr).
 set -uo pipefail
 if [ -f .gpu/env.sh ]; then
   source .gpu/env.sh
@@ -43,11 +45,16 @@ for spec in "$@"; do
         new) set -- ;;
         *) use_plugin_build "$mode"; set -- ;;
       esac
+      if [ "${HOG:-0}" != 0 ]; then
+        (sleep 8; for _ in $(seq "$(nproc)"); do timeout "$HOG" sh -c 'while :; do :; done' & done; wait) &
+      fi
       # shellcheck disable=SC2086  # EXTRA: several arguments
       vkcompute-bench --many-streams "$streams" --stream-elements "$elements" --stream-format "$format" \
         --stream-size "${SIZE:-1080p}" --stream-rate "${RATE:-30}" --seconds "${SECONDS_PER_CASE:-10}" \
         --warmup "${WARMUP:-1}" "$@" ${EXTRA:-} 2>>"$OUT/many-streams.stderr" | tee -a "$txt"
-      exit "${PIPESTATUS[0]}"
+      rc=${PIPESTATUS[0]}
+      wait
+      exit "$rc"
     )
     rc=$?
     [ "$rc" = 0 ] || { echo "exit status $rc (errors in $OUT/many-streams.stderr)" | tee -a "$txt"; status=1; }

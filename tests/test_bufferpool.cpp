@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "base/bufferpool.hpp"
+#include "base/recentpeak.hpp"
 
 // After the C++ headers: its macros (fail, ...) would break <ios>.
 #include <gst/check/gstcheck.h>
@@ -187,6 +188,92 @@ GST_START_TEST(test_keeps_what_is_dear_to_make_again) {
 }
 GST_END_TEST;
 
+// A burst that comes back soon after the pool gave back what the first one made: the pool makes it
+// again, and from then on remembers four windows, so the same steady
+// use that gave the first burst back keeps the second's.
+GST_START_TEST(test_bursts_that_come_back_are_kept) {
+  g_unsetenv("GST_VKCOMPUTE_TRIM");
+  GstBufferPool* pool = StartedPool(3);
+  Memories memories;
+  std::vector<GstBuffer*> out;
+  fail_unless_equals_int(AcquireMany(pool, 6, memories, out), 6);
+  ReleaseAll(out);
+  fail_unless_equals_int(SteadyUse(pool, 1, kBeyondTwoWindowsUs, memories), 0);
+  fail_unless_equals_int(memories.freed, 5);
+  fail_unless_equals_int(AcquireMany(pool, 6, memories, out), 5);
+  ReleaseAll(out);
+  fail_unless_equals_int(SteadyUse(pool, 1, kBeyondTwoWindowsUs, memories), 0);
+  fail_unless_equals_int(memories.freed, 5);
+  fail_unless(gst_buffer_pool_set_active(pool, FALSE));
+  fail_unless_equals_int(memories.freed, 11);
+  gst_object_unref(pool);
+}
+GST_END_TEST;
+
+namespace {
+
+// A pool as bufferpool.cpp runs one, on a clock of its own: `made` buffers, `out` of them in use;
+// a release frees the buffer when more were made than the peak keeps.
+struct ModelPool {
+  vkc::RecentPeak peak;
+  uint32_t made = 0, out = 0, makes = 0;
+
+  void acquire(int64_t now) {
+    if (out == made) {
+      made++, makes++;
+      peak.made(now);
+    }
+    peak.note(++out, now);
+  }
+  void release(int64_t now) {
+    peak.note(--out, now);
+    if (made > peak.keep()) {
+      made--;
+      peak.gave_back(now);
+    }
+  }
+};
+
+}  // namespace
+
+// A source late again every `period` (a burst of six frames out at once, one the rest of the time,
+// frames 10 ms apart): the pool makes the burst's frames again only until the windows it remembers
+// span the period, when the bursts come back within the two windows remembered after a give-back;
+// further apart, each burst is made again; a stream with one burst keeps remembering two windows.
+GST_START_TEST(test_bursts_that_keep_coming_back_stop_the_making) {
+  g_unsetenv("GST_VKCOMPUTE_TRIM");
+  constexpr int64_t kMs = 1'000'000;
+  for (int64_t period_ms : {1'500, 3'000, 3'900, 7'000}) {
+    ModelPool pool;
+    uint32_t makes_in_last_minute = 0, bursts_in_last_minute = 0;
+    for (int64_t t = 0; t < 600'000 * kMs; t += 10 * kMs) {
+      const uint32_t before = pool.makes;
+      const uint32_t in_flight = t % (period_ms * kMs) < 50 * kMs ? 6 : 1;
+      for (uint32_t i = 0; i < in_flight; i++) pool.acquire(t);
+      for (uint32_t i = 0; i < in_flight; i++) pool.release(t + kMs);
+      if (t < 540'000 * kMs) continue;
+      makes_in_last_minute += pool.makes - before;
+      bursts_in_last_minute += t % (period_ms * kMs) == 0;
+    }
+    // Five frames beyond the steady one per burst, when they are made again.
+    const uint32_t expected = period_ms < 4'000 ? 0 : 5 * bursts_in_last_minute;
+    if (makes_in_last_minute != expected)
+      fail("bursts every %" G_GINT64_FORMAT
+           " ms: %u made in the last minute (expected %u), %u windows "
+           "remembered",
+           period_ms, makes_in_last_minute, expected, pool.peak.windows());
+  }
+  ModelPool once;
+  for (int64_t t = 0; t < 60'000 * kMs; t += 10 * kMs) {
+    const uint32_t in_flight = t < 50 * kMs ? 6 : 1;
+    for (uint32_t i = 0; i < in_flight; i++) once.acquire(t);
+    for (uint32_t i = 0; i < in_flight; i++) once.release(t + kMs);
+  }
+  fail_unless_equals_int(once.made, 1);
+  fail_unless_equals_int(once.peak.windows(), 2);
+}
+GST_END_TEST;
+
 static Suite* bufferpool_suite() {
   Suite* suite = suite_create("bufferpool");
   TCase* tcase = tcase_create("general");
@@ -195,6 +282,8 @@ static Suite* bufferpool_suite() {
   tcase_add_test(tcase, test_keeps_what_a_steady_stream_uses);
   tcase_add_test(tcase, test_keeps_everything_with_giving_back_off);
   tcase_add_test(tcase, test_keeps_what_is_dear_to_make_again);
+  tcase_add_test(tcase, test_bursts_that_come_back_are_kept);
+  tcase_add_test(tcase, test_bursts_that_keep_coming_back_stop_the_making);
   suite_add_tcase(suite, tcase);
   return suite;
 }

@@ -17,16 +17,24 @@ class Usage {
   void made(int change) {
     std::lock_guard<std::mutex> guard(lock_);
     made_ += change;
+    if (change > 0) peak_out_.made(now_ns());
+  }
+  // A released buffer was freed because the pool held more than it needs.
+  void gave_back() {
+    std::lock_guard<std::mutex> guard(lock_);
+    peak_out_.gave_back(now_ns());
   }
   // `change` buffers more out (negative: back); whether the pool now holds more than it needs.
   bool out(int change) {
     std::lock_guard<std::mutex> guard(lock_);
     out_ += change;
-    peak_out_.note(out_, g_get_monotonic_time() * 1000);
+    peak_out_.note(out_, now_ns());
     return made_ > peak_out_.keep();
   }
 
  private:
+  static int64_t now_ns() { return g_get_monotonic_time() * 1000; }
+
   std::mutex lock_;
   guint made_ = 0;  // allocated and not freed: out, or waiting in the pool's queue
   guint out_ = 0;   // acquired and not yet released
@@ -100,6 +108,7 @@ void release_buffer(GstBufferPool* pool, GstBuffer* buffer) {
   const bool surplus = usage_of(pool).out(-1);
   if ((surplus || worth_moving(pool, buffer)) && !GST_BUFFER_POOL_IS_FLUSHING(pool) &&
       !dear_to_free(pool, buffer)) {
+    if (surplus) usage_of(pool).gave_back();
     GST_DEBUG_OBJECT(pool, "%s",
                      surplus ? "giving back a buffer the stream has not needed lately"
                              : "freeing a buffer that a fuller memory block has room for");

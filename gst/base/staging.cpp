@@ -23,7 +23,8 @@ Buffer& SlotCopies::slot_buffer(uint32_t slot, Copies& copies, vk::DeviceSize by
     else
       ++busy;
   }
-  copies.in_use.note(busy + 1, g_get_monotonic_time() * 1000);
+  const int64_t now_ns = g_get_monotonic_time() * 1000;
+  copies.in_use.note(busy + 1, now_ns);
   auto fits = std::find_if(copies.spare.begin(), copies.spare.end(),
                            [&](const std::unique_ptr<Buffer>& spare) { return spare->size() >= bytes; });
   if (fits != copies.spare.end() && RecentPeak::enabled() && (*fits)->worth_moving()) {
@@ -34,6 +35,7 @@ Buffer& SlotCopies::slot_buffer(uint32_t slot, Copies& copies, vk::DeviceSize by
   std::unique_ptr<Buffer>& copy = copies.by_slot[slot];
   if (created) {
     copy = Buffer::create_device(device_, bytes, name);
+    copies.in_use.made(now_ns);
   } else {
     copy = std::move(*fits);
     copies.spare.erase(fits);
@@ -43,8 +45,10 @@ Buffer& SlotCopies::slot_buffer(uint32_t slot, Copies& copies, vk::DeviceSize by
       std::remove_if(copies.spare.begin(), copies.spare.end(),
                      [&](const std::unique_ptr<Buffer>& spare) { return spare->size() < bytes; }),
       copies.spare.end());
-  while (!copies.spare.empty() && busy + 1 + copies.spare.size() > copies.in_use.keep())
+  while (!copies.spare.empty() && busy + 1 + copies.spare.size() > copies.in_use.keep()) {
     copies.spare.pop_back();
+    copies.in_use.gave_back(now_ns);
+  }
   return *copy;
 }
 
