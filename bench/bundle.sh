@@ -8,6 +8,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash ../shared/gpu/bundle.sh build .gpu
+# NVIDIA's decoders (nvcodec: nvh264dec, nvh265dec, CUDA memory) and what reads files for them, with
+# the libraries they need that the bundle lacks (libcuda and libnvcuvid come from the GPU machine's driver).
+plugdir=/usr/lib/x86_64-linux-gnu/gstreamer-1.0
+for p in nvcodec videoparsersbad isomp4 matroska; do
+  [ -f "$plugdir/libgst$p.so" ] && cp "$plugdir/libgst$p.so" .gpu/plugins/
+done
+for l in $(ldd .gpu/plugins/*.so | awk '/=> \//{print $3}' | sort -u |
+           grep -vE '/(libc|libm|libpthread|libdl|librt|ld-linux-x86-64|libstdc\+\+|libgcc_s)\.so'); do
+  [ -e ".gpu/lib/${l##*/}" ] || cp -L "$l" .gpu/lib/
+done
 if [ -n "${PROFILE_BUILD:-}" ]; then
   cp "$PROFILE_BUILD"/gst/libgstvkcompute.so .gpu/plugins/
   cp "$PROFILE_BUILD"/bench/vkcompute-bench .gpu/bin/
