@@ -16,6 +16,7 @@ struct Entry {
   const Device* device;
   QueueRole role;
   std::vector<vk::Semaphore> waits;
+  std::vector<uint64_t> wait_values;  // a timeline semaphore's value; ignored for binary ones
   std::vector<vk::PipelineStageFlags> wait_stages;
   std::vector<vk::CommandBuffer> commands;
   std::vector<vk::Semaphore> signals;
@@ -52,16 +53,24 @@ void append(std::vector<T>& to, const T* from, uint32_t count) {
   to.insert(to.end(), from, from + count);
 }
 
-// Adds a submission's waits, command buffers and signals to `to`'s.
+// Adds a submission's waits (with their values), command buffers and signals to `to`'s.
 void append(Entry& to, const vk::SubmitInfo& info) {
   append(to.waits, info.pWaitSemaphores, info.waitSemaphoreCount);
+  if (const auto* values = wait_values(info))
+    append(to.wait_values, values->pWaitSemaphoreValues, info.waitSemaphoreCount);
+  else
+    to.wait_values.resize(to.waits.size(), 0);
   append(to.wait_stages, info.pWaitDstStageMask, info.waitSemaphoreCount);
   append(to.commands, info.pCommandBuffers, info.commandBufferCount);
   append(to.signals, info.pSignalSemaphores, info.signalSemaphoreCount);
 }
 
-vk::SubmitInfo submit_info(const Entry& e) {
-  return vk::SubmitInfo{.waitSemaphoreCount = uint32_t(e.waits.size()),
+// `e` as one submission; `values` (which must outlive it) carries its waits' values.
+vk::SubmitInfo submit_info(const Entry& e, vk::TimelineSemaphoreSubmitInfo& values) {
+  values = vk::TimelineSemaphoreSubmitInfo{.waitSemaphoreValueCount = uint32_t(e.wait_values.size()),
+                                           .pWaitSemaphoreValues = e.wait_values.data()};
+  return vk::SubmitInfo{.pNext = &values,
+                        .waitSemaphoreCount = uint32_t(e.waits.size()),
                         .pWaitSemaphores = e.waits.data(),
                         .pWaitDstStageMask = e.wait_stages.data(),
                         .commandBufferCount = uint32_t(e.commands.size()),
@@ -71,7 +80,8 @@ vk::SubmitInfo submit_info(const Entry& e) {
 }
 
 void submit_entry(const Entry& e, SubmitPoint& point) {
-  point.value.store(e.device->submit_now(submit_info(e), nullptr, e.role, e.label, e.others),
+  vk::TimelineSemaphoreSubmitInfo values;
+  point.value.store(e.device->submit_now(submit_info(e, values), nullptr, e.role, e.label, e.others),
                     std::memory_order_release);
 }
 
@@ -140,7 +150,8 @@ void send(Pending& pending) {
         compute.label = e.label;
       else
         compute.others++;
-      append(compute, submit_info(e));
+      vk::TimelineSemaphoreSubmitInfo values;
+      append(compute, submit_info(e, values));
     }
     GST_LOG("device %d: %zu command buffers of compute work in one submission", device->index(),
             compute.commands.size());

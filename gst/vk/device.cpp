@@ -260,7 +260,10 @@ Device::Device(std::shared_ptr<Instance> instance, vk::raii::PhysicalDevice phys
   name_ = properties_.deviceName.data();
 
   auto chain = physical_.getProperties2<vk::PhysicalDeviceProperties2, vk::PhysicalDeviceSubgroupProperties,
-                                        vk::PhysicalDeviceExternalMemoryHostPropertiesEXT>();
+                                        vk::PhysicalDeviceExternalMemoryHostPropertiesEXT,
+                                        vk::PhysicalDeviceIDProperties>();
+  const auto& uuid = chain.get<vk::PhysicalDeviceIDProperties>().deviceUUID;
+  std::copy(uuid.begin(), uuid.end(), features_.uuid.begin());
   const auto& subgroup = chain.get<vk::PhysicalDeviceSubgroupProperties>();
   // GST_VKCOMPUTE_NO_SUBGROUPS=1 hides subgroup operations, so the shared-memory fallbacks of the
   // reduction kernels can be tested on devices that have them.
@@ -282,6 +285,15 @@ Device::Device(std::shared_ptr<Instance> instance, vk::raii::PhysicalDevice phys
     features_.host_pointer_import = true;
     features_.host_pointer_alignment =
         chain.get<vk::PhysicalDeviceExternalMemoryHostPropertiesEXT>().minImportedHostPointerAlignment;
+  }
+
+  if (has_extension(available, VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME)) {
+    extensions.push_back(VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME);
+    features_.memory_fd_export = true;
+  }
+  if (has_extension(available, VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME)) {
+    extensions.push_back(VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME);
+    features_.semaphore_fd_export = true;
   }
 
   const uint32_t compute_family = uint32_t(compute_queue_family(physical_));

@@ -3,6 +3,7 @@
 
 #include <gst/gst.h>
 
+#include <array>
 #include <atomic>
 #include <memory>
 #include <mutex>
@@ -27,6 +28,13 @@ struct DeviceFeatures {
   // rate, which narrow shader loads of host memory do not reach (see
   // vkc::InputReads in gst/base/operation.hpp). GST_VKCOMPUTE_COPY_INPUT=1 or 0 forces it.
   bool copy_input_to_device = false;
+  // Memory and timeline semaphores another API (CUDA) can import, as opaque file descriptors
+  // (VK_KHR_external_memory_fd, VK_KHR_external_semaphore_fd): Buffer::create_exported(),
+  // ExportedTimeline.
+  bool memory_fd_export = false;
+  bool semaphore_fd_export = false;
+  // VkPhysicalDeviceIDProperties::deviceUUID: the same GPU in another API (cuDeviceGetUuid).
+  std::array<uint8_t, VK_UUID_SIZE> uuid{};
 };
 
 class Instance;

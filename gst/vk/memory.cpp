@@ -74,6 +74,7 @@ std::string Buffer::holdings(const Device& device) {
 
 Buffer::~Buffer() {
   if (held_) *held_ -= allocated_;
+  if (exported_) device_->memory_held().allocated_device_local -= allocated_;
   buffer_ = nullptr;  // before its memory goes back to the block
   if (range_) device_->blocks().free(range_);
   if (held_)
@@ -147,6 +148,63 @@ std::unique_ptr<Buffer> Buffer::import_host(std::shared_ptr<Device> device, cons
   GST_DEBUG("imported %s: %" G_GUINT64_FORMAT " bytes of host memory at %p on Vulkan device %d", name,
             guint64(length), base, dev.index());
   return buffer;
+}
+
+std::unique_ptr<Buffer> Buffer::create_exported(std::shared_ptr<Device> device, vk::DeviceSize size,
+                                                const char* name, std::string& error) {
+  const Device& dev = *device;
+  if (!dev.features().memory_fd_export) {
+    error = "the Vulkan device lacks VK_KHR_external_memory_fd";
+    return nullptr;
+  }
+  const auto handle_type = vk::ExternalMemoryHandleTypeFlagBits::eOpaqueFd;
+  std::unique_ptr<Buffer> buffer(
+      new Buffer(std::move(device), round_up(std::max<vk::DeviceSize>(size, 4), 4)));
+  vk::ExternalMemoryBufferCreateInfo external{.handleTypes = handle_type};
+  buffer->buffer_ = vk::raii::Buffer(dev.device(), buffer_info(dev, buffer->size_, &external));
+  auto needs = buffer->buffer_.getMemoryRequirements();
+  const int type = dev.find_memory_type(needs.memoryTypeBits, {}, vk::MemoryPropertyFlagBits::eDeviceLocal);
+  if (type < 0) {
+    error = "no memory type can hold an exported buffer";
+    return nullptr;
+  }
+  // Memory of its own, dedicated to the buffer: what an importer maps is then the buffer, at offset 0.
+  vk::MemoryDedicatedAllocateInfo dedicated{.buffer = *buffer->buffer_};
+  vk::ExportMemoryAllocateInfo export_info{.pNext = &dedicated, .handleTypes = handle_type};
+  try {
+    buffer->memory_ =
+        vk::raii::DeviceMemory(dev.device(), vk::MemoryAllocateInfo{.pNext = &export_info,
+                                                                    .allocationSize = needs.size,
+                                                                    .memoryTypeIndex = uint32_t(type)});
+  } catch (const vk::SystemError& e) {
+    error = std::string("allocating exportable memory failed: ") + e.what();
+    return nullptr;
+  }
+  buffer->buffer_.bindMemory(*buffer->memory_, 0);
+  buffer->exported_ = true;
+  dev.set_name(*buffer->buffer_, name);
+  MemoryHeld& held = dev.memory_held();
+  buffer->held_ = &held.device_local;
+  buffer->allocated_ = needs.size;
+  *buffer->held_ += needs.size;
+  held.allocated_device_local += needs.size;  // from the driver, for this buffer alone
+  GST_DEBUG("allocated %s: %" G_GUINT64_FORMAT " bytes of exportable device-local memory; %s", name,
+            guint64(needs.size), holdings(dev).c_str());
+  return buffer;
+}
+
+int Buffer::export_fd(std::string& error) const {
+  if (!exported_) {
+    error = "the buffer was not made to be exported";
+    return -1;
+  }
+  try {
+    return device_->device().getMemoryFdKHR(vk::MemoryGetFdInfoKHR{
+        .memory = *memory_, .handleType = vk::ExternalMemoryHandleTypeFlagBits::eOpaqueFd});
+  } catch (const vk::SystemError& e) {
+    error = std::string("exporting the memory failed: ") + e.what();
+    return -1;
+  }
 }
 
 }  // namespace vkc

@@ -1,5 +1,6 @@
 // Vulkan buffers with their own memory: host-visible ones the CPU reads and writes in place,
-// and imports of memory the CPU already owns (VK_EXT_external_memory_host).
+// device-local ones, imports of memory the CPU already owns (VK_EXT_external_memory_host), and
+// device-local memory exported to another API (VK_KHR_external_memory_fd).
 #pragma once
 
 #include <atomic>
@@ -31,6 +32,17 @@ class Buffer {
   static std::unique_ptr<Buffer> import_host(std::shared_ptr<Device> device, const void* data,
                                              vk::DeviceSize size, const char* name, std::string& error);
 
+  // A device-local buffer in memory of its own that another API can import (CUDA:
+  // cuImportExternalMemory) through export_fd(). Returns nullptr (with `error` set) when the device
+  // cannot export memory as file descriptors (DeviceFeatures::memory_fd_export).
+  static std::unique_ptr<Buffer> create_exported(std::shared_ptr<Device> device, vk::DeviceSize size,
+                                                 const char* name, std::string& error);
+  // A new file descriptor of an exported buffer's memory, which the caller owns (an import takes it);
+  // -1 with `error` set when the buffer is not exported or the driver fails.
+  int export_fd(std::string& error) const;
+  // The size of the buffer's memory as allocated (what an import must name): at least size().
+  vk::DeviceSize allocation_size() const { return allocated_; }
+
   ~Buffer();
   Buffer(const Buffer&) = delete;
   Buffer& operator=(const Buffer&) = delete;
@@ -59,12 +71,13 @@ class Buffer {
   std::shared_ptr<Device> device_;
   vk::DeviceSize size_;
   vk::raii::DeviceMemory memory_ =
-      nullptr;        // an import's own memory; declared before buffer_: freed after it
+      nullptr;        // an import's or exported buffer's own memory; declared before buffer_: freed after it
   BlockRange range_;  // otherwise: where in the device's blocks (memory_blocks.hpp)
   vk::raii::Buffer buffer_ = nullptr;
   uint8_t* mapped_ = nullptr;
   std::atomic<uint64_t>* held_ = nullptr;  // the device's count this buffer's memory is in
   vk::DeviceSize allocated_ = 0;
+  bool exported_ = false;  // memory_ may be exported (create_exported())
 };
 
 }  // namespace vkc

@@ -45,6 +45,8 @@ vk::CommandBuffer CommandRing::begin(uint32_t slot) {
   s.compute_done.reset();
   s.submitted = false;
   s.upload.begun = s.download.begun = false;  // a recording abandoned without submit
+  s.waits.clear();
+  s.wait_values.clear();
   s.pool.reset();
   s.cmd.begin(vk::CommandBufferBeginInfo{.flags = vk::CommandBufferUsageFlagBits::eOneTimeSubmit});
   s.timed = *timestamps_ && begun_++ % timestamp_interval_ == 0;
@@ -97,6 +99,11 @@ vk::CommandBuffer CommandRing::begin_download(uint32_t slot) {
   return begin_copies(slots_[slot].download, QueueRole::kDownload);
 }
 
+void CommandRing::wait_before(uint32_t slot, vk::Semaphore semaphore, uint64_t value) {
+  slots_[slot].waits.push_back(semaphore);
+  slots_[slot].wait_values.push_back(value);
+}
+
 void CommandRing::submit(uint32_t slot, bool defer) {
   Slot& s = slots_[slot];
   if (s.started)
@@ -120,10 +127,22 @@ void CommandRing::submit(uint32_t slot, bool defer) {
   }
   vk::CommandBuffer cmd = *s.cmd;
   vk::SubmitInfo compute{.commandBufferCount = 1, .pCommandBuffers = &cmd};
+  std::vector<vk::Semaphore> waits = std::move(s.waits);
+  std::vector<uint64_t> wait_values = std::move(s.wait_values);
+  s.waits.clear();
+  s.wait_values.clear();
   if (s.upload.begun) {
-    compute.waitSemaphoreCount = 1;
-    compute.pWaitSemaphores = &uploaded;
-    compute.pWaitDstStageMask = &after_upload;
+    waits.push_back(uploaded);
+    wait_values.push_back(0);  // binary
+  }
+  const std::vector<vk::PipelineStageFlags> wait_stages(waits.size(), after_upload);
+  vk::TimelineSemaphoreSubmitInfo values{.waitSemaphoreValueCount = uint32_t(wait_values.size()),
+                                         .pWaitSemaphoreValues = wait_values.data()};
+  if (!waits.empty()) {
+    compute.pNext = &values;
+    compute.waitSemaphoreCount = uint32_t(waits.size());
+    compute.pWaitSemaphores = waits.data();
+    compute.pWaitDstStageMask = wait_stages.data();
   }
   if (s.download.begun) {
     compute.signalSemaphoreCount = 1;

@@ -45,6 +45,10 @@ class CommandRing {
   // Begins recording the slot's download: copies on the download queue that start once the
   // slot's compute work is complete (its writes visible to them). Call after begin().
   vk::CommandBuffer begin_download(uint32_t slot);
+  // Makes the slot's next compute work (recorded since begin()) wait until the timeline semaphore
+  // `semaphore` reaches `value`: work of another API that writes what the slot reads (a CUDA copy
+  // signalling an ExportedTimeline). Its writes are then visible to the compute work's commands.
+  void wait_before(uint32_t slot, vk::Semaphore semaphore, uint64_t value);
   // Ends recording and submits the slot's work (upload, compute, download, in that order); the
   // slot is complete when the last of them reaches its point on its queue's timeline. With
   // `defer`, the work joins the calling thread's batch when one is open (batch.hpp).
@@ -105,6 +109,8 @@ class CommandRing {
     std::shared_ptr<const SubmitPoint> compute_done;  // its compute work's (done without a download)
     Copies upload;
     Copies download;
+    std::vector<vk::Semaphore> waits;  // wait_before() since begin(), with their values
+    std::vector<uint64_t> wait_values;
     bool submitted = false;
     bool timed = false;    // one of the submissions to time
     bool started = false;  // start_timing() wrote its first timestamp

@@ -14,17 +14,29 @@ vk::raii::Semaphore make_timeline(const vk::raii::Device& device) {
 
 Timeline::Timeline(const vk::raii::Device& device) : device_(device), semaphore_(make_timeline(device)) {}
 
+const vk::TimelineSemaphoreSubmitInfo* wait_values(const vk::SubmitInfo& info) {
+  const auto* next = static_cast<const vk::TimelineSemaphoreSubmitInfo*>(info.pNext);
+  return next && next->sType == vk::StructureType::eTimelineSemaphoreSubmitInfo &&
+                 next->waitSemaphoreValueCount > 0
+             ? next
+             : nullptr;
+}
+
 uint64_t Timeline::submit(vk::Queue queue, const vk::SubmitInfo& info, vk::Fence fence, const char* label,
                           uint32_t others) {
   const uint64_t value = submitted_.load(std::memory_order_relaxed) + 1;
   std::vector<vk::Semaphore> signals(info.pSignalSemaphores,
                                      info.pSignalSemaphores + info.signalSemaphoreCount);
   signals.push_back(*semaphore_);
-  // Binary semaphores ignore their values; the waits are all binary.
+  // Binary semaphores ignore their values.
   std::vector<uint64_t> values(signals.size(), 0);
   values.back() = value;
   vk::TimelineSemaphoreSubmitInfo timeline{.signalSemaphoreValueCount = uint32_t(values.size()),
                                            .pSignalSemaphoreValues = values.data()};
+  if (const auto* waits = wait_values(info)) {
+    timeline.waitSemaphoreValueCount = waits->waitSemaphoreValueCount;
+    timeline.pWaitSemaphoreValues = waits->pWaitSemaphoreValues;
+  }
   vk::SubmitInfo with = info;
   with.pNext = &timeline;
   with.signalSemaphoreCount = uint32_t(signals.size());

@@ -29,6 +29,10 @@ enum class Completion {
              // driver no longer touches what it used
 };
 
+// The values of a submission's waits (its VkTimelineSemaphoreSubmitInfo in pNext), or null when it
+// waits for binary semaphores only.
+const vk::TimelineSemaphoreSubmitInfo* wait_values(const vk::SubmitInfo& info);
+
 // One queue's timeline semaphore and the values submitted on it.
 class Timeline {
  public:
@@ -37,7 +41,8 @@ class Timeline {
   Timeline& operator=(const Timeline&) = delete;
 
   // Submits `info` to `queue` (whose lock the caller holds), signalling the timeline with the next
-  // value as well as what `info` signals, and `fence` when given. Returns the value.
+  // value as well as what `info` signals, and `fence` when given; waits keep their values
+  // (wait_values()). Returns the value.
   // `label` (an interned string: g_intern_string()) names the work, with `others` more submissions
   // merged into it, for label_of().
   uint64_t submit(vk::Queue queue, const vk::SubmitInfo& info, vk::Fence fence, const char* label = nullptr,

@@ -1,0 +1,40 @@
+// A timeline semaphore that another API signals (CUDA: cuImportExternalSemaphore with the file
+// descriptor of export_fd(), then cuSignalExternalSemaphoresAsync): the other API's work that
+// writes a buffer signals the next value, and the Vulkan work that reads the buffer waits for it
+// (CommandRing::wait_before()), with no CPU wait between them.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "device.hpp"
+
+namespace vkc {
+
+class ExportedTimeline {
+ public:
+  // Null with `error` set when the device cannot export semaphores
+  // (DeviceFeatures::semaphore_fd_export) or the driver fails.
+  static std::unique_ptr<ExportedTimeline> create(std::shared_ptr<Device> device, const char* name,
+                                                  std::string& error);
+
+  vk::Semaphore semaphore() const { return *semaphore_; }
+  // A new file descriptor of the semaphore, which the caller owns (an import takes it); -1 with
+  // `error` set when the driver fails.
+  int export_fd(std::string& error) const;
+  // The value for the next piece of work that signals the semaphore: one more than the last.
+  uint64_t next_value() { return ++issued_; }
+  // The semaphore's value now. Throws vk::DeviceLostError.
+  uint64_t counter() const { return semaphore_.getCounterValue(); }
+
+ private:
+  explicit ExportedTimeline(std::shared_ptr<Device> device) : device_(std::move(device)) {}
+
+  std::shared_ptr<Device> device_;
+  vk::raii::Semaphore semaphore_ = nullptr;
+  std::atomic<uint64_t> issued_{0};
+};
+
+}  // namespace vkc
