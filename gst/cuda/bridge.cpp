@@ -1,0 +1,218 @@
+#include "bridge.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+
+#include "driver.hpp"
+
+GST_DEBUG_CATEGORY_EXTERN(gst_vkcompute_runtime_debug);
+#define GST_CAT_DEFAULT gst_vkcompute_runtime_debug
+
+namespace vkc::cuda {
+
+namespace {
+
+// Not in the loader's declarations: the imported memory is one dedicated allocation.
+constexpr unsigned kDedicatedMemory = 0x1;  // CUDA_EXTERNAL_MEMORY_DEDICATED
+
+std::string uuid_text(const uint8_t* bytes) {
+  char text[40];
+  std::snprintf(text, sizeof text, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8],
+                bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]);
+  return text;
+}
+
+// The UUID of CUDA device `device`; false when the driver cannot say.
+bool uuid_of(const CudaFunctions& cu, CUdevice device, CUuuid& uuid) {
+  return cu.cuDeviceGetUuid(&uuid, device) == CUDA_SUCCESS;
+}
+
+}  // namespace
+
+bool available(std::string& why) {
+  return driver(why) != nullptr;
+}
+
+int device_ordinal(const Device& device) {
+  std::string why;
+  const CudaFunctions* cu = driver(why);
+  int count = 0;
+  if (!cu || cu->cuDeviceGetCount(&count) != CUDA_SUCCESS) return -1;
+  for (int i = 0; i < count; ++i) {
+    CUdevice handle;
+    CUuuid uuid;
+    if (cu->cuDeviceGet(&handle, i) == CUDA_SUCCESS && uuid_of(*cu, handle, uuid) &&
+        std::memcmp(uuid.bytes, device.features().uuid.data(), sizeof uuid.bytes) == 0)
+      return i;
+  }
+  return -1;
+}
+
+std::unique_ptr<Bridge> Bridge::create(std::shared_ptr<Device> device, void* context, std::string& error) {
+  const CudaFunctions* cu = driver(error);
+  if (!cu) return nullptr;
+  if (!device->features().memory_fd_export || !device->features().semaphore_fd_export) {
+    error = "Vulkan device " + std::to_string(device->index()) + " (" + device->name() +
+            ") cannot export memory and semaphores as file descriptors (VK_KHR_external_memory_fd, "
+            "VK_KHR_external_semaphore_fd)";
+    return nullptr;
+  }
+  std::unique_ptr<Bridge> bridge(new Bridge(device, context));
+  ContextScope current(*cu, CUcontext(context));
+  if (!current.ok()) {
+    error = "the CUDA context cannot be made current (lost?)";
+    return nullptr;
+  }
+  CUdevice cuda_device;
+  CUuuid uuid;
+  if (CUresult result = cu->cuCtxGetDevice(&cuda_device); result != CUDA_SUCCESS) {
+    error = error_text(*cu, "cuCtxGetDevice", result);
+    return nullptr;
+  }
+  if (!uuid_of(*cu, cuda_device, uuid)) {
+    error = "the CUDA driver does not give the UUID of CUDA device " + std::to_string(cuda_device);
+    return nullptr;
+  }
+  const auto* ours = device->features().uuid.data();
+  if (std::memcmp(uuid.bytes, ours, sizeof uuid.bytes) != 0) {
+    error = "the CUDA context is on another GPU (CUDA device " + std::to_string(cuda_device) + ", UUID " +
+            uuid_text(reinterpret_cast<const uint8_t*>(uuid.bytes)) + ") than Vulkan device " +
+            std::to_string(device->index()) + " (" + device->name() + ", UUID " + uuid_text(ours) + ")";
+    return nullptr;
+  }
+  CUstream stream = nullptr;
+  if (CUresult result = cu->cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING); result != CUDA_SUCCESS) {
+    error = error_text(*cu, "cuStreamCreate", result);
+    return nullptr;
+  }
+  bridge->stream_ = stream;
+  bridge->timeline_ = ExportedTimeline::create(device, "vkcompute CUDA copies", error);
+  if (!bridge->timeline_) return nullptr;
+  const int fd = bridge->timeline_->export_fd(error);
+  if (fd < 0) return nullptr;
+  CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC desc{};
+  desc.type = CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_FD;
+  desc.handle.fd = fd;
+  CUexternalSemaphore semaphore = nullptr;
+  if (CUresult result = cu->cuImportExternalSemaphore(&semaphore, &desc); result != CUDA_SUCCESS) {
+    close(fd);  // an import that fails leaves the descriptor with us
+    error = error_text(*cu, "cuImportExternalSemaphore", result);
+    return nullptr;
+  }
+  bridge->semaphore_ = semaphore;
+  GST_INFO("CUDA bridge on Vulkan device %d (%s), CUDA device %d", device->index(), device->name().c_str(),
+           int(cuda_device));
+  return bridge;
+}
+
+Bridge::~Bridge() {
+  std::string why;
+  const CudaFunctions* cu = driver(why);
+  if (!cu) return;
+  ContextScope current(*cu, CUcontext(context_));
+  if (stream_) cu->cuStreamSynchronize(CUstream(stream_));
+  if (semaphore_) cu->cuDestroyExternalSemaphore(CUexternalSemaphore(semaphore_));
+  if (stream_) cu->cuStreamDestroy(CUstream(stream_));
+}
+
+std::unique_ptr<Target> Bridge::make_target(vk::DeviceSize bytes, const char* name, std::string& error) {
+  const CudaFunctions* cu = driver(error);
+  if (!cu) return nullptr;
+  auto buffer = Buffer::create_exported(device_, bytes, name, error);
+  if (!buffer) return nullptr;
+  const int fd = buffer->export_fd(error);
+  if (fd < 0) return nullptr;
+  std::unique_ptr<Target> target(new Target(*this, std::move(buffer)));
+  ContextScope current(*cu, CUcontext(context_));
+  CUDA_EXTERNAL_MEMORY_HANDLE_DESC desc{};
+  desc.type = CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD;
+  desc.handle.fd = fd;
+  desc.size = target->buffer_->allocation_size();
+  desc.flags = kDedicatedMemory;
+  CUexternalMemory memory = nullptr;
+  if (CUresult result = cu->cuImportExternalMemory(&memory, &desc); result != CUDA_SUCCESS) {
+    close(fd);
+    error = error_text(*cu, "cuImportExternalMemory", result);
+    return nullptr;
+  }
+  target->memory_ = memory;
+  CUDA_EXTERNAL_MEMORY_BUFFER_DESC mapping{};
+  mapping.size = target->buffer_->size();
+  CUdeviceptr pointer = 0;
+  if (CUresult result = cu->cuExternalMemoryGetMappedBuffer(&pointer, memory, &mapping);
+      result != CUDA_SUCCESS) {
+    error = error_text(*cu, "cuExternalMemoryGetMappedBuffer", result);
+    return nullptr;
+  }
+  target->pointer_ = pointer;
+  return target;
+}
+
+Target::~Target() {
+  std::string why;
+  const CudaFunctions* cu = driver(why);
+  if (!cu || !memory_) return;
+  ContextScope current(*cu, CUcontext(bridge_.context_));
+  // No copy of the bridge may still write here: they are all on its stream.
+  cu->cuStreamSynchronize(CUstream(bridge_.stream_));
+  if (pointer_) cu->cuMemFree(CUdeviceptr(pointer_));
+  cu->cuDestroyExternalMemory(CUexternalMemory(memory_));
+}
+
+uint64_t Bridge::copy_in(const std::vector<CudaPlane>& planes, Target& to,
+                         const std::vector<uint32_t>& offsets, const std::vector<uint32_t>& pitches,
+                         std::string& error) {
+  const CudaFunctions* cu = driver(error);
+  if (!cu) return 0;
+  if (offsets.size() < planes.size() || pitches.size() < planes.size()) {
+    error = "a plane without its place in the target";
+    return 0;
+  }
+  for (size_t i = 0; i < planes.size(); ++i) {
+    const CudaPlane& p = planes[i];
+    if (p.rows == 0) continue;
+    const uint64_t end = uint64_t(offsets[i]) + uint64_t(pitches[i]) * (p.rows - 1) + p.row_bytes;
+    if (pitches[i] < p.row_bytes || end > to.buffer().size()) {
+      error = "plane " + std::to_string(i) + " (" + std::to_string(p.rows) + " rows of " +
+              std::to_string(p.row_bytes) + " bytes) does not fit the target of " +
+              std::to_string(to.buffer().size()) + " bytes";
+      return 0;
+    }
+  }
+  ContextScope current(*cu, CUcontext(context_));
+  if (!current.ok()) {
+    error = "the CUDA context cannot be made current (lost?)";
+    return 0;
+  }
+  for (size_t i = 0; i < planes.size(); ++i) {
+    const CudaPlane& p = planes[i];
+    CUDA_MEMCPY2D copy{};
+    copy.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+    copy.srcDevice = CUdeviceptr(p.pointer);
+    copy.srcPitch = p.pitch;
+    copy.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+    copy.dstDevice = CUdeviceptr(to.cuda_pointer() + offsets[i]);
+    copy.dstPitch = pitches[i];
+    copy.WidthInBytes = p.row_bytes;
+    copy.Height = p.rows;
+    if (CUresult result = cu->cuMemcpy2DAsync(&copy, CUstream(stream_)); result != CUDA_SUCCESS) {
+      error = error_text(*cu, "cuMemcpy2DAsync", result);
+      return 0;
+    }
+  }
+  const uint64_t value = timeline_->next_value();
+  CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS signal{};
+  signal.params.fence.value = value;
+  CUexternalSemaphore semaphore = CUexternalSemaphore(semaphore_);
+  if (CUresult result = cu->cuSignalExternalSemaphoresAsync(&semaphore, &signal, 1, CUstream(stream_));
+      result != CUDA_SUCCESS) {
+    error = error_text(*cu, "cuSignalExternalSemaphoresAsync", result);
+    return 0;
+  }
+  return value;
+}
+
+}  // namespace vkc::cuda

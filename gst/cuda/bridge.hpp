@@ -1,0 +1,94 @@
+// Frames handed from CUDA to Vulkan on the GPU (issue 31): a device-local Vulkan buffer exported to
+// CUDA (Target), which a CUDA copy on the bridge's stream fills from a frame in CUDA memory (a
+// decoder's output), then signals the next value of a timeline semaphore exported to CUDA; the
+// Vulkan work that reads the buffer waits for that value on the GPU (CommandRing::wait_before()).
+// No CPU touches a pixel and no CPU waits for the copy.
+//
+// CUDA's types stay out of this header (the context is a CUcontext, pointers are CUdeviceptr
+// values), so that GStreamer's CUDA headers and the driver loader's never meet in one file.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "vk/exported_timeline.hpp"
+#include "vk/memory.hpp"
+
+namespace vkc::cuda {
+
+// Whether this process can hand frames between CUDA and Vulkan: NVIDIA's driver loads and offers
+// the interop; otherwise why not.
+bool available(std::string& why);
+
+// The CUDA device ordinal of the GPU that is Vulkan device `device` (the same UUID), or -1 (no
+// CUDA, or not an NVIDIA GPU).
+int device_ordinal(const Device& device);
+
+// A plane of a frame in CUDA memory: `rows` rows of `row_bytes` bytes, `pitch` bytes apart.
+struct CudaPlane {
+  uint64_t pointer = 0;  // CUdeviceptr
+  size_t pitch = 0;
+  size_t row_bytes = 0;
+  size_t rows = 0;
+};
+
+class Bridge;
+
+// A device-local Vulkan buffer that CUDA writes (and may read) as device memory of its own.
+class Target {
+ public:
+  ~Target();
+  Target(const Target&) = delete;
+  Target& operator=(const Target&) = delete;
+  const Buffer& buffer() const { return *buffer_; }
+  uint64_t cuda_pointer() const { return pointer_; }  // CUdeviceptr of the buffer's first byte
+
+ private:
+  friend class Bridge;
+  Target(Bridge& bridge, std::unique_ptr<Buffer> buffer) : bridge_(bridge), buffer_(std::move(buffer)) {}
+  Bridge& bridge_;
+  std::unique_ptr<Buffer> buffer_;
+  void* memory_ = nullptr;  // CUexternalMemory
+  uint64_t pointer_ = 0;
+};
+
+class Bridge {
+ public:
+  // A bridge between `device` and the CUDA context `context` (a CUcontext, which the caller keeps
+  // alive longer), with a CUDA stream of its own. Null with `error` set when CUDA is not available,
+  // the context's GPU is not `device`, or `device` cannot export memory and semaphores.
+  static std::unique_ptr<Bridge> create(std::shared_ptr<Device> device, void* context, std::string& error);
+  // Waits for the copies still on its stream. Its targets must be gone first.
+  ~Bridge();
+  Bridge(const Bridge&) = delete;
+  Bridge& operator=(const Bridge&) = delete;
+
+  // A new target of at least `bytes`; null with `error` set when the driver refuses.
+  std::unique_ptr<Target> make_target(vk::DeviceSize bytes, const char* name, std::string& error);
+
+  // Queues, on the bridge's stream, the copy of `planes` into `to` (plane i at byte offset
+  // `offsets[i]`, rows `pitches[i]` bytes apart), then the signal of the next value of semaphore():
+  // returns that value, which the Vulkan work reading `to` must wait for; 0 with `error` set when
+  // CUDA refuses (a lost context). The planes' memory must hold the frame already (GStreamer's
+  // CUDA elements finish their work on a frame before pushing it) and stay alive until the value.
+  uint64_t copy_in(const std::vector<CudaPlane>& planes, Target& to, const std::vector<uint32_t>& offsets,
+                   const std::vector<uint32_t>& pitches, std::string& error);
+
+  // The timeline semaphore the copies signal.
+  vk::Semaphore semaphore() const { return timeline_->semaphore(); }
+  const std::shared_ptr<Device>& device() const { return device_; }
+
+ private:
+  friend class Target;
+  Bridge(std::shared_ptr<Device> device, void* context) : device_(std::move(device)), context_(context) {}
+
+  std::shared_ptr<Device> device_;
+  void* context_;              // CUcontext
+  void* stream_ = nullptr;     // CUstream
+  void* semaphore_ = nullptr;  // CUexternalSemaphore: timeline_ imported
+  std::unique_ptr<ExportedTimeline> timeline_;
+};
+
+}  // namespace vkc::cuda

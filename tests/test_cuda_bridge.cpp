@@ -1,0 +1,165 @@
+// gst/cuda/bridge.hpp: frames handed from CUDA to Vulkan on the GPU. Where NVIDIA's driver is
+// (the lent GPU, bench/gpu-checks.sh): random NV12 frames in CUDA memory at the decoders' pitch,
+// copied by the bridge into an exported Vulkan buffer and read by Vulkan work that waits for the
+// copy's timeline value, arrive byte for byte, frame after frame into the same buffer, and what
+// Vulkan writes there CUDA reads. Without the driver (CI, lavapipe): the bridge is refused with
+// the reason, and no GPU is taken for CUDA's.
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "cuda/bridge.hpp"
+#include "cuda/driver.hpp"
+#include "vk/device.hpp"
+#include "vk/submit.hpp"
+
+// After the C++ headers: its macros (fail, ...) would break <ios>.
+#include <gst/check/gstcheck.h>
+
+#include "common/test_seed.h"
+#include "common/vktest.h"
+
+// The runtime's category (gst/vk/device.cpp), which the plugin's init makes: here the runtime is
+// linked without the plugin.
+GST_DEBUG_CATEGORY_EXTERN(gst_vkcompute_runtime_debug);
+
+namespace {
+
+constexpr uint64_t kSecondNs = 1'000'000'000;
+constexpr size_t kWidth = 1920, kHeight = 1080;  // NV12: a luma plane, and half as many rows of UV
+
+std::shared_ptr<vkc::Device> AnyDevice() {
+  vktest::RequirePhysicalDevice();
+  std::string error;
+  auto device = vkc::Device::acquire(-1, error);
+  fail_unless(device != nullptr, "no device: %s", error.c_str());
+  return device;
+}
+
+void Check(const CudaFunctions& cu, CUresult result, const char* what) {
+  if (result != CUDA_SUCCESS) fail("%s", vkc::cuda::error_text(cu, what, result).c_str());
+}
+
+}  // namespace
+
+GST_START_TEST(test_frames_cross_from_cuda_to_vulkan) {
+  auto device = AnyDevice();
+  std::string why;
+  const CudaFunctions* cu = vkc::cuda::driver(why);
+  if (!cu) {
+    // No NVIDIA driver: said so, and nothing is bridged.
+    fail_unless(!vkc::cuda::available(why), "available without a driver");
+    fail_unless(why.find("libcuda.so.1") != std::string::npos, "the reason: %s", why.c_str());
+    fail_unless_equals_int(vkc::cuda::device_ordinal(*device), -1);
+    std::string error;
+    fail_unless(vkc::cuda::Bridge::create(device, nullptr, error) == nullptr);
+    fail_unless(error == why, "the bridge's reason (%s) is not the driver's (%s)", error.c_str(),
+                why.c_str());
+    return;
+  }
+  const int ordinal = vkc::cuda::device_ordinal(*device);
+  fail_unless(ordinal >= 0, "Vulkan device %d (%s) is no CUDA device", device->index(),
+              device->name().c_str());
+  CUdevice cuda_device;
+  CUcontext context = nullptr;
+  Check(*cu, cu->cuDeviceGet(&cuda_device, ordinal), "cuDeviceGet");
+  Check(*cu, cu->cuCtxCreate(&context, 0, cuda_device), "cuCtxCreate");
+  CUcontext popped;
+  cu->cuCtxPopCurrent(&popped);  // the bridge makes it current where it needs it
+  {
+    std::string error;
+    auto bridge = vkc::cuda::Bridge::create(device, context, error);
+    fail_unless(bridge != nullptr, "Bridge::create: %s", error.c_str());
+    const std::vector<uint32_t> offsets{0, uint32_t(kWidth * kHeight)}, pitches{kWidth, kWidth};
+    const size_t bytes = kWidth * kHeight * 3 / 2;
+    auto target = bridge->make_target(bytes, "test CUDA target", error);
+    fail_unless(target != nullptr, "make_target: %s", error.c_str());
+    auto readback = vkc::Buffer::create_host(device, bytes, "test readback");
+
+    // The frame in CUDA memory as a decoder leaves it: pitched rows (cuMemAllocPitch), planes
+    // one after the other.
+    CUdeviceptr frame = 0;
+    size_t pitch = 0;
+    {
+      vkc::cuda::ContextScope current(*cu, context);
+      Check(*cu, cu->cuMemAllocPitch(&frame, &pitch, kWidth, kHeight * 3 / 2, 4), "cuMemAllocPitch");
+    }
+    const std::vector<vkc::cuda::CudaPlane> planes{{frame, pitch, kWidth, kHeight},
+                                                   {frame + pitch * kHeight, pitch, kWidth, kHeight / 2}};
+    vkc::CommandRing ring(device, 1, "test CUDA readback", 0);
+    std::mt19937 rng = vktest::RngFor("cuda frames");
+    std::vector<uint8_t> content(bytes);
+    for (int round = 0; round < 3; ++round) {
+      for (auto& b : content) b = uint8_t(rng());
+      {
+        vkc::cuda::ContextScope current(*cu, context);
+        CUDA_MEMCPY2D up{};
+        up.srcMemoryType = CU_MEMORYTYPE_HOST;
+        up.srcHost = content.data();
+        up.srcPitch = kWidth;
+        up.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+        up.dstDevice = frame;
+        up.dstPitch = pitch;
+        up.WidthInBytes = kWidth;
+        up.Height = kHeight * 3 / 2;
+        Check(*cu, cu->cuMemcpy2D(&up), "cuMemcpy2D");  // done when it returns, as a decoder's frame
+      }
+      const uint64_t value = bridge->copy_in(planes, *target, offsets, pitches, error);
+      fail_unless(value > 0, "copy_in: %s", error.c_str());
+      vk::CommandBuffer cmd = ring.begin(0);
+      cmd.copyBuffer(target->buffer().handle(), readback->handle(), vk::BufferCopy{.size = bytes});
+      vk::MemoryBarrier to_host{.srcAccessMask = vk::AccessFlagBits::eTransferWrite,
+                                .dstAccessMask = vk::AccessFlagBits::eHostRead};
+      cmd.pipelineBarrier(vk::PipelineStageFlagBits::eTransfer, vk::PipelineStageFlagBits::eHost, {}, to_host,
+                          nullptr, nullptr);
+      ring.wait_before(0, bridge->semaphore(), value);
+      ring.submit(0);
+      fail_unless(ring.wait(0, 10 * kSecondNs) == vkc::Completion::kDone,
+                  "round %d: the readback did not end", round);
+      const uint8_t* read = readback->mapped();
+      for (size_t i = 0; i < bytes; ++i)
+        if (read[i] != content[i])
+          fail("round %d: byte %zu (row %zu) is %u in Vulkan, %u in CUDA (%s)", round, i, i / kWidth, read[i],
+               content[i], vktest::SeedDescription().c_str());
+    }
+    // The other way: what Vulkan writes into the target, CUDA reads (once Vulkan's work is done).
+    {
+      vk::CommandBuffer cmd = ring.begin(0);
+      cmd.fillBuffer(target->buffer().handle(), 0, VK_WHOLE_SIZE, 0x5a3c9617u);
+      ring.submit(0);
+      fail_unless(ring.wait(0, 10 * kSecondNs) == vkc::Completion::kDone, "the fill did not end");
+      std::vector<uint32_t> read(bytes / 4, 0);
+      vkc::cuda::ContextScope current(*cu, context);
+      Check(*cu, cu->cuMemcpyDtoH(read.data(), target->cuda_pointer(), bytes), "cuMemcpyDtoH");
+      for (size_t i = 0; i < read.size(); ++i)
+        if (read[i] != 0x5a3c9617u)
+          fail("word %zu of the target reads %08x in CUDA, Vulkan wrote 5a3c9617", i, read[i]);
+    }
+    // A plane that does not fit the target is refused, nothing queued.
+    const std::vector<vkc::cuda::CudaPlane> too_tall{{frame, pitch, kWidth, kHeight * 2}};
+    fail_unless(bridge->copy_in(too_tall, *target, offsets, pitches, error) == 0,
+                "a plane too tall was copied");
+    fail_unless(error.find("does not fit") != std::string::npos, "the reason: %s", error.c_str());
+    vkc::cuda::ContextScope current(*cu, context);
+    cu->cuMemFree(frame);
+  }
+  cu->cuCtxDestroy(context);
+  vktest::AssertNoValidationErrors();
+}
+GST_END_TEST;
+
+static Suite* cuda_bridge_suite() {
+  Suite* suite = suite_create("cuda_bridge");
+  TCase* tc = tcase_create("cuda_bridge");
+  tcase_set_timeout(tc, 60);
+  tcase_add_test(tc, test_frames_cross_from_cuda_to_vulkan);
+  suite_add_tcase(suite, tc);
+  return suite;
+}
+
+int main(int argc, char** argv) {
+  vktest::Init(&argc, &argv);
+  GST_DEBUG_CATEGORY_INIT(gst_vkcompute_runtime_debug, "vkcompute", 0, "vkcompute Vulkan runtime");
+  return gst_check_run_suite(cuda_bridge_suite(), "cuda_bridge", __FILE__);
+}
