@@ -11,7 +11,7 @@ bash ../shared/gpu/bundle.sh build .gpu
 # NVIDIA's decoders (nvcodec: nvh264dec, nvh265dec, CUDA memory) and what reads files for them, with
 # the libraries they need that the bundle lacks (libcuda and libnvcuvid come from the GPU machine's driver).
 plugdir=/usr/lib/x86_64-linux-gnu/gstreamer-1.0
-for p in nvcodec videoparsersbad isomp4 matroska; do
+for p in nvcodec videoparsersbad isomp4 matroska mpegtsdemux; do
   [ -f "$plugdir/libgst$p.so" ] && cp "$plugdir/libgst$p.so" .gpu/plugins/
 done
 for l in $(ldd .gpu/plugins/*.so | awk '/=> \//{print $3}' | sort -u |

@@ -679,7 +679,8 @@ GST_START_TEST(test_renegotiation_and_flush_mid_chain) {
 GST_END_TEST;
 
 // Every element offers both memories on both pads, device memory first (gst-inspect-1.0 shows
-// both), and nothing else.
+// both), and nothing else but, last, the analyses' frames in GStreamer's CUDA memory
+// (test_cuda_caps).
 GST_START_TEST(test_pad_templates_offer_both_memories) {
   for (const char* name : {"rgb2yuv", "lumamax", "histogram", "morph", "lut"}) {
     GstElementFactory* factory = gst_element_factory_find(name);
@@ -693,6 +694,8 @@ GST_START_TEST(test_pad_templates_offer_both_memories) {
         if (gst_caps_features_contains(features, kFeature)) {
           fail_if(system, "%s %s: device memory after system memory", name, templ->name_template);
           device = true;
+        } else if (gst_caps_features_contains(features, "memory:CUDAMemory")) {
+          fail_unless(device && system, "%s %s: CUDA memory before ours", name, templ->name_template);
         } else {
           fail_unless(gst_caps_features_is_equal(features, GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY),
                       "%s %s: unexpected caps features", name, templ->name_template);

@@ -3,6 +3,7 @@
 #include <string>
 #include <utility>
 
+#include "cuda/bridge.hpp"
 #include "deviceopen.hpp"
 #include "filterprivate.hpp"
 #include "memorycaps.hpp"
@@ -143,6 +144,13 @@ static gboolean gst_vkcompute_filter_set_caps(GstBaseTransform* trans, GstCaps* 
   // GstBaseTransform has just chosen passthrough for equal caps; an analysis element that draws
   // into its frames, or whose frames move between host and device memory, needs output buffers.
   const bool passthrough = priv->stream->wants_passthrough();
+  if (!passthrough && vkc::structures_in_cuda_memory_count(incaps) > 0) {
+    GST_ELEMENT_ERROR(
+        self, CORE, NEGOTIATION, ("Frames in CUDA memory only pass through %s.", GST_ELEMENT_NAME(self)),
+        ("it would write into them (drawing, or a tee to our elements after it): put cudadownload "
+         "before it"));
+    return FALSE;
+  }
   priv->stream->set_passthrough(passthrough);
   gst_base_transform_set_passthrough(trans, passthrough);
   GST_DEBUG_OBJECT(self, "configured %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT "%s", incaps, outcaps,
@@ -223,13 +231,25 @@ static GstFlowReturn gst_vkcompute_filter_transform(GstBaseTransform* trans, Gst
 }
 
 // The element's own transform_formats() (or the same formats), in either memory on the other pad:
-// frames may move between host and device memory in any element.
+// frames may move between host and device memory in any element. An analysis element passes frames
+// in GStreamer's CUDA memory through as they are (it reads a copy, gst/base/cudainput.hpp): such
+// caps stay in that memory on the other pad, when this process has CUDA (else they are not offered,
+// and pipelines negotiate system memory as without them).
 static GstCaps* gst_vkcompute_filter_transform_caps(GstBaseTransform* trans, GstPadDirection direction,
                                                     GstCaps* caps, GstCaps* filter) {
   auto* klass = GST_VKCOMPUTE_FILTER_GET_CLASS(trans);
+  GstCaps* others = vkc::structures_in_cuda_memory(caps, false);
   GstCaps* formats =
-      klass->transform_formats ? klass->transform_formats(direction, caps) : gst_caps_ref(caps);
-  return vkc::in_both_memories_filtered(formats, filter);
+      klass->transform_formats ? klass->transform_formats(direction, others) : gst_caps_ref(others);
+  gst_caps_unref(others);
+  GstCaps* result = vkc::in_both_memories_filtered(formats, nullptr);
+  std::string why;
+  if (klass->analysis && vkc::cuda::available(why))
+    result = gst_caps_merge(result, vkc::structures_in_cuda_memory(caps, true));
+  if (!filter) return result;
+  GstCaps* filtered = gst_caps_intersect_full(filter, result, GST_CAPS_INTERSECT_FIRST);
+  gst_caps_unref(result);
+  return filtered;
 }
 
 // Output caps: device memory when the element downstream is ours on our device, else system
@@ -322,7 +342,7 @@ void gst_vkcompute_filter_class_add_pad_templates(GstVkComputeFilterClass* klass
 }
 
 void gst_vkcompute_filter_class_init_analysis(GstVkComputeFilterClass* klass, const char* caps_string) {
-  gst_vkcompute_filter_class_add_pad_templates(klass, caps_string, caps_string);
+  vkc::add_pad_templates(GST_ELEMENT_CLASS(klass), caps_string, caps_string, true);
   GST_BASE_TRANSFORM_CLASS(klass)->passthrough_on_same_caps = TRUE;
   klass->analysis = TRUE;
 }

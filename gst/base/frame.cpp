@@ -64,6 +64,7 @@ const char* input_path_name(InputPath path) {
     case InputPath::kImported: return "imported host memory";
     case InputPath::kGathered: return "several memories, gathered by GPU copies";
     case InputPath::kStaged: return "staging copy";
+    case InputPath::kCuda: return "CUDA memory, copied by CUDA into device memory";
   }
   return "?";
 }

@@ -47,6 +47,7 @@ enum class InputPath {
   kGathered,   // several memories (a buffer per plane, or split anywhere), each ours or imported:
                // copied by the GPU into one device buffer of the frame's slot (record_gather())
   kStaged,     // copied by the CPU into a staging buffer: one copy
+  kCuda,       // GStreamer's CUDA memory, copied by CUDA into a device buffer of the slot (CudaInput)
 };
 
 // An input buffer made GPU-visible for the duration of one frame. Holds the CPU mapping and any
@@ -60,13 +61,20 @@ class InputBinding {
   bool bind(const std::shared_ptr<Device>& device, GstBuffer* buf, const GstVideoInfo& info,
             std::unique_ptr<Buffer>& staging, FrameLayout& layout, std::string& error);
   void release();
+  // The frame was bound by CudaInput: the slot's work waits for `value` of its semaphore.
+  void bound_from_cuda(uint64_t value) {
+    release();
+    path_ = InputPath::kCuda;
+    cuda_value_ = value;
+  }
+  uint64_t cuda_value() const { return cuda_value_; }
   InputPath path() const { return path_; }
   // kGathered: records copying each memory's bytes to its place in `to` (at least the buffer's
   // size), laid out as one memory would be; `layout` from bind() then reads `to`. Ordered before
   // later dispatches by the caller's barrier.
   void record_gather(vk::CommandBuffer cmd, vk::Buffer to) const;
   // Whether the GPU reads the frame from host memory (an upload, in the element's counts).
-  bool from_host() const { return path_ != InputPath::kDevice; }
+  bool from_host() const { return path_ != InputPath::kDevice && path_ != InputPath::kCuda; }
 
  private:
   // A memory made GPU-visible: its bytes are `size` bytes at `offset` of `buffer`.
@@ -83,6 +91,7 @@ class InputBinding {
       imports_;                // per-frame imports of memory that is not plain system memory
   std::vector<Piece> pieces_;  // kGathered: the buffer's memories, in order
   InputPath path_ = InputPath::kOwnMemory;
+  uint64_t cuda_value_ = 0;  // kCuda
 };
 
 // Layout of `buf` (its GstVideoMeta or else `info`) whose data begins at byte `base` of `buffer`.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "cuda/gstcudamemory.hpp"
 #include "vk/batch.hpp"
 #include "vk/kernel.hpp"
 #include "vk/reaper.hpp"
@@ -33,6 +34,7 @@ constexpr guint kWideLoadBytes = 16;
 struct GpuLeftovers {
   std::unique_ptr<CapsState> caps_state;
   std::unique_ptr<SlotCopies> copies;
+  std::unique_ptr<CudaInput> cuda;  // the CUDA copies' targets
   FrameScheduler::Frames frames;
 };
 
@@ -260,6 +262,7 @@ void FrameStream::stop() {
   caps_state_.reset();  // after the frames that used it
   ring_.reset();
   copies_.reset();
+  cuda_.reset();
 }
 
 // Frames that end within a short wait release their buffers here, before the state change returns,
@@ -278,6 +281,7 @@ void FrameStream::release_after_gpu(FrameScheduler::Frames frames) {
   auto leftovers = std::make_shared<GpuLeftovers>();
   leftovers->caps_state = std::move(caps_state_);
   leftovers->copies = std::move(copies_);
+  leftovers->cuda = std::move(cuda_);
   leftovers->frames = std::move(frames);
   scheduler_->stop();  // its waits use the ring
   vkc::release_after_gpu(std::move(ring_), std::move(leftovers));
@@ -321,6 +325,8 @@ void FrameStream::gather_input(Frame& frame, const InputBinding& input) {
 
 bool FrameStream::record_and_submit(Frame& frame, const InputBinding& input, GError** error) {
   frame.cmd = ring_->begin(frame.slot);
+  if (input.path() == InputPath::kCuda)
+    ring_->wait_before(frame.slot, cuda_->semaphore(), input.cuda_value());
   gather_input(frame, input);
   ChainEnds ends(*ring_, *copies_, in_info_, out_info_, frame);
   record_after_earlier_work(frame.cmd);
@@ -378,7 +384,16 @@ GstFlowReturn FrameStream::submit_frame(GstBuffer* in, const GstSegment& segment
   gst_segment_copy_into(&segment, &frame.segment);
 
   std::string error;
-  if (!work->input.bind(device_, in, in_info_, copies_->staging(slot), frame.in, error)) {
+  if (cuda::is_cuda_frame(in)) {
+    if (!cuda_) cuda_ = std::make_unique<CudaInput>(device_, ring_->depth());
+    const uint64_t value = cuda_->bind(slot, in, in_info_, frame.in, error);
+    if (value == 0) {
+      owner_.post_error(GST_STREAM_ERROR, GST_STREAM_ERROR_FAILED,
+                        "Frame in CUDA memory could not reach the Vulkan device: " + error + ".", "");
+      return GST_FLOW_ERROR;
+    }
+    work->input.bound_from_cuda(value);
+  } else if (!work->input.bind(device_, in, in_info_, copies_->staging(slot), frame.in, error)) {
     owner_.post_error(GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
                       "Input buffer does not match its caps: " + error + ".", "");
     return GST_FLOW_ERROR;

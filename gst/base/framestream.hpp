@@ -29,6 +29,7 @@
 #include <memory>
 #include <string>
 
+#include "cudainput.hpp"
 #include "heldoutputs.hpp"
 #include "operation.hpp"
 #include "scheduler.hpp"
@@ -125,6 +126,7 @@ class FrameStream {
   uint64_t frame_timeout_ns_;
   std::unique_ptr<CommandRing> ring_;
   std::unique_ptr<SlotCopies> copies_;  // the ring slots' staging buffers and frame copies
+  std::unique_ptr<CudaInput> cuda_;     // frames in CUDA memory, from the first one on
   // Frames from their submission until they leave (scheduler.hpp).
   std::unique_ptr<FrameScheduler> scheduler_;
   // Outputs in host memory finished while the streaming thread is inside a frame (heldoutputs.hpp).

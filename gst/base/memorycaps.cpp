@@ -3,6 +3,7 @@
 #include <initializer_list>
 #include <tuple>
 
+#include "cuda/gstcudamemory.hpp"
 #include "vkmemory.hpp"
 
 GST_DEBUG_CATEGORY_EXTERN(gst_vkcompute_runtime_debug);
@@ -60,11 +61,47 @@ GstCaps* in_both_memories_filtered(GstCaps* caps, GstCaps* filter) {
   return filtered;
 }
 
-void add_pad_templates(GstElementClass* klass, const char* sink_caps, const char* src_caps) {
+namespace {
+// The formats GStreamer's CUDA memory holds (gst/cuda/gstcudamemory.c, 1.22): others abort its
+// allocator.
+constexpr const char* kCudaFormats =
+    "video/x-raw, format=(string){ I420, YV12, I420_10LE, Y42B, I422_10LE, I422_12LE, NV12, NV21, P010_10LE, "
+    "P016_LE, Y444, Y444_16LE, RGBP, BGRP, GBR, GBRA, BGRA, RGBA, RGBx, BGRx, ARGB, ABGR, RGB, BGR, "
+    "BGR10A2_LE, RGB10A2_LE, YUY2, UYVY }";
+}  // namespace
+
+GstCaps* structures_in_cuda_memory(GstCaps* caps, bool cuda) {
+  GstCaps* kept = gst_caps_new_empty();
+  for (guint i = 0; i < gst_caps_get_size(caps); ++i) {
+    GstCapsFeatures* features = gst_caps_get_features(caps, i);
+    const bool in_cuda = features && !gst_caps_features_is_any(features) &&
+                         gst_caps_features_contains(features, cuda::kCapsFeature);
+    if (in_cuda == cuda)
+      kept = gst_caps_merge_structure_full(kept, gst_structure_copy(gst_caps_get_structure(caps, i)),
+                                           features ? gst_caps_features_copy(features) : nullptr);
+  }
+  return kept;
+}
+
+guint structures_in_cuda_memory_count(GstCaps* caps) {
+  GstCaps* in_cuda = structures_in_cuda_memory(caps, true);
+  const guint count = gst_caps_get_size(in_cuda);
+  gst_caps_unref(in_cuda);
+  return count;
+}
+
+void add_pad_templates(GstElementClass* klass, const char* sink_caps, const char* src_caps, bool cuda) {
   for (auto [name, direction, caps_string] :
        {std::tuple{"sink", GST_PAD_SINK, sink_caps}, std::tuple{"src", GST_PAD_SRC, src_caps}}) {
     GstCaps* formats = gst_caps_from_string(caps_string);
     GstCaps* caps = in_both_memories(formats);
+    if (cuda) {
+      GstCaps* cuda_formats = gst_caps_from_string(kCudaFormats);
+      GstCaps* held = gst_caps_intersect(formats, cuda_formats);
+      caps = gst_caps_merge(caps, in_memories(held, {cuda::kCapsFeature}));
+      gst_caps_unref(held);
+      gst_caps_unref(cuda_formats);
+    }
     gst_element_class_add_pad_template(klass, gst_pad_template_new(name, direction, GST_PAD_ALWAYS, caps));
     gst_caps_unref(caps);
     gst_caps_unref(formats);

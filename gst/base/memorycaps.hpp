@@ -26,8 +26,15 @@ GstCaps* in_both_memories(GstCaps* caps);
 // Takes `caps`: in_both_memories(), intersected with `filter` (its order first) when given.
 GstCaps* in_both_memories_filtered(GstCaps* caps, GstCaps* filter);
 // Adds always-pad templates "sink" and "src" to `klass`: the caps strings' structures, each in both
-// memories.
-void add_pad_templates(GstElementClass* klass, const char* sink_caps, const char* src_caps);
+// memories, and with `cuda`, also in GStreamer's CUDA memory (memory:CUDAMemory) those of formats
+// that memory holds (an analysis element reads frames there: gst/base/cudainput.hpp).
+void add_pad_templates(GstElementClass* klass, const char* sink_caps, const char* src_caps,
+                       bool cuda = false);
+
+// The structures of `caps` in GStreamer's CUDA memory (`cuda`), or all the others (new caps).
+GstCaps* structures_in_cuda_memory(GstCaps* caps, bool cuda);
+// How many structures of `caps` are in GStreamer's CUDA memory.
+guint structures_in_cuda_memory_count(GstCaps* caps);
 // Every structure of `caps` in system memory (new caps).
 GstCaps* in_system_memory(GstCaps* caps);
 // Takes `caps` and returns their structures in device memory (`device`) or in system memory, or

@@ -1,0 +1,29 @@
+// Frames in GStreamer's CUDA memory (memory:CUDAMemory, what nvh264dec and the other NVIDIA
+// decoders output), read without GStreamer's CUDA library at build time: Debian 12's development
+// package of it (libgstreamer-plugins-bad1.0-dev) pulls in OpenCV's development files, and its
+// 1.22 headers include a cuda.h that no Debian package installs. What is used of it is the memory
+// type's name, its map flag and the one public field of its memory, all part of GStreamer's ABI,
+// and one function of the library that made the memory (so is loaded in the process), looked up
+// at run time.
+#pragma once
+
+#include <gst/gst.h>
+
+#include <string>
+
+namespace vkc::cuda {
+
+// GStreamer's names (gst/cuda/gstcudamemory.h).
+constexpr const char* kMemoryType = "gst.cuda.memory";     // GST_CUDA_MEMORY_TYPE_NAME
+constexpr const char* kCapsFeature = "memory:CUDAMemory";  // GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY
+// GST_MAP_CUDA: a map with it gives the device address of the memory, not a copy in host memory.
+constexpr GstMapFlags kMapCuda = GstMapFlags(GST_MAP_FLAG_LAST << 1);
+
+// Whether `buffer` is one memory of GStreamer's CUDA memory.
+bool is_cuda_frame(GstBuffer* buffer);
+
+// The CUDA context (a CUcontext) of `memory`, GStreamer's CUDA memory; null with `error` set
+// when it cannot be known.
+void* context_of(GstMemory* memory, std::string& error);
+
+}  // namespace vkc::cuda

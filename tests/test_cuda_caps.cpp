@@ -1,0 +1,125 @@
+// Caps in GStreamer's CUDA memory (memory:CUDAMemory, NVIDIA's decoders' output): the analysis
+// elements list them in their pad templates (gst-inspect shows them) and the filters do not; the
+// caps they answer offer them only where this process has CUDA (the lent GPU), so that without
+// NVIDIA's driver (CI) pipelines negotiate system memory as before and a source that insists on
+// CUDA memory is refused at negotiation, not at its first frame.
+#include <gst/gst.h>
+
+#include <string>
+
+#include "cuda/bridge.hpp"
+
+// After the C++ headers: its macros (fail, ...) would break <ios>.
+#include <gst/check/gstcheck.h>
+
+#include "common/vktest.h"
+
+namespace {
+
+constexpr const char* kCuda = "memory:CUDAMemory";
+
+// How many structures of `caps` are in CUDA memory, and whether one of them is NV12.
+guint InCuda(GstCaps* caps, bool* nv12 = nullptr) {
+  guint count = 0;
+  for (guint i = 0; i < gst_caps_get_size(caps); ++i) {
+    GstCapsFeatures* features = gst_caps_get_features(caps, i);
+    if (!features || gst_caps_features_is_any(features) || !gst_caps_features_contains(features, kCuda))
+      continue;
+    count++;
+    if (nv12) {
+      GstCaps* one = gst_caps_new_full(gst_structure_copy(gst_caps_get_structure(caps, i)), nullptr);
+      GstCaps* want = gst_caps_from_string("video/x-raw, format=NV12");
+      *nv12 = *nv12 || gst_caps_can_intersect(one, want);
+      gst_caps_unref(want);
+      gst_caps_unref(one);
+    }
+  }
+  return count;
+}
+
+}  // namespace
+
+GST_START_TEST(test_templates_list_cuda_memory_for_the_analyses) {
+  for (const char* name : {"lumamax", "histogram", "morph", "lut", "rgb2yuv"}) {
+    GstElementFactory* factory = gst_element_factory_find(name);
+    fail_unless(factory != nullptr, "no %s", name);
+    const bool analysis = std::string(name) == "lumamax" || std::string(name) == "histogram";
+    for (const GList* l = gst_element_factory_get_static_pad_templates(factory); l; l = l->next) {
+      auto* templ = static_cast<GstStaticPadTemplate*>(l->data);
+      GstCaps* caps = gst_static_caps_get(&templ->static_caps);
+      bool nv12 = false;
+      const guint cuda = InCuda(caps, &nv12);
+      if (analysis && (cuda == 0 || !nv12))
+        fail("%s's %s template lists no NV12 in CUDA memory", name, templ->name_template);
+      if (!analysis && cuda > 0) fail("%s's %s template lists CUDA memory", name, templ->name_template);
+      gst_caps_unref(caps);
+    }
+    gst_object_unref(factory);
+  }
+}
+GST_END_TEST;
+
+// What lumamax's sink pad answers, with fakesink after it: CUDA memory only where CUDA is here. And a
+// source in CUDA memory is refused at negotiation without it.
+GST_START_TEST(test_cuda_memory_offered_only_with_cuda) {
+  std::string why;
+  const bool cuda = vkc::cuda::available(why);
+  GstElement* pipeline =
+      gst_parse_launch("videotestsrc num-buffers=2 ! capsfilter name=f ! lumamax name=l ! fakesink", nullptr);
+  fail_unless(pipeline != nullptr);
+  GstElement* lumamax = gst_bin_get_by_name(GST_BIN(pipeline), "l");
+  GstPad* sink = gst_element_get_static_pad(lumamax, "sink");
+  GstCaps* answered = gst_pad_query_caps(sink, nullptr);
+  bool nv12 = false;
+  const guint in_cuda = InCuda(answered, &nv12);
+  if (cuda)
+    fail_unless(in_cuda > 0 && nv12,
+                "CUDA is here, but lumamax offers no NV12 in CUDA memory: %" GST_PTR_FORMAT, answered);
+  else
+    fail_unless(in_cuda == 0, "lumamax offers CUDA memory without CUDA (%s): %" GST_PTR_FORMAT, why.c_str(),
+                answered);
+  gst_caps_unref(answered);
+  gst_object_unref(sink);
+  gst_object_unref(lumamax);
+  if (!cuda) {
+    GstElement* filter = gst_bin_get_by_name(GST_BIN(pipeline), "f");
+    GstCaps* caps = gst_caps_from_string("video/x-raw(memory:CUDAMemory), format=NV12");
+    g_object_set(filter, "caps", caps, nullptr);
+    gst_caps_unref(caps);
+    gst_object_unref(filter);
+    gst_element_set_state(pipeline, GST_STATE_PLAYING);
+    GstBus* bus = gst_element_get_bus(pipeline);
+    GstMessage* msg =
+        gst_bus_timed_pop_filtered(bus, 30 * GST_SECOND, GstMessageType(GST_MESSAGE_ERROR | GST_MESSAGE_EOS));
+    fail_unless(msg && GST_MESSAGE_TYPE(msg) == GST_MESSAGE_ERROR, "a source in CUDA memory was not refused");
+    GError* error = nullptr;
+    gchar* debug = nullptr;
+    gst_message_parse_error(msg, &error, &debug);
+    // The source's "Internal data stream error", its reason not-negotiated.
+    fail_unless(debug && std::string(debug).find("not-negotiated") != std::string::npos,
+                "not a refusal at negotiation: %s (%s)", error->message, debug ? debug : "");
+    g_free(debug);
+    g_error_free(error);
+    gst_message_unref(msg);
+    gst_object_unref(bus);
+  }
+  gst_element_set_state(pipeline, GST_STATE_NULL);
+  gst_object_unref(pipeline);
+  vktest::AssertNoValidationErrors();
+}
+GST_END_TEST;
+
+static Suite* cuda_caps_suite() {
+  Suite* suite = suite_create("cuda_caps");
+  TCase* tc = tcase_create("cuda_caps");
+  tcase_set_timeout(tc, 60);
+  tcase_add_test(tc, test_templates_list_cuda_memory_for_the_analyses);
+  tcase_add_test(tc, test_cuda_memory_offered_only_with_cuda);
+  suite_add_tcase(suite, tc);
+  return suite;
+}
+
+int main(int argc, char** argv) {
+  vktest::Init(&argc, &argv);
+  return gst_check_run_suite(cuda_caps_suite(), "cuda_caps", __FILE__);
+}
