@@ -36,6 +36,17 @@ done
 head="filesrc location=$media/change.ts ! tsdemux ! h264parse ! nvh264dec"
 compare "h264 1080p, 720p, 1080p" lumamax0 "$head" "lumamax ! histogram ! fakesink"
 compare "h264 1080p, 720p, 1080p" histogram0 "$head" "lumamax ! histogram ! fakesink"
+echo "== 1b. a filter's output, and a chain after it"
+head="filesrc location=$media/h264-1080p.mp4 ! qtdemux ! h264parse ! nvh264dec"
+# shellcheck disable=SC2086
+gst-launch-1.0 -q $head ! morph operation=open width=9 height=9 ! video/x-raw ! filesink location=/tmp/cuda.raw
+# shellcheck disable=SC2086
+gst-launch-1.0 -q $head ! video/x-raw ! morph operation=open width=9 height=9 ! video/x-raw ! filesink location=/tmp/sys.raw
+echo "morph 9x9 open: $(stat -c %s /tmp/cuda.raw) bytes out with CUDA memory in, $(stat -c %s /tmp/sys.raw) with system memory:" \
+  "$(cmp -s /tmp/cuda.raw /tmp/sys.raw && echo equal || echo DIFFERENT)"
+# shellcheck disable=SC2086
+echo "its sink caps: $(gst-launch-1.0 -v $head ! morph ! fakesink 2>&1 | grep -m1 'morph0.GstPad:sink: caps' | sed 's/.*caps = //; s/, format.*//')"
+compare "h264" histogram0 "$head" "morph operation=dilate ! lumamax ! histogram ! fakesink"
 echo "== 2. the memory lumamax takes, by what follows it"
 src="filesrc location=$media/h264-1080p.mp4 ! qtdemux ! h264parse ! nvh264dec"
 for tail in "fakesink" "cudadownload ! fakesink" "videoconvert ! fakesink" "morph ! fakesink" "histogram draw=true ! fakesink"; do

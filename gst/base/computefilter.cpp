@@ -144,7 +144,8 @@ static gboolean gst_vkcompute_filter_set_caps(GstBaseTransform* trans, GstCaps* 
   // GstBaseTransform has just chosen passthrough for equal caps; an analysis element that draws
   // into its frames, or whose frames move between host and device memory, needs output buffers.
   const bool passthrough = priv->stream->wants_passthrough();
-  if (!passthrough && vkc::structures_in_cuda_memory_count(incaps) > 0) {
+  if (GST_VKCOMPUTE_FILTER_GET_CLASS(self)->analysis && !passthrough &&
+      vkc::structures_in_cuda_memory_count(incaps) > 0) {
     GST_ELEMENT_ERROR(
         self, CORE, NEGOTIATION, ("Frames in CUDA memory only pass through %s.", GST_ELEMENT_NAME(self)),
         ("it would write into them (drawing, or a tee to our elements after it): put cudadownload "
@@ -231,21 +232,27 @@ static GstFlowReturn gst_vkcompute_filter_transform(GstBaseTransform* trans, Gst
 }
 
 // The element's own transform_formats() (or the same formats), in either memory on the other pad:
-// frames may move between host and device memory in any element. An analysis element passes frames
-// in GStreamer's CUDA memory through as they are (it reads a copy, gst/base/cudainput.hpp): such
-// caps stay in that memory on the other pad, when this process has CUDA (else they are not offered,
-// and pipelines negotiate system memory as without them).
+// frames may move between host and device memory in any element. Frames in GStreamer's CUDA memory
+// are read through a copy on the GPU (gst/base/cudainput.hpp) where this process has CUDA (else such
+// caps are not offered, and pipelines negotiate system memory as without them): an analysis passes
+// them on as they are, so such caps stay in that memory on the other pad; a filter's output is ours,
+// so any of its inputs may come in CUDA memory.
 static GstCaps* gst_vkcompute_filter_transform_caps(GstBaseTransform* trans, GstPadDirection direction,
                                                     GstCaps* caps, GstCaps* filter) {
   auto* klass = GST_VKCOMPUTE_FILTER_GET_CLASS(trans);
-  GstCaps* others = vkc::structures_in_cuda_memory(caps, false);
-  GstCaps* formats =
-      klass->transform_formats ? klass->transform_formats(direction, others) : gst_caps_ref(others);
-  gst_caps_unref(others);
-  GstCaps* result = vkc::in_both_memories_filtered(formats, nullptr);
   std::string why;
-  if (klass->analysis && vkc::cuda::available(why))
+  const bool cuda = vkc::cuda::available(why);
+  GstCaps* read = vkc::structures_in_cuda_memory(caps, false);
+  if (!klass->analysis && cuda) read = gst_caps_merge(read, vkc::structures_in_cuda_memory(caps, true));
+  GstCaps* formats =
+      klass->transform_formats ? klass->transform_formats(direction, read) : gst_caps_ref(read);
+  gst_caps_unref(read);
+  GstCaps* result = vkc::in_both_memories(formats);
+  if (cuda && klass->analysis)
     result = gst_caps_merge(result, vkc::structures_in_cuda_memory(caps, true));
+  else if (cuda && direction == GST_PAD_SRC)
+    result = gst_caps_merge(result, vkc::in_cuda_memory(formats));
+  gst_caps_unref(formats);
   if (!filter) return result;
   GstCaps* filtered = gst_caps_intersect_full(filter, result, GST_CAPS_INTERSECT_FIRST);
   gst_caps_unref(result);
@@ -338,11 +345,11 @@ static void gst_vkcompute_filter_init(GstVkComputeFilter* self) {
 
 void gst_vkcompute_filter_class_add_pad_templates(GstVkComputeFilterClass* klass, const char* sink_caps,
                                                   const char* src_caps) {
-  vkc::add_pad_templates(GST_ELEMENT_CLASS(klass), sink_caps, src_caps);
+  vkc::add_pad_templates(GST_ELEMENT_CLASS(klass), sink_caps, src_caps, vkc::CudaPads::kSink);
 }
 
 void gst_vkcompute_filter_class_init_analysis(GstVkComputeFilterClass* klass, const char* caps_string) {
-  vkc::add_pad_templates(GST_ELEMENT_CLASS(klass), caps_string, caps_string, true);
+  vkc::add_pad_templates(GST_ELEMENT_CLASS(klass), caps_string, caps_string, vkc::CudaPads::kBoth);
   GST_BASE_TRANSFORM_CLASS(klass)->passthrough_on_same_caps = TRUE;
   klass->analysis = TRUE;
 }

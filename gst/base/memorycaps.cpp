@@ -52,15 +52,6 @@ GstCaps* in_both_memories(GstCaps* caps) {
   return in_memories(caps, {GST_CAPS_FEATURE_MEMORY_VKCOMPUTE_DEVICE, GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY});
 }
 
-GstCaps* in_both_memories_filtered(GstCaps* caps, GstCaps* filter) {
-  GstCaps* result = in_both_memories(caps);
-  gst_caps_unref(caps);
-  if (!filter) return result;
-  GstCaps* filtered = gst_caps_intersect_full(filter, result, GST_CAPS_INTERSECT_FIRST);
-  gst_caps_unref(result);
-  return filtered;
-}
-
 namespace {
 // The formats GStreamer's CUDA memory holds (gst/cuda/gstcudamemory.c, 1.22): others abort its
 // allocator.
@@ -90,18 +81,24 @@ guint structures_in_cuda_memory_count(GstCaps* caps) {
   return count;
 }
 
-void add_pad_templates(GstElementClass* klass, const char* sink_caps, const char* src_caps, bool cuda) {
+GstCaps* in_cuda_memory(GstCaps* formats) {
+  GstCaps* plain = in_system_memory(formats);  // intersected without their features
+  GstCaps* cuda_formats = gst_caps_from_string(kCudaFormats);
+  GstCaps* held = gst_caps_intersect(plain, cuda_formats);
+  GstCaps* result = in_memories(held, {cuda::kCapsFeature});
+  gst_caps_unref(held);
+  gst_caps_unref(cuda_formats);
+  gst_caps_unref(plain);
+  return result;
+}
+
+void add_pad_templates(GstElementClass* klass, const char* sink_caps, const char* src_caps, CudaPads cuda) {
   for (auto [name, direction, caps_string] :
        {std::tuple{"sink", GST_PAD_SINK, sink_caps}, std::tuple{"src", GST_PAD_SRC, src_caps}}) {
     GstCaps* formats = gst_caps_from_string(caps_string);
     GstCaps* caps = in_both_memories(formats);
-    if (cuda) {
-      GstCaps* cuda_formats = gst_caps_from_string(kCudaFormats);
-      GstCaps* held = gst_caps_intersect(formats, cuda_formats);
-      caps = gst_caps_merge(caps, in_memories(held, {cuda::kCapsFeature}));
-      gst_caps_unref(held);
-      gst_caps_unref(cuda_formats);
-    }
+    if (direction == GST_PAD_SINK || cuda == CudaPads::kBoth)
+      caps = gst_caps_merge(caps, in_cuda_memory(formats));
     gst_element_class_add_pad_template(klass, gst_pad_template_new(name, direction, GST_PAD_ALWAYS, caps));
     gst_caps_unref(caps);
     gst_caps_unref(formats);

@@ -23,13 +23,17 @@ bool same_frames(GstCaps* a, GstCaps* b);
 
 // Every structure of `caps`, first in device memory, then in system memory (new caps).
 GstCaps* in_both_memories(GstCaps* caps);
-// Takes `caps`: in_both_memories(), intersected with `filter` (its order first) when given.
-GstCaps* in_both_memories_filtered(GstCaps* caps, GstCaps* filter);
+
+// Which pads of an element take frames in GStreamer's CUDA memory (memory:CUDAMemory): every
+// element reads them (gst/base/cudainput.hpp), an analysis passes them on.
+enum class CudaPads { kSink, kBoth };
+
 // Adds always-pad templates "sink" and "src" to `klass`: the caps strings' structures, each in both
-// memories, and with `cuda`, also in GStreamer's CUDA memory (memory:CUDAMemory) those of formats
-// that memory holds (an analysis element reads frames there: gst/base/cudainput.hpp).
-void add_pad_templates(GstElementClass* klass, const char* sink_caps, const char* src_caps,
-                       bool cuda = false);
+// memories, and on the pads of `cuda` also in GStreamer's CUDA memory, those of formats it holds.
+void add_pad_templates(GstElementClass* klass, const char* sink_caps, const char* src_caps, CudaPads cuda);
+
+// The structures of `formats` whose format GStreamer's CUDA memory holds, in that memory (new caps).
+GstCaps* in_cuda_memory(GstCaps* formats);
 
 // The structures of `caps` in GStreamer's CUDA memory (`cuda`), or all the others (new caps).
 GstCaps* structures_in_cuda_memory(GstCaps* caps, bool cuda);
