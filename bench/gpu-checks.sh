@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Run from the repository root after bash bench/bundle.sh, with $OUT set (the device tool sets it):
 #   bash bench/gpu-checks.sh              (TESTS=0: skip the test suites; TIMES=0: skip the GPU times)
+# (bundle.sh --media first: the CUDA checks decode its clips)
 # On the lent GPU: the test suites, then per-frame GPU time of each element at 1080p. Together they
 # pass the device tool's 10 minutes a call since the deep formats: TIMES=0 in one call, TESTS=0 in
 # the next (within 30 s: an idle machine goes back).
@@ -16,6 +17,11 @@ if [ "${TESTS:-1}" != 0 ]; then
 GST_CHECKS_IGNORE=test_exported_memory_reads_the_same_through_an_import test_external > "$OUT/test_external.log" 2>&1
 echo "test_external (not the import into the same device) rc=$? $(grep '%:' "$OUT/test_external.log")"
 test_cuda_bridge > "$OUT/test_cuda_bridge.log" 2>&1; echo "test_cuda_bridge rc=$? $(grep '%:' "$OUT/test_cuda_bridge.log")"
+# The decoders' CUDA frames into our elements against system memory, with a seek and state cycles
+# (the clips of bundle.sh --media).
+if [ -d .gpu/media ]; then
+  vkcompute-cuda-checks .gpu/media > "$OUT/cuda-checks.log" 2>&1; echo "vkcompute-cuda-checks rc=$? $(tail -1 "$OUT/cuda-checks.log")"
+fi
 test_lut_readers > "$OUT/test_lut_readers.log" 2>&1; echo "test_lut_readers rc=$? $(grep '%:' "$OUT/test_lut_readers.log")"
 # ffmpeg, the peer of the accuracy cases, is not on the GPU machine: the other lut cases only.
 LUT_TEST_DATA_DIR=$PWD/tests/data GST_CHECKS='test_pad_templates,test_property_defaults,test_bad_files_at_start,test_no_location,test_location_change,test_interpolation_change,test_bad_file_while_playing,test_identity,test_identity_nearest,test_domain,test_intensity,test_gpuimage_lookup,test_hald,test_deep_against_reference' \

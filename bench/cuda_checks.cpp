@@ -1,0 +1,190 @@
+// vkcompute-cuda-checks MEDIA_DIR: on the lent GPU (bench/gpu-checks.sh, after bundle.sh --media),
+// NVIDIA's decoders into our elements with their CUDA memory give what the same pipelines give
+// through system memory, across a flushing seek and state cycles, and a damaged stream ends in EOS or
+// a clean error, never a crash or a hang. Per case: "equal" or the first difference; exit status 1
+// when any case differs or fails.
+#include <gst/gst.h>
+
+#include <atomic>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace {
+
+constexpr GstClockTime kSeekTo = 2 * GST_SECOND;
+constexpr guint kFramesBeforeSeek = 40;
+constexpr gint64 kWaitUs = 60'000'000;
+
+// What a run saw: each of our elements' messages by message name and frame timestamp (a frame seen twice,
+// before a seek or in two cycles, posts the same message), the last error, and whether it ended.
+struct Seen {
+  std::map<std::string, std::map<GstClockTime, std::string>> messages;
+  std::string error;
+  bool eos = false;
+};
+
+std::atomic<guint> g_frames{0};
+
+GstPadProbeReturn count_frame(GstPad*, GstPadProbeInfo*, gpointer) {
+  g_frames++;
+  return GST_PAD_PROBE_OK;
+}
+
+// Pops the bus until EOS, an error or `until_frames` frames at the sink (0: no such end).
+void drain(GstElement* pipeline, Seen& seen, guint until_frames) {
+  GstBus* bus = gst_element_get_bus(pipeline);
+  const gint64 deadline = g_get_monotonic_time() + kWaitUs;
+  while (g_get_monotonic_time() < deadline && !(until_frames && g_frames >= until_frames)) {
+    GstMessage* msg = gst_bus_timed_pop(bus, 10 * GST_MSECOND);
+    if (!msg) continue;
+    if (GST_MESSAGE_TYPE(msg) == GST_MESSAGE_ELEMENT) {
+      const GstStructure* s = gst_message_get_structure(msg);
+      GstClockTime ts = GST_CLOCK_TIME_NONE;
+      gst_structure_get_uint64(s, "timestamp", &ts);
+      gchar* text = gst_structure_to_string(s);
+      seen.messages[gst_structure_get_name(s)][ts] = text;  // names of elements differ between runs
+      g_free(text);
+    } else if (GST_MESSAGE_TYPE(msg) == GST_MESSAGE_ERROR) {
+      GError* error = nullptr;
+      gchar* debug = nullptr;
+      gst_message_parse_error(msg, &error, &debug);
+      seen.error = std::string(GST_OBJECT_NAME(GST_MESSAGE_SRC(msg))) + ": " + error->message + " (" +
+                   (debug ? std::string(debug).substr(0, 200) : "") + ")";
+      g_free(debug);
+      g_error_free(error);
+      gst_message_unref(msg);
+      break;
+    } else if (GST_MESSAGE_TYPE(msg) == GST_MESSAGE_EOS) {
+      seen.eos = true;
+      gst_message_unref(msg);
+      break;
+    }
+    gst_message_unref(msg);
+  }
+  gst_object_unref(bus);
+}
+
+// Runs `description` (its sink named "out") in `scenario`: "play" to EOS, "seek" (a flushing seek
+// to 2 s after 40 frames, then to EOS), "cycles" (three times 20 frames and back to NULL, then to EOS).
+Seen run(const std::string& description, const std::string& scenario) {
+  Seen seen;
+  GError* error = nullptr;
+  GstElement* pipeline = gst_parse_launch(description.c_str(), &error);
+  if (!pipeline) {
+    seen.error = std::string("parse: ") + (error ? error->message : "?");
+    g_clear_error(&error);
+    return seen;
+  }
+  GstElement* out = gst_bin_get_by_name(GST_BIN(pipeline), "out");
+  GstPad* pad = gst_element_get_static_pad(out, "sink");
+  gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, count_frame, nullptr, nullptr);
+  gst_object_unref(pad);
+  gst_object_unref(out);
+  const int cycles = scenario == "cycles" ? 3 : 0;
+  for (int c = 0; c < cycles && seen.error.empty(); ++c) {
+    g_frames = 0;
+    gst_element_set_state(pipeline, GST_STATE_PLAYING);
+    drain(pipeline, seen, 20);
+    gst_element_set_state(pipeline, GST_STATE_NULL);
+  }
+  g_frames = 0;
+  gst_element_set_state(pipeline, GST_STATE_PLAYING);
+  if (scenario == "seek") {
+    drain(pipeline, seen, kFramesBeforeSeek);
+    if (!gst_element_seek_simple(pipeline, GST_FORMAT_TIME,
+                                 GstSeekFlags(GST_SEEK_FLAG_FLUSH | GST_SEEK_FLAG_ACCURATE), kSeekTo))
+      seen.error = "the seek was refused";
+  }
+  if (seen.error.empty()) drain(pipeline, seen, 0);
+  gst_element_set_state(pipeline, GST_STATE_NULL);
+  gst_object_unref(pipeline);
+  if (seen.error.empty() && !seen.eos) seen.error = "no EOS within 60 s";
+  // After a seek, only frames from its position on are certain to be seen in both runs.
+  if (scenario == "seek")
+    for (auto& [element, by_time] : seen.messages)
+      by_time.erase(by_time.begin(), by_time.lower_bound(kSeekTo));
+  return seen;
+}
+
+// "equal", or what differs first.
+std::string compare(const Seen& cuda, const Seen& system) {
+  if (!cuda.error.empty() || !system.error.empty())
+    return "ERROR (CUDA: " + (cuda.error.empty() ? "none" : cuda.error) +
+           "; system: " + (system.error.empty() ? "none" : system.error) + ")";
+  if (cuda.messages.size() != system.messages.size()) return "DIFFERENT: not the same elements posting";
+  std::string counts;
+  for (const auto& [element, by_time] : cuda.messages) {
+    const auto other = system.messages.find(element);
+    if (other == system.messages.end()) return "DIFFERENT: " + element + " posts only with CUDA memory";
+    if (by_time != other->second) {
+      for (const auto& [ts, text] : by_time) {
+        const auto it = other->second.find(ts);
+        if (it == other->second.end() || it->second != text)
+          return "DIFFERENT: " + element + " at " + std::to_string(ts) + " ns: " + text.substr(0, 160);
+      }
+      return "DIFFERENT: " + element + " posts more frames through system memory";
+    }
+    counts += (counts.empty() ? "" : ", ") + element + " " + std::to_string(by_time.size());
+  }
+  return "equal (" + counts + ")";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  gst_init(&argc, &argv);
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: %s MEDIA_DIR (bench/bundle.sh --media makes it)\n", argv[0]);
+    return 2;
+  }
+  const std::string media = argv[1];
+  // A damaged copy of the H.264 elementary stream: a run of garbage in its middle.
+  const std::string damaged = "/tmp/vkc-damaged.h264";
+  {
+    std::ifstream in(media + "/h264-1080p.h264", std::ios::binary);
+    std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    for (size_t i = bytes.size() / 2; i < bytes.size() / 2 + 65536 && i < bytes.size(); ++i)
+      bytes[i] = char(i * 131);
+    std::ofstream(damaged, std::ios::binary).write(bytes.data(), std::streamsize(bytes.size()));
+  }
+  // The state cycles read elementary streams: a demuxer's pads, linked once by gst_parse_launch(),
+  // are not linked again after NULL.
+  struct Case {
+    std::string source, cycles_source, elements;
+  };
+  const auto file = [&](const std::string& name, const std::string& chain) {
+    return "filesrc location=" + name + " ! " + chain;
+  };
+  const std::string mp4_264 = file(media + "/h264-1080p.mp4", "qtdemux ! h264parse ! nvh264dec");
+  const std::string mp4_265 = file(media + "/h265-1080p.mp4", "qtdemux ! h265parse ! nvh265dec");
+  const std::string es_264 = file(media + "/h264-1080p.h264", "h264parse ! nvh264dec");
+  const std::string es_265 = file(media + "/h265-1080p.h265", "h265parse ! nvh265dec");
+  const std::string es_damaged = file(damaged, "h264parse ! nvh264dec");
+  const std::vector<Case> cases = {
+      {mp4_264, es_264, "lumamax count=4 ! histogram"},
+      {mp4_265, es_265, "lumamax count=4 ! histogram"},
+      {mp4_264, es_264, "morph operation=dilate width=5 height=5 ! lumamax ! histogram"},
+      {es_damaged, es_damaged, "lumamax ! histogram"},
+  };
+  int failures = 0;
+  for (const Case& c : cases) {
+    for (const std::string scenario : {"play", "seek", "cycles"}) {
+      const std::string& source = scenario == "cycles" ? c.cycles_source : c.source;
+      const Seen cuda = run(source + " ! " + c.elements + " ! fakesink name=out", scenario);
+      const Seen system = run(source + " ! video/x-raw ! " + c.elements + " ! fakesink name=out", scenario);
+      const std::string verdict = compare(cuda, system);
+      // The damaged clip may end in an error, the same way both times; it must end.
+      const bool damaged_case = source.find(damaged) != std::string::npos;
+      const bool ok = verdict.rfind("equal", 0) == 0 || (damaged_case && cuda.error == system.error);
+      failures += !ok;
+      std::printf("%s | %s | %s: %s\n", source.substr(source.rfind('/') + 1).c_str(), c.elements.c_str(),
+                  scenario.c_str(), verdict.c_str());
+      std::fflush(stdout);
+    }
+  }
+  std::printf("%d of %zu cases differ or fail\n", failures, cases.size() * 3);
+  return failures ? 1 : 0;
+}
