@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "cuda/bridge.hpp"
+#include "cuda/gstcudamemory.hpp"
 #include "memorycaps.hpp"
 
 GST_DEBUG_CATEGORY_EXTERN(gst_vkcompute_filter_debug);
@@ -20,9 +22,10 @@ void report_cpu_device(GstElement* self, const Device& device, const DeviceChoic
   if (info.choice != DeviceChoice::kAutomatic) {
     GST_INFO_OBJECT(self, "Vulkan device %d (%s) is a CPU implementation, chosen by %s", device.index(),
                     device.name().c_str(),
-                    info.choice == DeviceChoice::kIndex        ? "the device property"
-                    : info.choice == DeviceChoice::kNeighbours ? "the elements of ours beside it"
-                                                               : "GST_VKCOMPUTE_DEVICE");
+                    info.choice == DeviceChoice::kIndex          ? "the device property"
+                    : info.choice == DeviceChoice::kNeighbours   ? "the elements of ours beside it"
+                    : info.choice == DeviceChoice::kCudaUpstream ? "the CUDA context upstream"
+                                                                 : "GST_VKCOMPUTE_DEVICE");
     return;
   }
   const std::string why = info.passed_over.empty()
@@ -42,11 +45,18 @@ void report_cpu_device(GstElement* self, const Device& device, const DeviceChoic
 }  // namespace
 
 std::shared_ptr<Device> open_device(GstElement* element, gint index) {
-  // Unset, the device follows the elements of ours around (their frames are in its memory).
-  const gint neighbours = index < 0 && Device::default_index() < 0 ? device_of_neighbours(element) : -1;
+  // Unset, the device follows the elements of ours around (their frames are in its memory), else the
+  // GPU of a CUDA context upstream (a decoder's frames in CUDA memory are copied on that GPU).
+  const bool automatic = index < 0 && Device::default_index() < 0;
+  const gint neighbours = automatic ? device_of_neighbours(element) : -1;
+  const gint cuda_device = automatic && neighbours < 0 ? cuda::upstream_cuda_device(element) : -1;
+  const gint of_cuda = cuda_device >= 0 ? cuda::vulkan_index(cuda_device) : -1;
   std::string error;
   DeviceChoiceInfo choice;
-  auto device = Device::acquire(neighbours >= 0 ? neighbours : index, error, &choice);
+  auto device = Device::acquire(neighbours >= 0 ? neighbours
+                                : of_cuda >= 0  ? of_cuda
+                                                : index,
+                                error, &choice);
   if (!device) {
     GST_ELEMENT_ERROR(
         element, RESOURCE, NOT_FOUND, ("No usable Vulkan device: %s.", error.c_str()),
@@ -56,8 +66,12 @@ std::shared_ptr<Device> open_device(GstElement* element, gint index) {
     return nullptr;
   }
   if (neighbours >= 0) choice.choice = DeviceChoice::kNeighbours;
+  if (neighbours < 0 && of_cuda >= 0) choice.choice = DeviceChoice::kCudaUpstream;
   GST_INFO_OBJECT(element, "using Vulkan device %d: %s%s", device->index(), device->name().c_str(),
-                  neighbours >= 0 ? ", the device of the elements of ours beside it" : "");
+                  choice.choice == DeviceChoice::kNeighbours
+                      ? ", the device of the elements of ours beside it"
+                  : choice.choice == DeviceChoice::kCudaUpstream ? ", the GPU of the CUDA context upstream"
+                                                                 : "");
   report_cpu_device(element, *device, choice);
   return device;
 }

@@ -51,6 +51,18 @@ int device_ordinal(const Device& device) {
   return -1;
 }
 
+int vulkan_index(int ordinal) {
+  std::string why;
+  const CudaFunctions* cu = driver(why);
+  CUdevice handle;
+  CUuuid uuid;
+  if (!cu || ordinal < 0 || cu->cuDeviceGet(&handle, ordinal) != CUDA_SUCCESS || !uuid_of(*cu, handle, uuid))
+    return -1;
+  uint8_t bytes[VK_UUID_SIZE];
+  std::memcpy(bytes, uuid.bytes, sizeof bytes);
+  return Device::index_with_uuid(bytes);
+}
+
 std::unique_ptr<Bridge> Bridge::create(std::shared_ptr<Device> device, void* context, std::string& error) {
   const CudaFunctions* cu = driver(error);
   if (!cu) return nullptr;

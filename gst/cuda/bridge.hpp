@@ -26,6 +26,9 @@ bool available(std::string& why);
 // CUDA, or not an NVIDIA GPU).
 int device_ordinal(const Device& device);
 
+// The index of the Vulkan device that is CUDA device `ordinal` (the same UUID), or -1.
+int vulkan_index(int ordinal);
+
 // A plane of a frame in CUDA memory: `rows` rows of `row_bytes` bytes, `pitch` bytes apart.
 struct CudaPlane {
   uint64_t pointer = 0;  // CUdeviceptr

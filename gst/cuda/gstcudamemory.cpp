@@ -17,6 +17,8 @@ struct CudaMemoryHead {
 
 using GetHandle = gpointer (*)(gpointer context);  // gst_cuda_context_get_handle()
 
+constexpr const char* kContextType = "gst.cuda.context";  // GST_CUDA_CONTEXT_TYPE
+
 // gst_cuda_context_get_handle() of the GStreamer CUDA library the process has loaded (the one that
 // made the memory), or null.
 GetHandle get_handle() {
@@ -32,6 +34,23 @@ GetHandle get_handle() {
 bool is_cuda_frame(GstBuffer* buffer) {
   return gst_buffer_n_memory(buffer) == 1 &&
          gst_memory_is_type(gst_buffer_peek_memory(buffer, 0), kMemoryType);
+}
+
+int upstream_cuda_device(GstElement* element) {
+  GstPad* sink = gst_element_get_static_pad(element, "sink");
+  if (!sink) return -1;
+  GstQuery* query = gst_query_new_context(kContextType);
+  int device = -1;
+  if (gst_pad_peer_query(sink, query)) {
+    GstContext* context = nullptr;
+    gst_query_parse_context(query, &context);
+    guint id = 0;
+    if (context && gst_structure_get_uint(gst_context_get_structure(context), "cuda-device-id", &id))
+      device = int(id);
+  }
+  gst_query_unref(query);
+  gst_object_unref(sink);
+  return device;
 }
 
 void* context_of(GstMemory* memory, std::string& error) {

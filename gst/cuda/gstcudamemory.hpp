@@ -22,6 +22,11 @@ constexpr GstMapFlags kMapCuda = GstMapFlags(GST_MAP_FLAG_LAST << 1);
 // Whether `buffer` is one memory of GStreamer's CUDA memory.
 bool is_cuda_frame(GstBuffer* buffer);
 
+// The CUDA device (ordinal) of the CUDA context of the elements upstream of `element`'s sink pad
+// (GStreamer's context "gst.cuda.context", which NVIDIA's decoders share through a CONTEXT query),
+// or -1 when none answers.
+int upstream_cuda_device(GstElement* element);
+
 // The CUDA context (a CUcontext) of `memory`, GStreamer's CUDA memory; null with `error` set
 // when it cannot be known.
 void* context_of(GstMemory* memory, std::string& error);

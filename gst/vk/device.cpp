@@ -174,6 +174,23 @@ int Device::default_index() {
   return int(value);
 }
 
+int Device::index_with_uuid(const uint8_t (&uuid)[VK_UUID_SIZE]) {
+  std::string error;
+  auto instance = Instance::get(error);
+  if (!instance) return -1;
+  try {
+    vk::raii::PhysicalDevices physicals(instance->instance);
+    for (size_t i = 0; i < physicals.size(); ++i) {
+      auto chain =
+          physicals[i].getProperties2<vk::PhysicalDeviceProperties2, vk::PhysicalDeviceIDProperties>();
+      const auto& id = chain.get<vk::PhysicalDeviceIDProperties>().deviceUUID;
+      if (std::equal(id.begin(), id.end(), uuid)) return int(i);
+    }
+  } catch (const vk::SystemError&) {
+  }
+  return -1;
+}
+
 std::shared_ptr<Device> Device::acquire(int index, std::string& error, DeviceChoiceInfo* info) {
   static std::mutex lock;
   static std::map<int, std::weak_ptr<Device>> devices;

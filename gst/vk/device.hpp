@@ -68,10 +68,11 @@ enum class QueueRole {
 
 // How acquire() came to the device it returns.
 enum class DeviceChoice {
-  kAutomatic,    // index -1, GST_VKCOMPUTE_DEVICE unset: the best kind of device that opens
-  kIndex,        // the index asked for (the element's `device` property)
-  kEnvironment,  // index -1 and GST_VKCOMPUTE_DEVICE=N
-  kNeighbours,   // index -1: the device of the elements of ours beside the element (deviceopen.cpp)
+  kAutomatic,     // index -1, GST_VKCOMPUTE_DEVICE unset: the best kind of device that opens
+  kIndex,         // the index asked for (the element's `device` property)
+  kEnvironment,   // index -1 and GST_VKCOMPUTE_DEVICE=N
+  kNeighbours,    // index -1: the device of the elements of ours beside the element (deviceopen.cpp)
+  kCudaUpstream,  // index -1: the GPU of the CUDA context upstream (a decoder's; deviceopen.cpp)
 };
 
 // What acquire() found on its way to the device, for the element's messages.
@@ -93,6 +94,10 @@ class Device {
   // The index the automatic choice resolves to when `index` is -1: GST_VKCOMPUTE_DEVICE when set,
   // otherwise -1.
   static int default_index();
+
+  // The index of the Vulkan device whose deviceUUID is `uuid` (another API's name for the same
+  // GPU), without opening it; -1 when none is.
+  static int index_with_uuid(const uint8_t (&uuid)[VK_UUID_SIZE]);
 
   Device(const Device&) = delete;
   Device& operator=(const Device&) = delete;
