@@ -9,17 +9,6 @@ CudaInput::~CudaInput() {
   bridge_.reset();
 }
 
-namespace {
-
-// Rows of plane `plane` of `info`: those of its first component.
-guint plane_rows(const GstVideoInfo& info, guint plane) {
-  for (guint c = 0; c < GST_VIDEO_INFO_N_COMPONENTS(&info); ++c)
-    if (GST_VIDEO_INFO_COMP_PLANE(&info, c) == plane) return GST_VIDEO_INFO_COMP_HEIGHT(&info, c);
-  return 0;
-}
-
-}  // namespace
-
 uint64_t CudaInput::bind(uint32_t slot, GstBuffer* buffer, const GstVideoInfo& info, FrameLayout& layout,
                          std::string& error) {
   GstMemory* memory = gst_buffer_peek_memory(buffer, 0);
@@ -47,8 +36,11 @@ uint64_t CudaInput::bind(uint32_t slot, GstBuffer* buffer, const GstVideoInfo& i
   for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES(&info); ++p) {
     const auto stride = size_t(GST_VIDEO_INFO_PLANE_STRIDE(&info, p));
     const auto pitch = size_t(GST_VIDEO_FRAME_PLANE_STRIDE(&frame, p));
-    planes.push_back({uint64_t(uintptr_t(GST_VIDEO_FRAME_PLANE_DATA(&frame, p))), pitch,
-                      std::min(stride, pitch), plane_rows(info, p)});
+    guint rows = 0;
+    gsize row_bytes = 0;
+    plane_extent(info, p, rows, row_bytes);
+    planes.push_back(
+        {uint64_t(uintptr_t(GST_VIDEO_FRAME_PLANE_DATA(&frame, p))), pitch, std::min(stride, pitch), rows});
     offsets.push_back(uint32_t(GST_VIDEO_INFO_PLANE_OFFSET(&info, p)));
     strides.push_back(uint32_t(stride));
     layout.offset[p] = offsets.back();

@@ -69,11 +69,6 @@ const char* input_path_name(InputPath path) {
   return "?";
 }
 
-namespace {
-
-// Rows and bytes per row of plane `plane`: the most any of its components spans. A packed 4:2:2
-// row (YUY2) of odd width ends with a whole macro-pixel, whose chroma reaches past the last luma
-// sample.
 void plane_extent(const GstVideoInfo& info, guint plane, guint& rows, gsize& row_bytes) {
   const GstVideoFormatInfo* finfo = info.finfo;
   rows = 0;
@@ -86,6 +81,8 @@ void plane_extent(const GstVideoInfo& info, guint plane, guint& rows, gsize& row
                            GST_VIDEO_FORMAT_INFO_PSTRIDE(finfo, c));
   }
 }
+
+namespace {
 
 // The plane's first component.
 guint first_component(const GstVideoInfo& info, guint plane) {

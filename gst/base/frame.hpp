@@ -94,6 +94,11 @@ class InputBinding {
   uint64_t cuda_value_ = 0;  // kCuda
 };
 
+// Rows and bytes per row of plane `plane` of `info`: the most any of its components spans. A packed
+// 4:2:2 row (YUY2) of odd width ends with a whole macro-pixel, whose chroma reaches past the last
+// luma sample.
+void plane_extent(const GstVideoInfo& info, guint plane, guint& rows, gsize& row_bytes);
+
 // Layout of `buf` (its GstVideoMeta or else `info`) whose data begins at byte `base` of `buffer`.
 // False when the planes do not fit in the buffer's `size` bytes or a stride is negative.
 bool frame_layout(GstBuffer* buf, const GstVideoInfo& info, vk::Buffer buffer, vk::DeviceSize base,
