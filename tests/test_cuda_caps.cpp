@@ -1,8 +1,8 @@
-// Caps in GStreamer's CUDA memory (memory:CUDAMemory, NVIDIA's decoders' output): every element
-// lists them on its sink pad (gst-inspect shows them), the analyses on their source pad too; the
-// caps they answer offer them only where this process has CUDA (the lent GPU), so that without
-// NVIDIA's driver (CI) pipelines negotiate system memory as before and a source that insists on
-// CUDA memory is refused at negotiation, not at its first frame.
+// Caps in GStreamer's CUDA memory (memory:CUDAMemory, NVIDIA's decoders' output and their encoders'
+// input): every element lists them on both pads (gst-inspect shows them); the caps they answer offer
+// them only where this process has CUDA (the lent GPU), so that without NVIDIA's driver (CI)
+// pipelines negotiate system memory as before, and a source or a sink that insists on CUDA memory is
+// refused at negotiation, not at the first frame.
 #include <gst/gst.h>
 
 #include <string>
@@ -50,14 +50,13 @@ GST_START_TEST(test_templates_list_cuda_memory) {
       bool nv12 = false;
       const guint cuda = InCuda(caps, &nv12);
       const bool sink = templ->direction == GST_PAD_SINK;
-      // lut and rgb2yuv read RGB only; the filters write no CUDA memory.
-      const bool expect_nv12 = analysis || (sink && std::string(name) == "morph");
-      if ((analysis || sink) && cuda == 0)
-        fail("%s's %s template lists no CUDA memory", name, templ->name_template);
-      if (expect_nv12 && !nv12)
-        fail("%s's %s template lists no NV12 in CUDA memory", name, templ->name_template);
-      if (!analysis && !sink && cuda > 0)
-        fail("%s's %s template lists CUDA memory", name, templ->name_template);
+      // lut reads and writes RGB only, rgb2yuv reads RGB and writes YUV.
+      const bool expect_nv12 =
+          analysis || std::string(name) == "morph" || (!sink && std::string(name) == "rgb2yuv");
+      if (cuda == 0) fail("%s's %s template lists no CUDA memory", name, templ->name_template);
+      if (expect_nv12 != nv12)
+        fail("%s's %s template %s NV12 in CUDA memory", name, templ->name_template,
+             nv12 ? "lists" : "lists no");
       gst_caps_unref(caps);
     }
     gst_object_unref(factory);
@@ -65,28 +64,27 @@ GST_START_TEST(test_templates_list_cuda_memory) {
 }
 GST_END_TEST;
 
-// What lumamax's sink pad answers, with fakesink after it: CUDA memory only where CUDA is here. And a
-// source in CUDA memory is refused at negotiation without it.
-GST_START_TEST(test_cuda_memory_offered_only_with_cuda) {
+// What `pad` of the element named "e" in `launch` answers: CUDA memory (NV12 in it) only where CUDA
+// is here. Without it, the capsfilter "f" set to CUDA memory is refused at negotiation.
+static void CheckOfferedOnlyWithCuda(const char* launch, const char* pad_name) {
   std::string why;
   const bool cuda = vkc::cuda::available(why);
-  GstElement* pipeline =
-      gst_parse_launch("videotestsrc num-buffers=2 ! capsfilter name=f ! lumamax name=l ! fakesink", nullptr);
+  GstElement* pipeline = gst_parse_launch(launch, nullptr);
   fail_unless(pipeline != nullptr);
-  GstElement* lumamax = gst_bin_get_by_name(GST_BIN(pipeline), "l");
-  GstPad* sink = gst_element_get_static_pad(lumamax, "sink");
-  GstCaps* answered = gst_pad_query_caps(sink, nullptr);
+  GstElement* element = gst_bin_get_by_name(GST_BIN(pipeline), "e");
+  GstPad* pad = gst_element_get_static_pad(element, pad_name);
+  GstCaps* answered = gst_pad_query_caps(pad, nullptr);
   bool nv12 = false;
   const guint in_cuda = InCuda(answered, &nv12);
   if (cuda)
-    fail_unless(in_cuda > 0 && nv12,
-                "CUDA is here, but lumamax offers no NV12 in CUDA memory: %" GST_PTR_FORMAT, answered);
+    fail_unless(in_cuda > 0 && nv12, "CUDA is here, but %s offers no NV12 in CUDA memory: %" GST_PTR_FORMAT,
+                launch, answered);
   else
-    fail_unless(in_cuda == 0, "lumamax offers CUDA memory without CUDA (%s): %" GST_PTR_FORMAT, why.c_str(),
-                answered);
+    fail_unless(in_cuda == 0, "%s offers CUDA memory without CUDA (%s): %" GST_PTR_FORMAT, launch,
+                why.c_str(), answered);
   gst_caps_unref(answered);
-  gst_object_unref(sink);
-  gst_object_unref(lumamax);
+  gst_object_unref(pad);
+  gst_object_unref(element);
   if (!cuda) {
     GstElement* filter = gst_bin_get_by_name(GST_BIN(pipeline), "f");
     GstCaps* caps = gst_caps_from_string("video/x-raw(memory:CUDAMemory), format=NV12");
@@ -97,7 +95,8 @@ GST_START_TEST(test_cuda_memory_offered_only_with_cuda) {
     GstBus* bus = gst_element_get_bus(pipeline);
     GstMessage* msg =
         gst_bus_timed_pop_filtered(bus, 30 * GST_SECOND, GstMessageType(GST_MESSAGE_ERROR | GST_MESSAGE_EOS));
-    fail_unless(msg && GST_MESSAGE_TYPE(msg) == GST_MESSAGE_ERROR, "a source in CUDA memory was not refused");
+    fail_unless(msg && GST_MESSAGE_TYPE(msg) == GST_MESSAGE_ERROR, "CUDA memory was not refused in %s",
+                launch);
     GError* error = nullptr;
     gchar* debug = nullptr;
     gst_message_parse_error(msg, &error, &debug);
@@ -113,6 +112,20 @@ GST_START_TEST(test_cuda_memory_offered_only_with_cuda) {
   gst_object_unref(pipeline);
   vktest::AssertNoValidationErrors();
 }
+
+// An analysis's input: a source in CUDA memory (a decoder).
+GST_START_TEST(test_cuda_input_offered_only_with_cuda) {
+  CheckOfferedOnlyWithCuda("videotestsrc num-buffers=2 ! capsfilter name=f ! lumamax name=e ! fakesink",
+                           "sink");
+}
+GST_END_TEST;
+
+// A filter's output: a sink that takes CUDA memory only (an encoder, cudadownload).
+GST_START_TEST(test_cuda_output_offered_only_with_cuda) {
+  CheckOfferedOnlyWithCuda(
+      "videotestsrc num-buffers=2 ! video/x-raw,format=NV12 ! morph name=e ! capsfilter name=f ! fakesink",
+      "src");
+}
 GST_END_TEST;
 
 static Suite* cuda_caps_suite() {
@@ -120,7 +133,8 @@ static Suite* cuda_caps_suite() {
   TCase* tc = tcase_create("cuda_caps");
   tcase_set_timeout(tc, 60);
   tcase_add_test(tc, test_templates_list_cuda_memory);
-  tcase_add_test(tc, test_cuda_memory_offered_only_with_cuda);
+  tcase_add_test(tc, test_cuda_input_offered_only_with_cuda);
+  tcase_add_test(tc, test_cuda_output_offered_only_with_cuda);
   suite_add_tcase(suite, tc);
   return suite;
 }

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "cuda/bridge.hpp"
+#include "cudapool.hpp"
 #include "deviceopen.hpp"
 #include "filterprivate.hpp"
 #include "memorycaps.hpp"
@@ -110,6 +111,15 @@ static GstStateChangeReturn gst_vkcompute_filter_change_state(GstElement* elemen
   return result;
 }
 
+// A context from the application or the bin (one a neighbour posted): the CUDA context of NVIDIA's
+// elements, for the GPU of the element's device once it is open.
+static void gst_vkcompute_filter_set_context(GstElement* element, GstContext* context) {
+  auto* priv = get_priv(GST_VKCOMPUTE_FILTER(element));
+  const int ordinal = priv->device ? vkc::cuda::device_ordinal(*priv->device) : -1;
+  priv->cuda_context.set(element, context, ordinal);
+  GST_ELEMENT_CLASS(gst_vkcompute_filter_parent_class)->set_context(element, context);
+}
+
 static gboolean gst_vkcompute_filter_set_caps(GstBaseTransform* trans, GstCaps* incaps, GstCaps* outcaps) {
   auto* self = GST_VKCOMPUTE_FILTER(trans);
   auto* priv = get_priv(self);
@@ -126,9 +136,11 @@ static gboolean gst_vkcompute_filter_set_caps(GstBaseTransform* trans, GstCaps* 
   }
   const bool out_device_caps = vkc::caps_in_device_memory(outcaps);
   // Outputs go in device memory, leaving at submit, under such caps, and under system-memory caps
-  // before a tee with an element of ours behind it (vkc::device_frames_behind_fan_out()).
+  // before a tee with an element of ours behind it (vkc::device_frames_behind_fan_out()). Under CUDA
+  // caps they go in the CUDA memory of the pool decide_allocation() chose.
   const bool out_device =
-      out_device_caps || vkc::device_frames_behind_fan_out(trans->srcpad, priv->device->index());
+      out_device_caps || (vkc::structures_in_cuda_memory_count(outcaps) == 0 &&
+                          vkc::device_frames_behind_fan_out(trans->srcpad, priv->device->index()));
   priv->refused.restart_count();
   GError* error = nullptr;
   try {
@@ -144,14 +156,6 @@ static gboolean gst_vkcompute_filter_set_caps(GstBaseTransform* trans, GstCaps* 
   // GstBaseTransform has just chosen passthrough for equal caps; an analysis element that draws
   // into its frames, or whose frames move between host and device memory, needs output buffers.
   const bool passthrough = priv->stream->wants_passthrough();
-  if (GST_VKCOMPUTE_FILTER_GET_CLASS(self)->analysis && !passthrough &&
-      vkc::structures_in_cuda_memory_count(incaps) > 0) {
-    GST_ELEMENT_ERROR(
-        self, CORE, NEGOTIATION, ("Frames in CUDA memory only pass through %s.", GST_ELEMENT_NAME(self)),
-        ("it would write into them (drawing, or a tee to our elements after it): put cudadownload "
-         "before it"));
-    return FALSE;
-  }
   priv->stream->set_passthrough(passthrough);
   gst_base_transform_set_passthrough(trans, passthrough);
   GST_DEBUG_OBJECT(self, "configured %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT "%s", incaps, outcaps,
@@ -165,9 +169,23 @@ static gboolean gst_vkcompute_filter_propose_allocation(GstBaseTransform* trans,
   return priv->pools && priv->pools->propose(query, passes_through(self), trans->srcpad);
 }
 
+// Outputs in our memory come from a pool of ours (framepools.hpp); in CUDA memory, from a pool of
+// GStreamer's CUDA memory (cudapool.hpp) in the context shared with the CUDA elements around.
 static gboolean gst_vkcompute_filter_decide_allocation(GstBaseTransform* trans, GstQuery* query) {
-  auto* priv = get_priv(GST_VKCOMPUTE_FILTER(trans));
-  return priv->pools && priv->stream && priv->pools->decide(query, priv->stream->out_device());
+  auto* self = GST_VKCOMPUTE_FILTER(trans);
+  auto* priv = get_priv(self);
+  if (!priv->pools || !priv->stream) return FALSE;
+  GstCaps* caps = nullptr;
+  gst_query_parse_allocation(query, &caps, nullptr);
+  if (!caps || vkc::structures_in_cuda_memory_count(caps) == 0)
+    return priv->pools->decide(query, priv->stream->out_device());
+  std::string error;
+  if (vkc::decide_cuda_pool(GST_ELEMENT(self), query, priv->cuda_context,
+                            vkc::cuda::device_ordinal(*priv->device), kVkComputeFramesInFlight, error))
+    return TRUE;
+  GST_ELEMENT_ERROR(self, RESOURCE, FAILED,
+                    ("No pool of CUDA memory for the output frames: %s.", error.c_str()), (nullptr));
+  return FALSE;
 }
 
 // One input frame, submitted by the stream (framestream.hpp). An output in host memory leaves when
@@ -233,10 +251,10 @@ static GstFlowReturn gst_vkcompute_filter_transform(GstBaseTransform* trans, Gst
 
 // The element's own transform_formats() (or the same formats), in either memory on the other pad:
 // frames may move between host and device memory in any element. Frames in GStreamer's CUDA memory
-// are read through a copy on the GPU (gst/base/cudainput.hpp) where this process has CUDA (else such
-// caps are not offered, and pipelines negotiate system memory as without them): an analysis passes
-// them on as they are, so such caps stay in that memory on the other pad; a filter's output is ours,
-// so any of its inputs may come in CUDA memory.
+// are read and written through copies on the GPU (gst/base/cudaframes.hpp) where this process has
+// CUDA (else such caps are not offered, and pipelines negotiate system memory as without them): an
+// analysis passes them on as they are, so such caps stay in that memory on the other pad; a filter
+// writes a new frame, so any of its inputs may come, and its output may go, in CUDA memory.
 static GstCaps* gst_vkcompute_filter_transform_caps(GstBaseTransform* trans, GstPadDirection direction,
                                                     GstCaps* caps, GstCaps* filter) {
   auto* klass = GST_VKCOMPUTE_FILTER_GET_CLASS(trans);
@@ -250,7 +268,7 @@ static GstCaps* gst_vkcompute_filter_transform_caps(GstBaseTransform* trans, Gst
   GstCaps* result = vkc::in_both_memories(formats);
   if (cuda && klass->analysis)
     result = gst_caps_merge(result, vkc::structures_in_cuda_memory(caps, true));
-  else if (cuda && direction == GST_PAD_SRC)
+  else if (cuda)
     result = gst_caps_merge(result, vkc::in_cuda_memory(formats));
   gst_caps_unref(formats);
   if (!filter) return result;
@@ -261,17 +279,22 @@ static GstCaps* gst_vkcompute_filter_transform_caps(GstBaseTransform* trans, Gst
 
 // Output caps: device memory when the element downstream is ours on our device, else system
 // memory; then the first of what is left (an element's own fixate_caps() chains up to this).
-static GstCaps* gst_vkcompute_filter_fixate_caps(GstBaseTransform* trans, GstPadDirection direction, GstCaps*,
-                                                 GstCaps* othercaps) {
+static GstCaps* gst_vkcompute_filter_fixate_caps(GstBaseTransform* trans, GstPadDirection direction,
+                                                 GstCaps* caps, GstCaps* othercaps) {
   auto* priv = get_priv(GST_VKCOMPUTE_FILTER(trans));
-  if (direction == GST_PAD_SINK && priv->device)
+  if (direction == GST_PAD_SINK && priv->device) {
     othercaps =
         vkc::keep_memory(othercaps, vkc::peer_takes_device_memory(trans->srcpad, priv->device->index()));
+    // Frames that came in CUDA memory go on in it where downstream takes it (a decoder's frames on
+    // to an encoder stay on the GPU); others go in system memory where downstream takes that too.
+    othercaps = vkc::keep_cuda_memory(othercaps, vkc::structures_in_cuda_memory_count(caps) > 0);
+  }
   return gst_caps_fixate(othercaps);
 }
 
 // Answers the device query of the elements on either side (vkc::peer_takes_device_memory(),
-// vkc::device_of_neighbours()) when the device is known; else the query goes on past the element.
+// vkc::device_of_neighbours()) when the device is known, and the CUDA context query when the
+// element holds one (the context of NVIDIA's elements); else the query goes on past the element.
 static gboolean gst_vkcompute_filter_query(GstBaseTransform* trans, GstPadDirection direction,
                                            GstQuery* query) {
   auto* self = GST_VKCOMPUTE_FILTER(trans);
@@ -280,6 +303,7 @@ static gboolean gst_vkcompute_filter_query(GstBaseTransform* trans, GstPadDirect
   const gint known = get_priv(self)->values.known_device();
   GST_OBJECT_UNLOCK(self);
   if (known >= 0 && vkc::answer_device_query(query, GST_ELEMENT(self), known)) return TRUE;
+  if (get_priv(self)->cuda_context.answer(GST_ELEMENT(self), query)) return TRUE;
   return GST_BASE_TRANSFORM_CLASS(gst_vkcompute_filter_parent_class)->query(trans, direction, query);
 }
 
@@ -345,11 +369,11 @@ static void gst_vkcompute_filter_init(GstVkComputeFilter* self) {
 
 void gst_vkcompute_filter_class_add_pad_templates(GstVkComputeFilterClass* klass, const char* sink_caps,
                                                   const char* src_caps) {
-  vkc::add_pad_templates(GST_ELEMENT_CLASS(klass), sink_caps, src_caps, vkc::CudaPads::kSink);
+  vkc::add_pad_templates(GST_ELEMENT_CLASS(klass), sink_caps, src_caps);
 }
 
 void gst_vkcompute_filter_class_init_analysis(GstVkComputeFilterClass* klass, const char* caps_string) {
-  vkc::add_pad_templates(GST_ELEMENT_CLASS(klass), caps_string, caps_string, vkc::CudaPads::kBoth);
+  vkc::add_pad_templates(GST_ELEMENT_CLASS(klass), caps_string, caps_string);
   GST_BASE_TRANSFORM_CLASS(klass)->passthrough_on_same_caps = TRUE;
   klass->analysis = TRUE;
 }
@@ -363,6 +387,7 @@ static void gst_vkcompute_filter_class_init(GstVkComputeFilterClass* klass) {
   gobject_class->get_property = gst_vkcompute_filter_get_property;
   gobject_class->finalize = gst_vkcompute_filter_finalize;
   GST_ELEMENT_CLASS(klass)->change_state = gst_vkcompute_filter_change_state;
+  GST_ELEMENT_CLASS(klass)->set_context = gst_vkcompute_filter_set_context;
 
   vkc::install_filter_properties(gobject_class);
 

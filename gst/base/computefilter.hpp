@@ -69,8 +69,8 @@ class FilterOperation : public ElementOperation {
 void gst_vkcompute_filter_set_operation(GstVkComputeFilter* self, std::unique_ptr<vkc::Operation> operation);
 
 // Adds the pad templates of the element: the caps strings' structures (formats, sizes, rates), each
-// in device memory (memory:VkComputeDevice, preferred between two elements of ours) and in system
-// memory.
+// in device memory (memory:VkComputeDevice, preferred between two elements of ours), in system
+// memory and, for the formats it holds, in GStreamer's CUDA memory.
 void gst_vkcompute_filter_class_add_pad_templates(GstVkComputeFilterClass* klass, const char* sink_caps,
                                                   const char* src_caps);
 

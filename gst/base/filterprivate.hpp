@@ -8,6 +8,7 @@
 #include <string>
 
 #include "computefilter.hpp"
+#include "cuda/elementcontext.hpp"
 #include "filterproperties.hpp"
 #include "framepools.hpp"
 #include "framestream.hpp"
@@ -48,6 +49,9 @@ struct GstVkComputeFilterPrivate {
   // Pushes refused after a change downstream, their frames dropped
   // (gst_vkcompute_filter_after_push()): more than a ring of frames under the old caps is an error.
   vkc::RefusedPushes refused{kVkComputeFramesInFlight + 1};
+  // The CUDA context shared with NVIDIA's elements around (set_context(), CONTEXT queries, frames
+  // made in CUDA memory).
+  vkc::cuda::ElementContext cuda_context;
   // Marked by change_state() while READY to PAUSED runs start(), which opens the device.
   vkc::StartGate start_gate;
 };

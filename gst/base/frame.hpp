@@ -47,7 +47,7 @@ enum class InputPath {
   kGathered,   // several memories (a buffer per plane, or split anywhere), each ours or imported:
                // copied by the GPU into one device buffer of the frame's slot (record_gather())
   kStaged,     // copied by the CPU into a staging buffer: one copy
-  kCuda,       // GStreamer's CUDA memory, copied by CUDA into a device buffer of the slot (CudaInput)
+  kCuda,       // GStreamer's CUDA memory, copied by CUDA into a device buffer of the slot (CudaFrames)
 };
 
 // An input buffer made GPU-visible for the duration of one frame. Holds the CPU mapping and any
@@ -61,7 +61,7 @@ class InputBinding {
   bool bind(const std::shared_ptr<Device>& device, GstBuffer* buf, const GstVideoInfo& info,
             std::unique_ptr<Buffer>& staging, FrameLayout& layout, std::string& error);
   void release();
-  // The frame was bound by CudaInput: the slot's work waits for `value` of its semaphore.
+  // The frame was bound by CudaFrames::bind_input(): the slot's work waits for `value` of its semaphore.
   void bound_from_cuda(uint64_t value) {
     release();
     path_ = InputPath::kCuda;

@@ -34,7 +34,7 @@ constexpr guint kWideLoadBytes = 16;
 struct GpuLeftovers {
   std::unique_ptr<CapsState> caps_state;
   std::unique_ptr<SlotCopies> copies;
-  std::unique_ptr<CudaInput> cuda;  // the CUDA copies' targets
+  std::unique_ptr<CudaFrames> cuda;  // the CUDA copies' targets
   FrameScheduler::Frames frames;
 };
 
@@ -110,12 +110,19 @@ class FrameStream::FrameWork : public FrameScheduler::Work {
     GstBuffer* out = std::exchange(frame.outbuf, nullptr);
     if (leaves_itself) frame.inbuf = nullptr;
     release();  // the input goes back upstream before the output goes on
+    std::string error;
+    if (out && cuda_output && !stream_.cuda_->wait_output(frame.slot, error)) {
+      gst_buffer_unref(out);
+      stream_.owner_.post_error(GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
+                                "Frame could not be copied into CUDA memory: " + error + ".", "");
+      return GST_FLOW_ERROR;
+    }
     if (!out || stream_.held_.take(out)) return GST_FLOW_OK;
     return stream_.push_output(out);
   }
 
-  // Only an output in host memory is pushed when the frame is done (one in device memory left at
-  // submit): posting a result or letting go of the input does not block. A timed frame's queries
+  // Only an output in host or CUDA memory is pushed when the frame is done (one in device memory
+  // left at submit): posting a result or letting go of the input does not block. A timed frame's queries
   // are read too, which on lavapipe waits until the device is idle (2-78 ms with other pipelines'
   // frames queued): the completion service's thread, which looks at every element of the device,
   // must not wait there.
@@ -123,6 +130,7 @@ class FrameStream::FrameWork : public FrameScheduler::Work {
 
   Frame frame;
   InputBinding input;
+  bool cuda_output = false;  // the output is in CUDA memory: pushed once CUDA's copy into it is done
 
  private:
   void release() {
@@ -323,10 +331,11 @@ void FrameStream::gather_input(Frame& frame, const InputBinding& input) {
   input.record_gather(frame.cmd, frame.in.buffer);
 }
 
-bool FrameStream::record_and_submit(Frame& frame, const InputBinding& input, GError** error) {
+bool FrameStream::record_and_submit(Frame& frame, const InputBinding& input, bool cuda_output,
+                                    GError** error) {
   frame.cmd = ring_->begin(frame.slot);
   if (input.path() == InputPath::kCuda)
-    ring_->wait_before(frame.slot, cuda_->semaphore(), input.cuda_value());
+    ring_->wait_before(frame.slot, cuda_->input_semaphore(), input.cuda_value());
   gather_input(frame, input);
   ChainEnds ends(*ring_, *copies_, in_info_, out_info_, frame);
   record_after_earlier_work(frame.cmd);
@@ -348,19 +357,37 @@ bool FrameStream::record_and_submit(Frame& frame, const InputBinding& input, GEr
   const bool joins_batch = out_device_ && owner_.output_joins_batch();
   ring_->submit(frame.slot, true);
   if (!joins_batch) batch::flush();
-  // A reader of an output in device memory, on any thread, orders its work after this point.
-  if (frame.outbuf && frame.out.device_local)
+  if (cuda_output) {
+    // CUDA's copy into the frame waits on the GPU for the end of this work (sent just now).
+    std::string failure;
+    if (!cuda_->copy_output(frame.slot, *ring_->compute_point(frame.slot), failure)) {
+      g_set_error(error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
+                  "Frame could not be copied into CUDA memory: %s.", failure.c_str());
+      return false;
+    }
+  } else if (frame.outbuf && frame.out.device_local) {
+    // A reader of an output in device memory, on any thread, orders its work after this point.
     gst_vkcompute_memory_set_written(gst_buffer_peek_memory(frame.outbuf, 0),
                                      ring_->compute_point(frame.slot));
+  }
   return true;
 }
 
-GstFlowReturn FrameStream::acquire_output(Frame& frame) {
+GstFlowReturn FrameStream::acquire_output(Frame& frame, bool& cuda_output) {
   GstFlowReturn flow = owner_.acquire_output(frame.inbuf, &frame.outbuf);
   if (flow != GST_FLOW_OK) return flow;
+  std::string error;
+  cuda_output = cuda::is_cuda_frame(frame.outbuf);
+  if (cuda_output) {
+    if (!cuda_) cuda_ = std::make_unique<CudaFrames>(device_, ring_->depth());
+    if (cuda_->bind_output(frame.slot, frame.outbuf, out_info_, frame.out, error)) return GST_FLOW_OK;
+    owner_.post_error(
+        GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
+        "Output frame in CUDA memory could not be written from the Vulkan device: " + error + ".", "");
+    return GST_FLOW_ERROR;
+  }
   GstMemory* outmem = gst_buffer_peek_memory(frame.outbuf, 0);
   const Buffer* out = gst_vkcompute_memory_get_buffer(outmem, *device_, &frame.out.device_local);
-  std::string error;
   if (!out || gst_buffer_n_memory(frame.outbuf) != 1 ||
       !frame_layout(frame.outbuf, out_info_, out->handle(), outmem->offset, frame.out, error)) {
     owner_.post_error(GST_CORE_ERROR, GST_CORE_ERROR_FAILED,
@@ -385,8 +412,8 @@ GstFlowReturn FrameStream::submit_frame(GstBuffer* in, const GstSegment& segment
 
   std::string error;
   if (cuda::is_cuda_frame(in)) {
-    if (!cuda_) cuda_ = std::make_unique<CudaInput>(device_, ring_->depth());
-    const uint64_t value = cuda_->bind(slot, in, in_info_, frame.in, error);
+    if (!cuda_) cuda_ = std::make_unique<CudaFrames>(device_, ring_->depth());
+    const uint64_t value = cuda_->bind_input(slot, in, in_info_, frame.in, error);
     if (value == 0) {
       owner_.post_error(GST_STREAM_ERROR, GST_STREAM_ERROR_FAILED,
                         "Frame in CUDA memory could not reach the Vulkan device: " + error + ".", "");
@@ -403,11 +430,11 @@ GstFlowReturn FrameStream::submit_frame(GstBuffer* in, const GstSegment& segment
   last_path_ = work->input.path();
 
   if (!passthrough_) {
-    GstFlowReturn flow = acquire_output(frame);
+    GstFlowReturn flow = acquire_output(frame, work->cuda_output);
     if (flow != GST_FLOW_OK) return flow;
   }
   GError* gerror = nullptr;
-  if (!record_and_submit(frame, work->input, &gerror)) {
+  if (!record_and_submit(frame, work->input, work->cuda_output, &gerror)) {
     owner_.post_error(gerror ? gerror->domain : GST_CORE_ERROR, gerror ? gerror->code : GST_CORE_ERROR_FAILED,
                       gerror ? gerror->message : name_ + " failed without saying why", "");
     g_clear_error(&gerror);
@@ -420,7 +447,7 @@ GstFlowReturn FrameStream::submit_frame(GstBuffer* in, const GstSegment& segment
   if (leaves_with_results) {
     // Its results go with it: the frame, passed through or not, leaves from finish(), after complete().
     if (!frame.outbuf) frame.outbuf = gst_buffer_ref(in);
-  } else if (frame.out.device_local) {
+  } else if (frame.out.device_local && !work->cuda_output) {
     *out = std::exchange(frame.outbuf, nullptr);
   }
   scheduler_->push(std::move(work), point_of(ring_->end_point(slot)));

@@ -13,7 +13,8 @@
 //                      where its write ends. That output leaves at once; the frame goes to the
 //                      scheduler.
 //   when the GPU is done   (the device's completion service, or the streaming thread) the
-//                      operation's complete(), then an output in host memory leaves
+//                      operation's complete(), then an output in host memory (or in CUDA memory,
+//                      once CUDA's copy into it is done: cudaframes.hpp) leaves
 //                      (Owner::push(), or held while the streaming thread is inside a frame).
 //   drain / discard / stop   frames leave in order before a serialized event; a flush drops them;
 //                      a stop hands what the GPU may still use to the reaper.
@@ -29,7 +30,7 @@
 #include <memory>
 #include <string>
 
-#include "cudainput.hpp"
+#include "cudaframes.hpp"
 #include "heldoutputs.hpp"
 #include "operation.hpp"
 #include "scheduler.hpp"
@@ -103,8 +104,9 @@ class FrameStream {
   // `leaves_with_results`: the frame waits for complete() and leaves from its finish (attach-meta).
   GstFlowReturn submit_frame(GstBuffer* in, const GstSegment& segment, uint32_t slot, GstBuffer** out,
                              bool& leaves_with_results);
-  GstFlowReturn acquire_output(Frame& frame);
-  bool record_and_submit(Frame& frame, const InputBinding& input, GError** error);
+  // `cuda_output`: set when the output is a frame in CUDA memory (CudaFrames::bind_output()).
+  GstFlowReturn acquire_output(Frame& frame, bool& cuda_output);
+  bool record_and_submit(Frame& frame, const InputBinding& input, bool cuda_output, GError** error);
   void record_analysis_output(Frame& frame);
   void stage_input(Frame& frame);
   void gather_input(Frame& frame, const InputBinding& input);
@@ -126,7 +128,7 @@ class FrameStream {
   uint64_t frame_timeout_ns_;
   std::unique_ptr<CommandRing> ring_;
   std::unique_ptr<SlotCopies> copies_;  // the ring slots' staging buffers and frame copies
-  std::unique_ptr<CudaInput> cuda_;     // frames in CUDA memory, from the first one on
+  std::unique_ptr<CudaFrames> cuda_;    // frames in CUDA memory, from the first one on
   // Frames from their submission until they leave (scheduler.hpp).
   std::unique_ptr<FrameScheduler> scheduler_;
   // Outputs in host memory finished while the streaming thread is inside a frame (heldoutputs.hpp).

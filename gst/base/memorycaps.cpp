@@ -81,6 +81,16 @@ guint structures_in_cuda_memory_count(GstCaps* caps) {
   return count;
 }
 
+GstCaps* keep_cuda_memory(GstCaps* caps, bool cuda) {
+  GstCaps* kept = structures_in_cuda_memory(caps, cuda);
+  if (gst_caps_is_empty(kept)) {
+    gst_caps_unref(kept);
+    return caps;
+  }
+  gst_caps_unref(caps);
+  return kept;
+}
+
 GstCaps* in_cuda_memory(GstCaps* formats) {
   GstCaps* plain = in_system_memory(formats);  // intersected without their features
   GstCaps* cuda_formats = gst_caps_from_string(kCudaFormats);
@@ -92,13 +102,11 @@ GstCaps* in_cuda_memory(GstCaps* formats) {
   return result;
 }
 
-void add_pad_templates(GstElementClass* klass, const char* sink_caps, const char* src_caps, CudaPads cuda) {
+void add_pad_templates(GstElementClass* klass, const char* sink_caps, const char* src_caps) {
   for (auto [name, direction, caps_string] :
        {std::tuple{"sink", GST_PAD_SINK, sink_caps}, std::tuple{"src", GST_PAD_SRC, src_caps}}) {
     GstCaps* formats = gst_caps_from_string(caps_string);
-    GstCaps* caps = in_both_memories(formats);
-    if (direction == GST_PAD_SINK || cuda == CudaPads::kBoth)
-      caps = gst_caps_merge(caps, in_cuda_memory(formats));
+    GstCaps* caps = gst_caps_merge(in_both_memories(formats), in_cuda_memory(formats));
     gst_element_class_add_pad_template(klass, gst_pad_template_new(name, direction, GST_PAD_ALWAYS, caps));
     gst_caps_unref(caps);
     gst_caps_unref(formats);

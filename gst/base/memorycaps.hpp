@@ -24,13 +24,10 @@ bool same_frames(GstCaps* a, GstCaps* b);
 // Every structure of `caps`, first in device memory, then in system memory (new caps).
 GstCaps* in_both_memories(GstCaps* caps);
 
-// Which pads of an element take frames in GStreamer's CUDA memory (memory:CUDAMemory): every
-// element reads them (gst/base/cudainput.hpp), an analysis passes them on.
-enum class CudaPads { kSink, kBoth };
-
 // Adds always-pad templates "sink" and "src" to `klass`: the caps strings' structures, each in both
-// memories, and on the pads of `cuda` also in GStreamer's CUDA memory, those of formats it holds.
-void add_pad_templates(GstElementClass* klass, const char* sink_caps, const char* src_caps, CudaPads cuda);
+// memories and, those of formats it holds, in GStreamer's CUDA memory (memory:CUDAMemory), which
+// every element reads and writes (gst/base/cudaframes.hpp).
+void add_pad_templates(GstElementClass* klass, const char* sink_caps, const char* src_caps);
 
 // The structures of `formats` whose format GStreamer's CUDA memory holds, in that memory (new caps).
 GstCaps* in_cuda_memory(GstCaps* formats);
@@ -39,6 +36,9 @@ GstCaps* in_cuda_memory(GstCaps* formats);
 GstCaps* structures_in_cuda_memory(GstCaps* caps, bool cuda);
 // How many structures of `caps` are in GStreamer's CUDA memory.
 guint structures_in_cuda_memory_count(GstCaps* caps);
+// Takes `caps` and returns their structures in GStreamer's CUDA memory (`cuda`) or in the others, or
+// `caps` unchanged when none is.
+GstCaps* keep_cuda_memory(GstCaps* caps, bool cuda);
 // Every structure of `caps` in system memory (new caps).
 GstCaps* in_system_memory(GstCaps* caps);
 // Takes `caps` and returns their structures in device memory (`device`) or in system memory, or

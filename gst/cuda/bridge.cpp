@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "driver.hpp"
+#include "gstcudalibrary.hpp"
 
 GST_DEBUG_CATEGORY_EXTERN(gst_vkcompute_runtime_debug);
 #define GST_CAT_DEFAULT gst_vkcompute_runtime_debug
@@ -16,6 +17,8 @@ namespace {
 
 // Not in the loader's declarations: the imported memory is one dedicated allocation.
 constexpr unsigned kDedicatedMemory = 0x1;  // CUDA_EXTERNAL_MEMORY_DEDICATED
+
+constexpr const char* kLostContext = "the CUDA context cannot be made current (lost?)";
 
 std::string uuid_text(const uint8_t* bytes) {
   char text[40];
@@ -33,7 +36,7 @@ bool uuid_of(const CudaFunctions& cu, CUdevice device, CUuuid& uuid) {
 }  // namespace
 
 bool available(std::string& why) {
-  return driver(why) != nullptr;
+  return driver(why) != nullptr && gst_cuda_library(why) != nullptr;
 }
 
 int device_ordinal(const Device& device) {
@@ -75,7 +78,7 @@ std::unique_ptr<Bridge> Bridge::create(std::shared_ptr<Device> device, void* con
   std::unique_ptr<Bridge> bridge(new Bridge(device, context));
   ContextScope current(*cu, CUcontext(context));
   if (!current.ok()) {
-    error = "the CUDA context cannot be made current (lost?)";
+    error = kLostContext;
     return nullptr;
   }
   CUdevice cuda_device;
@@ -127,6 +130,7 @@ Bridge::~Bridge() {
   ContextScope current(*cu, CUcontext(context_));
   if (stream_) cu->cuStreamSynchronize(CUstream(stream_));
   if (semaphore_) cu->cuDestroyExternalSemaphore(CUexternalSemaphore(semaphore_));
+  if (compute_timeline_) cu->cuDestroyExternalSemaphore(CUexternalSemaphore(compute_timeline_));
   if (stream_) cu->cuStreamDestroy(CUstream(stream_));
 }
 
@@ -172,49 +176,73 @@ Target::~Target() {
   cu->cuStreamSynchronize(CUstream(bridge_.stream_));
   if (pointer_) cu->cuMemFree(CUdeviceptr(pointer_));
   cu->cuDestroyExternalMemory(CUexternalMemory(memory_));
+  if (copied_out_) cu->cuEventDestroy(CUevent(copied_out_));
 }
 
-uint64_t Bridge::copy_in(const std::vector<CudaPlane>& planes, Target& to,
-                         const std::vector<uint32_t>& offsets, const std::vector<uint32_t>& pitches,
-                         std::string& error) {
-  const CudaFunctions* cu = driver(error);
-  if (!cu) return 0;
+namespace {
+
+// Whether `planes` fit `target` where `offsets` and `pitches` place them; else why not in `error`.
+bool planes_fit(const std::vector<CudaPlane>& planes, const Target& target,
+                const std::vector<uint32_t>& offsets, const std::vector<uint32_t>& pitches,
+                std::string& error) {
   if (offsets.size() < planes.size() || pitches.size() < planes.size()) {
     error = "a plane without its place in the target";
-    return 0;
+    return false;
   }
   for (size_t i = 0; i < planes.size(); ++i) {
     const CudaPlane& p = planes[i];
     if (p.rows == 0) continue;
     const uint64_t end = uint64_t(offsets[i]) + uint64_t(pitches[i]) * (p.rows - 1) + p.row_bytes;
-    if (pitches[i] < p.row_bytes || end > to.buffer().size()) {
+    if (pitches[i] < p.row_bytes || end > target.buffer().size()) {
       error = "plane " + std::to_string(i) + " (" + std::to_string(p.rows) + " rows of " +
               std::to_string(p.row_bytes) + " bytes) does not fit the target of " +
-              std::to_string(to.buffer().size()) + " bytes";
-      return 0;
+              std::to_string(target.buffer().size()) + " bytes";
+      return false;
     }
   }
-  ContextScope current(*cu, CUcontext(context_));
-  if (!current.ok()) {
-    error = "the CUDA context cannot be made current (lost?)";
-    return 0;
-  }
+  return true;
+}
+
+// Queues on `stream` the copy of each plane between the frame in CUDA memory and the target (at
+// `target`, the target's CUDA address), into the target when `into_target`, else out of it.
+bool queue_plane_copies(const CudaFunctions& cu, CUstream stream, const std::vector<CudaPlane>& planes,
+                        uint64_t target, const std::vector<uint32_t>& offsets,
+                        const std::vector<uint32_t>& pitches, bool into_target, std::string& error) {
   for (size_t i = 0; i < planes.size(); ++i) {
     const CudaPlane& p = planes[i];
     CUDA_MEMCPY2D copy{};
     copy.srcMemoryType = CU_MEMORYTYPE_DEVICE;
-    copy.srcDevice = CUdeviceptr(p.pointer);
-    copy.srcPitch = p.pitch;
     copy.dstMemoryType = CU_MEMORYTYPE_DEVICE;
-    copy.dstDevice = CUdeviceptr(to.cuda_pointer() + offsets[i]);
-    copy.dstPitch = pitches[i];
+    const CUdeviceptr frame = CUdeviceptr(p.pointer);
+    const CUdeviceptr place = CUdeviceptr(target + offsets[i]);
+    copy.srcDevice = into_target ? frame : place;
+    copy.srcPitch = into_target ? p.pitch : pitches[i];
+    copy.dstDevice = into_target ? place : frame;
+    copy.dstPitch = into_target ? pitches[i] : p.pitch;
     copy.WidthInBytes = p.row_bytes;
     copy.Height = p.rows;
-    if (CUresult result = cu->cuMemcpy2DAsync(&copy, CUstream(stream_)); result != CUDA_SUCCESS) {
-      error = error_text(*cu, "cuMemcpy2DAsync", result);
-      return 0;
+    if (CUresult result = cu.cuMemcpy2DAsync(&copy, stream); result != CUDA_SUCCESS) {
+      error = error_text(cu, "cuMemcpy2DAsync", result);
+      return false;
     }
   }
+  return true;
+}
+
+}  // namespace
+
+uint64_t Bridge::copy_in(const std::vector<CudaPlane>& planes, Target& to,
+                         const std::vector<uint32_t>& offsets, const std::vector<uint32_t>& pitches,
+                         std::string& error) {
+  const CudaFunctions* cu = driver(error);
+  if (!cu || !planes_fit(planes, to, offsets, pitches, error)) return 0;
+  ContextScope current(*cu, CUcontext(context_));
+  if (!current.ok()) {
+    error = kLostContext;
+    return 0;
+  }
+  if (!queue_plane_copies(*cu, CUstream(stream_), planes, to.cuda_pointer(), offsets, pitches, true, error))
+    return 0;
   const uint64_t value = timeline_->next_value();
   CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS signal{};
   signal.params.fence.value = value;
@@ -225,6 +253,74 @@ uint64_t Bridge::copy_in(const std::vector<CudaPlane>& planes, Target& to,
     return 0;
   }
   return value;
+}
+
+bool Bridge::copy_out(Target& from, const std::vector<uint32_t>& offsets,
+                      const std::vector<uint32_t>& pitches, const std::vector<CudaPlane>& planes,
+                      const SubmitPoint& written, std::string& error) {
+  const CudaFunctions* cu = driver(error);
+  if (!cu || !planes_fit(planes, from, offsets, pitches, error)) return false;
+  const Timeline& compute = device_->timeline(QueueRole::kCompute);
+  if (&written.timeline != &compute || !written.submitted()) {
+    error = "the write of the frame is not submitted on the compute queue";
+    return false;
+  }
+  ContextScope current(*cu, CUcontext(context_));
+  if (!current.ok()) {
+    error = kLostContext;
+    return false;
+  }
+  if (!compute_timeline_) {
+    const int fd = compute.export_fd(error);
+    if (fd < 0) return false;
+    CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC desc{};
+    desc.type = CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_FD;
+    desc.handle.fd = fd;
+    CUexternalSemaphore semaphore = nullptr;
+    if (CUresult result = cu->cuImportExternalSemaphore(&semaphore, &desc); result != CUDA_SUCCESS) {
+      close(fd);
+      error = error_text(*cu, "cuImportExternalSemaphore", result);
+      return false;
+    }
+    compute_timeline_ = semaphore;
+  }
+  if (!from.copied_out_) {
+    CUevent event = nullptr;
+    if (CUresult result = cu->cuEventCreate(&event, CU_EVENT_DISABLE_TIMING); result != CUDA_SUCCESS) {
+      error = error_text(*cu, "cuEventCreate", result);
+      return false;
+    }
+    from.copied_out_ = event;
+  }
+  CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS wait{};
+  wait.params.fence.value = written.value.load(std::memory_order_acquire);
+  CUexternalSemaphore timeline = CUexternalSemaphore(compute_timeline_);
+  if (CUresult result = cu->cuWaitExternalSemaphoresAsync(&timeline, &wait, 1, CUstream(stream_));
+      result != CUDA_SUCCESS) {
+    error = error_text(*cu, "cuWaitExternalSemaphoresAsync", result);
+    return false;
+  }
+  if (!queue_plane_copies(*cu, CUstream(stream_), planes, from.cuda_pointer(), offsets, pitches, false,
+                          error))
+    return false;
+  if (CUresult result = cu->cuEventRecord(CUevent(from.copied_out_), CUstream(stream_));
+      result != CUDA_SUCCESS) {
+    error = error_text(*cu, "cuEventRecord", result);
+    return false;
+  }
+  return true;
+}
+
+bool Bridge::wait_copied_out(Target& from, std::string& error) {
+  const CudaFunctions* cu = driver(error);
+  if (!cu) return false;
+  if (!from.copied_out_) return true;
+  ContextScope current(*cu, CUcontext(context_));
+  if (CUresult result = cu->cuEventSynchronize(CUevent(from.copied_out_)); result != CUDA_SUCCESS) {
+    error = error_text(*cu, "cuEventSynchronize", result);
+    return false;
+  }
+  return true;
 }
 
 }  // namespace vkc::cuda

@@ -1,8 +1,12 @@
-// Frames handed from CUDA to Vulkan on the GPU (issue 31): a device-local Vulkan buffer exported to
-// CUDA (Target), which a CUDA copy on the bridge's stream fills from a frame in CUDA memory (a
-// decoder's output), then signals the next value of a timeline semaphore exported to CUDA; the
-// Vulkan work that reads the buffer waits for that value on the GPU (CommandRing::wait_before()).
-// No CPU touches a pixel and no CPU waits for the copy.
+// Frames handed between CUDA and Vulkan on the GPU (issue 31), through a device-local Vulkan buffer
+// exported to CUDA (Target):
+// - in: a CUDA copy on the bridge's stream fills the target from a frame in CUDA memory (a
+//   decoder's output), then signals the next value of a timeline semaphore exported to CUDA; the
+//   Vulkan work that reads the target waits for that value on the GPU (CommandRing::wait_before()).
+// - out: the Vulkan work writes the target; a CUDA copy waits on the GPU for the point where that
+//   write ends (the value on the compute queue's timeline, exported too), copies the target into a
+//   frame in CUDA memory and records an event, which the frame's push waits for.
+// No CPU touches a pixel, and no CPU waits between the two APIs' work.
 //
 // CUDA's types stay out of this header (the context is a CUcontext, pointers are CUdeviceptr
 // values), so that GStreamer's CUDA headers and the driver loader's never meet in one file.
@@ -15,11 +19,12 @@
 
 #include "vk/exported_timeline.hpp"
 #include "vk/memory.hpp"
+#include "vk/timeline.hpp"
 
 namespace vkc::cuda {
 
 // Whether this process can hand frames between CUDA and Vulkan: NVIDIA's driver loads and offers
-// the interop; otherwise why not.
+// the interop, and GStreamer's CUDA library is installed (gstcudalibrary.hpp); otherwise why not.
 bool available(std::string& why);
 
 // The CUDA device ordinal of the GPU that is Vulkan device `device` (the same UUID), or -1 (no
@@ -55,6 +60,7 @@ class Target {
   std::unique_ptr<Buffer> buffer_;
   void* memory_ = nullptr;  // CUexternalMemory
   uint64_t pointer_ = 0;
+  void* copied_out_ = nullptr;  // CUevent: the last copy out of the target (Bridge::copy_out())
 };
 
 class Bridge {
@@ -79,6 +85,17 @@ class Bridge {
   uint64_t copy_in(const std::vector<CudaPlane>& planes, Target& to, const std::vector<uint32_t>& offsets,
                    const std::vector<uint32_t>& pitches, std::string& error);
 
+  // Queues, on the bridge's stream, a wait for `written` (where the Vulkan work that writes `from`
+  // ends, on the device's compute queue), then the copy of `from` into `planes` (the other way
+  // round from copy_in()), then an event that wait_copied_out() waits for. False with `error` set
+  // when CUDA refuses.
+  bool copy_out(Target& from, const std::vector<uint32_t>& offsets, const std::vector<uint32_t>& pitches,
+                const std::vector<CudaPlane>& planes, const SubmitPoint& written, std::string& error);
+  // Waits until the last copy_out() of `from` is done: the frame in CUDA memory holds it, as
+  // GStreamer's CUDA elements expect of a frame pushed to them. False with `error` set when CUDA
+  // fails.
+  bool wait_copied_out(Target& from, std::string& error);
+
   // The timeline semaphore the copies signal.
   vk::Semaphore semaphore() const { return timeline_->semaphore(); }
   const std::shared_ptr<Device>& device() const { return device_; }
@@ -92,6 +109,8 @@ class Bridge {
   void* stream_ = nullptr;     // CUstream
   void* semaphore_ = nullptr;  // CUexternalSemaphore: timeline_ imported
   std::unique_ptr<ExportedTimeline> timeline_;
+  // The compute queue's timeline imported (CUexternalSemaphore), from the first copy_out().
+  void* compute_timeline_ = nullptr;
 };
 
 }  // namespace vkc::cuda

@@ -1,8 +1,8 @@
 #include "gstcudamemory.hpp"
 
-#include <dlfcn.h>
-
 #include <string>
+
+#include "gstcudalibrary.hpp"
 
 namespace vkc::cuda {
 
@@ -14,20 +14,6 @@ struct CudaMemoryHead {
   GstMemory mem;
   GObject* context;
 };
-
-using GetHandle = gpointer (*)(gpointer context);  // gst_cuda_context_get_handle()
-
-constexpr const char* kContextType = "gst.cuda.context";  // GST_CUDA_CONTEXT_TYPE
-
-// gst_cuda_context_get_handle() of the GStreamer CUDA library the process has loaded (the one that
-// made the memory), or null.
-GetHandle get_handle() {
-  static const GetHandle function = []() -> GetHandle {
-    void* library = dlopen("libgstcuda-1.0.so.0", RTLD_LAZY | RTLD_NOLOAD);
-    return library ? reinterpret_cast<GetHandle>(dlsym(library, "gst_cuda_context_get_handle")) : nullptr;
-  }();
-  return function;
-}
 
 }  // namespace
 
@@ -59,12 +45,8 @@ void* context_of(GstMemory* memory, std::string& error) {
     error = "the CUDA memory names no CUDA context";
     return nullptr;
   }
-  GetHandle handle = get_handle();
-  if (!handle) {
-    error = "GStreamer's CUDA library (libgstcuda-1.0.so.0) is not loaded, though its memory is here";
-    return nullptr;
-  }
-  return handle(context);
+  const GstCudaLibrary* library = gst_cuda_library(error);
+  return library ? library->context_get_handle(context) : nullptr;
 }
 
 }  // namespace vkc::cuda

@@ -3,8 +3,7 @@
 // package of it (libgstreamer-plugins-bad1.0-dev) pulls in OpenCV's development files, and its
 // 1.22 headers include a cuda.h that no Debian package installs. What is used of it is the memory
 // type's name, its map flag and the one public field of its memory, all part of GStreamer's ABI,
-// and one function of the library that made the memory (so is loaded in the process), looked up
-// at run time.
+// and functions of the library looked up at run time (gstcudalibrary.hpp).
 #pragma once
 
 #include <gst/gst.h>
@@ -16,6 +15,7 @@ namespace vkc::cuda {
 // GStreamer's names (gst/cuda/gstcudamemory.h).
 constexpr const char* kMemoryType = "gst.cuda.memory";     // GST_CUDA_MEMORY_TYPE_NAME
 constexpr const char* kCapsFeature = "memory:CUDAMemory";  // GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY
+constexpr const char* kContextType = "gst.cuda.context";   // GST_CUDA_CONTEXT_TYPE
 // GST_MAP_CUDA: a map with it gives the device address of the memory, not a copy in host memory.
 constexpr GstMapFlags kMapCuda = GstMapFlags(GST_MAP_FLAG_LAST << 1);
 
