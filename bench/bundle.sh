@@ -36,15 +36,16 @@ if [ "${1:-}" = --perf ]; then
   rm -rf "$tmp"
 fi
 if [ "${1:-}" = --media ]; then
-  # Clips for bench/gpu-cuda.sh and vkcompute-cuda-checks (ffmpeg's test source, x264 and x265): 5 s
-  # of 1080p in H.264 and H.265, 20 s of H.264, and H.264 at 1080p, 720p and 1080p again in one
-  # MPEG-TS stream.
+  # Clips for bench/gpu-cuda.sh, bench/gpu-decode.sh and vkcompute-cuda-checks (ffmpeg's test
+  # source, x264 and x265): 5 s of 1080p in H.264 and H.265, 20 s of each (the decode bench's), and
+  # H.264 at 1080p, 720p and 1080p again in one MPEG-TS stream.
   mkdir -p .gpu/media
   enc() { ffmpeg -hide_banner -loglevel error -y -f lavfi -i "testsrc2=size=$1:rate=30" -t "$2" -c:v "$3" \
             -preset veryfast -crf 30 -pix_fmt yuv420p -g 30 "${@:5}" "$4"; }
   enc 1920x1080 5 libx264 .gpu/media/h264-1080p.mp4
   enc 1920x1080 5 libx265 .gpu/media/h265-1080p.mp4 -x265-params log-level=error
   enc 1920x1080 20 libx264 .gpu/media/h264-1080p-20s.mp4 -crf 36
+  enc 1920x1080 20 libx265 .gpu/media/h265-1080p-20s.mp4 -crf 38 -x265-params log-level=error
   enc 1920x1080 2 libx264 /tmp/vkc-a.ts -f mpegts
   enc 1280x720 2 libx264 /tmp/vkc-b.ts -f mpegts
   cat /tmp/vkc-a.ts /tmp/vkc-b.ts /tmp/vkc-a.ts > .gpu/media/change.ts

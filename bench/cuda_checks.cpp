@@ -1,9 +1,11 @@
 // vkcompute-cuda-checks MEDIA_DIR: on the lent GPU (bench/gpu-checks.sh, after bundle.sh --media),
-// NVIDIA's decoders into our elements with their CUDA memory give what the same pipelines give
-// through system memory, across a flushing seek and state cycles, and a damaged stream ends in EOS or
-// a clean error, never a crash or a hang. Per case: "equal" or the first difference; exit status 1
-// when any case differs or fails.
+// NVIDIA's decoders into our elements with their CUDA memory, and our filters' frames out in CUDA
+// memory (read back by cudadownload), give the messages and the frames (every visible byte) that the
+// same pipelines give through system memory, across a flushing seek and state cycles, and a damaged
+// stream ends in EOS or a clean error, never a crash or a hang. Per case: "equal" or the first
+// difference; exit status 1 when any case differs or fails.
 #include <gst/gst.h>
+#include <gst/video/video.h>
 
 #include <atomic>
 #include <cstdio>
@@ -15,6 +17,7 @@
 namespace {
 
 constexpr GstClockTime kSeekTo = 2 * GST_SECOND;
+constexpr GstClockTime kSeekStop = 4 * GST_SECOND;
 constexpr guint kFramesBeforeSeek = 40;
 constexpr gint64 kWaitUs = 60'000'000;
 
@@ -22,13 +25,39 @@ constexpr gint64 kWaitUs = 60'000'000;
 // before a seek or in two cycles, posts the same message), the last error, and whether it ended.
 struct Seen {
   std::map<std::string, std::map<GstClockTime, std::string>> messages;
+  std::map<GstClockTime, uint64_t> frames;  // a hash of each frame's visible bytes at the sink
   std::string error;
   bool eos = false;
 };
 
 std::atomic<guint> g_frames{0};
 
-GstPadProbeReturn count_frame(GstPad*, GstPadProbeInfo*, gpointer) {
+// FNV-1a of the visible bytes of every row of every plane (strides differ between the paths).
+uint64_t frame_hash(GstBuffer* buffer, GstCaps* caps) {
+  GstVideoInfo info;
+  GstVideoFrame frame;
+  if (!caps || !gst_video_info_from_caps(&info, caps) ||
+      !gst_video_frame_map(&frame, &info, buffer, GST_MAP_READ))
+    return 0;
+  uint64_t hash = 1469598103934665603ull;
+  for (guint p = 0; p < GST_VIDEO_FRAME_N_PLANES(&frame); ++p) {
+    const guint8* data = static_cast<const guint8*>(GST_VIDEO_FRAME_PLANE_DATA(&frame, p));
+    const gint stride = GST_VIDEO_FRAME_PLANE_STRIDE(&frame, p);
+    const guint rows = GST_VIDEO_FRAME_COMP_HEIGHT(&frame, p);
+    const guint row_bytes = GST_VIDEO_FRAME_COMP_WIDTH(&frame, p) * GST_VIDEO_FRAME_COMP_PSTRIDE(&frame, p);
+    for (guint y = 0; y < rows; ++y)
+      for (guint x = 0; x < row_bytes; ++x) hash = (hash ^ data[gsize(y) * stride + x]) * 1099511628211ull;
+  }
+  gst_video_frame_unmap(&frame);
+  return hash;
+}
+
+// Counts the frames at the sink and keeps their hashes (`data`: the run's Seen).
+GstPadProbeReturn count_frame(GstPad* pad, GstPadProbeInfo* info, gpointer data) {
+  GstBuffer* buffer = GST_PAD_PROBE_INFO_BUFFER(info);
+  GstCaps* caps = gst_pad_get_current_caps(pad);
+  static_cast<Seen*>(data)->frames[GST_BUFFER_PTS(buffer)] = frame_hash(buffer, caps);
+  if (caps) gst_caps_unref(caps);
   g_frames++;
   return GST_PAD_PROBE_OK;
 }
@@ -68,7 +97,8 @@ void drain(GstElement* pipeline, Seen& seen, guint until_frames) {
 }
 
 // Runs `description` (its sink named "out") in `scenario`: "play" to EOS, "seek" (a flushing seek
-// to 2 s after 40 frames, then to EOS), "cycles" (three times 20 frames and back to NULL, then to EOS).
+// from 2 s to 4 s after 40 frames, then to EOS), "cycles" (three times 20 frames and back to NULL, then to
+// EOS).
 Seen run(const std::string& description, const std::string& scenario) {
   Seen seen;
   GError* error = nullptr;
@@ -80,7 +110,7 @@ Seen run(const std::string& description, const std::string& scenario) {
   }
   GstElement* out = gst_bin_get_by_name(GST_BIN(pipeline), "out");
   GstPad* pad = gst_element_get_static_pad(out, "sink");
-  gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, count_frame, nullptr, nullptr);
+  gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, count_frame, &seen, nullptr);
   gst_object_unref(pad);
   gst_object_unref(out);
   const int cycles = scenario == "cycles" ? 3 : 0;
@@ -94,8 +124,11 @@ Seen run(const std::string& description, const std::string& scenario) {
   gst_element_set_state(pipeline, GST_STATE_PLAYING);
   if (scenario == "seek") {
     drain(pipeline, seen, kFramesBeforeSeek);
-    if (!gst_element_seek_simple(pipeline, GST_FORMAT_TIME,
-                                 GstSeekFlags(GST_SEEK_FLAG_FLUSH | GST_SEEK_FLAG_ACCURATE), kSeekTo))
+    // A stop too: where a stream ends then does not depend on how far it got before the seek (a test
+    // source's num-buffers counts the frames before it).
+    if (!gst_element_seek(pipeline, 1.0, GST_FORMAT_TIME,
+                          GstSeekFlags(GST_SEEK_FLAG_FLUSH | GST_SEEK_FLAG_ACCURATE), GST_SEEK_TYPE_SET,
+                          kSeekTo, GST_SEEK_TYPE_SET, kSeekStop))
       seen.error = "the seek was refused";
   }
   if (seen.error.empty()) drain(pipeline, seen, 0);
@@ -103,9 +136,11 @@ Seen run(const std::string& description, const std::string& scenario) {
   gst_object_unref(pipeline);
   if (seen.error.empty() && !seen.eos) seen.error = "no EOS within 60 s";
   // After a seek, only frames from its position on are certain to be seen in both runs.
-  if (scenario == "seek")
+  if (scenario == "seek") {
     for (auto& [element, by_time] : seen.messages)
       by_time.erase(by_time.begin(), by_time.lower_bound(kSeekTo));
+    seen.frames.erase(seen.frames.begin(), seen.frames.lower_bound(kSeekTo));
+  }
   return seen;
 }
 
@@ -115,7 +150,15 @@ std::string compare(const Seen& cuda, const Seen& system) {
     return "ERROR (CUDA: " + (cuda.error.empty() ? "none" : cuda.error) +
            "; system: " + (system.error.empty() ? "none" : system.error) + ")";
   if (cuda.messages.size() != system.messages.size()) return "DIFFERENT: not the same elements posting";
-  std::string counts;
+  if (cuda.frames.size() != system.frames.size())
+    return "DIFFERENT: " + std::to_string(cuda.frames.size()) + " frames at the sink with CUDA memory, " +
+           std::to_string(system.frames.size()) + " through system memory";
+  for (const auto& [ts, hash] : cuda.frames) {
+    const auto it = system.frames.find(ts);
+    if (it == system.frames.end() || it->second != hash || hash == 0)
+      return "DIFFERENT: the frame at " + std::to_string(ts) + " ns";
+  }
+  std::string counts = std::to_string(cuda.frames.size()) + " frames";
   for (const auto& [element, by_time] : cuda.messages) {
     const auto other = system.messages.find(element);
     if (other == system.messages.end()) return "DIFFERENT: " + element + " posts only with CUDA memory";
@@ -127,7 +170,7 @@ std::string compare(const Seen& cuda, const Seen& system) {
       }
       return "DIFFERENT: " + element + " posts more frames through system memory";
     }
-    counts += (counts.empty() ? "" : ", ") + element + " " + std::to_string(by_time.size());
+    counts += ", " + element + " " + std::to_string(by_time.size());
   }
   return "equal (" + counts + ")";
 }
@@ -152,8 +195,10 @@ int main(int argc, char** argv) {
   }
   // The state cycles read elementary streams: a demuxer's pads, linked once by gst_parse_launch(),
   // are not linked again after NULL.
+  // `cuda` runs after the source as it is (CUDA memory where the source gives it); `system` after
+  // "video/x-raw" (system memory).
   struct Case {
-    std::string source, cycles_source, elements;
+    std::string source, cycles_source, cuda, system;
   };
   const auto file = [&](const std::string& name, const std::string& chain) {
     return "filesrc location=" + name + " ! " + chain;
@@ -163,24 +208,37 @@ int main(int argc, char** argv) {
   const std::string es_264 = file(media + "/h264-1080p.h264", "h264parse ! nvh264dec");
   const std::string es_265 = file(media + "/h265-1080p.h265", "h265parse ! nvh265dec");
   const std::string es_damaged = file(damaged, "h264parse ! nvh264dec");
+  const std::string rgba =
+      "videotestsrc num-buffers=150 pattern=ball ! capsfilter "
+      "caps=video/x-raw,format=RGBA,width=1920,height=1080";
+  // Frames out in CUDA memory, read back by cudadownload (which keeps the context of the decoder).
+  const std::string cuda_out = " ! cudadownload ! video/x-raw";
+  const std::string open9 = "morph operation=open width=9 height=9";
   const std::vector<Case> cases = {
-      {mp4_264, es_264, "lumamax count=4 ! histogram"},
-      {mp4_265, es_265, "lumamax count=4 ! histogram"},
-      {mp4_264, es_264, "morph operation=dilate width=5 height=5 ! lumamax ! histogram"},
-      {es_damaged, es_damaged, "lumamax ! histogram"},
+      {mp4_264, es_264, "lumamax count=4 ! histogram", "lumamax count=4 ! histogram"},
+      {mp4_265, es_265, "lumamax count=4 ! histogram", "lumamax count=4 ! histogram"},
+      {mp4_264, es_264, "morph operation=dilate width=5 height=5 ! lumamax ! histogram",
+       "morph operation=dilate width=5 height=5 ! lumamax ! histogram"},
+      {es_damaged, es_damaged, "lumamax ! histogram", "lumamax ! histogram"},
+      {mp4_264, es_264, open9 + cuda_out, open9},
+      {mp4_265, es_265, "histogram draw=true" + cuda_out, "histogram draw=true"},
+      {rgba, rgba, "rgb2yuv ! video/x-raw(memory:CUDAMemory),format=NV12" + cuda_out,
+       "rgb2yuv ! video/x-raw,format=NV12"},
+      {mp4_264, es_264, open9 + " ! " + open9 + " ! video/x-raw(memory:CUDAMemory)" + cuda_out,
+       open9 + " ! " + open9},
   };
   int failures = 0;
   for (const Case& c : cases) {
     for (const std::string scenario : {"play", "seek", "cycles"}) {
       const std::string& source = scenario == "cycles" ? c.cycles_source : c.source;
-      const Seen cuda = run(source + " ! " + c.elements + " ! fakesink name=out", scenario);
-      const Seen system = run(source + " ! video/x-raw ! " + c.elements + " ! fakesink name=out", scenario);
+      const Seen cuda = run(source + " ! " + c.cuda + " ! fakesink name=out", scenario);
+      const Seen system = run(source + " ! video/x-raw ! " + c.system + " ! fakesink name=out", scenario);
       const std::string verdict = compare(cuda, system);
       // The damaged clip may end in an error, the same way both times; it must end.
       const bool damaged_case = source.find(damaged) != std::string::npos;
       const bool ok = verdict.rfind("equal", 0) == 0 || (damaged_case && cuda.error == system.error);
       failures += !ok;
-      std::printf("%s | %s | %s: %s\n", source.substr(source.rfind('/') + 1).c_str(), c.elements.c_str(),
+      std::printf("%s | %s | %s: %s\n", source.substr(source.rfind('/') + 1).c_str(), c.cuda.c_str(),
                   scenario.c_str(), verdict.c_str());
       std::fflush(stdout);
     }

@@ -84,9 +84,9 @@ bool CudaFrames::bind_output(uint32_t slot, GstBuffer* buffer, const GstVideoInf
   return true;
 }
 
-bool CudaFrames::copy_output(uint32_t slot, const SubmitPoint& written, std::string& error) {
+bool CudaFrames::copy_output(uint32_t slot, std::string& error) {
   const Planes& planes = output_planes_[slot];
-  return bridge_->copy_out(*outputs_[slot], planes.offsets, planes.strides, planes.cuda, written, error);
+  return bridge_->copy_out(*outputs_[slot], planes.offsets, planes.strides, planes.cuda, error);
 }
 
 bool CudaFrames::wait_output(uint32_t slot, std::string& error) {

@@ -4,9 +4,12 @@
 // - input (a decoder's frames): CUDA copies the frame into the slot's input buffer; the slot's work
 //   waits for the copy on the GPU (CommandRing::wait_before()).
 // - output (a filter's, for CUDA elements downstream): the slot's work writes the slot's output
-//   buffer; CUDA waits on the GPU for the point where that work ends, copies the buffer into the
-//   output frame, and the frame is pushed once that copy is done (GStreamer's CUDA elements read a
-//   frame they receive at once, on streams of their own).
+//   buffer; once the frame is done, CUDA copies the buffer into the output frame, and the frame is
+//   pushed once that copy is done (GStreamer's CUDA elements read a frame they receive at once, on
+//   streams of their own). A copy queued at submission, waiting on the GPU for the frame's point on
+//   the compute queue's timeline (exported), gave the same frames/s and CPU on an H200 (8 streams of
+//   morph from nvh264dec: 3.31-3.36 s against 3.29-3.35 s) and needs every queue's timeline
+//   exportable: not kept.
 // One CUDA context per element: its input's and its output's (they share the decoder's context
 // through GStreamer's context negotiation, gst/cuda/elementcontext.hpp).
 #pragma once
@@ -40,9 +43,9 @@ class CudaFrames {
   // (GStreamer's CUDA memory, laid out as `info` or its GstVideoMeta); false with `error` set.
   bool bind_output(uint32_t slot, GstBuffer* buffer, const GstVideoInfo& info, FrameLayout& layout,
                    std::string& error);
-  // Once the slot's work is submitted, ending at `written`: queues the copy of the slot's output
-  // buffer into the frame bind_output() took. False with `error` set.
-  bool copy_output(uint32_t slot, const SubmitPoint& written, std::string& error);
+  // Once the slot's work is done: queues the copy of the slot's output buffer into the frame
+  // bind_output() took. False with `error` set.
+  bool copy_output(uint32_t slot, std::string& error);
   // Waits until that copy is done (the frame may then be pushed); false with `error` set.
   bool wait_output(uint32_t slot, std::string& error);
 

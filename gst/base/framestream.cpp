@@ -111,7 +111,8 @@ class FrameStream::FrameWork : public FrameScheduler::Work {
     if (leaves_itself) frame.inbuf = nullptr;
     release();  // the input goes back upstream before the output goes on
     std::string error;
-    if (out && cuda_output && !stream_.cuda_->wait_output(frame.slot, error)) {
+    if (out && cuda_output &&
+        !(stream_.cuda_->copy_output(frame.slot, error) && stream_.cuda_->wait_output(frame.slot, error))) {
       gst_buffer_unref(out);
       stream_.owner_.post_error(GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
                                 "Frame could not be copied into CUDA memory: " + error + ".", "");
@@ -357,15 +358,7 @@ bool FrameStream::record_and_submit(Frame& frame, const InputBinding& input, boo
   const bool joins_batch = out_device_ && owner_.output_joins_batch();
   ring_->submit(frame.slot, true);
   if (!joins_batch) batch::flush();
-  if (cuda_output) {
-    // CUDA's copy into the frame waits on the GPU for the end of this work (sent just now).
-    std::string failure;
-    if (!cuda_->copy_output(frame.slot, *ring_->compute_point(frame.slot), failure)) {
-      g_set_error(error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
-                  "Frame could not be copied into CUDA memory: %s.", failure.c_str());
-      return false;
-    }
-  } else if (frame.outbuf && frame.out.device_local) {
+  if (frame.outbuf && frame.out.device_local && !cuda_output) {
     // A reader of an output in device memory, on any thread, orders its work after this point.
     gst_vkcompute_memory_set_written(gst_buffer_peek_memory(frame.outbuf, 0),
                                      ring_->compute_point(frame.slot));

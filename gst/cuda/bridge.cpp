@@ -129,9 +129,10 @@ Bridge::~Bridge() {
   if (!cu) return;
   ContextScope current(*cu, CUcontext(context_));
   if (stream_) cu->cuStreamSynchronize(CUstream(stream_));
+  if (out_stream_) cu->cuStreamSynchronize(CUstream(out_stream_));
   if (semaphore_) cu->cuDestroyExternalSemaphore(CUexternalSemaphore(semaphore_));
-  if (compute_timeline_) cu->cuDestroyExternalSemaphore(CUexternalSemaphore(compute_timeline_));
   if (stream_) cu->cuStreamDestroy(CUstream(stream_));
+  if (out_stream_) cu->cuStreamDestroy(CUstream(out_stream_));
 }
 
 std::unique_ptr<Target> Bridge::make_target(vk::DeviceSize bytes, const char* name, std::string& error) {
@@ -172,8 +173,9 @@ Target::~Target() {
   const CudaFunctions* cu = driver(why);
   if (!cu || !memory_) return;
   ContextScope current(*cu, CUcontext(bridge_.context_));
-  // No copy of the bridge may still write here: they are all on its stream.
+  // No copy of the bridge may still use it: they are all on its streams.
   cu->cuStreamSynchronize(CUstream(bridge_.stream_));
+  if (bridge_.out_stream_) cu->cuStreamSynchronize(CUstream(bridge_.out_stream_));
   if (pointer_) cu->cuMemFree(CUdeviceptr(pointer_));
   cu->cuDestroyExternalMemory(CUexternalMemory(memory_));
   if (copied_out_) cu->cuEventDestroy(CUevent(copied_out_));
@@ -257,53 +259,36 @@ uint64_t Bridge::copy_in(const std::vector<CudaPlane>& planes, Target& to,
 
 bool Bridge::copy_out(Target& from, const std::vector<uint32_t>& offsets,
                       const std::vector<uint32_t>& pitches, const std::vector<CudaPlane>& planes,
-                      const SubmitPoint& written, std::string& error) {
+                      std::string& error) {
   const CudaFunctions* cu = driver(error);
   if (!cu || !planes_fit(planes, from, offsets, pitches, error)) return false;
-  const Timeline& compute = device_->timeline(QueueRole::kCompute);
-  if (&written.timeline != &compute || !written.submitted()) {
-    error = "the write of the frame is not submitted on the compute queue";
-    return false;
-  }
   ContextScope current(*cu, CUcontext(context_));
   if (!current.ok()) {
     error = kLostContext;
     return false;
   }
-  if (!compute_timeline_) {
-    const int fd = compute.export_fd(error);
-    if (fd < 0) return false;
-    CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC desc{};
-    desc.type = CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_FD;
-    desc.handle.fd = fd;
-    CUexternalSemaphore semaphore = nullptr;
-    if (CUresult result = cu->cuImportExternalSemaphore(&semaphore, &desc); result != CUDA_SUCCESS) {
-      close(fd);
-      error = error_text(*cu, "cuImportExternalSemaphore", result);
+  if (!out_stream_) {
+    CUstream stream = nullptr;
+    if (CUresult result = cu->cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING); result != CUDA_SUCCESS) {
+      error = error_text(*cu, "cuStreamCreate", result);
       return false;
     }
-    compute_timeline_ = semaphore;
+    out_stream_ = stream;
   }
   if (!from.copied_out_) {
     CUevent event = nullptr;
-    if (CUresult result = cu->cuEventCreate(&event, CU_EVENT_DISABLE_TIMING); result != CUDA_SUCCESS) {
+    // Its waiter sleeps: a worker of the completion service, which other streams share.
+    if (CUresult result = cu->cuEventCreate(&event, CU_EVENT_DISABLE_TIMING | CU_EVENT_BLOCKING_SYNC);
+        result != CUDA_SUCCESS) {
       error = error_text(*cu, "cuEventCreate", result);
       return false;
     }
     from.copied_out_ = event;
   }
-  CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS wait{};
-  wait.params.fence.value = written.value.load(std::memory_order_acquire);
-  CUexternalSemaphore timeline = CUexternalSemaphore(compute_timeline_);
-  if (CUresult result = cu->cuWaitExternalSemaphoresAsync(&timeline, &wait, 1, CUstream(stream_));
-      result != CUDA_SUCCESS) {
-    error = error_text(*cu, "cuWaitExternalSemaphoresAsync", result);
-    return false;
-  }
-  if (!queue_plane_copies(*cu, CUstream(stream_), planes, from.cuda_pointer(), offsets, pitches, false,
+  if (!queue_plane_copies(*cu, CUstream(out_stream_), planes, from.cuda_pointer(), offsets, pitches, false,
                           error))
     return false;
-  if (CUresult result = cu->cuEventRecord(CUevent(from.copied_out_), CUstream(stream_));
+  if (CUresult result = cu->cuEventRecord(CUevent(from.copied_out_), CUstream(out_stream_));
       result != CUDA_SUCCESS) {
     error = error_text(*cu, "cuEventRecord", result);
     return false;

@@ -3,10 +3,10 @@
 // - in: a CUDA copy on the bridge's stream fills the target from a frame in CUDA memory (a
 //   decoder's output), then signals the next value of a timeline semaphore exported to CUDA; the
 //   Vulkan work that reads the target waits for that value on the GPU (CommandRing::wait_before()).
-// - out: the Vulkan work writes the target; a CUDA copy waits on the GPU for the point where that
-//   write ends (the value on the compute queue's timeline, exported too), copies the target into a
-//   frame in CUDA memory and records an event, which the frame's push waits for.
-// No CPU touches a pixel, and no CPU waits between the two APIs' work.
+// - out: the Vulkan work writes the target; once it is done (the CPU knows: the frame completes), a
+//   CUDA copy moves the target into a frame in CUDA memory and records an event, which the frame's
+//   push waits for (GStreamer's CUDA elements of 1.22 read a frame they receive at once).
+// No CPU touches a pixel.
 //
 // CUDA's types stay out of this header (the context is a CUcontext, pointers are CUdeviceptr
 // values), so that GStreamer's CUDA headers and the driver loader's never meet in one file.
@@ -85,12 +85,11 @@ class Bridge {
   uint64_t copy_in(const std::vector<CudaPlane>& planes, Target& to, const std::vector<uint32_t>& offsets,
                    const std::vector<uint32_t>& pitches, std::string& error);
 
-  // Queues, on the bridge's stream, a wait for `written` (where the Vulkan work that writes `from`
-  // ends, on the device's compute queue), then the copy of `from` into `planes` (the other way
-  // round from copy_in()), then an event that wait_copied_out() waits for. False with `error` set
-  // when CUDA refuses.
+  // Queues, on the bridge's stream for copies out, the copy of `from` (which the Vulkan work that
+  // wrote it has finished writing) into `planes`, the other way round from copy_in(), then an event
+  // that wait_copied_out() waits for. False with `error` set when CUDA refuses.
   bool copy_out(Target& from, const std::vector<uint32_t>& offsets, const std::vector<uint32_t>& pitches,
-                const std::vector<CudaPlane>& planes, const SubmitPoint& written, std::string& error);
+                const std::vector<CudaPlane>& planes, std::string& error);
   // Waits until the last copy_out() of `from` is done: the frame in CUDA memory holds it, as
   // GStreamer's CUDA elements expect of a frame pushed to them. False with `error` set when CUDA
   // fails.
@@ -105,12 +104,13 @@ class Bridge {
   Bridge(std::shared_ptr<Device> device, void* context) : device_(std::move(device)), context_(context) {}
 
   std::shared_ptr<Device> device_;
-  void* context_;              // CUcontext
-  void* stream_ = nullptr;     // CUstream
+  void* context_;           // CUcontext
+  void* stream_ = nullptr;  // CUstream of the copies in
+  // CUstream of the copies out, from the first: a copy in never waits behind a copy out, which waits
+  // for Vulkan's work on an earlier frame.
+  void* out_stream_ = nullptr;
   void* semaphore_ = nullptr;  // CUexternalSemaphore: timeline_ imported
   std::unique_ptr<ExportedTimeline> timeline_;
-  // The compute queue's timeline imported (CUexternalSemaphore), from the first copy_out().
-  void* compute_timeline_ = nullptr;
 };
 
 }  // namespace vkc::cuda

@@ -13,7 +13,7 @@ void ElementContext::set(GstElement* element, GstContext* context, int device) {
   std::string why;
   const GstCudaLibrary* library = gst_cuda_library(why);
   if (!library || g_strcmp0(gst_context_get_context_type(context), kContextType) != 0) return;
-  std::lock_guard<std::mutex> lock(lock_);
+  std::lock_guard<std::recursive_mutex> lock(lock_);
   // Replaces the one held, or keeps it (another device's context).
   library->handle_set_context(element, context, device, &context_);
 }
@@ -22,28 +22,20 @@ bool ElementContext::answer(GstElement* element, GstQuery* query) {
   if (GST_QUERY_TYPE(query) != GST_QUERY_CONTEXT) return false;
   std::string why;
   const GstCudaLibrary* library = gst_cuda_library(why);
-  std::lock_guard<std::mutex> lock(lock_);
+  std::lock_guard<std::recursive_mutex> lock(lock_);
   return library && context_ && library->handle_context_query(element, query, context_);
 }
 
 gpointer ElementContext::ensure(GstElement* element, int device, std::string& why) {
   const GstCudaLibrary* library = gst_cuda_library(why);
   if (!library) return nullptr;
-  {
-    std::lock_guard<std::mutex> lock(lock_);
-    if (context_) return context_;
-  }
-  // Not under the lock: the queries reach elements that may query this one.
-  gpointer found = nullptr;
-  if (!library->ensure_element_context(element, device, &found) || !found) {
+  std::lock_guard<std::recursive_mutex> lock(lock_);
+  // The library's queries and NEED_CONTEXT end in set_context() (set()), which fills context_; a
+  // new context is made only when none comes.
+  if (!library->ensure_element_context(element, device, &context_) || !context_) {
     why = "no CUDA context for CUDA device " + std::to_string(device);
     return nullptr;
   }
-  std::lock_guard<std::mutex> lock(lock_);
-  if (context_)  // set() meanwhile
-    gst_object_unref(found);
-  else
-    context_ = found;
   return context_;
 }
 

@@ -30,7 +30,10 @@ class ElementContext {
   gpointer ensure(GstElement* element, int device, std::string& why);
 
  private:
-  std::mutex lock_;  // set() comes from the application's thread, the others from streaming threads
+  // set() comes from the application's thread, the others from streaming threads; recursive, as
+  // ensure() holds it while GStreamer's CUDA library asks the elements around, whose answer comes
+  // back through set() on the same thread.
+  std::recursive_mutex lock_;
   gpointer context_ = nullptr;
 };
 

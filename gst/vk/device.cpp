@@ -310,12 +310,7 @@ Device::Device(std::shared_ptr<Instance> instance, vk::raii::PhysicalDevice phys
   }
   if (has_extension(available, VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME)) {
     extensions.push_back(VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME);
-    // Timeline semaphores, as file descriptors: the extension alone may offer binary ones only.
-    vk::SemaphoreTypeCreateInfo timeline{.semaphoreType = vk::SemaphoreType::eTimeline};
-    const auto exported = physical_.getExternalSemaphoreProperties(vk::PhysicalDeviceExternalSemaphoreInfo{
-        .pNext = &timeline, .handleType = vk::ExternalSemaphoreHandleTypeFlagBits::eOpaqueFd});
-    features_.semaphore_fd_export =
-        bool(exported.externalSemaphoreFeatures & vk::ExternalSemaphoreFeatureFlagBits::eExportable);
+    features_.semaphore_fd_export = true;
   }
 
   const uint32_t compute_family = uint32_t(compute_queue_family(physical_));
@@ -338,10 +333,7 @@ Device::Device(std::shared_ptr<Instance> instance, vk::raii::PhysicalDevice phys
                             .enabledExtensionCount = uint32_t(extensions.size()),
                             .ppEnabledExtensionNames = extensions.data()};
   device_ = vk::raii::Device(physical_, info);
-  // Exportable where the device can: CUDA then waits for a frame's write where the frame's point says
-  // (cuda::Bridge::copy_out()).
-  for (auto& timeline : timelines_)
-    timeline = std::make_unique<Timeline>(device_, features_.semaphore_fd_export);
+  for (auto& timeline : timelines_) timeline = std::make_unique<Timeline>(device_);
   kernels_ = std::make_unique<KernelCache>(*this);
   blocks_ = std::make_unique<MemoryBlocks>(*this);
   queues_[size_t(QueueRole::kCompute)] = {compute_family, *device_.getQueue(compute_family, 0), &locks_[0],

@@ -5,15 +5,20 @@ namespace vkc {
 std::unique_ptr<ExportedTimeline> ExportedTimeline::create(std::shared_ptr<Device> device, const char* name,
                                                            std::string& error) {
   if (!device->features().semaphore_fd_export) {
-    error =
-        "the Vulkan device cannot export timeline semaphores as file descriptors "
-        "(VK_KHR_external_semaphore_fd)";
+    error = "the Vulkan device lacks VK_KHR_external_semaphore_fd";
+    return nullptr;
+  }
+  const auto handle_type = vk::ExternalSemaphoreHandleTypeFlagBits::eOpaqueFd;
+  vk::SemaphoreTypeCreateInfo timeline_type{.semaphoreType = vk::SemaphoreType::eTimeline};
+  const auto supported = device->physical().getExternalSemaphoreProperties(
+      vk::PhysicalDeviceExternalSemaphoreInfo{.pNext = &timeline_type, .handleType = handle_type});
+  if (!(supported.externalSemaphoreFeatures & vk::ExternalSemaphoreFeatureFlagBits::eExportable)) {
+    error = "the Vulkan device cannot export semaphores as file descriptors";
     return nullptr;
   }
   std::unique_ptr<ExportedTimeline> timeline(new ExportedTimeline(device));
   vk::SemaphoreTypeCreateInfo type{.semaphoreType = vk::SemaphoreType::eTimeline, .initialValue = 0};
-  vk::ExportSemaphoreCreateInfo export_info{
-      .pNext = &type, .handleTypes = vk::ExternalSemaphoreHandleTypeFlagBits::eOpaqueFd};
+  vk::ExportSemaphoreCreateInfo export_info{.pNext = &type, .handleTypes = handle_type};
   try {
     timeline->semaphore_ =
         vk::raii::Semaphore(device->device(), vk::SemaphoreCreateInfo{.pNext = &export_info});
@@ -26,7 +31,13 @@ std::unique_ptr<ExportedTimeline> ExportedTimeline::create(std::shared_ptr<Devic
 }
 
 int ExportedTimeline::export_fd(std::string& error) const {
-  return export_semaphore_fd(device_->device(), *semaphore_, error);
+  try {
+    return device_->device().getSemaphoreFdKHR(vk::SemaphoreGetFdInfoKHR{
+        .semaphore = *semaphore_, .handleType = vk::ExternalSemaphoreHandleTypeFlagBits::eOpaqueFd});
+  } catch (const vk::SystemError& e) {
+    error = std::string("exporting the semaphore failed: ") + e.what();
+    return -1;
+  }
 }
 
 }  // namespace vkc

@@ -6,36 +6,13 @@
 namespace vkc {
 
 namespace {
-vk::raii::Semaphore make_timeline(const vk::raii::Device& device, bool exportable) {
+vk::raii::Semaphore make_timeline(const vk::raii::Device& device) {
   vk::SemaphoreTypeCreateInfo type{.semaphoreType = vk::SemaphoreType::eTimeline, .initialValue = 0};
-  vk::ExportSemaphoreCreateInfo export_info{
-      .pNext = &type, .handleTypes = vk::ExternalSemaphoreHandleTypeFlagBits::eOpaqueFd};
-  return vk::raii::Semaphore(device,
-                             vk::SemaphoreCreateInfo{.pNext = exportable ? static_cast<void*>(&export_info)
-                                                                         : static_cast<void*>(&type)});
+  return vk::raii::Semaphore(device, vk::SemaphoreCreateInfo{.pNext = &type});
 }
 }  // namespace
 
-int export_semaphore_fd(const vk::raii::Device& device, vk::Semaphore semaphore, std::string& error) {
-  try {
-    return device.getSemaphoreFdKHR(vk::SemaphoreGetFdInfoKHR{
-        .semaphore = semaphore, .handleType = vk::ExternalSemaphoreHandleTypeFlagBits::eOpaqueFd});
-  } catch (const vk::SystemError& e) {
-    error = std::string("exporting the semaphore failed: ") + e.what();
-    return -1;
-  }
-}
-
-Timeline::Timeline(const vk::raii::Device& device, bool exportable)
-    : device_(device), semaphore_(make_timeline(device, exportable)), exportable_(exportable) {}
-
-int Timeline::export_fd(std::string& error) const {
-  if (!exportable_) {
-    error = "the queue's timeline semaphore was not made to be exported";
-    return -1;
-  }
-  return export_semaphore_fd(device_, *semaphore_, error);
-}
+Timeline::Timeline(const vk::raii::Device& device) : device_(device), semaphore_(make_timeline(device)) {}
 
 const vk::TimelineSemaphoreSubmitInfo* wait_values(const vk::SubmitInfo& info) {
   const auto* next = static_cast<const vk::TimelineSemaphoreSubmitInfo*>(info.pNext);

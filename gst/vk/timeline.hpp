@@ -33,15 +33,10 @@ enum class Completion {
 // waits for binary semaphores only.
 const vk::TimelineSemaphoreSubmitInfo* wait_values(const vk::SubmitInfo& info);
 
-// A new file descriptor of `semaphore`, made exportable as an opaque file descriptor, which the
-// caller owns (an import takes it); -1 with `error` set when the driver fails.
-int export_semaphore_fd(const vk::raii::Device& device, vk::Semaphore semaphore, std::string& error);
-
 // One queue's timeline semaphore and the values submitted on it.
 class Timeline {
  public:
-  // `exportable`: another API may import the semaphore (export_fd()) and wait for its values.
-  Timeline(const vk::raii::Device& device, bool exportable = false);
+  explicit Timeline(const vk::raii::Device& device);
   Timeline(const Timeline&) = delete;
   Timeline& operator=(const Timeline&) = delete;
 
@@ -59,9 +54,6 @@ class Timeline {
   // or none when an earlier read already saw it. Throws vk::DeviceLostError.
   bool reached(uint64_t value) const;
   vk::Semaphore semaphore() const { return *semaphore_; }
-  // A new file descriptor of the semaphore (export_semaphore_fd()); -1 with `error` set when it was
-  // not made exportable or the driver fails.
-  int export_fd(std::string& error) const;
   const vk::raii::Device& device() const { return device_; }
   // A wait found `value` reached.
   void saw(uint64_t value) const;
@@ -87,7 +79,6 @@ class Timeline {
 
   const vk::raii::Device& device_;
   vk::raii::Semaphore semaphore_;
-  bool exportable_;
   // Recent submissions' labels by value modulo kLabels (the queue's lock).
   static constexpr size_t kLabels = 4096;
   struct Label {

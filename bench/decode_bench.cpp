@@ -1,0 +1,216 @@
+// vkcompute-decode-bench: K streams of a clip decoded by NVIDIA's decoders into our elements, in one
+// process, on the lent GPU (bench/gpu-decode.sh, issue 31):
+//
+//   vkcompute-decode-bench --clip FILE --decoder "qtdemux ! h264parse ! nvh264dec" --streams K
+//       --memory cuda|system [--elements "lumamax ! histogram"] [--live] [--warmup S] [--window S]
+//
+// Each stream is `filesrc ! DECODER [! video/x-raw] [! ELEMENTS] ! fakesink`: with --memory cuda the
+// frames stay in the decoder's CUDA memory (our elements read them on the GPU), with system they go
+// through system memory (`video/x-raw` after the decoder); without --elements, decode alone, the
+// ceiling. After --warmup seconds (2) it counts, over --window seconds (3), the frames that reach the
+// sinks and the CPU time of the whole process (getrusage): frames/s and CPU per frame. With --live
+// the sinks play in real time (sync=true, 30 frames/s for the clips of bundle.sh --media; stream i's
+// frames due i/K of a frame interval later than stream 0's) and a frame that reaches its sink after
+// its time is late; unpaced otherwise. Also reports the uploads and
+// downloads our elements counted (0 on the CUDA path: no CPU copy of a frame), and whether a stream
+// ended inside the window (the numbers then undercount: use a longer clip or fewer streams).
+#include <gst/base/gstbasesink.h>
+#include <gst/gst.h>
+#include <sys/resource.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace {
+
+constexpr gint64 kFrameInterval = GST_SECOND / 30;  // the clips' (bundle.sh --media)
+
+struct Options {
+  std::string clip;
+  std::string decoder = "qtdemux ! h264parse ! nvh264dec";
+  std::string elements;
+  std::string memory = "cuda";
+  int streams = 8;
+  bool live = false;
+  double warmup_s = 2;
+  double window_s = 3;
+};
+
+// What the sinks' probes count.
+struct Counts {
+  std::atomic<bool> window_open{false};
+  std::atomic<uint64_t> frames{0};  // at the sinks, from the start
+  std::atomic<uint64_t> late{0};    // in the window (--live)
+  std::atomic<uint64_t> ended{0};   // streams that reached EOS
+};
+Counts g_counts;
+
+double cpu_seconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+         double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+}
+
+// A frame at a sink: counted; with --live, late when the sink's clock is past the frame's time.
+GstPadProbeReturn at_sink(GstPad* pad, GstPadProbeInfo* info, gpointer data) {
+  if (info->type & GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM) {
+    if (GST_EVENT_TYPE(GST_PAD_PROBE_INFO_EVENT(info)) == GST_EVENT_EOS) g_counts.ended++;
+    return GST_PAD_PROBE_OK;
+  }
+  g_counts.frames++;
+  if (!data || !g_counts.window_open) return GST_PAD_PROBE_OK;
+  GstElement* sink = GST_ELEMENT(data);
+  GstBuffer* buffer = GST_PAD_PROBE_INFO_BUFFER(info);
+  GstEvent* event = gst_pad_get_sticky_event(pad, GST_EVENT_SEGMENT, 0);
+  GstClock* clock = gst_element_get_clock(sink);
+  if (event && clock) {
+    const GstSegment* segment = nullptr;
+    gst_event_parse_segment(event, &segment);
+    const GstClockTime running =
+        gst_segment_to_running_time(segment, GST_FORMAT_TIME, GST_BUFFER_PTS(buffer));
+    const GstClockTime due =
+        gst_element_get_base_time(sink) + running + gst_base_sink_get_latency(GST_BASE_SINK(sink));
+    if (GST_CLOCK_TIME_IS_VALID(running) && gst_clock_get_time(clock) > due) g_counts.late++;
+  }
+  if (clock) gst_object_unref(clock);
+  if (event) gst_event_unref(event);
+  return GST_PAD_PROBE_OK;
+}
+
+// Pops the bus for `seconds`; false (with the error printed) when an error comes.
+bool wait(GstElement* pipeline, double seconds) {
+  GstBus* bus = gst_element_get_bus(pipeline);
+  const gint64 until = g_get_monotonic_time() + gint64(seconds * 1e6);
+  bool ok = true;
+  for (gint64 now = g_get_monotonic_time(); ok && now < until; now = g_get_monotonic_time()) {
+    GstMessage* msg = gst_bus_timed_pop_filtered(bus, GstClockTime(until - now) * 1000, GST_MESSAGE_ERROR);
+    if (!msg) break;
+    GError* error = nullptr;
+    gst_message_parse_error(msg, &error, nullptr);
+    std::fprintf(stderr, "ERROR from %s: %s\n", GST_OBJECT_NAME(GST_MESSAGE_SRC(msg)), error->message);
+    g_error_free(error);
+    gst_message_unref(msg);
+    ok = false;
+  }
+  gst_object_unref(bus);
+  return ok;
+}
+
+// The sum of property `name` (uploads, downloads) over our elements in `pipeline`.
+guint64 sum_counter(GstElement* pipeline, const char* name) {
+  guint64 sum = 0;
+  GstIterator* it = gst_bin_iterate_recurse(GST_BIN(pipeline));
+  GValue item = G_VALUE_INIT;
+  while (gst_iterator_next(it, &item) == GST_ITERATOR_OK) {
+    GObject* element = G_OBJECT(g_value_get_object(&item));
+    if (g_object_class_find_property(G_OBJECT_GET_CLASS(element), name)) {
+      guint64 value = 0;
+      g_object_get(element, name, &value, nullptr);
+      sum += value;
+    }
+    g_value_reset(&item);
+  }
+  g_value_unset(&item);
+  gst_iterator_free(it);
+  return sum;
+}
+
+bool parse(int argc, char** argv, Options& o) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    const bool has_value = i + 1 < argc;
+    if (a == "--live") {
+      o.live = true;
+    } else if (a == "--clip" && has_value) {
+      o.clip = argv[++i];
+    } else if (a == "--decoder" && has_value) {
+      o.decoder = argv[++i];
+    } else if (a == "--elements" && has_value) {
+      o.elements = argv[++i];
+    } else if (a == "--memory" && has_value) {
+      o.memory = argv[++i];
+    } else if (a == "--streams" && has_value) {
+      o.streams = std::atoi(argv[++i]);
+    } else if (a == "--warmup" && has_value) {
+      o.warmup_s = std::atof(argv[++i]);
+    } else if (a == "--window" && has_value) {
+      o.window_s = std::atof(argv[++i]);
+    } else {
+      return false;
+    }
+  }
+  return !o.clip.empty() && o.streams > 0 && o.window_s > 0 && (o.memory == "cuda" || o.memory == "system");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  gst_init(&argc, &argv);
+  Options o;
+  if (!parse(argc, argv, o)) {
+    std::fprintf(stderr,
+                 "usage: %s --clip FILE [--decoder D] [--elements E] [--memory cuda|system] [--streams K] "
+                 "[--live] [--warmup S] [--window S]\n",
+                 argv[0]);
+    return 2;
+  }
+  std::string description;
+  for (int i = 0; i < o.streams; ++i) {
+    description += " filesrc location=" + o.clip + " ! " + o.decoder;
+    if (o.memory == "system") description += " ! video/x-raw";
+    if (!o.elements.empty()) description += " ! " + o.elements;
+    description += " ! fakesink name=s" + std::to_string(i) + (o.live ? " sync=true" : " sync=false");
+    // Live streams' frames are due at times spread over a frame interval, as cameras' are (all at the
+    // same instants, every decoder's frame would be due at once).
+    if (o.live) description += " ts-offset=" + std::to_string(kFrameInterval * i / o.streams);
+  }
+  GError* error = nullptr;
+  GstElement* pipeline = gst_parse_launch(description.c_str(), &error);
+  if (!pipeline) {
+    std::fprintf(stderr, "pipeline: %s\n", error ? error->message : "?");
+    return 1;
+  }
+  for (int i = 0; i < o.streams; ++i) {
+    GstElement* sink = gst_bin_get_by_name(GST_BIN(pipeline), ("s" + std::to_string(i)).c_str());
+    GstPad* pad = gst_element_get_static_pad(sink, "sink");
+    gst_pad_add_probe(pad, GstPadProbeType(GST_PAD_PROBE_TYPE_BUFFER | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM),
+                      at_sink, o.live ? sink : nullptr, nullptr);
+    gst_object_unref(pad);
+    gst_object_unref(sink);
+  }
+  // The warm-up starts once every stream plays (hundreds of decoders take seconds to start).
+  gst_element_set_state(pipeline, GST_STATE_PLAYING);
+  const gint64 start = g_get_monotonic_time();
+  bool ok = gst_element_get_state(pipeline, nullptr, nullptr, 120 * GST_SECOND) == GST_STATE_CHANGE_SUCCESS;
+  if (!ok) std::fprintf(stderr, "ERROR: the streams did not start within 120 s\n");
+  const double start_s = double(g_get_monotonic_time() - start) / 1e6;
+  ok = ok && wait(pipeline, o.warmup_s);
+  const uint64_t frames0 = g_counts.frames;
+  const uint64_t ended0 = g_counts.ended;
+  const double cpu0 = cpu_seconds();
+  const gint64 t0 = g_get_monotonic_time();
+  g_counts.window_open = true;
+  ok = ok && wait(pipeline, o.window_s);
+  g_counts.window_open = false;
+  const double seconds = double(g_get_monotonic_time() - t0) / 1e6;
+  const double cpu = cpu_seconds() - cpu0;
+  const uint64_t frames = g_counts.frames - frames0;
+  const bool ended_inside = g_counts.ended != ended0 || ended0 > 0;
+  const guint64 uploads = sum_counter(pipeline, "uploads");
+  const guint64 downloads = sum_counter(pipeline, "downloads");
+  gst_element_set_state(pipeline, GST_STATE_NULL);
+  gst_object_unref(pipeline);
+  std::printf(
+      "RESULT memory=%s streams=%d elements=\"%s\" %s frames_per_s=%.0f cpu_us_per_frame=%.1f late=%llu "
+      "frames=%llu uploads=%llu downloads=%llu start_s=%.1f%s%s\n",
+      o.memory.c_str(), o.streams, o.elements.empty() ? "(decode alone)" : o.elements.c_str(),
+      o.live ? "live" : "unpaced", frames / seconds, frames ? cpu * 1e6 / double(frames) : 0.0,
+      (unsigned long long)g_counts.late.load(), (unsigned long long)frames, (unsigned long long)uploads,
+      (unsigned long long)downloads, start_s, ended_inside ? " ENDED-INSIDE-WINDOW" : "", ok ? "" : " ERROR");
+  return ok ? 0 : 1;
+}

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# K streams of 20 s 1080p clips decoded by NVIDIA's decoders into our elements, on the lent GPU
+# (issue 31), after `bash bench/bundle.sh --media`:
+#   bash bench/gpu-decode.sh            (UNPACED=0 or LIVE=0 skips a part; STREAMS, LIVE_STREAMS,
+#                                        ROUNDS and CODECS set the cases)
+# 1. unpaced, STREAMS streams (48): decode alone, then lumamax, histogram, morph and the chain
+#    `morph ! lumamax ! histogram` with the decoder's CUDA memory and through system memory, in
+#    alternating order, ROUNDS rounds: frames/s over a 2 s window after 1.5 s, CPU per frame of the
+#    whole process, and our elements' uploads and downloads (0 on the CUDA path);
+# 2. live (sinks in real time, 30 frames/s a stream), LIVE_STREAMS streams: decode alone, lumamax
+#    with CUDA memory and through system memory: late frames in a 3 s window after 3 s.
+set -u
+source .gpu/env.sh
+export LD_PRELOAD=$(ls /usr/local/nvidia/lib64/libnvidia-tls.so.* 2>/dev/null | head -1)
+export GST_VKCOMPUTE_TEST_NO_VALIDATION=1
+media=.gpu/media
+decoder() {  # codec
+  echo "qtdemux ! ${1}parse ! nv${1}dec"
+}
+bench() {  # codec, memory, elements, more options...
+  local codec=$1 memory=$2 elements=$3
+  shift 3
+  local args=(--clip "$media/$codec-1080p-20s.mp4" --decoder "$(decoder "$codec")" --memory "$memory" "$@")
+  [ -n "$elements" ] && args+=(--elements "$elements")
+  echo "$codec $(vkcompute-decode-bench "${args[@]}" 2>&1 | grep -E 'RESULT|ERROR' | head -2 | tr '\n' ' ')"
+}
+chain="morph ! lumamax ! histogram"
+if [ "${UNPACED:-1}" != 0 ]; then
+  echo "== 1. unpaced, ${STREAMS:-48} streams"
+  for round in $(seq "${ROUNDS:-2}"); do
+    for codec in ${CODECS:-h264 h265}; do
+      bench "$codec" cuda "" --streams "${STREAMS:-48}" --warmup 1.5 --window 2
+      for elements in lumamax histogram morph "$chain"; do
+        if [ $((round % 2)) = 1 ]; then order="cuda system"; else order="system cuda"; fi
+        for memory in $order; do bench "$codec" "$memory" "$elements" --streams "${STREAMS:-48}" --warmup 1.5 --window 2; done
+      done
+    done
+  done
+fi
+if [ "${LIVE:-1}" != 0 ]; then
+  echo "== 2. live at 30 frames/s"
+  for k in ${LIVE_STREAMS:-64 128 192}; do
+    bench h264 cuda "" --streams "$k" --live --warmup 3 --window 3
+    bench h264 cuda lumamax --streams "$k" --live --warmup 3 --window 3
+    bench h264 system lumamax --streams "$k" --live --warmup 3 --window 3
+  done
+fi
