@@ -14,6 +14,11 @@
 // its time is late; unpaced otherwise. Also reports the uploads and
 // downloads our elements counted (0 on the CUDA path: no CPU copy of a frame), and whether a stream
 // ended inside the window (the numbers then undercount: use a longer clip or fewer streams).
+// With --queue a queue after the decoder runs the elements in a thread of their own: the CPU of the
+// queues' threads and of our completion service's, per frame, is then the elements' own (with the
+// queue's, which decode alone with --queue shows), apart from the decoder's, whose CUDA calls spin
+// while the GPU is busy (the whole process's CPU per frame grows with the GPU's load).
+#include <dirent.h>
 #include <gst/base/gstbasesink.h>
 #include <gst/gst.h>
 #include <sys/resource.h>
@@ -22,6 +27,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -38,6 +44,7 @@ struct Options {
   bool live = false;
   double warmup_s = 2;
   double window_s = 3;
+  bool queue = false;
 };
 
 // What the sinks' probes count.
@@ -55,6 +62,30 @@ double cpu_seconds() {
   return double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
          double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
 }
+
+// CPU time (ns, from /proc's schedstat) of the process's threads whose name begins with one of
+// `prefixes`.
+uint64_t threads_cpu_ns(const std::vector<std::string>& prefixes) {
+  uint64_t sum = 0;
+  DIR* tasks = opendir("/proc/self/task");
+  if (!tasks) return 0;
+  while (dirent* task = readdir(tasks)) {
+    if (task->d_name[0] == '.') continue;
+    const std::string dir = std::string("/proc/self/task/") + task->d_name;
+    std::string comm;
+    std::getline(std::ifstream(dir + "/comm"), comm);
+    bool wanted = false;
+    for (const std::string& prefix : prefixes) wanted = wanted || comm.rfind(prefix, 0) == 0;
+    uint64_t ns = 0;
+    if (wanted && (std::ifstream(dir + "/schedstat") >> ns)) sum += ns;
+  }
+  closedir(tasks);
+  return sum;
+}
+
+// The threads that run the elements after the decoder: the queue's (--queue) and our completion
+// service's.
+const std::vector<std::string> kElementThreads = {"queue", "vkc"};
 
 // A frame at a sink: counted; with --live, late when the sink's clock is past the frame's time.
 GstPadProbeReturn at_sink(GstPad* pad, GstPadProbeInfo* info, gpointer data) {
@@ -126,6 +157,8 @@ bool parse(int argc, char** argv, Options& o) {
     const bool has_value = i + 1 < argc;
     if (a == "--live") {
       o.live = true;
+    } else if (a == "--queue") {
+      o.queue = true;
     } else if (a == "--clip" && has_value) {
       o.clip = argv[++i];
     } else if (a == "--decoder" && has_value) {
@@ -155,7 +188,7 @@ int main(int argc, char** argv) {
   if (!parse(argc, argv, o)) {
     std::fprintf(stderr,
                  "usage: %s --clip FILE [--decoder D] [--elements E] [--memory cuda|system] [--streams K] "
-                 "[--live] [--warmup S] [--window S]\n",
+                 "[--live] [--queue] [--warmup S] [--window S]\n",
                  argv[0]);
     return 2;
   }
@@ -163,6 +196,7 @@ int main(int argc, char** argv) {
   for (int i = 0; i < o.streams; ++i) {
     description += " filesrc location=" + o.clip + " ! " + o.decoder;
     if (o.memory == "system") description += " ! video/x-raw";
+    if (o.queue) description += " ! queue max-size-buffers=4";
     if (!o.elements.empty()) description += " ! " + o.elements;
     description += " ! fakesink name=s" + std::to_string(i) + (o.live ? " sync=true" : " sync=false");
     // Live streams' frames are due at times spread over a frame interval, as cameras' are (all at the
@@ -193,12 +227,14 @@ int main(int argc, char** argv) {
   const uint64_t frames0 = g_counts.frames;
   const uint64_t ended0 = g_counts.ended;
   const double cpu0 = cpu_seconds();
+  const uint64_t element_cpu0 = threads_cpu_ns(kElementThreads);
   const gint64 t0 = g_get_monotonic_time();
   g_counts.window_open = true;
   ok = ok && wait(pipeline, o.window_s);
   g_counts.window_open = false;
   const double seconds = double(g_get_monotonic_time() - t0) / 1e6;
   const double cpu = cpu_seconds() - cpu0;
+  const double element_cpu = double(threads_cpu_ns(kElementThreads) - element_cpu0) / 1e9;
   const uint64_t frames = g_counts.frames - frames0;
   const bool ended_inside = g_counts.ended != ended0 || ended0 > 0;
   const guint64 uploads = sum_counter(pipeline, "uploads");
@@ -206,11 +242,13 @@ int main(int argc, char** argv) {
   gst_element_set_state(pipeline, GST_STATE_NULL);
   gst_object_unref(pipeline);
   std::printf(
-      "RESULT memory=%s streams=%d elements=\"%s\" %s frames_per_s=%.0f cpu_us_per_frame=%.1f late=%llu "
+      "RESULT memory=%s streams=%d elements=\"%s\" %s frames_per_s=%.0f cpu_us_per_frame=%.1f "
+      "element_threads_us_per_frame=%.1f late=%llu "
       "frames=%llu uploads=%llu downloads=%llu start_s=%.1f%s%s\n",
       o.memory.c_str(), o.streams, o.elements.empty() ? "(decode alone)" : o.elements.c_str(),
       o.live ? "live" : "unpaced", frames / seconds, frames ? cpu * 1e6 / double(frames) : 0.0,
-      (unsigned long long)g_counts.late.load(), (unsigned long long)frames, (unsigned long long)uploads,
-      (unsigned long long)downloads, start_s, ended_inside ? " ENDED-INSIDE-WINDOW" : "", ok ? "" : " ERROR");
+      frames ? element_cpu * 1e6 / double(frames) : 0.0, (unsigned long long)g_counts.late.load(),
+      (unsigned long long)frames, (unsigned long long)uploads, (unsigned long long)downloads, start_s,
+      ended_inside ? " ENDED-INSIDE-WINDOW" : "", ok ? "" : " ERROR");
   return ok ? 0 : 1;
 }

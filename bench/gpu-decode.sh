@@ -6,7 +6,8 @@
 # 1. unpaced, STREAMS streams (48): decode alone, then lumamax, histogram, morph and the chain
 #    `morph ! lumamax ! histogram` with the decoder's CUDA memory and through system memory, in
 #    alternating order, ROUNDS rounds: frames/s over a 2 s window after 1.5 s, CPU per frame of the
-#    whole process, and our elements' uploads and downloads (0 on the CUDA path);
+#    whole process and of the threads that run the elements (a queue after the decoder, and our
+#    completion service), and our elements' uploads and downloads (0 on the CUDA path);
 # 2. live (sinks in real time, 30 frames/s a stream), LIVE_STREAMS streams: decode alone, lumamax
 #    with CUDA memory and through system memory: late frames in a 3 s window after 3 s.
 set -u
@@ -20,7 +21,7 @@ decoder() {  # codec
 bench() {  # codec, memory, elements, more options...
   local codec=$1 memory=$2 elements=$3
   shift 3
-  local args=(--clip "$media/$codec-1080p-20s.mp4" --decoder "$(decoder "$codec")" --memory "$memory" "$@")
+  local args=(--clip "$media/$codec-1080p-20s.mp4" --decoder "$(decoder "$codec")" --memory "$memory" --queue "$@")
   [ -n "$elements" ] && args+=(--elements "$elements")
   echo "$codec $(vkcompute-decode-bench "${args[@]}" 2>&1 | grep -E 'RESULT|ERROR' | head -2 | tr '\n' ' ')"
 }
@@ -39,7 +40,7 @@ if [ "${UNPACED:-1}" != 0 ]; then
 fi
 if [ "${LIVE:-1}" != 0 ]; then
   echo "== 2. live at 30 frames/s"
-  for k in ${LIVE_STREAMS:-64 128 192}; do
+  for k in ${LIVE_STREAMS:-48 96 128 160}; do
     bench h264 cuda "" --streams "$k" --live --warmup 3 --window 3
     bench h264 cuda lumamax --streams "$k" --live --warmup 3 --window 3
     bench h264 system lumamax --streams "$k" --live --warmup 3 --window 3
