@@ -1,9 +1,10 @@
 // gst/cuda/bridge.hpp: frames handed from CUDA to Vulkan on the GPU. Where NVIDIA's driver is
 // (the lent GPU, bench/gpu-checks.sh): random NV12 frames in CUDA memory at the decoders' pitch,
 // copied by the bridge into an exported Vulkan buffer and read by Vulkan work that waits for the
-// copy's timeline value, arrive byte for byte, frame after frame into the same buffer, and what
-// Vulkan writes there CUDA reads. Without the driver (CI, lavapipe): the bridge is refused with
-// the reason, and no GPU is taken for CUDA's.
+// copy's timeline value, arrive byte for byte, frame after frame into the same buffer; what Vulkan
+// writes there CUDA reads, and the bridge's copies out put it byte for byte into a pitched frame in
+// CUDA memory. Without the driver (CI, lavapipe): the bridge is refused with the reason, and no GPU
+// is taken for CUDA's.
 #include <cstring>
 #include <random>
 #include <string>
@@ -135,6 +136,35 @@ GST_START_TEST(test_frames_cross_from_cuda_to_vulkan) {
       for (size_t i = 0; i < read.size(); ++i)
         if (read[i] != 0x5a3c9617u)
           fail("word %zu of the target reads %08x in CUDA, Vulkan wrote 5a3c9617", i, read[i]);
+    }
+    // Frames out: what Vulkan writes into the target, the bridge copies into the pitched frame in
+    // CUDA memory (copy_out()), complete once wait_copied_out() returns.
+    for (int round = 0; round < 2; ++round) {
+      for (auto& b : content) b = uint8_t(rng());
+      std::memcpy(readback->mapped(), content.data(), bytes);
+      vk::CommandBuffer cmd = ring.begin(0);
+      cmd.copyBuffer(readback->handle(), target->buffer().handle(), vk::BufferCopy{.size = bytes});
+      ring.submit(0);
+      fail_unless(ring.wait(0, 10 * kSecondNs) == vkc::Completion::kDone, "round %d: the write did not end",
+                  round);
+      fail_unless(bridge->copy_out(*target, offsets, pitches, planes, error), "copy_out: %s", error.c_str());
+      fail_unless(bridge->wait_copied_out(*target, error), "wait_copied_out: %s", error.c_str());
+      std::vector<uint8_t> read(bytes);
+      vkc::cuda::ContextScope current(*cu, context);
+      CUDA_MEMCPY2D down{};
+      down.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+      down.srcDevice = frame;
+      down.srcPitch = pitch;
+      down.dstMemoryType = CU_MEMORYTYPE_HOST;
+      down.dstHost = read.data();
+      down.dstPitch = kWidth;
+      down.WidthInBytes = kWidth;
+      down.Height = kHeight * 3 / 2;
+      Check(*cu, cu->cuMemcpy2D(&down), "cuMemcpy2D");
+      for (size_t i = 0; i < bytes; ++i)
+        if (read[i] != content[i])
+          fail("out, round %d: byte %zu (row %zu) is %u in CUDA, %u in Vulkan (%s)", round, i, i / kWidth,
+               read[i], content[i], vktest::SeedDescription().c_str());
     }
     // A plane that does not fit the target is refused, nothing queued.
     const std::vector<vkc::cuda::CudaPlane> too_tall{{frame, pitch, kWidth, kHeight * 2}};
