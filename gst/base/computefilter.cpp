@@ -115,8 +115,7 @@ static GstStateChangeReturn gst_vkcompute_filter_change_state(GstElement* elemen
 // elements, for the GPU of the element's device once it is open.
 static void gst_vkcompute_filter_set_context(GstElement* element, GstContext* context) {
   auto* priv = get_priv(GST_VKCOMPUTE_FILTER(element));
-  const int ordinal = priv->device ? vkc::cuda::device_ordinal(*priv->device) : -1;
-  priv->cuda_context.set(element, context, ordinal);
+  priv->cuda_context.set(element, context, priv->device.get());
   GST_ELEMENT_CLASS(gst_vkcompute_filter_parent_class)->set_context(element, context);
 }
 

@@ -98,12 +98,13 @@ std::unique_ptr<Bridge> Bridge::create(std::shared_ptr<Device> device, void* con
             std::to_string(device->index()) + " (" + device->name() + ", UUID " + uuid_text(ours) + ")";
     return nullptr;
   }
-  CUstream stream = nullptr;
-  if (CUresult result = cu->cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING); result != CUDA_SUCCESS) {
-    error = error_text(*cu, "cuStreamCreate", result);
-    return nullptr;
+  for (void** stream : {&bridge->stream_, &bridge->out_stream_}) {
+    if (CUresult result = cu->cuStreamCreate(reinterpret_cast<CUstream*>(stream), CU_STREAM_NON_BLOCKING);
+        result != CUDA_SUCCESS) {
+      error = error_text(*cu, "cuStreamCreate", result);
+      return nullptr;
+    }
   }
-  bridge->stream_ = stream;
   bridge->timeline_ = ExportedTimeline::create(device, "vkcompute CUDA copies", error);
   if (!bridge->timeline_) return nullptr;
   const int fd = bridge->timeline_->export_fd(error);
@@ -175,7 +176,7 @@ Target::~Target() {
   ContextScope current(*cu, CUcontext(bridge_.context_));
   // No copy of the bridge may still use it: they are all on its streams.
   cu->cuStreamSynchronize(CUstream(bridge_.stream_));
-  if (bridge_.out_stream_) cu->cuStreamSynchronize(CUstream(bridge_.out_stream_));
+  cu->cuStreamSynchronize(CUstream(bridge_.out_stream_));
   if (pointer_) cu->cuMemFree(CUdeviceptr(pointer_));
   cu->cuDestroyExternalMemory(CUexternalMemory(memory_));
   if (copied_out_) cu->cuEventDestroy(CUevent(copied_out_));
@@ -266,14 +267,6 @@ bool Bridge::copy_out(Target& from, const std::vector<uint32_t>& offsets,
   if (!current.ok()) {
     error = kLostContext;
     return false;
-  }
-  if (!out_stream_) {
-    CUstream stream = nullptr;
-    if (CUresult result = cu->cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING); result != CUDA_SUCCESS) {
-      error = error_text(*cu, "cuStreamCreate", result);
-      return false;
-    }
-    out_stream_ = stream;
   }
   if (!from.copied_out_) {
     CUevent event = nullptr;

@@ -106,8 +106,8 @@ class Bridge {
   std::shared_ptr<Device> device_;
   void* context_;           // CUcontext
   void* stream_ = nullptr;  // CUstream of the copies in
-  // CUstream of the copies out, from the first: a copy in never waits behind a copy out, which waits
-  // for Vulkan's work on an earlier frame.
+  // CUstream of the copies out, so that a copy in never waits behind one (on one stream, 8 streams
+  // of morph took 4.85-5.27 s against 3.31-3.37 s; docs/benchmarks.md).
   void* out_stream_ = nullptr;
   void* semaphore_ = nullptr;  // CUexternalSemaphore: timeline_ imported
   std::unique_ptr<ExportedTimeline> timeline_;

@@ -1,5 +1,6 @@
 #include "elementcontext.hpp"
 
+#include "bridge.hpp"
 #include "gstcudalibrary.hpp"
 #include "gstcudamemory.hpp"
 
@@ -9,13 +10,16 @@ ElementContext::~ElementContext() {
   if (context_) gst_object_unref(context_);
 }
 
-void ElementContext::set(GstElement* element, GstContext* context, int device) {
+void ElementContext::set(GstElement* element, GstContext* context, const Device* device) {
+  // Other contexts (GL, the application's) load no CUDA.
+  if (g_strcmp0(gst_context_get_context_type(context), kContextType) != 0) return;
   std::string why;
   const GstCudaLibrary* library = gst_cuda_library(why);
-  if (!library || g_strcmp0(gst_context_get_context_type(context), kContextType) != 0) return;
+  if (!library) return;
+  const int ordinal = device ? device_ordinal(*device) : -1;
   std::lock_guard<std::recursive_mutex> lock(lock_);
-  // Replaces the one held, or keeps it (another device's context).
-  library->handle_set_context(element, context, device, &context_);
+  // Keeps the one held (the library replaces none), or takes this one if it is of that GPU.
+  library->handle_set_context(element, context, ordinal, &context_);
 }
 
 bool ElementContext::answer(GstElement* element, GstQuery* query) {

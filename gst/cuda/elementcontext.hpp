@@ -9,6 +9,10 @@
 #include <mutex>
 #include <string>
 
+namespace vkc {
+class Device;
+}
+
 namespace vkc::cuda {
 
 class ElementContext {
@@ -18,9 +22,9 @@ class ElementContext {
   ElementContext(const ElementContext&) = delete;
   ElementContext& operator=(const ElementContext&) = delete;
 
-  // GstElement::set_context(): keeps `context` when it is a CUDA context of CUDA device `device`
-  // (-1: any).
-  void set(GstElement* element, GstContext* context, int device);
+  // GstElement::set_context(): keeps `context` when it is a CUDA context of the GPU that is Vulkan
+  // device `device` (null: any GPU, before the device is open).
+  void set(GstElement* element, GstContext* context, const Device* device);
   // Answers a CONTEXT query for "gst.cuda.context" with the context held; false for other queries,
   // or when none is held.
   bool answer(GstElement* element, GstQuery* query);
