@@ -63,9 +63,16 @@ double cpu_seconds() {
          double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
 }
 
-// CPU time (ns, from /proc's schedstat) of the process's threads whose name begins with one of
-// `prefixes`.
-uint64_t threads_cpu_ns(const std::vector<std::string>& prefixes) {
+// Whether a thread runs the elements after the decoder: a queue's (--queue) or one of our plugin's
+// ("vkc0:wait", "vkc:reaper"). Not every "vkc" name: threads made by the main thread, the Vulkan and
+// CUDA drivers' among them, are named after this program ("vkcompute-decod").
+bool element_thread(const std::string& comm) {
+  return comm.rfind("queue", 0) == 0 ||
+         (comm.rfind("vkc", 0) == 0 && comm.size() > 3 && (comm[3] == ':' || g_ascii_isdigit(comm[3])));
+}
+
+// CPU time (ns, from /proc's schedstat) of the process's element threads (element_thread()).
+uint64_t element_threads_cpu_ns() {
   uint64_t sum = 0;
   DIR* tasks = opendir("/proc/self/task");
   if (!tasks) return 0;
@@ -74,18 +81,12 @@ uint64_t threads_cpu_ns(const std::vector<std::string>& prefixes) {
     const std::string dir = std::string("/proc/self/task/") + task->d_name;
     std::string comm;
     std::getline(std::ifstream(dir + "/comm"), comm);
-    bool wanted = false;
-    for (const std::string& prefix : prefixes) wanted = wanted || comm.rfind(prefix, 0) == 0;
     uint64_t ns = 0;
-    if (wanted && (std::ifstream(dir + "/schedstat") >> ns)) sum += ns;
+    if (element_thread(comm) && (std::ifstream(dir + "/schedstat") >> ns)) sum += ns;
   }
   closedir(tasks);
   return sum;
 }
-
-// The threads that run the elements after the decoder: the queue's (--queue) and our completion
-// service's.
-const std::vector<std::string> kElementThreads = {"queue", "vkc"};
 
 // A frame at a sink: counted; with --live, late when the sink's clock is past the frame's time.
 GstPadProbeReturn at_sink(GstPad* pad, GstPadProbeInfo* info, gpointer data) {
@@ -227,14 +228,14 @@ int main(int argc, char** argv) {
   const uint64_t frames0 = g_counts.frames;
   const uint64_t ended0 = g_counts.ended;
   const double cpu0 = cpu_seconds();
-  const uint64_t element_cpu0 = threads_cpu_ns(kElementThreads);
+  const uint64_t element_cpu0 = element_threads_cpu_ns();
   const gint64 t0 = g_get_monotonic_time();
   g_counts.window_open = true;
   ok = ok && wait(pipeline, o.window_s);
   g_counts.window_open = false;
   const double seconds = double(g_get_monotonic_time() - t0) / 1e6;
   const double cpu = cpu_seconds() - cpu0;
-  const double element_cpu = double(threads_cpu_ns(kElementThreads) - element_cpu0) / 1e9;
+  const double element_cpu = double(element_threads_cpu_ns() - element_cpu0) / 1e9;
   const uint64_t frames = g_counts.frames - frames0;
   const bool ended_inside = g_counts.ended != ended0 || ended0 > 0;
   const guint64 uploads = sum_counter(pipeline, "uploads");
