@@ -52,6 +52,7 @@ if [ "${1:-}" = --media ]; then
   # Elementary streams (no demuxer) for the state cycles of vkcompute-cuda-checks.
   ffmpeg -hide_banner -loglevel error -y -i .gpu/media/h264-1080p.mp4 -c copy -bsf:v h264_mp4toannexb .gpu/media/h264-1080p.h264
   ffmpeg -hide_banner -loglevel error -y -i .gpu/media/h265-1080p.mp4 -c copy -bsf:v hevc_mp4toannexb .gpu/media/h265-1080p.h265
+  ffmpeg -hide_banner -loglevel error -y -i .gpu/media/change.ts -c copy -f h264 .gpu/media/change.h264
 fi
 strip --strip-debug .gpu/bin/* .gpu/plugins/*.so .gpu/lib/*.so* 2>/dev/null || true
 du -sh .gpu

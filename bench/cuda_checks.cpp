@@ -2,17 +2,29 @@
 // NVIDIA's decoders into our elements with their CUDA memory, and our filters' frames out in CUDA
 // memory (read back by cudadownload), give the messages and the frames (every visible byte) that the
 // same pipelines give through system memory, across a flushing seek and state cycles, and a damaged
-// stream ends in EOS or a clean error, never a crash or a hang. Per case: "equal" or the first
-// difference; exit status 1 when any case differs or fails.
+// stream ends in EOS or a clean error, never a crash or a hang; so does a resolution change
+// mid-stream. Per case: "equal" or the first difference. Last, a CUDA context lost mid-stream (a
+// faulting kernel in the decoder's context) ends in an error on the bus and NULL, never a hang, and
+// the Vulkan device works on. Exit status 1 when any case differs or fails.
 #include <gst/gst.h>
 #include <gst/video/video.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <future>
 #include <map>
 #include <string>
+#include <thread>
 #include <vector>
+
+#include "common/cuda_fault.h"
+#include "cuda/gstcudamemory.hpp"
+
+// The runtime's category (gst/vk/device.cpp), which the plugin's init makes: here the CUDA
+// helpers are linked without the plugin.
+GST_DEBUG_CATEGORY_EXTERN(gst_vkcompute_runtime_debug);
 
 namespace {
 
@@ -175,10 +187,72 @@ std::string compare(const Seen& cuda, const Seen& system) {
   return "equal (" + counts + ")";
 }
 
+// Where a pipeline of lost_context() loses its CUDA context: at its `at_frame`th frame into the
+// element named "target".
+struct Fault {
+  const CudaFunctions* cu = nullptr;
+  guint at_frame = 30;
+  guint frames = 0;
+  bool fired = false;
+  std::string report;
+};
+
+// Faults the CUDA context of the frame (the decoder's, which our elements share) at the chosen frame.
+GstPadProbeReturn fault_context(GstPad*, GstPadProbeInfo* info, gpointer data) {
+  auto* fault = static_cast<Fault*>(data);
+  if (++fault->frames != fault->at_frame) return GST_PAD_PROBE_OK;
+  std::string error;
+  void* context = vkc::cuda::context_of(gst_buffer_peek_memory(GST_PAD_PROBE_INFO_BUFFER(info), 0), error);
+  if (!context) {
+    fault->report = "no CUDA context: " + error;
+    return GST_PAD_PROBE_OK;
+  }
+  vktest::CudaFault kernel(*fault->cu, CUcontext(context));
+  fault->fired = kernel.fire(fault->report);
+  return GST_PAD_PROBE_OK;
+}
+
+// `description` (its element of ours named "target", its sink "out") losing its CUDA context
+// mid-stream: "clear error (...)" when an error reaches the bus and the pipeline goes to NULL within
+// 30 s; what went wrong otherwise. A hang ends the process.
+std::string lost_context(const std::string& description, const CudaFunctions& cu) {
+  Seen seen;
+  GError* error = nullptr;
+  GstElement* pipeline = gst_parse_launch(description.c_str(), &error);
+  if (!pipeline) {
+    std::string why = std::string("parse: ") + (error ? error->message : "?");
+    g_clear_error(&error);
+    return why;
+  }
+  Fault fault{.cu = &cu};
+  GstElement* target = gst_bin_get_by_name(GST_BIN(pipeline), "target");
+  GstPad* pad = gst_element_get_static_pad(target, "sink");
+  gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, fault_context, &fault, nullptr);
+  gst_object_unref(pad);
+  gst_object_unref(target);
+  gst_element_set_state(pipeline, GST_STATE_PLAYING);
+  drain(pipeline, seen, 0);
+  auto stopped =
+      std::async(std::launch::async, [pipeline] { return gst_element_set_state(pipeline, GST_STATE_NULL); });
+  if (stopped.wait_for(std::chrono::seconds(30)) != std::future_status::ready) {
+    std::printf("HANG: %s did not reach NULL within 30 s after losing its CUDA context\n",
+                description.c_str());
+    std::fflush(stdout);
+    std::_Exit(1);
+  }
+  gst_object_unref(pipeline);
+  if (!fault.fired) return "NOT FAULTED: " + fault.report;
+  if (seen.error.empty())
+    return std::string("NO ERROR (") + (seen.eos ? "EOS" : "neither error nor EOS") + " after " +
+           fault.report + ")";
+  return "clear error (" + fault.report + " -> " + seen.error + ")";
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   gst_init(&argc, &argv);
+  GST_DEBUG_CATEGORY_INIT(gst_vkcompute_runtime_debug, "vkcompute", 0, "vkcompute Vulkan runtime");
   if (argc < 2) {
     std::fprintf(stderr, "usage: %s MEDIA_DIR (bench/bundle.sh --media makes it)\n", argv[0]);
     return 2;
@@ -208,6 +282,9 @@ int main(int argc, char** argv) {
   const std::string es_264 = file(media + "/h264-1080p.h264", "h264parse ! nvh264dec");
   const std::string es_265 = file(media + "/h265-1080p.h265", "h265parse ! nvh265dec");
   const std::string es_damaged = file(damaged, "h264parse ! nvh264dec");
+  // 1080p, 720p, then 1080p again: caps change mid-stream.
+  const std::string ts_change = file(media + "/change.ts", "tsdemux ! h264parse ! nvh264dec");
+  const std::string es_change = file(media + "/change.h264", "h264parse ! nvh264dec");
   const std::string rgba =
       "videotestsrc num-buffers=150 pattern=ball ! capsfilter "
       "caps=video/x-raw,format=RGBA,width=1920,height=1080";
@@ -226,6 +303,8 @@ int main(int argc, char** argv) {
        "rgb2yuv ! video/x-raw,format=NV12"},
       {mp4_264, es_264, open9 + " ! " + open9 + " ! video/x-raw(memory:CUDAMemory)" + cuda_out,
        open9 + " ! " + open9},
+      {ts_change, es_change, "lumamax count=4 ! histogram", "lumamax count=4 ! histogram"},
+      {ts_change, es_change, open9 + cuda_out, open9},
   };
   int failures = 0;
   for (const Case& c : cases) {
@@ -243,6 +322,31 @@ int main(int argc, char** argv) {
       std::fflush(stdout);
     }
   }
-  std::printf("%d of %zu cases differ or fail\n", failures, cases.size() * 3);
-  return failures ? 1 : 0;
+  // Last: a lost context may take the decoders' contexts with it.
+  std::string why;
+  const CudaFunctions* cu = vkc::cuda::driver(why);
+  int lost_failures = 0;
+  const std::vector<std::string> lost_cases = {
+      mp4_264 + " ! lumamax name=target ! histogram ! fakesink name=out",
+      mp4_264 + " ! " + open9 + " name=target" + cuda_out + " ! fakesink name=out",
+  };
+  for (const std::string& description : lost_cases) {
+    const std::string verdict = cu ? lost_context(description, *cu) : "NO CUDA: " + why;
+    lost_failures += verdict.rfind("clear error", 0) != 0;
+    std::printf("lost CUDA context | %s: %s\n", description.substr(description.rfind('/') + 1).c_str(),
+                verdict.c_str());
+    std::fflush(stdout);
+  }
+  // The Vulkan device works on: no frame of ours waits for a copy the lost context dropped.
+  const Seen after =
+      run("videotestsrc num-buffers=60 ! video/x-raw,format=NV12,width=1920,height=1080 ! lumamax ! fakesink "
+          "name=out",
+          "play");
+  const bool device_works = after.error.empty() && after.eos && after.frames.size() == 60;
+  lost_failures += !device_works;
+  std::printf("after the losses, videotestsrc ! lumamax: %zu frames, %s\n", after.frames.size(),
+              after.error.empty() ? (after.eos ? "EOS" : "no EOS") : after.error.c_str());
+  std::printf("%d of %zu cases differ or fail; %d of %zu lost-context checks fail\n", failures,
+              cases.size() * 3, lost_failures, lost_cases.size() + 1);
+  return failures || lost_failures ? 1 : 0;
 }

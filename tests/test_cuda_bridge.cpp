@@ -3,8 +3,9 @@
 // copied by the bridge into an exported Vulkan buffer and read by Vulkan work that waits for the
 // copy's timeline value, arrive byte for byte, frame after frame into the same buffer; what Vulkan
 // writes there CUDA reads, and the bridge's copies out put it byte for byte into a pitched frame in
-// CUDA memory. Without the driver (CI, lavapipe): the bridge is refused with the reason, and no GPU
-// is taken for CUDA's.
+// CUDA memory; a lost context (a faulting kernel) is reported, lets the Vulkan work that waits for
+// its copies run, and leaves the Vulkan device working. Without the driver (CI, lavapipe): the bridge is
+// refused with the reason, and no GPU is taken for CUDA's.
 #include <cstring>
 #include <random>
 #include <string>
@@ -18,6 +19,7 @@
 // After the C++ headers: its macros (fail, ...) would break <ios>.
 #include <gst/check/gstcheck.h>
 
+#include "common/cuda_fault.h"
 #include "common/test_seed.h"
 #include "common/vktest.h"
 
@@ -40,6 +42,75 @@ std::shared_ptr<vkc::Device> AnyDevice() {
 
 void Check(const CudaFunctions& cu, CUresult result, const char* what) {
   if (result != CUDA_SUCCESS) fail("%s", vkc::cuda::error_text(cu, what, result).c_str());
+}
+
+// A lost context (a fault in any of its work): the copies in it had queued signal nothing, so the
+// Vulkan work waiting for them would hold the compute queue forever; the bridge says the context is
+// lost and lets that work run, refuses what comes after with CUDA's error, and goes without a crash;
+// the Vulkan device works on.
+void CheckLostContext(const std::shared_ptr<vkc::Device>& device, const CudaFunctions& cu,
+                      CUdevice cuda_device) {
+  CUcontext context = nullptr;
+  Check(cu, cu.cuCtxCreate(&context, 0, cuda_device), "cuCtxCreate");
+  CUcontext popped;
+  cu.cuCtxPopCurrent(&popped);
+  vktest::CudaFault fault(cu, context);
+  fail_unless(fault.error().empty(), "%s", fault.error().c_str());
+  std::string error;
+  auto bridge = vkc::cuda::Bridge::create(device, context, error);
+  fail_unless(bridge != nullptr, "Bridge::create: %s", error.c_str());
+  // 256 MiB frames: copies that take milliseconds, still queued when the context faults.
+  constexpr size_t kSide = 16384;
+  auto target = bridge->make_target(kSide * kSide, "test CUDA target", error);
+  fail_unless(target != nullptr, "make_target: %s", error.c_str());
+  CUdeviceptr frame = 0;
+  {
+    vkc::cuda::ContextScope current(cu, context);
+    Check(cu, cu.cuMemAlloc(&frame, kSide * kSide), "cuMemAlloc");
+  }
+  const std::vector<vkc::cuda::CudaPlane> planes{{frame, kSide, kSide, kSide}};
+  const std::vector<uint32_t> offsets{0}, pitches{uint32_t(kSide)};
+  uint64_t last = 0;
+  for (int i = 0; i < 64; ++i) {
+    last = bridge->copy_in(planes, *target, offsets, pitches, error);
+    fail_unless(last > 0, "copy_in %d: %s", i, error.c_str());
+  }
+  vkc::CommandRing ring(device, 1, "test CUDA waits", 0);
+  ring.begin(0);
+  ring.wait_before(0, bridge->semaphore(), last);
+  ring.submit(0);
+  std::string report;
+  fail_unless(fault.fire(report), "%s", report.c_str());
+  const uint64_t reached = (*device->device()).getSemaphoreCounterValue(bridge->semaphore());
+  fail_unless(reached < last,
+              "the 64 copies finished before the fault (%" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
+              "): nothing waits for a lost copy",
+              reached, last);
+  fail_unless(ring.wait(0, kSecondNs / 10) == vkc::Completion::kPending,
+              "the Vulkan work ran without the copy it waits for");
+  fail_unless(bridge->release_if_lost(), "the bridge does not see the context's fault (%s)", report.c_str());
+  fail_unless(ring.wait(0, 10 * kSecondNs) == vkc::Completion::kDone,
+              "the Vulkan work waiting for a lost copy still waits");
+  // What comes after is refused with the driver's error.
+  fail_unless(bridge->copy_in(planes, *target, offsets, pitches, error) == 0, "a copy in a lost context");
+  fail_unless(error.find("CUDA_ERROR_") != std::string::npos, "the reason: %s", error.c_str());
+  error.clear();
+  fail_unless(!bridge->copy_out(*target, offsets, pitches, planes, error), "a copy out of a lost context");
+  fail_unless(error.find("CUDA_ERROR_") != std::string::npos, "the reason: %s", error.c_str());
+  target.reset();
+  bridge.reset();
+  cu.cuCtxDestroy(context);
+  // The Vulkan device works on.
+  auto buffer = vkc::Buffer::create_host(device, 4096, "test after the loss");
+  vk::CommandBuffer cmd = ring.begin(0);
+  cmd.fillBuffer(buffer->handle(), 0, VK_WHOLE_SIZE, 0x2a2a2a2au);
+  vk::MemoryBarrier to_host{.srcAccessMask = vk::AccessFlagBits::eTransferWrite,
+                            .dstAccessMask = vk::AccessFlagBits::eHostRead};
+  cmd.pipelineBarrier(vk::PipelineStageFlagBits::eTransfer, vk::PipelineStageFlagBits::eHost, {}, to_host,
+                      nullptr, nullptr);
+  ring.submit(0);
+  fail_unless(ring.wait(0, 10 * kSecondNs) == vkc::Completion::kDone, "the Vulkan device no longer works");
+  fail_unless_equals_int(buffer->mapped()[4095], 0x2a);
 }
 
 }  // namespace
@@ -175,6 +246,7 @@ GST_START_TEST(test_frames_cross_from_cuda_to_vulkan) {
     cu->cuMemFree(frame);
   }
   cu->cuCtxDestroy(context);
+  CheckLostContext(device, *cu, cuda_device);
   vktest::AssertNoValidationErrors();
 }
 GST_END_TEST;

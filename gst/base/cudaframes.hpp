@@ -49,6 +49,11 @@ class CudaFrames {
   // Waits until that copy is done (the frame may then be pushed); false with `error` set.
   bool wait_output(uint32_t slot, std::string& error);
 
+  // Lets the frames whose copies in a lost CUDA context will never finish run on (their inputs'
+  // contents undefined), so that they complete and free what they hold instead of waiting forever
+  // on the compute queue (cuda::Bridge::release_if_lost()). Whether the context is lost.
+  bool release_if_lost() { return bridge_ && bridge_->release_if_lost(); }
+
  private:
   // Where a frame's planes are in CUDA memory and in a target.
   struct Planes {

@@ -282,6 +282,9 @@ void FrameStream::stop() {
 // a hand-over until stop.
 void FrameStream::release_after_gpu(FrameScheduler::Frames frames) {
   if (frames.empty()) return;
+  // Frames whose input a lost CUDA context was to copy (the error that stopped the stream, most
+  // likely) run on now, their input undefined.
+  if (cuda_) cuda_->release_if_lost();
   // Done, or the device is lost (the driver no longer touches their memory).
   if (ring_->wait_all(std::min(kStopWaitNs, frame_timeout_ns_)) != Completion::kPending) {
     frames.clear();

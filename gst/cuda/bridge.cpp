@@ -18,6 +18,9 @@ namespace {
 // Not in the loader's declarations: the imported memory is one dedicated allocation.
 constexpr unsigned kDedicatedMemory = 0x1;  // CUDA_EXTERNAL_MEMORY_DEDICATED
 
+// Nor its error codes but a few: the one of a context that cannot be made current.
+constexpr CUresult kInvalidContext = CUresult(201);  // CUDA_ERROR_INVALID_CONTEXT
+
 constexpr const char* kLostContext = "the CUDA context cannot be made current (lost?)";
 
 std::string uuid_text(const uint8_t* bytes) {
@@ -239,6 +242,17 @@ uint64_t Bridge::copy_in(const std::vector<CudaPlane>& planes, Target& to,
                          std::string& error) {
   const CudaFunctions* cu = driver(error);
   if (!cu || !planes_fit(planes, to, offsets, pitches, error)) return 0;
+  const uint64_t value = queue_copy_in(planes, to, offsets, pitches, error);
+  // CUDA refuses what a lost context asks (the error stays with the context): the copies queued
+  // before will signal nothing either.
+  if (value == 0) release_if_lost();
+  return value;
+}
+
+uint64_t Bridge::queue_copy_in(const std::vector<CudaPlane>& planes, Target& to,
+                               const std::vector<uint32_t>& offsets, const std::vector<uint32_t>& pitches,
+                               std::string& error) {
+  const CudaFunctions* cu = driver(error);
   ContextScope current(*cu, CUcontext(context_));
   if (!current.ok()) {
     error = kLostContext;
@@ -256,6 +270,24 @@ uint64_t Bridge::copy_in(const std::vector<CudaPlane>& planes, Target& to,
     return 0;
   }
   return value;
+}
+
+bool Bridge::release_if_lost() {
+  std::string why;
+  const CudaFunctions* cu = driver(why);
+  if (!cu) return false;
+  CUresult state;
+  {
+    ContextScope current(*cu, CUcontext(context_));
+    state = current.ok() ? cu->cuStreamQuery(CUstream(stream_)) : kInvalidContext;
+  }
+  if (state == CUDA_SUCCESS || state == CUDA_ERROR_NOT_READY) return false;
+  GST_WARNING(
+      "the CUDA context of the bridge on Vulkan device %d (%s) is lost (%s): the copies in "
+      "that it will not finish are released",
+      device_->index(), device_->name().c_str(), error_text(*cu, "cuStreamQuery", state).c_str());
+  if (!timeline_->release(why)) GST_WARNING("%s", why.c_str());
+  return true;
 }
 
 bool Bridge::copy_out(Target& from, const std::vector<uint32_t>& offsets,

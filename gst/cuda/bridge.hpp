@@ -80,8 +80,9 @@ class Bridge {
   // Queues, on the bridge's stream, the copy of `planes` into `to` (plane i at byte offset
   // `offsets[i]`, rows `pitches[i]` bytes apart), then the signal of the next value of semaphore():
   // returns that value, which the Vulkan work reading `to` must wait for; 0 with `error` set when
-  // CUDA refuses (a lost context). The planes' memory must hold the frame already (GStreamer's
-  // CUDA elements finish their work on a frame before pushing it) and stay alive until the value.
+  // CUDA refuses (a lost context: release_if_lost() then runs). The planes' memory must hold the frame
+  // already (GStreamer's CUDA elements finish their work on a frame before pushing it) and stay alive until
+  // the value.
   uint64_t copy_in(const std::vector<CudaPlane>& planes, Target& to, const std::vector<uint32_t>& offsets,
                    const std::vector<uint32_t>& pitches, std::string& error);
 
@@ -95,6 +96,12 @@ class Bridge {
   // fails.
   bool wait_copied_out(Target& from, std::string& error);
 
+  // Whether the CUDA context is lost (a fault in any of its work: the driver refuses all of it
+  // since). Then the copies in that were queued will never signal the semaphore: their values are
+  // signalled from the CPU (ExportedTimeline::release()), so that no Vulkan work waits for them
+  // forever, holding the compute queue of every stream on the device.
+  bool release_if_lost();
+
   // The timeline semaphore the copies signal.
   vk::Semaphore semaphore() const { return timeline_->semaphore(); }
   const std::shared_ptr<Device>& device() const { return device_; }
@@ -102,6 +109,11 @@ class Bridge {
  private:
   friend class Target;
   Bridge(std::shared_ptr<Device> device, void* context) : device_(std::move(device)), context_(context) {}
+
+  // copy_in() once its arguments are checked.
+  uint64_t queue_copy_in(const std::vector<CudaPlane>& planes, Target& to,
+                         const std::vector<uint32_t>& offsets, const std::vector<uint32_t>& pitches,
+                         std::string& error);
 
   std::shared_ptr<Device> device_;
   void* context_;           // CUcontext

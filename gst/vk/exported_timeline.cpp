@@ -40,4 +40,16 @@ int ExportedTimeline::export_fd(std::string& error) const {
   }
 }
 
+bool ExportedTimeline::release(std::string& error) {
+  try {
+    const uint64_t last = issued_.load();
+    if (counter() < last)
+      device_->device().signalSemaphore(vk::SemaphoreSignalInfo{.semaphore = *semaphore_, .value = last});
+    return true;
+  } catch (const vk::SystemError& e) {
+    error = std::string("signalling the semaphore failed: ") + e.what();
+    return false;
+  }
+}
+
 }  // namespace vkc

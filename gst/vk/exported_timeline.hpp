@@ -28,6 +28,12 @@ class ExportedTimeline {
   uint64_t next_value() { return ++issued_; }
   // The semaphore's value now. Throws vk::DeviceLostError.
   uint64_t counter() const { return semaphore_.getCounterValue(); }
+  // Signals, from the CPU, the last value next_value() gave, when the other API will signal nothing
+  // more (its context is lost): Vulkan work that waits for a value it would have signalled runs
+  // instead of holding the queue it waits on (every stream of the device) forever. Only then: a
+  // signal of the other API's after it would go backwards. False with `error` set when the driver
+  // fails.
+  bool release(std::string& error);
 
  private:
   explicit ExportedTimeline(std::shared_ptr<Device> device) : device_(std::move(device)) {}
