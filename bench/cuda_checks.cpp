@@ -162,9 +162,17 @@ std::string compare(const Seen& cuda, const Seen& system) {
     return "ERROR (CUDA: " + (cuda.error.empty() ? "none" : cuda.error) +
            "; system: " + (system.error.empty() ? "none" : system.error) + ")";
   if (cuda.messages.size() != system.messages.size()) return "DIFFERENT: not the same elements posting";
-  if (cuda.frames.size() != system.frames.size())
+  if (cuda.frames.size() != system.frames.size()) {
+    const auto first_missing = [](const Seen& in, const Seen& from) {
+      for (const auto& [ts, hash] : in.frames)
+        if (!from.frames.count(ts)) return std::to_string(ts);
+      return std::string("none");
+    };
     return "DIFFERENT: " + std::to_string(cuda.frames.size()) + " frames at the sink with CUDA memory, " +
-           std::to_string(system.frames.size()) + " through system memory";
+           std::to_string(system.frames.size()) +
+           " through system memory (first only with CUDA memory: " + first_missing(cuda, system) +
+           " ns, only through system memory: " + first_missing(system, cuda) + " ns)";
+  }
   for (const auto& [ts, hash] : cuda.frames) {
     const auto it = system.frames.find(ts);
     if (it == system.frames.end() || it->second != hash || hash == 0)
@@ -187,8 +195,8 @@ std::string compare(const Seen& cuda, const Seen& system) {
   return "equal (" + counts + ")";
 }
 
-// Where a pipeline of lost_context() loses its CUDA context: at its `at_frame`th frame into the
-// element named "target".
+// Where a pipeline of lost_context() loses its CUDA context: at the `at_frame`th frame through the
+// pad the probe is on.
 struct Fault {
   const CudaFunctions* cu = nullptr;
   guint at_frame = 30;
@@ -212,10 +220,10 @@ GstPadProbeReturn fault_context(GstPad*, GstPadProbeInfo* info, gpointer data) {
   return GST_PAD_PROBE_OK;
 }
 
-// `description` (its element of ours named "target", its sink "out") losing its CUDA context
-// mid-stream: "clear error (...)" when an error reaches the bus and the pipeline goes to NULL within
-// 30 s; what went wrong otherwise. A hang ends the process.
-std::string lost_context(const std::string& description, const CudaFunctions& cu) {
+// `description` (its element of ours named "target", its sink "out") losing the CUDA context of
+// the frames through the target's `pad` mid-stream: "clear error (...)" when an error reaches the
+// bus and the pipeline goes to NULL within 30 s; what went wrong otherwise. A hang ends the process.
+std::string lost_context(const std::string& description, const char* pad_name, const CudaFunctions& cu) {
   Seen seen;
   GError* error = nullptr;
   GstElement* pipeline = gst_parse_launch(description.c_str(), &error);
@@ -226,7 +234,7 @@ std::string lost_context(const std::string& description, const CudaFunctions& cu
   }
   Fault fault{.cu = &cu};
   GstElement* target = gst_bin_get_by_name(GST_BIN(pipeline), "target");
-  GstPad* pad = gst_element_get_static_pad(target, "sink");
+  GstPad* pad = gst_element_get_static_pad(target, pad_name);
   gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, fault_context, &fault, nullptr);
   gst_object_unref(pad);
   gst_object_unref(target);
@@ -241,7 +249,9 @@ std::string lost_context(const std::string& description, const CudaFunctions& cu
     std::_Exit(1);
   }
   gst_object_unref(pipeline);
-  if (!fault.fired) return "NOT FAULTED: " + fault.report;
+  if (!fault.fired)
+    return "NOT FAULTED after " + std::to_string(fault.frames) + " frames: " + fault.report + " (" +
+           (seen.error.empty() ? std::string(seen.eos ? "EOS" : "no end") : seen.error) + ")";
   if (seen.error.empty())
     return std::string("NO ERROR (") + (seen.eos ? "EOS" : "neither error nor EOS") + " after " +
            fault.report + ")";
@@ -307,16 +317,27 @@ int main(int argc, char** argv) {
       {ts_change, es_change, open9 + cuda_out, open9},
   };
   int failures = 0;
+  int unrepeatable = 0;
   for (const Case& c : cases) {
     for (const std::string scenario : {"play", "seek", "cycles"}) {
       const std::string& source = scenario == "cycles" ? c.cycles_source : c.source;
       const Seen cuda = run(source + " ! " + c.cuda + " ! fakesink name=out", scenario);
       const Seen system = run(source + " ! video/x-raw ! " + c.system + " ! fakesink name=out", scenario);
-      const std::string verdict = compare(cuda, system);
+      std::string verdict = compare(cuda, system);
+      // A demuxer that seeks by estimate (MPEG-TS) may resume a frame earlier or later from one run
+      // to the next: a difference counts only where the system-memory path repeats itself.
+      if (scenario == "seek" && verdict.rfind("equal", 0) != 0) {
+        const std::string again =
+            compare(run(source + " ! video/x-raw ! " + c.system + " ! fakesink name=out", scenario), system);
+        if (again.rfind("equal", 0) != 0)
+          verdict = "NOT REPEATABLE (system memory twice: " + again + "; " + verdict + ")";
+      }
       // The damaged clip may end in an error, the same way both times; it must end.
       const bool damaged_case = source.find(damaged) != std::string::npos;
-      const bool ok = verdict.rfind("equal", 0) == 0 || (damaged_case && cuda.error == system.error);
+      const bool ok = verdict.rfind("equal", 0) == 0 || verdict.rfind("NOT REPEATABLE", 0) == 0 ||
+                      (damaged_case && cuda.error == system.error);
       failures += !ok;
+      unrepeatable += verdict.rfind("NOT REPEATABLE", 0) == 0;
       std::printf("%s | %s | %s: %s\n", source.substr(source.rfind('/') + 1).c_str(), c.cuda.c_str(),
                   scenario.c_str(), verdict.c_str());
       std::fflush(stdout);
@@ -326,14 +347,23 @@ int main(int argc, char** argv) {
   std::string why;
   const CudaFunctions* cu = vkc::cuda::driver(why);
   int lost_failures = 0;
-  const std::vector<std::string> lost_cases = {
-      mp4_264 + " ! lumamax name=target ! histogram ! fakesink name=out",
-      mp4_264 + " ! " + open9 + " name=target" + cuda_out + " ! fakesink name=out",
+  // Frames out in CUDA memory of a context our element made (the context of the frames it writes
+  // lost), then the decoder's frames in (the decoder's context lost). In that order: once a context
+  // of the process has faulted, NVIDIA's decoder no longer opens (1.22, driver 580).
+  struct LostCase {
+    std::string description;
+    const char* pad;
   };
-  for (const std::string& description : lost_cases) {
-    const std::string verdict = cu ? lost_context(description, *cu) : "NO CUDA: " + why;
+  const std::vector<LostCase> lost_cases = {
+      {rgba + " ! rgb2yuv name=target ! video/x-raw(memory:CUDAMemory),format=NV12" + cuda_out +
+           " ! fakesink name=out",
+       "src"},
+      {mp4_264 + " ! lumamax name=target ! histogram ! fakesink name=out", "sink"},
+  };
+  for (const LostCase& c : lost_cases) {
+    const std::string verdict = cu ? lost_context(c.description, c.pad, *cu) : "NO CUDA: " + why;
     lost_failures += verdict.rfind("clear error", 0) != 0;
-    std::printf("lost CUDA context | %s: %s\n", description.substr(description.rfind('/') + 1).c_str(),
+    std::printf("lost CUDA context | %s: %s\n", c.description.substr(c.description.rfind('/') + 1).c_str(),
                 verdict.c_str());
     std::fflush(stdout);
   }
@@ -346,7 +376,9 @@ int main(int argc, char** argv) {
   lost_failures += !device_works;
   std::printf("after the losses, videotestsrc ! lumamax: %zu frames, %s\n", after.frames.size(),
               after.error.empty() ? (after.eos ? "EOS" : "no EOS") : after.error.c_str());
-  std::printf("%d of %zu cases differ or fail; %d of %zu lost-context checks fail\n", failures,
-              cases.size() * 3, lost_failures, lost_cases.size() + 1);
+  std::printf(
+      "%d of %zu cases differ or fail (%d not repeatable through system memory); %d of %zu lost-context "
+      "checks fail\n",
+      failures, cases.size() * 3, unrepeatable, lost_failures, lost_cases.size() + 1);
   return failures || lost_failures ? 1 : 0;
 }

@@ -10,6 +10,8 @@
 # PERF_FREQ (2000 samples/s per thread), PERF_TIME (a part of the run to report, e.g. 50%-100%),
 # PERF_THREADS (how many of the busiest threads to detail, 6); PERF_REPORT_ONLY=1 reports the data
 # of an earlier record of NAME again (another PERF_TIME) into profile-NAME-PERF_TIME.txt.
+# PERF_GROUP (an extended regular expression of thread names, e.g. '^(queue|vkc[0-9:])' for the
+# threads that run the elements after a decoder) also details those threads together.
 set -uo pipefail
 name=$1
 shift
@@ -36,6 +38,11 @@ report() { perf report -i "$data" "${range[@]}" --stdio -q "$@" 2>/dev/null; }
   echo "# $name: $* (exit $rc) ${PERF_TIME:-}"
   echo "## threads"
   report --no-children --sort comm -g none | head -25
+  if [ -n "${PERF_GROUP:-}" ]; then
+    group=$(report --no-children --sort comm -g none | awk '{print $2}' | grep -E "$PERF_GROUP" | paste -sd,)
+    echo "## threads matching $PERF_GROUP together: functions, self"
+    report --no-children --comms "$group" --percentage relative --sort dso,sym -g none | head -70
+  fi
   for comm in $(report --no-children --sort comm -g none | awk '$1+0 >= 1 {print $2}' |
                 head -"${PERF_THREADS:-6}"); do
     echo "## $comm: functions, self"

@@ -245,7 +245,7 @@ uint64_t Bridge::copy_in(const std::vector<CudaPlane>& planes, Target& to,
   const uint64_t value = queue_copy_in(planes, to, offsets, pitches, error);
   // CUDA refuses what a lost context asks (the error stays with the context): the copies queued
   // before will signal nothing either.
-  if (value == 0) release_if_lost();
+  if (value == 0 && release_if_lost()) error = "the CUDA context is lost (" + error + ")";
   return value;
 }
 
