@@ -331,6 +331,10 @@ int main(int argc, char** argv) {
             compare(run(source + " ! video/x-raw ! " + c.system + " ! fakesink name=out", scenario), system);
         if (again.rfind("equal", 0) != 0)
           verdict = "NOT REPEATABLE (system memory twice: " + again + "; " + verdict + ")";
+        else  // where the difference comes from: the decoder alone, into either memory
+          verdict +=
+              "; the decoder alone: " + compare(run(source + " ! fakesink name=out", scenario),
+                                                run(source + " ! video/x-raw ! fakesink name=out", scenario));
       }
       // The damaged clip may end in an error, the same way both times; it must end.
       const bool damaged_case = source.find(damaged) != std::string::npos;
@@ -347,18 +351,18 @@ int main(int argc, char** argv) {
   std::string why;
   const CudaFunctions* cu = vkc::cuda::driver(why);
   int lost_failures = 0;
-  // Frames out in CUDA memory of a context our element made (the context of the frames it writes
-  // lost), then the decoder's frames in (the decoder's context lost). In that order: once a context
-  // of the process has faulted, NVIDIA's decoder no longer opens (1.22, driver 580).
+  // The decoder's frames in (the decoder's context lost), then frames out in CUDA memory of a
+  // context our element made. In that order: once any context of the process has faulted, NVIDIA's
+  // decoder no longer opens (1.22, driver 580: "Failed to open decoder").
   struct LostCase {
     std::string description;
     const char* pad;
   };
   const std::vector<LostCase> lost_cases = {
+      {mp4_264 + " ! lumamax name=target ! histogram ! fakesink name=out", "sink"},
       {rgba + " ! rgb2yuv name=target ! video/x-raw(memory:CUDAMemory),format=NV12" + cuda_out +
            " ! fakesink name=out",
        "src"},
-      {mp4_264 + " ! lumamax name=target ! histogram ! fakesink name=out", "sink"},
   };
   for (const LostCase& c : lost_cases) {
     const std::string verdict = cu ? lost_context(c.description, c.pad, *cu) : "NO CUDA: " + why;
