@@ -42,6 +42,8 @@ report() { perf report -i "$data" "${range[@]}" --stdio -q "$@" 2>/dev/null; }
     group=$(report --no-children --sort comm -g none | awk '{print $2}' | grep -E "$PERF_GROUP" | paste -sd,)
     echo "## threads matching $PERF_GROUP together: functions, self"
     report --no-children --comms "$group" --percentage relative --sort dso,sym -g none | head -70
+    echo "## threads matching $PERF_GROUP together: functions with what they call"
+    report --children --comms "$group" --percentage relative --sort sym -g none --percent-limit 1.5 | head -90
   fi
   for comm in $(report --no-children --sort comm -g none | awk '$1+0 >= 1 {print $2}' |
                 head -"${PERF_THREADS:-6}"); do
