@@ -4,7 +4,8 @@
 // same pipelines give through system memory, across a flushing seek and state cycles, and a damaged
 // stream ends in EOS or a clean error, never a crash or a hang; so does a resolution change
 // mid-stream. Per case: "equal" or the first difference. Last, a CUDA context lost mid-stream (a
-// faulting kernel in the decoder's context) ends in an error on the bus and NULL, never a hang, and
+// faulting kernel in the decoder's context, and in the one our element made for its CUDA output),
+// each in a process of its own, ends in an error on the bus and NULL, never a hang or a crash, and
 // the Vulkan device works on. Exit status 1 when any case differs or fails.
 #include <gst/gst.h>
 #include <gst/video/video.h>
@@ -326,6 +327,11 @@ int main(int argc, char** argv) {
   // "video/x-raw" (system memory).
   struct Case {
     std::string source, cycles_source, cuda, system;
+    // Whether the source resumes at the same frame after each seek. tsdemux's seek is by estimate:
+    // in change.ts the first frames after a seek to 2 s differ from run to run, for the decoder
+    // alone too (2 633 333 333 ns without 2 666 666 666, or the other way, in either memory: runs
+    // 107-108), so its seek compares nothing of ours.
+    bool repeatable_seek = true;
   };
   const auto file = [&](const std::string& name, const std::string& chain) {
     return "filesrc location=" + name + " ! " + chain;
@@ -356,35 +362,23 @@ int main(int argc, char** argv) {
        "rgb2yuv ! video/x-raw,format=NV12"},
       {mp4_264, es_264, open9 + " ! " + open9 + " ! video/x-raw(memory:CUDAMemory)" + cuda_out,
        open9 + " ! " + open9},
-      {ts_change, es_change, "lumamax count=4 ! histogram", "lumamax count=4 ! histogram"},
-      {ts_change, es_change, open9 + cuda_out, open9},
+      {ts_change, es_change, "lumamax count=4 ! histogram", "lumamax count=4 ! histogram", false},
+      {ts_change, es_change, open9 + cuda_out, open9, false},
   };
   int failures = 0;
-  int unrepeatable = 0;
+  size_t cases_run = 0;
   for (const Case& c : cases) {
     for (const std::string scenario : {"play", "seek", "cycles"}) {
+      if (scenario == "seek" && !c.repeatable_seek) continue;
+      cases_run++;
       const std::string& source = scenario == "cycles" ? c.cycles_source : c.source;
       const Seen cuda = run(source + " ! " + c.cuda + " ! fakesink name=out", scenario);
       const Seen system = run(source + " ! video/x-raw ! " + c.system + " ! fakesink name=out", scenario);
-      std::string verdict = compare(cuda, system);
-      // A demuxer that seeks by estimate (MPEG-TS) may resume a frame earlier or later from one run
-      // to the next: a difference counts only where the system-memory path repeats itself.
-      if (scenario == "seek" && verdict.rfind("equal", 0) != 0) {
-        const std::string again =
-            compare(run(source + " ! video/x-raw ! " + c.system + " ! fakesink name=out", scenario), system);
-        if (again.rfind("equal", 0) != 0)
-          verdict = "NOT REPEATABLE (system memory twice: " + again + "; " + verdict + ")";
-        else  // where the difference comes from: the decoder alone, into either memory
-          verdict +=
-              "; the decoder alone: " + compare(run(source + " ! fakesink name=out", scenario),
-                                                run(source + " ! video/x-raw ! fakesink name=out", scenario));
-      }
+      const std::string verdict = compare(cuda, system);
       // The damaged clip may end in an error, the same way both times; it must end.
       const bool damaged_case = source.find(damaged) != std::string::npos;
-      const bool ok = verdict.rfind("equal", 0) == 0 || verdict.rfind("NOT REPEATABLE", 0) == 0 ||
-                      (damaged_case && cuda.error == system.error);
+      const bool ok = verdict.rfind("equal", 0) == 0 || (damaged_case && cuda.error == system.error);
       failures += !ok;
-      unrepeatable += verdict.rfind("NOT REPEATABLE", 0) == 0;
       std::printf("%s | %s | %s: %s\n", source.substr(source.rfind('/') + 1).c_str(), c.cuda.c_str(),
                   scenario.c_str(), verdict.c_str());
       std::fflush(stdout);
@@ -401,8 +395,8 @@ int main(int argc, char** argv) {
     gchar* out = nullptr;
     gint status = 0;
     GError* spawn_error = nullptr;
-    const bool spawned = g_spawn_sync(nullptr, child_argv, nullptr, G_SPAWN_DEFAULT, nullptr, nullptr, &out,
-                                      nullptr, &status, &spawn_error);
+    const bool spawned = g_spawn_sync(nullptr, child_argv, nullptr, G_SPAWN_SEARCH_PATH, nullptr, nullptr,
+                                      &out, nullptr, &status, &spawn_error);
     std::printf("%s", out ? out : "");
     if (!spawned)
       std::printf("lost CUDA context, case %zu: not run (%s)\n", i, spawn_error->message);
@@ -413,9 +407,7 @@ int main(int argc, char** argv) {
     g_clear_error(&spawn_error);
     std::fflush(stdout);
   }
-  std::printf(
-      "%d of %zu cases differ or fail (%d not repeatable through system memory); %d of %zu lost-context "
-      "cases fail\n",
-      failures, cases.size() * 3, unrepeatable, lost_failures, lost_cases(media).size());
+  std::printf("%d of %zu cases differ or fail; %d of %zu lost-context cases fail\n", failures, cases_run,
+              lost_failures, lost_cases(media).size());
   return failures || lost_failures ? 1 : 0;
 }

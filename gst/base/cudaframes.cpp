@@ -1,7 +1,5 @@
 #include "cudaframes.hpp"
 
-#include <algorithm>
-
 #include "cuda/gstcudamemory.hpp"
 
 namespace vkc {
@@ -37,13 +35,6 @@ bool CudaFrames::map(GstBuffer* buffer, const GstVideoInfo& info, GstMapFlags fl
   }
   planes = Planes{};
   layout = FrameLayout{};
-  // The buffer, held until the frame completes (input) or leaves (output), keeps the memory; a map
-  // for writing marks it as written on the GPU, so that a CPU map later copies it down.
-  const bool whole = map_whole(frame, info, planes, layout);
-  gst_video_frame_unmap(&frame);
-  layout.device_local = true;
-  if (whole) return true;
-  planes.bytes = GST_VIDEO_INFO_SIZE(&info);
   for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES(&info); ++p) {
     const auto stride = size_t(GST_VIDEO_INFO_PLANE_STRIDE(&info, p));
     const auto pitch = size_t(GST_VIDEO_FRAME_PLANE_STRIDE(&frame, p));
@@ -57,31 +48,10 @@ bool CudaFrames::map(GstBuffer* buffer, const GstVideoInfo& info, GstMapFlags fl
     layout.offset[p] = planes.offsets.back();
     layout.stride[p] = planes.strides.back();
   }
-  return true;
-}
-
-bool CudaFrames::map_whole(const GstVideoFrame& frame, const GstVideoInfo& info, Planes& planes,
-                           FrameLayout& layout) {
-  if (gst_buffer_n_memory(frame.buffer) != 1) return false;
-  const auto base = uintptr_t(frame.map[0].data);
-  uint64_t extent = 0;
-  for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES(&info); ++p) {
-    const auto data = uintptr_t(GST_VIDEO_FRAME_PLANE_DATA(&frame, p));
-    const auto pitch = uint64_t(GST_VIDEO_FRAME_PLANE_STRIDE(&frame, p));
-    guint rows = 0;
-    gsize row_bytes = 0;
-    plane_extent(info, p, rows, row_bytes);
-    if (data < base || pitch < row_bytes || rows == 0 || data - base > G_MAXUINT32 || pitch > G_MAXUINT32)
-      return false;
-    layout.offset[p] = uint32_t(data - base);
-    layout.stride[p] = uint32_t(pitch);
-    extent = std::max<uint64_t>(extent, (data - base) + pitch * (rows - 1) + row_bytes);
-  }
-  if (extent > frame.map[0].size) return false;
-  planes.cuda = {{uint64_t(base), size_t(extent), size_t(extent), 1}};
-  planes.offsets = {0};
-  planes.strides = {uint32_t(extent)};
-  planes.bytes = extent;
+  // The buffer, held until the frame completes (input) or leaves (output), keeps the memory; a map
+  // for writing marks it as written on the GPU, so that a CPU map later copies it down.
+  gst_video_frame_unmap(&frame);
+  layout.device_local = true;
   return true;
 }
 
@@ -99,7 +69,7 @@ uint64_t CudaFrames::bind_input(uint32_t slot, GstBuffer* buffer, const GstVideo
                                 FrameLayout& layout, std::string& error) {
   Planes planes;
   if (!map(buffer, info, GST_MAP_READ, planes, layout, error)) return 0;
-  cuda::Target* to = target(inputs_, slot, planes.bytes, "vkcompute CUDA input", error);
+  cuda::Target* to = target(inputs_, slot, GST_VIDEO_INFO_SIZE(&info), "vkcompute CUDA input", error);
   if (!to) return 0;
   layout.buffer = to->buffer().handle();
   return bridge_->copy_in(planes.cuda, *to, planes.offsets, planes.strides, error);
@@ -108,7 +78,7 @@ uint64_t CudaFrames::bind_input(uint32_t slot, GstBuffer* buffer, const GstVideo
 bool CudaFrames::bind_output(uint32_t slot, GstBuffer* buffer, const GstVideoInfo& info, FrameLayout& layout,
                              std::string& error) {
   if (!map(buffer, info, GST_MAP_WRITE, output_planes_[slot], layout, error)) return false;
-  cuda::Target* from = target(outputs_, slot, output_planes_[slot].bytes, "vkcompute CUDA output", error);
+  cuda::Target* from = target(outputs_, slot, GST_VIDEO_INFO_SIZE(&info), "vkcompute CUDA output", error);
   if (!from) return false;
   layout.buffer = from->buffer().handle();
   return true;

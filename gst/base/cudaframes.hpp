@@ -58,22 +58,13 @@ class CudaFrames {
   // Where a frame's planes are in CUDA memory and in a target.
   struct Planes {
     std::vector<cuda::CudaPlane> cuda;
-    std::vector<uint32_t> offsets;  // in the target
+    std::vector<uint32_t> offsets;  // in the target, as `info` places them
     std::vector<uint32_t> strides;
-    gsize bytes = 0;  // the target's size
   };
   // Maps `buffer` on the GPU (`flags`: GST_MAP_READ or GST_MAP_WRITE) and sets `planes` and the
   // layout of its target, creating the bridge for the memory's CUDA context on first use.
   bool map(GstBuffer* buffer, const GstVideoInfo& info, GstMapFlags flags, Planes& planes,
            FrameLayout& layout, std::string& error);
-  // The frame's planes as one run of bytes, copied whole: the target then holds the frame laid out
-  // as in CUDA memory (its pitch, the gaps between planes), and a frame is one CUDA call instead of
-  // one per plane. Each call costs microseconds on a context that the decoders' threads hold busy
-  // (perf, 32 live streams on the H200: the two copies of NV12's planes took 17 % of the elements'
-  // CPU, mostly libcuda waiting for its lock); the rows' padding the copy carries costs the GPU a
-  // few percent of the bytes. False when the planes are not in the one memory, in order.
-  static bool map_whole(const GstVideoFrame& frame, const GstVideoInfo& info, Planes& planes,
-                        FrameLayout& layout);
   // `slot`'s target in `targets`, made or grown to `bytes`; null with `error` set.
   cuda::Target* target(std::vector<std::unique_ptr<cuda::Target>>& targets, uint32_t slot, gsize bytes,
                        const char* name, std::string& error);

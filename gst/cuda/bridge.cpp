@@ -216,17 +216,6 @@ bool queue_plane_copies(const CudaFunctions& cu, CUstream stream, const std::vec
                         const std::vector<uint32_t>& pitches, bool into_target, std::string& error) {
   for (size_t i = 0; i < planes.size(); ++i) {
     const CudaPlane& p = planes[i];
-    if (p.rows == 1) {  // a run of bytes (a frame copied whole): a plain copy
-      const CUdeviceptr frame = CUdeviceptr(p.pointer);
-      const CUdeviceptr place = CUdeviceptr(target + offsets[i]);
-      if (CUresult result = cu.cuMemcpyDtoDAsync(into_target ? place : frame, into_target ? frame : place,
-                                                 p.row_bytes, stream);
-          result != CUDA_SUCCESS) {
-        error = error_text(cu, "cuMemcpyDtoDAsync", result);
-        return false;
-      }
-      continue;
-    }
     CUDA_MEMCPY2D copy{};
     copy.srcMemoryType = CU_MEMORYTYPE_DEVICE;
     copy.dstMemoryType = CU_MEMORYTYPE_DEVICE;
