@@ -17,8 +17,8 @@ if [ "${TESTS:-1}" != 0 ]; then
 GST_CHECKS_IGNORE=test_exported_memory_reads_the_same_through_an_import test_external > "$OUT/test_external.log" 2>&1
 echo "test_external (not the import into the same device) rc=$? $(grep '%:' "$OUT/test_external.log")"
 test_cuda_bridge > "$OUT/test_cuda_bridge.log" 2>&1; echo "test_cuda_bridge rc=$? $(grep '%:' "$OUT/test_cuda_bridge.log")"
-# The decoders' CUDA frames into our elements against system memory, with a seek and state cycles
-# (the clips of bundle.sh --media).
+# The decoders' CUDA frames into our elements against system memory, with a seek, state cycles and
+# a resolution change (the clips of bundle.sh --media), then lost CUDA contexts (a process each).
 if [ -d .gpu/media ]; then
   vkcompute-cuda-checks .gpu/media > "$OUT/cuda-checks.log" 2>&1; echo "vkcompute-cuda-checks rc=$? $(tail -1 "$OUT/cuda-checks.log")"
 fi
