@@ -11,7 +11,8 @@
 // sinks and the CPU time of the whole process (getrusage): frames/s and CPU per frame. With --live
 // the sinks play in real time (sync=true, 30 frames/s for the clips of bundle.sh --media; stream i's
 // frames due i/K of a frame interval later than stream 0's) and a frame that reaches its sink after
-// its time is late; unpaced otherwise. Also reports the uploads and
+// its time is late (the first ones listed after the result: stream, frame, how late, when); unpaced
+// otherwise. Also reports the uploads and
 // downloads our elements counted (0 on the CUDA path: no CPU copy of a frame), and whether a stream
 // ended inside the window (the numbers then undercount: use a longer clip or fewer streams).
 // With --queue a queue after the decoder runs the elements in a thread of their own: the CPU of the
@@ -28,6 +29,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -88,6 +90,24 @@ uint64_t element_threads_cpu_ns() {
   return sum;
 }
 
+// The first late frames (--live): which stream, which frame, how late, when in the window; where
+// late frames come from (one stream, the window's start, all at once) tells a stall from a pace.
+struct LateFrame {
+  std::string sink;
+  GstClockTime pts, by;
+  gint64 at_us;  // since the window opened
+};
+constexpr size_t kLateFramesShown = 12;
+std::mutex g_late_lock;
+std::vector<LateFrame> g_late_frames;
+gint64 g_window_start_us = 0;
+
+void note_late(const char* sink, GstClockTime pts, GstClockTime by) {
+  std::lock_guard<std::mutex> guard(g_late_lock);
+  if (g_late_frames.size() < kLateFramesShown)
+    g_late_frames.push_back({sink, pts, by, g_get_monotonic_time() - g_window_start_us});
+}
+
 // A frame at a sink: counted; with --live, late when the sink's clock is past the frame's time.
 GstPadProbeReturn at_sink(GstPad* pad, GstPadProbeInfo* info, gpointer data) {
   if (info->type & GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM) {
@@ -107,7 +127,11 @@ GstPadProbeReturn at_sink(GstPad* pad, GstPadProbeInfo* info, gpointer data) {
         gst_segment_to_running_time(segment, GST_FORMAT_TIME, GST_BUFFER_PTS(buffer));
     const GstClockTime due =
         gst_element_get_base_time(sink) + running + gst_base_sink_get_latency(GST_BASE_SINK(sink));
-    if (GST_CLOCK_TIME_IS_VALID(running) && gst_clock_get_time(clock) > due) g_counts.late++;
+    const GstClockTime now = gst_clock_get_time(clock);
+    if (GST_CLOCK_TIME_IS_VALID(running) && now > due) {
+      g_counts.late++;
+      note_late(GST_OBJECT_NAME(sink), GST_BUFFER_PTS(buffer), now - due);
+    }
   }
   if (clock) gst_object_unref(clock);
   if (event) gst_event_unref(event);
@@ -230,6 +254,7 @@ int main(int argc, char** argv) {
   const double cpu0 = cpu_seconds();
   const uint64_t element_cpu0 = element_threads_cpu_ns();
   const gint64 t0 = g_get_monotonic_time();
+  g_window_start_us = t0;
   g_counts.window_open = true;
   ok = ok && wait(pipeline, o.window_s);
   g_counts.window_open = false;
@@ -251,5 +276,8 @@ int main(int argc, char** argv) {
       frames ? element_cpu * 1e6 / double(frames) : 0.0, (unsigned long long)g_counts.late.load(),
       (unsigned long long)frames, (unsigned long long)uploads, (unsigned long long)downloads, start_s,
       ended_inside ? " ENDED-INSIDE-WINDOW" : "", ok ? "" : " ERROR");
+  for (const LateFrame& late : g_late_frames)
+    std::printf("LATE %s: the frame at %.3f s, %.2f ms late, %.3f s into the window\n", late.sink.c_str(),
+                double(late.pts) / GST_SECOND, double(late.by) / GST_MSECOND, double(late.at_us) / 1e6);
   return ok ? 0 : 1;
 }

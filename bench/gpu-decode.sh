@@ -23,7 +23,10 @@ bench() {  # codec, memory, elements, more options...
   shift 3
   local args=(--clip "$media/$codec-1080p-20s.mp4" --decoder "$(decoder "$codec")" --memory "$memory" --queue "$@")
   [ -n "$elements" ] && args+=(--elements "$elements")
-  echo "$codec $(vkcompute-decode-bench "${args[@]}" 2>&1 | grep -E 'RESULT|ERROR' | head -2 | tr '\n' ' ')"
+  local out
+  out=$(vkcompute-decode-bench "${args[@]}" 2>&1)
+  echo "$codec $(grep -E 'RESULT|ERROR' <<<"$out" | head -2 | tr '\n' ' ')"
+  grep '^LATE' <<<"$out" | sed 's/^/  /'  # the first late frames of a live run
 }
 chain="morph ! lumamax ! histogram"
 if [ "${UNPACED:-1}" != 0 ]; then

@@ -167,7 +167,8 @@ GST_START_TEST(test_compute_work_waits_for_a_timeline_value) {
 GST_END_TEST;
 
 // An exported timeline: made where the device exports semaphores as file descriptors, with a file
-// descriptor to give; refused with the reason where it does not (lavapipe).
+// descriptor to give, and released from the CPU when the API that signals it is lost; refused with
+// the reason where the device does not export semaphores (lavapipe).
 GST_START_TEST(test_exported_timeline_or_the_reason_why_not) {
   auto device = AnyDevice();
   std::string error;
@@ -180,6 +181,17 @@ GST_START_TEST(test_exported_timeline_or_the_reason_why_not) {
     fail_unless_equals_int(timeline->next_value(), 1);
     fail_unless_equals_int(timeline->next_value(), 2);
     fail_unless_equals_int(timeline->counter(), 0);
+    // The other API lost: work waiting for the last value given runs once the CPU releases it.
+    vkc::CommandRing ring(device, 1, "test released wait", 0);
+    ring.begin(0);
+    ring.wait_before(0, timeline->semaphore(), 2);
+    ring.submit(0);
+    fail_unless(ring.wait(0, kSecondNs / 10) == vkc::Completion::kPending, "the work ran before its value");
+    fail_unless(timeline->release(error), "release: %s", error.c_str());
+    fail_unless(ring.wait(0, 10 * kSecondNs) == vkc::Completion::kDone, "the released work still waits");
+    fail_unless_equals_int(timeline->counter(), 2);
+    fail_unless(timeline->release(error), "a second release: %s", error.c_str());  // nothing to signal
+    fail_unless_equals_int(timeline->counter(), 2);
   } else {
     fail_unless(timeline == nullptr, "made without VK_KHR_external_semaphore_fd");
     fail_unless(error.find("VK_KHR_external_semaphore_fd") != std::string::npos, "the reason: %s",

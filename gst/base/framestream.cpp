@@ -224,6 +224,15 @@ void FrameStream::report_failure(Completion status) {
                       "device; the frames in flight are dropped");
     return;
   }
+  // A frame that waits for CUDA's copy in a lost context (the decoder's, with no frame after it to
+  // find the loss): the context is at fault, not the device; the release lets the frames run on.
+  if (status == Completion::kPending && cuda_ && cuda_->release_if_lost()) {
+    owner_.post_error(GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
+                      "The CUDA context of the frames in CUDA memory was lost.",
+                      "a fault in CUDA work on the GPU dropped the copies the frames waited for; they run on "
+                      "without them and the stream stops");
+    return;
+  }
   // Milliseconds below a second: a limit lowered with GST_VKCOMPUTE_FRAME_TIMEOUT_MS reads as set.
   const double ms = frame_timeout_ns_ / 1e6;
   gchar* limit = ms < 1000 ? g_strdup_printf("%.0f ms", ms) : g_strdup_printf("%.1f s", ms / 1000);
