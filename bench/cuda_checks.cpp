@@ -11,6 +11,7 @@
 #include <gst/video/video.h>
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
@@ -285,6 +286,9 @@ std::vector<LostCase> lost_cases(const std::string& media) {
 // device plays (no frame of ours waits for a copy the lost context dropped). Exit status 0 when both
 // hold.
 int lost_case(const std::string& media, size_t index) {
+  // A hang anywhere (the pipeline after the loss, the device's teardown) ends the child with
+  // SIGALRM, which the parent reports.
+  alarm(120);
   std::string why;
   const CudaFunctions* cu = vkc::cuda::driver(why);
   const LostCase c = lost_cases(media).at(index);
@@ -390,13 +394,13 @@ int main(int argc, char** argv) {
   int lost_failures = 0;
   for (size_t i = 0; i < lost_cases(media).size(); ++i) {
     const std::string index = std::to_string(i);
-    gchar* child_argv[] = {argv[0], const_cast<gchar*>(media.c_str()), const_cast<gchar*>("--lost"),
-                           const_cast<gchar*>(index.c_str()), nullptr};
+    gchar* child_argv[] = {const_cast<gchar*>("/proc/self/exe"), const_cast<gchar*>(media.c_str()),
+                           const_cast<gchar*>("--lost"), const_cast<gchar*>(index.c_str()), nullptr};
     gchar* out = nullptr;
     gint status = 0;
     GError* spawn_error = nullptr;
-    const bool spawned = g_spawn_sync(nullptr, child_argv, nullptr, G_SPAWN_SEARCH_PATH, nullptr, nullptr,
-                                      &out, nullptr, &status, &spawn_error);
+    const bool spawned = g_spawn_sync(nullptr, child_argv, nullptr, G_SPAWN_DEFAULT, nullptr, nullptr, &out,
+                                      nullptr, &status, &spawn_error);
     std::printf("%s", out ? out : "");
     if (!spawned)
       std::printf("lost CUDA context, case %zu: not run (%s)\n", i, spawn_error->message);

@@ -59,8 +59,10 @@ void CheckLostContext(const std::shared_ptr<vkc::Device>& device, const CudaFunc
   std::string error;
   auto bridge = vkc::cuda::Bridge::create(device, context, error);
   fail_unless(bridge != nullptr, "Bridge::create: %s", error.c_str());
-  // 256 MiB frames: copies that take milliseconds, still queued when the context faults.
+  // 128 copies of 256 MiB (tens of milliseconds together), most still queued when the context
+  // faults.
   constexpr size_t kSide = 16384;
+  constexpr int kCopies = 128;
   auto target = bridge->make_target(kSide * kSide, "test CUDA target", error);
   fail_unless(target != nullptr, "make_target: %s", error.c_str());
   CUdeviceptr frame = 0;
@@ -70,12 +72,12 @@ void CheckLostContext(const std::shared_ptr<vkc::Device>& device, const CudaFunc
   }
   const std::vector<vkc::cuda::CudaPlane> planes{{frame, kSide, kSide, kSide}};
   const std::vector<uint32_t> offsets{0}, pitches{uint32_t(kSide)};
+  vkc::CommandRing ring(device, 1, "test CUDA waits", 0);
   uint64_t last = 0;
-  for (int i = 0; i < 64; ++i) {
+  for (int i = 0; i < kCopies; ++i) {
     last = bridge->copy_in(planes, *target, offsets, pitches, error);
     fail_unless(last > 0, "copy_in %d: %s", i, error.c_str());
   }
-  vkc::CommandRing ring(device, 1, "test CUDA waits", 0);
   ring.begin(0);
   ring.wait_before(0, bridge->semaphore(), last);
   ring.submit(0);
@@ -83,7 +85,7 @@ void CheckLostContext(const std::shared_ptr<vkc::Device>& device, const CudaFunc
   fail_unless(fault.fire(report), "%s", report.c_str());
   const uint64_t reached = (*device->device()).getSemaphoreCounterValue(bridge->semaphore());
   fail_unless(reached < last,
-              "the 64 copies finished before the fault (%" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
+              "the copies finished before the fault (%" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
               "): nothing waits for a lost copy",
               reached, last);
   fail_unless(ring.wait(0, kSecondNs / 10) == vkc::Completion::kPending,

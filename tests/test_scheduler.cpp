@@ -9,6 +9,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <functional>
 #include <future>
 #include <map>
 #include <memory>
@@ -162,7 +163,11 @@ struct Rig {
                                                          std::make_shared<vkc::CompletionService>("test"))
       : scheduler(
             kDepth, timeout_ns, [this](uint32_t slot, FrameScheduler::Pending&) { return gpu.status(slot); },
-            [this](Completion status) { log.add(log.failures, int(status)); }, std::move(service)) {}
+            [this](Completion status) {
+              if (before_report) before_report();
+              log.add(log.failures, int(status));
+            },
+            std::move(service)) {}
   // reserve() and push() of frame `n`, as the element does; returns reserve()'s flow.
   GstFlowReturn submit(int n, GstFlowReturn finish_flow = GST_FLOW_OK, Gate* gate = nullptr,
                        bool may_block = true) {
@@ -176,6 +181,7 @@ struct Rig {
   }
   FakeGpu gpu;
   Log log;
+  std::function<void()> before_report;  // runs in the report, before it is logged
   FrameScheduler scheduler;
 };
 
@@ -333,6 +339,24 @@ GST_START_TEST(test_slow_frame_in_a_busy_ring_is_reported) {
   ExpectLog(rig.log, rig.log.failures, std::vector<int>({int(Completion::kPending)}), "failures");
   ExpectLog(rig.log, rig.log.released, {}, "released");
   FrameScheduler::Frames left = rig.scheduler.discard();
+  fail_unless(left.size() == kDepth - 1, "%zu frames handed over by the flush, expected %u", left.size(),
+              kDepth - 1);
+}
+GST_END_TEST;
+
+// A flush that finds a frame stalled returns once its report has returned: the report (a worker's,
+// outside the lock) may look at what the caller takes down next (the element's CUDA frames).
+GST_START_TEST(test_flush_waits_for_a_report_in_progress) {
+  Rig rig(20'000'000);
+  std::atomic<bool> reporting{false};
+  rig.before_report = [&] {
+    reporting = true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  };
+  for (int n = 0; n < int(kDepth) - 1; ++n) ExpectFlow(rig.submit(n), GST_FLOW_OK, "submit(n)");
+  while (!reporting) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  FrameScheduler::Frames left = rig.scheduler.discard();
+  fail_unless(rig.log.get(rig.log.failures).size() == 1, "the flush returned while the report ran");
   fail_unless(left.size() == kDepth - 1, "%zu frames handed over by the flush, expected %u", left.size(),
               kDepth - 1);
 }
@@ -615,6 +639,7 @@ static Suite* scheduler_suite() {
   tcase_add_test(tc, test_downstream_flow_returns_once);
   tcase_add_test(tc, test_discard_drops_after_the_gpu);
   tcase_add_test(tc, test_slow_frame_stalls);
+  tcase_add_test(tc, test_flush_waits_for_a_report_in_progress);
   tcase_add_test(tc, test_slow_frame_in_a_busy_ring_is_reported);
   tcase_add_test(tc, test_lost_device_drops_everything);
   tcase_add_test(tc, test_stop_hands_running_frames_back);

@@ -141,6 +141,8 @@ FrameScheduler::Frames FrameScheduler::discard() {
   dropping_ = true;
   if (entry_) service_->wake(entry_);
   changed_.wait(guard, [&] { return (in_flight_.empty() && releasing_ == 0) || stalled_ || stopping_; });
+  // A stalled frame's report (outside the lock) may still look at what the caller takes down next.
+  if (stalled_) changed_.wait(guard, [&] { return reported_ || stopping_; });
   dropping_ = false;
   flow_ = GST_FLOW_OK;  // what the flush interrupted
   // A stalled frame keeps every thread away from every frame: they are the caller's now.

@@ -21,6 +21,27 @@ constexpr unsigned kDedicatedMemory = 0x1;  // CUDA_EXTERNAL_MEMORY_DEDICATED
 // Nor its error codes but a few: the one of a context that cannot be made current.
 constexpr CUresult kInvalidContext = CUresult(201);  // CUDA_ERROR_INVALID_CONTEXT
 
+// Whether `result` says the context will run none of its queued work: a fault in its work (an
+// error that stays with the context) or a context gone. Not a passing error, after which CUDA may
+// still signal what was queued (a signal from the CPU would then go backwards).
+bool loses_context(CUresult result) {
+  switch (int(result)) {
+    case 201:  // CUDA_ERROR_INVALID_CONTEXT
+    case 700:  // CUDA_ERROR_ILLEGAL_ADDRESS
+    case 702:  // CUDA_ERROR_LAUNCH_TIMEOUT
+    case 709:  // CUDA_ERROR_CONTEXT_IS_DESTROYED
+    case 714:  // CUDA_ERROR_HARDWARE_STACK_ERROR
+    case 715:  // CUDA_ERROR_ILLEGAL_INSTRUCTION
+    case 716:  // CUDA_ERROR_MISALIGNED_ADDRESS
+    case 717:  // CUDA_ERROR_INVALID_ADDRESS_SPACE
+    case 718:  // CUDA_ERROR_INVALID_PC
+    case 719:  // CUDA_ERROR_LAUNCH_FAILED
+    case 999:  // CUDA_ERROR_UNKNOWN
+      return true;
+    default: return false;
+  }
+}
+
 constexpr const char* kLostContext = "the CUDA context cannot be made current (lost?)";
 
 std::string uuid_text(const uint8_t* bytes) {
@@ -281,7 +302,7 @@ bool Bridge::release_if_lost() {
     ContextScope current(*cu, CUcontext(context_));
     state = current.ok() ? cu->cuStreamQuery(CUstream(stream_)) : kInvalidContext;
   }
-  if (state == CUDA_SUCCESS || state == CUDA_ERROR_NOT_READY) return false;
+  if (!loses_context(state)) return false;
   GST_WARNING(
       "the CUDA context of the bridge on Vulkan device %d (%s) is lost (%s): the copies in "
       "that it will not finish are released",

@@ -96,10 +96,11 @@ class Bridge {
   // fails.
   bool wait_copied_out(Target& from, std::string& error);
 
-  // Whether the CUDA context is lost (a fault in any of its work: the driver refuses all of it
-  // since). Then the copies in that were queued will never signal the semaphore: their values are
-  // signalled from the CPU (ExportedTimeline::release()), so that no Vulkan work waits for them
-  // forever, holding the compute queue of every stream on the device.
+  // Whether the CUDA context is lost (a fault in any of its work, or the context gone: its stream
+  // reports an error that stays, and the driver runs none of its queued work). Then the copies in that were
+  // queued will never signal the semaphore: their values are signalled from the CPU
+  // (ExportedTimeline::release()), so that no Vulkan work waits for them forever, holding the compute queue
+  // of every stream on the device.
   bool release_if_lost();
 
   // The timeline semaphore the copies signal.

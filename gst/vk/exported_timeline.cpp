@@ -41,6 +41,7 @@ int ExportedTimeline::export_fd(std::string& error) const {
 }
 
 bool ExportedTimeline::release(std::string& error) {
+  std::lock_guard<std::mutex> guard(releasing_);  // two signals of one value would be invalid
   try {
     const uint64_t last = issued_.load();
     if (counter() < last)

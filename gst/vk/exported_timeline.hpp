@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include "device.hpp"
@@ -31,8 +32,9 @@ class ExportedTimeline {
   // Signals, from the CPU, the last value next_value() gave, when the other API will signal nothing
   // more (its context is lost): Vulkan work that waits for a value it would have signalled runs
   // instead of holding the queue it waits on (every stream of the device) forever. Only then: a
-  // signal of the other API's after it would go backwards. False with `error` set when the driver
-  // fails.
+  // signal of the other API's after it would go backwards. (The other API's signals it will never
+  // run stay pending as far as it knows; Vulkan cannot see them.) Threads may call it at once. False
+  // with `error` set when the driver fails.
   bool release(std::string& error);
 
  private:
@@ -41,6 +43,7 @@ class ExportedTimeline {
   std::shared_ptr<Device> device_;
   vk::raii::Semaphore semaphore_ = nullptr;
   std::atomic<uint64_t> issued_{0};
+  std::mutex releasing_;  // release()'s look at the counter and its signal, one thread at a time
 };
 
 }  // namespace vkc

@@ -25,6 +25,10 @@ constexpr const char kFaultingKernel[] = R"(
 
 CudaFault::CudaFault(const CudaFunctions& cu, CUcontext context) : cu_(cu), context_(context) {
   vkc::cuda::ContextScope current(cu_, context_);
+  if (!current.ok()) {
+    error_ = "the context cannot be made current";
+    return;
+  }
   CUmodule module = nullptr;
   CUresult result = cu_.cuModuleLoadData(&module, kFaultingKernel);
   if (result == CUDA_SUCCESS) result = cu_.cuModuleGetFunction(&kernel_, module, "vkc_fault");
