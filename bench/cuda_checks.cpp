@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <csignal>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -404,6 +405,8 @@ int main(int argc, char** argv) {
     std::printf("%s", out ? out : "");
     if (!spawned)
       std::printf("lost CUDA context, case %zu: not run (%s)\n", i, spawn_error->message);
+    else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM)
+      std::printf("lost CUDA context, case %zu: HANG (no end within 120 s)\n", i);
     else if (WIFSIGNALED(status))
       std::printf("lost CUDA context, case %zu: CRASHED (signal %d)\n", i, WTERMSIG(status));
     lost_failures += !spawned || !WIFEXITED(status) || WEXITSTATUS(status) != 0;
