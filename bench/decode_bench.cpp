@@ -18,17 +18,21 @@
 // With --queue a queue after the decoder runs the elements in a thread of their own: the CPU of the
 // queues' threads and of our completion service's, per frame, is then the elements' own (with the
 // queue's, which decode alone with --queue shows), apart from the decoder's, whose CUDA calls spin
-// while the GPU is busy (the whole process's CPU per frame grows with the GPU's load).
+// while the GPU is busy (the whole process's CPU per frame grows with the GPU's load). The same CPU by
+// group of threads (the queues', our completion service's "wait", its workers' "done"), with how often
+// they went to sleep, per frame: where an element's cost sits, and how many hand-overs a frame takes.
 #include <dirent.h>
 #include <gst/base/gstbasesink.h>
 #include <gst/gst.h>
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -73,21 +77,62 @@ bool element_thread(const std::string& comm) {
          (comm.rfind("vkc", 0) == 0 && comm.size() > 3 && (comm[3] == ':' || g_ascii_isdigit(comm[3])));
 }
 
-// CPU time (ns, from /proc's schedstat) of the process's element threads (element_thread()).
-uint64_t element_threads_cpu_ns() {
-  uint64_t sum = 0;
+// A group of element threads (element_thread()): "queue" for the queues', else the part of our
+// threads' names after the colon ("wait" for the completion service, "done" for its workers).
+std::string thread_group(const std::string& comm) {
+  if (comm.rfind("queue", 0) == 0) return "queue";
+  const size_t colon = comm.find(':');
+  return colon == std::string::npos ? comm : comm.substr(colon + 1);
+}
+
+// CPU time (ns, from /proc's schedstat) and the times a thread went to sleep (voluntary context
+// switches), of the process's element threads by thread_group(); the threads' sum under "all".
+struct ThreadCost {
+  uint64_t cpu_ns = 0;
+  uint64_t sleeps = 0;
+};
+using ThreadCosts = std::map<std::string, ThreadCost>;
+
+ThreadCosts element_thread_costs() {
+  ThreadCosts costs;
   DIR* tasks = opendir("/proc/self/task");
-  if (!tasks) return 0;
+  if (!tasks) return costs;
   while (dirent* task = readdir(tasks)) {
     if (task->d_name[0] == '.') continue;
     const std::string dir = std::string("/proc/self/task/") + task->d_name;
     std::string comm;
     std::getline(std::ifstream(dir + "/comm"), comm);
     uint64_t ns = 0;
-    if (element_thread(comm) && (std::ifstream(dir + "/schedstat") >> ns)) sum += ns;
+    if (!element_thread(comm) || !(std::ifstream(dir + "/schedstat") >> ns)) continue;
+    uint64_t sleeps = 0;
+    std::ifstream status(dir + "/status");
+    for (std::string line; std::getline(status, line);)
+      if (line.rfind("voluntary_ctxt_switches:", 0) == 0)
+        sleeps = std::strtoull(line.c_str() + 24, nullptr, 10);
+    for (const std::string& group : {std::string("all"), thread_group(comm)}) {
+      costs[group].cpu_ns += ns;
+      costs[group].sleeps += sleeps;
+    }
   }
   closedir(tasks);
-  return sum;
+  return costs;
+}
+
+// "group:us/sleeps ..." per frame for each group, from the costs at the window's start and end
+// (threads that came or went meanwhile count what they ran inside it).
+std::string per_frame(const ThreadCosts& before, const ThreadCosts& after, uint64_t frames) {
+  std::string text;
+  for (const auto& [group, cost] : after) {
+    if (group == "all") continue;
+    const auto it = before.find(group);
+    const ThreadCost start = it == before.end() ? ThreadCost{} : it->second;
+    char part[96];
+    std::snprintf(part, sizeof part, "%s%s:%.1f/%.2f", text.empty() ? "" : ",", group.c_str(),
+                  double(cost.cpu_ns - std::min(start.cpu_ns, cost.cpu_ns)) / 1e3 / double(frames),
+                  double(cost.sleeps - std::min(start.sleeps, cost.sleeps)) / double(frames));
+    text += part;
+  }
+  return text;
 }
 
 // The first late frames (--live): which stream, which frame, how late, when in the window; where
@@ -108,7 +153,10 @@ void note_late(const char* sink, GstClockTime pts, GstClockTime by) {
     g_late_frames.push_back({sink, pts, by, g_get_monotonic_time() - g_window_start_us});
 }
 
-// A frame at a sink: counted; with --live, late when the sink's clock is past the frame's time.
+// A frame at a sink: counted; with --live, late when the sink's clock is past the moment the sink
+// renders it: its running time, plus the pipeline's latency and the sink's ts-offset. (Until run 114
+// the offset was left out: the streams with the largest offsets, whose frames reach the sink up to
+// a frame interval before they render, counted as late by a fraction of a millisecond.)
 GstPadProbeReturn at_sink(GstPad* pad, GstPadProbeInfo* info, gpointer data) {
   if (info->type & GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM) {
     if (GST_EVENT_TYPE(GST_PAD_PROBE_INFO_EVENT(info)) == GST_EVENT_EOS) g_counts.ended++;
@@ -125,8 +173,9 @@ GstPadProbeReturn at_sink(GstPad* pad, GstPadProbeInfo* info, gpointer data) {
     gst_event_parse_segment(event, &segment);
     const GstClockTime running =
         gst_segment_to_running_time(segment, GST_FORMAT_TIME, GST_BUFFER_PTS(buffer));
-    const GstClockTime due =
-        gst_element_get_base_time(sink) + running + gst_base_sink_get_latency(GST_BASE_SINK(sink));
+    const GstClockTime due = gst_element_get_base_time(sink) + running +
+                             gst_base_sink_get_latency(GST_BASE_SINK(sink)) +
+                             GstClockTime(gst_base_sink_get_ts_offset(GST_BASE_SINK(sink)));
     const GstClockTime now = gst_clock_get_time(clock);
     if (GST_CLOCK_TIME_IS_VALID(running) && now > due) {
       g_counts.late++;
@@ -252,7 +301,7 @@ int main(int argc, char** argv) {
   const uint64_t frames0 = g_counts.frames;
   const uint64_t ended0 = g_counts.ended;
   const double cpu0 = cpu_seconds();
-  const uint64_t element_cpu0 = element_threads_cpu_ns();
+  const ThreadCosts costs0 = element_thread_costs();
   const gint64 t0 = g_get_monotonic_time();
   g_window_start_us = t0;
   g_counts.window_open = true;
@@ -260,7 +309,9 @@ int main(int argc, char** argv) {
   g_counts.window_open = false;
   const double seconds = double(g_get_monotonic_time() - t0) / 1e6;
   const double cpu = cpu_seconds() - cpu0;
-  const double element_cpu = double(element_threads_cpu_ns() - element_cpu0) / 1e9;
+  const ThreadCosts costs = element_thread_costs();
+  const double element_cpu = double(costs.count("all") ? costs.at("all").cpu_ns : 0) / 1e9 -
+                             double(costs0.count("all") ? costs0.at("all").cpu_ns : 0) / 1e9;
   const uint64_t frames = g_counts.frames - frames0;
   const bool ended_inside = g_counts.ended != ended0 || ended0 > 0;
   const guint64 uploads = sum_counter(pipeline, "uploads");
@@ -269,11 +320,12 @@ int main(int argc, char** argv) {
   gst_object_unref(pipeline);
   std::printf(
       "RESULT memory=%s streams=%d elements=\"%s\" %s frames_per_s=%.0f cpu_us_per_frame=%.1f "
-      "element_threads_us_per_frame=%.1f late=%llu "
+      "element_threads_us_per_frame=%.1f by_thread_us_sleeps_per_frame=%s late=%llu "
       "frames=%llu uploads=%llu downloads=%llu start_s=%.1f%s%s\n",
       o.memory.c_str(), o.streams, o.elements.empty() ? "(decode alone)" : o.elements.c_str(),
       o.live ? "live" : "unpaced", frames / seconds, frames ? cpu * 1e6 / double(frames) : 0.0,
-      frames ? element_cpu * 1e6 / double(frames) : 0.0, (unsigned long long)g_counts.late.load(),
+      frames ? element_cpu * 1e6 / double(frames) : 0.0,
+      frames ? per_frame(costs0, costs, frames).c_str() : "-", (unsigned long long)g_counts.late.load(),
       (unsigned long long)frames, (unsigned long long)uploads, (unsigned long long)downloads, start_s,
       ended_inside ? " ENDED-INSIDE-WINDOW" : "", ok ? "" : " ERROR");
   for (const LateFrame& late : g_late_frames)

@@ -10,6 +10,10 @@
 #    completion service), and our elements' uploads and downloads (0 on the CUDA path);
 # 2. live (sinks in real time, 30 frames/s a stream), LIVE_STREAMS streams: decode alone, lumamax
 #    with CUDA memory and through system memory: late frames in a 3 s window after 3 s.
+# 3. COST=1 (off by default): where an element's CPU goes, H.264, COST_STREAMS live streams (32) and
+#    STREAMS unpaced: decode alone, stock `identity` (what any element costs there), lumamax without
+#    messages, lumamax, histogram with CUDA memory, lumamax through system memory; the CPU and the
+#    sleeps per frame of each group of threads (by_thread_us_sleeps_per_frame).
 set -u
 source .gpu/env.sh
 export LD_PRELOAD=$(ls /usr/local/nvidia/lib64/libnvidia-tls.so.* 2>/dev/null | head -1)
@@ -39,6 +43,16 @@ if [ "${UNPACED:-1}" != 0 ]; then
         for memory in $order; do bench "$codec" "$memory" "$elements" --streams "${STREAMS:-48}" --warmup 1.5 --window 2; done
       done
     done
+  done
+fi
+if [ "${COST:-0}" != 0 ]; then
+  echo "== 3. where an element's CPU goes"
+  for pace in "--live --streams ${COST_STREAMS:-32}" "--streams ${STREAMS:-48}"; do
+    bench h264 cuda "" $pace --warmup 2 --window 3
+    for elements in identity "lumamax post-messages=false" lumamax histogram; do
+      bench h264 cuda "$elements" $pace --warmup 2 --window 3
+    done
+    bench h264 system lumamax $pace --warmup 2 --window 3
   done
 fi
 if [ "${LIVE:-1}" != 0 ]; then
