@@ -3,7 +3,8 @@
 # (with OpenCV's libraries for the in-process peers) stays well under the device tool's 64 MiB.
 #   bash bench/bundle.sh        # then: device run with carry [".gpu"], see bench/gpu-bench.sh
 #   bash bench/bundle.sh --perf # also Debian's perf and its libraries, for bench/gpu-profile.sh
-#   bash bench/bundle.sh --media # also the clips bench/gpu-cuda.sh decodes (ffmpeg makes them)
+#   bash bench/bundle.sh --media # also the clips bench/gpu-cuda.sh decodes (ffmpeg makes them;
+#                                # LONG_CLIP=1 adds 120 s of H.264)
 # PROFILE_BUILD=DIR packs DIR's plugin and bench in place of build/'s (a build with frame pointers:
 # meson setup build-fp -Dtests=disabled -Dcpp_args=-fno-omit-frame-pointer).
 set -euo pipefail
@@ -46,6 +47,9 @@ if [ "${1:-}" = --media ]; then
   enc 1920x1080 5 libx265 .gpu/media/h265-1080p.mp4 -x265-params log-level=error
   enc 1920x1080 20 libx264 .gpu/media/h264-1080p-20s.mp4 -crf 36
   enc 1920x1080 20 libx265 .gpu/media/h265-1080p-20s.mp4 -crf 38 -x265-params log-level=error
+  # LONG_CLIP=1: 120 s of H.264 (16 MB), for the decode bench with few streams unpaced (one stream
+  # decodes about 700 frames/s: a 20 s clip ends inside the window).
+  if [ "${LONG_CLIP:-0}" = 1 ]; then enc 1920x1080 120 libx264 .gpu/media/h264-1080p-120s.mp4 -crf 36; fi
   enc 1920x1080 2 libx264 /tmp/vkc-a.ts -f mpegts
   enc 1280x720 2 libx264 /tmp/vkc-b.ts -f mpegts
   cat /tmp/vkc-a.ts /tmp/vkc-b.ts /tmp/vkc-a.ts > .gpu/media/change.ts
