@@ -4,6 +4,7 @@
 #pragma once
 
 #include "floor_empty.spv.h"
+#include "vk/commands.hpp"
 #include "vk/vk.hpp"
 
 namespace bench {
@@ -22,7 +23,7 @@ class BareKernel {
   }
   vk::Pipeline pipeline() const { return *pipeline_; }
   // One workgroup.
-  void dispatch(vk::CommandBuffer cmd) const {
+  void dispatch(vkc::Commands cmd) const {
     cmd.bindPipeline(vk::PipelineBindPoint::eCompute, *pipeline_);
     cmd.dispatch(1, 1, 1);
   }

@@ -29,7 +29,7 @@ CopyBandwidth measure_copy_bandwidth() {
     auto best_gbs = [&](const std::vector<std::pair<vk::Buffer, vk::Buffer>>& copies) {
       double best_ns = 0;
       for (int i = 0; i < 5; ++i) {
-        vk::CommandBuffer cmd = ring.begin(0);
+        vkc::Commands cmd = ring.begin(0);
         ring.start_timing(0);
         for (vk::DeviceSize k = 0; k < copies.size(); ++k)
           cmd.copyBuffer(copies[k].first, copies[k].second,

@@ -44,7 +44,7 @@ std::unique_ptr<vkc::Buffer> lab_cube_table(const std::shared_ptr<vkc::Device>& 
   std::uniform_real_distribution<float> value(0.0f, 1.0f);
   auto* entries = reinterpret_cast<float*>(host->mapped());
   for (vk::DeviceSize i = 0; i < bytes / 4; ++i) entries[i] = value(rng);
-  run_once(ring, [&](vk::CommandBuffer cmd) {
+  run_once(ring, [&](vkc::Commands cmd) {
     cmd.copyBuffer(host->handle(), table->handle(), vk::BufferCopy{.size = bytes});
   });
   return table;
@@ -78,7 +78,7 @@ class LutLab {
                 1.0f} {
     kernel_.update(0, {{src}, {dst}, {table}});
   }
-  void record(vk::CommandBuffer cmd) const { kernel_.dispatch(cmd, 0, &params_, gx_, gy_); }
+  void record(vkc::Commands cmd) const { kernel_.dispatch(cmd, 0, &params_, gx_, gy_); }
   LutParams& params() { return params_; }
 
  private:
@@ -120,9 +120,9 @@ class HistogramLab {
                 .depths = 0x08080808,
                 .histogram_words = histogram::kNarrowBins} {
     kernel_.update(0, {{src}, {counts_->handle()}, {src}, {result_->handle()}});
-    run_once(ring, [&](vk::CommandBuffer cmd) { vkc::clear_buffer(cmd, counts_->handle()); });
+    run_once(ring, [&](vkc::Commands cmd) { vkc::clear_buffer(cmd, counts_->handle()); });
   }
-  void record(vk::CommandBuffer cmd) const { kernel_.dispatch(cmd, 0, &params_, gx_, gy_); }
+  void record(vkc::Commands cmd) const { kernel_.dispatch(cmd, 0, &params_, gx_, gy_); }
   HistogramParams& params() { return params_; }
 
  private:
@@ -160,11 +160,11 @@ void print_content_lab(const std::shared_ptr<vkc::Device>& device, vkc::CommandR
                        std::memcpy(pixels + i, "\x20\x60\xa0\xff", 4);
                    }}};
   auto time = [&](const std::string& what, const auto& lab, double moved) {
-    print_line(what.c_str(), time_submissions(ring, [&](vk::CommandBuffer cmd) { lab.record(cmd); }), moved);
+    print_line(what.c_str(), time_submissions(ring, [&](vkc::Commands cmd) { lab.record(cmd); }), moved);
   };
   for (const auto& content : contents) {
     content.fill();
-    run_once(ring, [&](vk::CommandBuffer cmd) {
+    run_once(ring, [&](vkc::Commands cmd) {
       cmd.copyBuffer(host->handle(), frame->handle(), vk::BufferCopy{.size = bytes});
     });
     const std::string frame_kind = std::string(", ") + content.name + " frame";
@@ -214,19 +214,18 @@ void print_element_kernels(const std::shared_ptr<vkc::Device>& device, vkc::Comm
                               .push_constant_bytes = sizeof(ScanParams),
                               .specialization = {lumamax::kScanGroupX, lumamax::kScanGroupY, 4, 0}});
     scan.update(0, {{src}, {scratch->handle()}, {src}, {result->handle()}});
-    run_once(ring, [&](vk::CommandBuffer cmd) { vkc::clear_buffer(cmd, scratch->handle()); });
+    run_once(ring, [&](vkc::Commands cmd) { vkc::clear_buffer(cmd, scratch->handle()); });
     for (uint32_t finish : {1u, 0u}) {
       ScanParams p{w, h, 0, 4 * w, 0, 0, w, h, tiles_x, tiles, 0x020100, kr, kg, kb, 0, 1, 0, finish, 0};
       line(
           finish ? "lumamax scan" : "lumamax scan, tiles only (no last workgroup)",
-          [&](vk::CommandBuffer cmd) { scan.dispatch(cmd, 0, &p, tiles_x, tiles / tiles_x); },
-          double(w) * h * 4);
+          [&](vkc::Commands cmd) { scan.dispatch(cmd, 0, &p, tiles_x, tiles / tiles_x); }, double(w) * h * 4);
     }
   }
   {
     HistogramLab histogram(device, ring, w, h, src);
     line(
-        "histogram", [&](vk::CommandBuffer cmd) { histogram.record(cmd); }, double(w) * h * 4);
+        "histogram", [&](vkc::Commands cmd) { histogram.record(cmd); }, double(w) * h * 4);
   }
   {
     vkc::Kernel convert(
@@ -251,7 +250,7 @@ void print_element_kernels(const std::shared_ptr<vkc::Device>& device, vkc::Comm
                     {0.439f, -0.368f, -0.071f, 128}};
     line(
         "rgb2yuv RGBA to NV12",
-        [&](vk::CommandBuffer cmd) {
+        [&](vkc::Commands cmd) {
           convert.dispatch(cmd, 0, &p, (w / rgb2yuv::kBlockWidth + rgb2yuv::kGroupX - 1) / rgb2yuv::kGroupX,
                            (h / 2 + rgb2yuv::kGroupY - 1) / rgb2yuv::kGroupY);
         },

@@ -29,7 +29,7 @@ using vkc::shader::bench_floor::kMaxVecs;
 // each other in one submission, or without (timed per dispatch).
 constexpr int kInARow = 5;
 Recorder in_a_row(const vkc::Kernel& kernel, const uint32_t& count, uint32_t groups, bool barriers = true) {
-  return [&kernel, &count, groups, barriers](vk::CommandBuffer cmd) {
+  return [&kernel, &count, groups, barriers](vkc::Commands cmd) {
     for (int k = 0; k < kInARow; ++k) {
       if (k > 0 && barriers) vkc::compute_barrier(cmd);
       kernel.dispatch(cmd, 0, &count, groups, 1);
@@ -71,12 +71,12 @@ bool print_kernel_floors(const std::vector<std::string>& sizes) {
     {  // the bench's first random frame (histogram's shared counters see no more conflicts than there)
       auto host = vkc::Buffer::create_host(device, frame, "floor frame");
       fill_random_frame(host->mapped(), size_t(frame), 0);
-      run_once(ring, [&](vk::CommandBuffer cmd) {
+      run_once(ring, [&](vkc::Commands cmd) {
         cmd.copyBuffer(host->handle(), src->handle(), vk::BufferCopy{.size = frame});
       });
     }
 
-    print_line("timestamps alone", time_submissions(ring, [](vk::CommandBuffer) {}), 0);
+    print_line("timestamps alone", time_submissions(ring, [](vkc::Commands) {}), 0);
     auto copy1 = kernel("floor copy", floor_copy_spv, sizeof(floor_copy_spv), 1);
     copy1->update(0, {{src->handle()}, {dst->handle()}});
     const uint32_t none = 0;
@@ -87,14 +87,12 @@ bool print_kernel_floors(const std::vector<std::string>& sizes) {
     // that reads nothing, and launches in a row with and without barriers between them.
     auto launches = [&](const std::string& context) {
       print_line(("one workgroup doing nothing" + context).c_str(),
-                 time_submissions(ring, [&](vk::CommandBuffer cmd) { copy1->dispatch(cmd, 0, &none, 1, 1); }),
-                 0);
+                 time_submissions(ring, [&](vkc::Commands cmd) { copy1->dispatch(cmd, 0, &none, 1, 1); }), 0);
       print_line(("one workgroup reading nothing" + context).c_str(),
-                 time_submissions(ring, [&](vk::CommandBuffer cmd) { empty->dispatch(cmd, 0, &none, 1, 1); }),
-                 0);
+                 time_submissions(ring, [&](vkc::Commands cmd) { empty->dispatch(cmd, 0, &none, 1, 1); }), 0);
       // Without a descriptor set or push constants: whether the launch waits for those.
       print_line(("one workgroup, no descriptor set or push constants bound" + context).c_str(),
-                 time_submissions(ring, [&](vk::CommandBuffer cmd) { bare.dispatch(cmd); }), 0);
+                 time_submissions(ring, [&](vkc::Commands cmd) { bare.dispatch(cmd); }), 0);
       print_line(("one workgroup reading nothing, five in a row with barriers, each" + context).c_str(),
                  time_submissions(ring, in_a_row(*empty, none, 1), kInARow), 0);
       print_line(("one workgroup reading nothing, five in a row without barriers, each" + context).c_str(),
@@ -103,7 +101,7 @@ bool print_kernel_floors(const std::vector<std::string>& sizes) {
     launches("");
     print_line("vkCmdCopyBuffer, device to device",
                time_submissions(ring,
-                                [&](vk::CommandBuffer cmd) {
+                                [&](vkc::Commands cmd) {
                                   cmd.copyBuffer(src->handle(), dst->handle(), vk::BufferCopy{.size = frame});
                                 }),
                2.0 * frame);
@@ -114,25 +112,25 @@ bool print_kernel_floors(const std::vector<std::string>& sizes) {
     auto refill = kernel("floor copy", floor_copy_spv, sizeof(floor_copy_spv), 1);
     refill->update(0, {{dst->handle()}, {src->handle()}});
     const uint32_t refill_groups = (count + kGroupSize - 1) / kGroupSize;
-    run_once(ring, [&](vk::CommandBuffer cmd) {  // dst: a copy of the frame, refill's source
+    run_once(ring, [&](vkc::Commands cmd) {  // dst: a copy of the frame, refill's source
       cmd.copyBuffer(src->handle(), dst->handle(), vk::BufferCopy{.size = frame});
     });
     print_element_kernels(device, ring, w, h, src->handle(), spare->handle(), nullptr, ", alone");
     print_content_lab(device, ring, w, h);
     print_element_kernels(
         device, ring, w, h, src->handle(), spare->handle(),
-        [&](vk::CommandBuffer cmd) { refill->dispatch(cmd, 0, &count, refill_groups, 1); },
+        [&](vkc::Commands cmd) { refill->dispatch(cmd, 0, &count, refill_groups, 1); },
         ", after a kernel writing its input");
     auto busy = [&](std::initializer_list<vkc::QueueRole> roles, const char* what, bool local = false) {
       BusTraffic traffic(device, roles, local);
       const std::string context = std::string(", ") + what + (traffic.running() ? "" : " (no copy queue)");
-      print_line(("timestamps alone" + context).c_str(), time_submissions(ring, [](vk::CommandBuffer) {}), 0);
+      print_line(("timestamps alone" + context).c_str(), time_submissions(ring, [](vkc::Commands) {}), 0);
       launches(context);
       auto copy = kernel("floor copy", floor_copy_spv, sizeof(floor_copy_spv), 1);
       copy->update(0, {{src->handle()}, {spare->handle()}});
       print_line(("copy kernel, 16 B per invocation" + context).c_str(),
                  time_submissions(
-                     ring, [&](vk::CommandBuffer cmd) { copy->dispatch(cmd, 0, &count, refill_groups, 1); }),
+                     ring, [&](vkc::Commands cmd) { copy->dispatch(cmd, 0, &count, refill_groups, 1); }),
                  2.0 * frame);
       print_line(("copy kernel, 16 B, five in a row with barriers, each" + context).c_str(),
                  time_submissions(ring, in_a_row(*copy, count, refill_groups), kInARow), 2.0 * frame);
@@ -153,23 +151,21 @@ bool print_kernel_floors(const std::vector<std::string>& sizes) {
       auto read_last = kernel("floor read", floor_read_spv, sizeof(floor_read_spv), vecs, 1);
       read_last->update(0, {{src->handle()}, {sums->handle()}});
       // The counter starts at zero; the last workgroup leaves it so.
-      run_once(ring, [&](vk::CommandBuffer cmd) { vkc::clear_buffer(cmd, sums->handle()); });
+      run_once(ring, [&](vkc::Commands cmd) { vkc::clear_buffer(cmd, sums->handle()); });
       char what[96];
       std::snprintf(what, sizeof what, "copy kernel, %u B per invocation", 16 * vecs);
       print_line(
-          what,
-          time_submissions(ring, [&](vk::CommandBuffer cmd) { copy->dispatch(cmd, 0, &count, groups, 1); }),
+          what, time_submissions(ring, [&](vkc::Commands cmd) { copy->dispatch(cmd, 0, &count, groups, 1); }),
           2.0 * frame);
       std::snprintf(what, sizeof what, "read kernel (sums per workgroup), %u B per invocation", 16 * vecs);
       print_line(
-          what,
-          time_submissions(ring, [&](vk::CommandBuffer cmd) { read->dispatch(cmd, 0, &count, groups, 1); }),
+          what, time_submissions(ring, [&](vkc::Commands cmd) { read->dispatch(cmd, 0, &count, groups, 1); }),
           double(frame));
       std::snprintf(what, sizeof what, "read kernel, the last workgroup adds the slots, %u B", 16 * vecs);
-      print_line(what,
-                 time_submissions(
-                     ring, [&](vk::CommandBuffer cmd) { read_last->dispatch(cmd, 0, &count, groups, 1); }),
-                 double(frame));
+      print_line(
+          what,
+          time_submissions(ring, [&](vkc::Commands cmd) { read_last->dispatch(cmd, 0, &count, groups, 1); }),
+          double(frame));
       std::snprintf(what, sizeof what, "copy kernel, %u B, five in a row with barriers, each", 16 * vecs);
       print_line(what, time_submissions(ring, in_a_row(*copy, count, groups), kInARow), 2.0 * frame);
     }

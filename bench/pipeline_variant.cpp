@@ -193,7 +193,7 @@ void submit_for_every_buffer(GstElement* pipeline, const std::shared_ptr<vkc::De
           s->ring.wait((slot + 1) % depth, 10'000'000'000ull);  // the second-oldest: frees two
         s->ring.wait(slot, 10'000'000'000ull);                  // done by then
         ++s->count;
-        vk::CommandBuffer cmd = s->ring.begin(slot);
+        vkc::Commands cmd = s->ring.begin(slot);
         if (s->host)
           cmd.copyBuffer(s->host->handle(), s->local->handle(), vk::BufferCopy{.size = s->host->size()});
         s->ring.submit(slot);

@@ -12,7 +12,7 @@ Times time_submissions(vkc::CommandRing& ring, const Recorder& record, int per_s
                        const Recorder& before) {
   std::vector<double> us;
   for (int i = 0; i < kTimedRepeats; ++i) {
-    vk::CommandBuffer cmd = ring.begin(0);
+    vkc::Commands cmd = ring.begin(0);
     if (before) {
       before(cmd);
       vkc::compute_barrier(cmd);
@@ -30,7 +30,7 @@ Times time_submissions(vkc::CommandRing& ring, const Recorder& record, int per_s
 }
 
 void run_once(vkc::CommandRing& ring, const Recorder& record) {
-  vk::CommandBuffer cmd = ring.begin(0);
+  vkc::Commands cmd = ring.begin(0);
   record(cmd);
   const vk::MemoryBarrier all{
       .srcAccessMask = vk::AccessFlagBits::eMemoryWrite,

@@ -12,7 +12,7 @@ struct Times {
   double median_us = 0, min_us = 0;
 };
 
-using Recorder = std::function<void(vk::CommandBuffer)>;
+using Recorder = std::function<void(vkc::Commands)>;
 
 constexpr int kTimedRepeats = 50;
 

@@ -104,7 +104,7 @@ void CheckLostContext(const std::shared_ptr<vkc::Device>& device, const CudaFunc
   cu.cuCtxDestroy(context);
   // The Vulkan device works on.
   auto buffer = vkc::Buffer::create_host(device, 4096, "test after the loss");
-  vk::CommandBuffer cmd = ring.begin(0);
+  vkc::Commands cmd = ring.begin(0);
   cmd.fillBuffer(buffer->handle(), 0, VK_WHOLE_SIZE, 0x2a2a2a2au);
   vk::MemoryBarrier to_host{.srcAccessMask = vk::AccessFlagBits::eTransferWrite,
                             .dstAccessMask = vk::AccessFlagBits::eHostRead};
@@ -181,7 +181,7 @@ GST_START_TEST(test_frames_cross_from_cuda_to_vulkan) {
       }
       const uint64_t value = bridge->copy_in(planes, *target, offsets, pitches, error);
       fail_unless(value > 0, "copy_in: %s", error.c_str());
-      vk::CommandBuffer cmd = ring.begin(0);
+      vkc::Commands cmd = ring.begin(0);
       cmd.copyBuffer(target->buffer().handle(), readback->handle(), vk::BufferCopy{.size = bytes});
       vk::MemoryBarrier to_host{.srcAccessMask = vk::AccessFlagBits::eTransferWrite,
                                 .dstAccessMask = vk::AccessFlagBits::eHostRead};
@@ -199,7 +199,7 @@ GST_START_TEST(test_frames_cross_from_cuda_to_vulkan) {
     }
     // The other way: what Vulkan writes into the target, CUDA reads (once Vulkan's work is done).
     {
-      vk::CommandBuffer cmd = ring.begin(0);
+      vkc::Commands cmd = ring.begin(0);
       cmd.fillBuffer(target->buffer().handle(), 0, VK_WHOLE_SIZE, 0x5a3c9617u);
       ring.submit(0);
       fail_unless(ring.wait(0, 10 * kSecondNs) == vkc::Completion::kDone, "the fill did not end");
@@ -215,7 +215,7 @@ GST_START_TEST(test_frames_cross_from_cuda_to_vulkan) {
     for (int round = 0; round < 2; ++round) {
       for (auto& b : content) b = uint8_t(rng());
       std::memcpy(readback->mapped(), content.data(), bytes);
-      vk::CommandBuffer cmd = ring.begin(0);
+      vkc::Commands cmd = ring.begin(0);
       cmd.copyBuffer(readback->handle(), target->buffer().handle(), vk::BufferCopy{.size = bytes});
       ring.submit(0);
       fail_unless(ring.wait(0, 10 * kSecondNs) == vkc::Completion::kDone, "round %d: the write did not end",

@@ -105,7 +105,7 @@ GST_START_TEST(test_exported_memory_reads_the_same_through_an_import) {
   std::vector<uint8_t> bytes(kBytes);
   FillRandom(bytes, "exported memory");
   std::memcpy(source->mapped(), bytes.data(), kBytes);
-  auto ring = vkc::submit_commands(device, "test export round trip", [&](vk::CommandBuffer cmd) {
+  auto ring = vkc::submit_commands(device, "test export round trip", [&](vkc::Commands cmd) {
     cmd.copyBuffer(source->handle(), exported->handle(), vk::BufferCopy{.size = kBytes});
     vk::MemoryBarrier written{.srcAccessMask = vk::AccessFlagBits::eTransferWrite,
                               .dstAccessMask = vk::AccessFlagBits::eTransferRead};
@@ -140,7 +140,7 @@ GST_START_TEST(test_compute_work_waits_for_a_timeline_value) {
     vkc::CommandRing ring(device, 1, "test timeline wait", 0);
     {
       std::unique_ptr<vkc::BatchScope> scope(batched ? new vkc::BatchScope : nullptr);
-      vk::CommandBuffer cmd = ring.begin(0);
+      vkc::Commands cmd = ring.begin(0);
       cmd.copyBuffer(source->handle(), target->handle(), vk::BufferCopy{.size = kBytes});
       vk::MemoryBarrier to_host{.srcAccessMask = vk::AccessFlagBits::eTransferWrite,
                                 .dstAccessMask = vk::AccessFlagBits::eHostRead};

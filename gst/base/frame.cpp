@@ -93,7 +93,7 @@ guint first_component(const GstVideoInfo& info, guint plane) {
 
 }  // namespace
 
-bool record_frame_transfer(vk::CommandBuffer cmd, const GstVideoInfo& info, const FrameLayout& in,
+bool record_frame_transfer(Commands cmd, const GstVideoInfo& info, const FrameLayout& in,
                            const FrameLayout& out, const FramePart& part) {
   std::vector<vk::BufferCopy> regions;
   const guint end_plane = MIN(part.end_plane, GST_VIDEO_INFO_N_PLANES(&info));
@@ -121,7 +121,7 @@ bool record_frame_transfer(vk::CommandBuffer cmd, const GstVideoInfo& info, cons
   return true;
 }
 
-void record_frame_copy(vk::CommandBuffer cmd, const GstVideoInfo& info, const FrameLayout& in,
+void record_frame_copy(Commands cmd, const GstVideoInfo& info, const FrameLayout& in,
                        const FrameLayout& out, const FramePart& part) {
   if (record_frame_transfer(cmd, info, in, out, part)) transfer_to_compute_barrier(cmd);
 }
@@ -262,7 +262,7 @@ bool InputBinding::bind(const std::shared_ptr<Device>& device, GstBuffer* buf, c
   return frame_layout(buf, info, staging->handle(), 0, layout, error);
 }
 
-void InputBinding::record_gather(vk::CommandBuffer cmd, vk::Buffer to) const {
+void InputBinding::record_gather(Commands cmd, vk::Buffer to) const {
   vk::DeviceSize at = 0;
   for (const Piece& piece : pieces_) {
     if (piece.size > 0) cmd.copyBuffer(piece.buffer, to, vk::BufferCopy{piece.offset, at, piece.size});

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "vk/commands.hpp"
 #include "vk/memory.hpp"
 
 namespace vkc {
@@ -23,7 +24,7 @@ struct FrameLayout {
 };
 
 struct Frame {
-  vk::CommandBuffer cmd;
+  Commands cmd;
   uint32_t slot = 0;  // ring slot: index for per-frame descriptor sets
   FrameLayout in;
   FrameLayout out;  // empty for analysis elements
@@ -72,7 +73,7 @@ class InputBinding {
   // kGathered: records copying each memory's bytes to its place in `to` (at least the buffer's
   // size), laid out as one memory would be; `layout` from bind() then reads `to`. Ordered before
   // later dispatches by the caller's barrier.
-  void record_gather(vk::CommandBuffer cmd, vk::Buffer to) const;
+  void record_gather(Commands cmd, vk::Buffer to) const;
   // Whether the GPU reads the frame from host memory (an upload, in the element's counts).
   bool from_host() const { return path_ != InputPath::kDevice && path_ != InputPath::kCuda; }
 
@@ -118,11 +119,11 @@ struct FramePart {
 // Records copying `part` of a frame laid out as `info` from `in` to `out` (strides may differ),
 // with no barrier: for the copy queues, whose order comes from semaphores. False when the part is
 // empty.
-bool record_frame_transfer(vk::CommandBuffer cmd, const GstVideoInfo& info, const FrameLayout& in,
+bool record_frame_transfer(Commands cmd, const GstVideoInfo& info, const FrameLayout& in,
                            const FrameLayout& out, const FramePart& part = {});
 
 // The same, ordered before the dispatches recorded after it.
-void record_frame_copy(vk::CommandBuffer cmd, const GstVideoInfo& info, const FrameLayout& in,
+void record_frame_copy(Commands cmd, const GstVideoInfo& info, const FrameLayout& in,
                        const FrameLayout& out, const FramePart& part = {});
 
 // `layout`'s planes [0, n_planes) with the same strides, moved so that the first byte they use is

@@ -46,7 +46,7 @@ struct GpuLeftovers {
 // buffers until they are done. So the queue's order and this barrier suffice: no CPU wait. (The copy
 // queues touch only a slot's own copies and host memory, ordered by the slot's semaphores:
 // vkc::ChainEnds.)
-void record_after_earlier_work(vk::CommandBuffer cmd) {
+void record_after_earlier_work(Commands cmd) {
   using Stage = vk::PipelineStageFlagBits;
   using Access = vk::AccessFlagBits;
   vk::MemoryBarrier earlier{.srcAccessMask = Access::eShaderWrite | Access::eTransferWrite,
@@ -57,7 +57,7 @@ void record_after_earlier_work(vk::CommandBuffer cmd) {
 }
 
 // Makes the kernels' writes to host-visible memory visible to the CPU once the frame is done.
-void record_to_host(vk::CommandBuffer cmd) {
+void record_to_host(Commands cmd) {
   vk::MemoryBarrier to_host{
       .srcAccessMask = vk::AccessFlagBits::eShaderWrite | vk::AccessFlagBits::eTransferWrite,
       .dstAccessMask = vk::AccessFlagBits::eHostRead};
@@ -278,6 +278,10 @@ void FrameStream::stop() {
   if (scheduler_) release_after_gpu(scheduler_->stop());
   scheduler_.reset();
   caps_state_.reset();  // after the frames that used it
+  if (ring_ && ring_->submissions() > 0)
+    GST_INFO("%s: %" G_GUINT64_FORMAT " submissions, %" G_GUINT64_FORMAT
+             " recorded (the others submitted again as recorded for an earlier frame)",
+             name_.c_str(), guint64(ring_->submissions()), guint64(ring_->recordings()));
   ring_.reset();
   copies_.reset();
   cuda_.reset();

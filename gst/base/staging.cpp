@@ -72,7 +72,7 @@ vk::Buffer SlotCopies::input_copy(uint32_t slot, vk::DeviceSize bytes) {
   return slot_buffer(slot, inputs_, bytes, "vkcompute input copy", created).handle();
 }
 
-FrameLayout SlotCopies::output_copy(uint32_t slot, vk::CommandBuffer cmd, const GstVideoInfo& info,
+FrameLayout SlotCopies::output_copy(uint32_t slot, Commands cmd, const GstVideoInfo& info,
                                     const FrameLayout& layout) {
   bool created = false;
   FrameLayout copy =
@@ -103,7 +103,7 @@ void ChainEnds::upload() {
 
 void ChainEnds::download() {
   if (!download_) return;
-  vk::CommandBuffer cmd = ring_.begin_download(frame_.slot);
+  Commands cmd = ring_.begin_download(frame_.slot);
   record_frame_transfer(cmd, out_info_, frame_.out, host_out_);
   vk::MemoryBarrier to_host{.srcAccessMask = vk::AccessFlagBits::eTransferWrite,
                             .dstAccessMask = vk::AccessFlagBits::eHostRead};

@@ -33,7 +33,7 @@ class SlotCopies {
   // `layout` moved into the slot's output copy with the same strides. A new copy is zeroed by a
   // fill recorded into `cmd`, so that its row padding, which no kernel writes, reads the same in
   // every run: the caller orders the fill before the kernels.
-  FrameLayout output_copy(uint32_t slot, vk::CommandBuffer cmd, const GstVideoInfo& info,
+  FrameLayout output_copy(uint32_t slot, Commands cmd, const GstVideoInfo& info,
                           const FrameLayout& layout);
 
  private:

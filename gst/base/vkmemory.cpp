@@ -66,7 +66,7 @@ bool run_now(const std::shared_ptr<vkc::Device>& device, const char* name, Comma
 
 // Copies a whole buffer into another of the same device, and waits.
 bool copy_now(const std::shared_ptr<vkc::Device>& device, const vkc::Buffer& from, const vkc::Buffer& to) {
-  return run_now(device, "vkcompute map", [&](vk::CommandBuffer cmd) {
+  return run_now(device, "vkcompute map", [&](vkc::Commands cmd) {
     cmd.copyBuffer(from.handle(), to.handle(), vk::BufferCopy{0, 0, from.size()});
   });
 }
@@ -97,7 +97,7 @@ GstMemory* allocator_alloc(GstAllocator* allocator, gsize size, GstAllocationPar
     if (self->device_local) {
       const vkc::Buffer& zeroed = *buffer;
       vkc::release_after_gpu(vkc::submit_commands(*self->device, "vkcompute zero frame",
-                                                  [&](vk::CommandBuffer cmd) {
+                                                  [&](vkc::Commands cmd) {
                                                     cmd.fillBuffer(zeroed.handle(), 0, VK_WHOLE_SIZE, 0);
                                                   }),
                              nullptr);

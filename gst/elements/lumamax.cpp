@@ -347,7 +347,7 @@ bool LumamaxOperation::record(vkc::CapsState& caps, vkc::Frame& frame, GError** 
   auto bind_scan = [&](vkc::Kernel& kernel, vk::Buffer results) {
     kernel.update(frame.slot, {{frame.in.buffer}, scratch, {frame.in.buffer}, {results}});
   };
-  vk::CommandBuffer cmd = frame.cmd;
+  vkc::Commands cmd = frame.cmd;
   slot.scratch->record_zero_once(cmd);  // the kernel leaves its counters zeroed after each frame
   vkc::update_buffer(cmd, slot.scratch->work(), scan.table, table);
   if (settings.count == 1) {

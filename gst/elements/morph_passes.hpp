@@ -88,7 +88,7 @@ class Passes : public CapsState {
   std::map<const Kernel*, uint32_t> frame_set_uses_;  // sets bound to the frame's buffers so far
 
   // The frame being recorded.
-  vk::CommandBuffer cmd_;
+  Commands cmd_;
   uint32_t slot_ = 0;
   Settings settings_;
   bool source_in_frame_ = false;  // kSource is the input frame's plane

@@ -145,6 +145,12 @@ class Device {
   // The compute pipelines compiled on this device, shared by every element using it.
   KernelCache& kernels() const { return *kernels_; }
 
+  // Buffers and descriptor sets destroyed on the device so far: a command buffer recorded before
+  // one went may name it, or a new object that took its handle (commands.hpp). Pipelines live as
+  // long as the device (KernelCache).
+  void note_released() const { released_.fetch_add(1, std::memory_order_relaxed); }
+  uint64_t released() const { return released_.load(std::memory_order_relaxed); }
+
   // Attaches a debug name (visible in validation messages and GPU debuggers) when the instance
   // has VK_EXT_debug_utils.
   template <typename Handle>
@@ -198,7 +204,8 @@ class Device {
   // One per distinct VkQueue, beside its lock; declared after device_: destroyed before it.
   std::unique_ptr<Timeline> timelines_[3];
   mutable MemoryHeld held_;
-  mutable std::atomic<int> streams_{0};   // StreamCount
+  mutable std::atomic<int> streams_{0};  // StreamCount
+  mutable std::atomic<uint64_t> released_{0};
   std::unique_ptr<KernelCache> kernels_;  // after device_: destroyed before it
   std::unique_ptr<MemoryBlocks> blocks_;  // after device_: freed before it
 };

@@ -1,5 +1,6 @@
 #include "kernel.hpp"
 
+#include <algorithm>
 #include <string>
 
 namespace vkc {
@@ -10,6 +11,10 @@ Kernel::Kernel(std::shared_ptr<Device> device, const KernelInfo& info)
       bindings_(info.bindings),
       push_bytes_(info.push_constant_bytes),
       compiled_(device_->kernels().get(info)) {}
+
+Kernel::~Kernel() {
+  if (!sets_.empty()) device_->note_released();
+}
 
 vk::DescriptorSet Kernel::descriptor_set(uint32_t index) const {
   const auto& dev = device_->device();
@@ -32,6 +37,17 @@ vk::DescriptorSet Kernel::descriptor_set(uint32_t index) const {
 
 void Kernel::update(uint32_t set, std::initializer_list<Binding> buffers) const {
   vk::DescriptorSet descriptors = descriptor_set(set);
+  if (contents_.size() <= set) contents_.resize(set + 1);
+  Contents& held = contents_[set];
+  const uint64_t released = device_->released();
+  if (held.released == released && held.buffers.size() == buffers.size() &&
+      std::equal(buffers.begin(), buffers.end(), held.buffers.begin(),
+                 [](const Binding& b, vk::Buffer h) { return b.buffer == h; }))
+    return;
+  held.buffers.clear();
+  for (const Binding& b : buffers) held.buffers.push_back(b.buffer);
+  held.released = released;
+  held.version++;
   std::vector<vk::DescriptorBufferInfo> infos;
   std::vector<vk::WriteDescriptorSet> writes;
   infos.reserve(buffers.size());
@@ -46,7 +62,7 @@ void Kernel::update(uint32_t set, std::initializer_list<Binding> buffers) const 
   device_->device().updateDescriptorSets(writes, nullptr);
 }
 
-void Kernel::dispatch(vk::CommandBuffer cmd, uint32_t set, const void* push_constants, uint32_t groups_x,
+void Kernel::dispatch(Commands cmd, uint32_t set, const void* push_constants, uint32_t groups_x,
                       uint32_t groups_y) const {
   // A grid larger than the device dispatches at once (maxComputeWorkGroupCount: 65 535 workgroups
   // in a direction on lavapipe, in Y on NVIDIA's GPUs) cannot be recorded: the kernels index their
@@ -60,13 +76,13 @@ void Kernel::dispatch(vk::CommandBuffer cmd, uint32_t set, const void* push_cons
                        " (maxComputeWorkGroupCount)");
   cmd.bindPipeline(vk::PipelineBindPoint::eCompute, *compiled_->pipeline);
   cmd.bindDescriptorSets(vk::PipelineBindPoint::eCompute, *compiled_->layout, 0, descriptor_set(set),
-                         nullptr);
+                         set < contents_.size() ? contents_[set].version : 0);
   if (push_bytes_)
     cmd.pushConstants(*compiled_->layout, vk::ShaderStageFlagBits::eCompute, 0, push_bytes_, push_constants);
   cmd.dispatch(groups_x, groups_y, 1);
 }
 
-void compute_barrier(vk::CommandBuffer cmd) {
+void compute_barrier(Commands cmd) {
   vk::MemoryBarrier barrier{
       .srcAccessMask = vk::AccessFlagBits::eShaderWrite,
       .dstAccessMask = vk::AccessFlagBits::eShaderRead | vk::AccessFlagBits::eShaderWrite};
@@ -74,7 +90,7 @@ void compute_barrier(vk::CommandBuffer cmd) {
                       {}, barrier, nullptr, nullptr);
 }
 
-void transfer_to_compute_barrier(vk::CommandBuffer cmd) {
+void transfer_to_compute_barrier(Commands cmd) {
   vk::MemoryBarrier barrier{
       .srcAccessMask = vk::AccessFlagBits::eTransferWrite,
       .dstAccessMask = vk::AccessFlagBits::eShaderRead | vk::AccessFlagBits::eShaderWrite};
@@ -82,7 +98,7 @@ void transfer_to_compute_barrier(vk::CommandBuffer cmd) {
                       barrier, nullptr, nullptr);
 }
 
-void compute_to_transfer_barrier(vk::CommandBuffer cmd) {
+void compute_to_transfer_barrier(Commands cmd) {
   vk::MemoryBarrier barrier{
       .srcAccessMask = vk::AccessFlagBits::eShaderWrite,
       .dstAccessMask = vk::AccessFlagBits::eTransferRead | vk::AccessFlagBits::eTransferWrite};
@@ -90,8 +106,7 @@ void compute_to_transfer_barrier(vk::CommandBuffer cmd) {
                       barrier, nullptr, nullptr);
 }
 
-void update_buffer(vk::CommandBuffer cmd, vk::Buffer buffer, uint32_t offset,
-                   const std::vector<uint32_t>& words) {
+void update_buffer(Commands cmd, vk::Buffer buffer, uint32_t offset, const std::vector<uint32_t>& words) {
   if (words.empty()) return;
   // The previous frame's kernels and transfers may have read or written there.
   vk::MemoryBarrier before{
@@ -104,7 +119,7 @@ void update_buffer(vk::CommandBuffer cmd, vk::Buffer buffer, uint32_t offset,
   transfer_to_compute_barrier(cmd);
 }
 
-void clear_buffer(vk::CommandBuffer cmd, vk::Buffer buffer) {
+void clear_buffer(Commands cmd, vk::Buffer buffer) {
   cmd.fillBuffer(buffer, 0, VK_WHOLE_SIZE, 0);
   transfer_to_compute_barrier(cmd);
 }

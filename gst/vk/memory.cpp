@@ -75,7 +75,8 @@ std::string Buffer::holdings(const Device& device) {
 Buffer::~Buffer() {
   if (held_) *held_ -= allocated_;
   if (exported_) device_->memory_held().allocated_device_local -= allocated_;
-  buffer_ = nullptr;  // before its memory goes back to the block
+  if (*buffer_) device_->note_released();  // recorded commands may name it (commands.hpp)
+  buffer_ = nullptr;                       // before its memory goes back to the block
   if (range_) device_->blocks().free(range_);
   if (held_)
     GST_DEBUG("freed %" G_GUINT64_FORMAT " bytes of %s memory; %s", guint64(allocated_),

@@ -10,13 +10,13 @@ Readback::Readback(std::shared_ptr<Device> device, vk::DeviceSize work_bytes, vk
       host_(Buffer::create_host(std::move(device), result_bytes, name)),
       result_bytes_(result_bytes) {}
 
-void Readback::record_zero_once(vk::CommandBuffer cmd) {
+void Readback::record_zero_once(Commands cmd) {
   if (zeroed_) return;
   clear_buffer(cmd, work_->handle());
   zeroed_ = true;
 }
 
-void Readback::record_copy(vk::CommandBuffer cmd) const {
+void Readback::record_copy(Commands cmd) const {
   compute_to_transfer_barrier(cmd);
   cmd.copyBuffer(work_->handle(), host_->handle(), vk::BufferCopy{.size = result_bytes_});
 }

@@ -7,6 +7,7 @@
 
 #include <memory>
 
+#include "commands.hpp"
 #include "memory.hpp"
 
 namespace vkc {
@@ -23,10 +24,10 @@ class Readback {
   vk::Buffer host() const { return host_->handle(); }
   // Records zeroing the work buffer the first time it is called: for kernels that count in it
   // (finished-workgroup counters, bins) and leave it zeroed again after each frame.
-  void record_zero_once(vk::CommandBuffer cmd);
+  void record_zero_once(Commands cmd);
   // Records copying the results to the host after the kernels recorded so far; the caller's
   // final barrier makes the copy visible to the CPU once the fence signals.
-  void record_copy(vk::CommandBuffer cmd) const;
+  void record_copy(Commands cmd) const;
   // The copied results (valid once the frame's fence has signalled).
   const uint32_t* result() const { return reinterpret_cast<const uint32_t*>(host_->mapped()); }
 

@@ -23,8 +23,8 @@ CommandRing::CommandRing(std::shared_ptr<Device> device, uint32_t depth, const c
   }
   slots_.resize(depth);
   for (uint32_t i = 0; i < depth; ++i) {
-    make_commands(QueueRole::kCompute, slots_[i].pool, slots_[i].cmd);
-    device_->set_name(*slots_[i].cmd, name);
+    make_commands(QueueRole::kCompute, slots_[i].recording);
+    device_->set_name(*slots_[i].recording.cmd, name);
   }
 }
 
@@ -39,7 +39,7 @@ CommandRing::~CommandRing() {
   if (wait_all(0) == Completion::kPending) GST_ERROR("command ring destroyed with work still pending");
 }
 
-vk::CommandBuffer CommandRing::begin(uint32_t slot) {
+Commands CommandRing::begin(uint32_t slot) {
   Slot& s = slots_[slot];
   s.done.reset();
   s.compute_done.reset();
@@ -47,55 +47,73 @@ vk::CommandBuffer CommandRing::begin(uint32_t slot) {
   s.upload.begun = s.download.begun = false;  // a recording abandoned without submit
   s.waits.clear();
   s.wait_values.clear();
-  s.pool.reset();
-  s.cmd.begin(vk::CommandBufferBeginInfo{.flags = vk::CommandBufferUsageFlagBits::eOneTimeSubmit});
+  s.recording.next.clear();
+  Commands cmd(s.recording.next);
   s.timed = *timestamps_ && begun_++ % timestamp_interval_ == 0;
   s.started = false;
   if (s.timed) {
-    s.cmd.resetQueryPool(*timestamps_, kQueries * slot, kQueries);
-    s.cmd.writeTimestamp(vk::PipelineStageFlagBits::eTopOfPipe, *timestamps_, kQueries * slot + kReached);
+    cmd.resetQueryPool(*timestamps_, kQueries * slot, kQueries);
+    cmd.writeTimestamp(vk::PipelineStageFlagBits::eTopOfPipe, *timestamps_, kQueries * slot + kReached);
   }
-  return *s.cmd;
+  return cmd;
 }
 
 void CommandRing::start_timing(uint32_t slot) {
   Slot& s = slots_[slot];
   if (!s.timed) return;
-  s.cmd.writeTimestamp(vk::PipelineStageFlagBits::eTopOfPipe, *timestamps_, kQueries * slot + kStarted);
+  Commands(s.recording.next)
+      .writeTimestamp(vk::PipelineStageFlagBits::eTopOfPipe, *timestamps_, kQueries * slot + kStarted);
   s.started = true;
 }
 
-void CommandRing::make_commands(QueueRole role, vk::raii::CommandPool& pool, vk::raii::CommandBuffer& cmd) {
+void CommandRing::make_commands(QueueRole role, Recording& recording) {
   const auto& dev = device_->device();
-  pool =
+  recording.pool =
       vk::raii::CommandPool(dev, vk::CommandPoolCreateInfo{.flags = vk::CommandPoolCreateFlagBits::eTransient,
                                                            .queueFamilyIndex = device_->queue_family(role)});
-  vk::raii::CommandBuffers buffers(
-      dev, vk::CommandBufferAllocateInfo{
-               .commandPool = *pool, .level = vk::CommandBufferLevel::ePrimary, .commandBufferCount = 1});
-  cmd = std::move(buffers.front());
+  vk::raii::CommandBuffers buffers(dev,
+                                   vk::CommandBufferAllocateInfo{.commandPool = *recording.pool,
+                                                                 .level = vk::CommandBufferLevel::ePrimary,
+                                                                 .commandBufferCount = 1});
+  recording.cmd = std::move(buffers.front());
 }
 
-vk::CommandBuffer CommandRing::begin_copies(Copies& copies, QueueRole role) {
+vk::CommandBuffer CommandRing::Recording::finish(const Device& device, bool& recorded_now) {
+  // Read before the comparison: an object destroyed from here on makes the next one record anew.
+  const uint64_t now = device.released();
+  recorded_now = !(valid && released == now && next == recorded);
+  if (!recorded_now) return *cmd;
+  valid = false;
+  pool.reset();
+  // Not one-time: the command buffer may be submitted again once this submission is complete.
+  cmd.begin(vk::CommandBufferBeginInfo{});
+  next.replay(*cmd);
+  cmd.end();
+  std::swap(recorded, next);
+  released = now;
+  valid = true;
+  return *cmd;
+}
+
+Commands CommandRing::begin_copies(Copies& copies, QueueRole role) {
   const auto& dev = device_->device();
-  if (!*copies.pool) {
-    make_commands(role, copies.pool, copies.cmd);
+  if (!*copies.recording.pool) {
+    make_commands(role, copies.recording);
     copies.semaphore = vk::raii::Semaphore(dev, vk::SemaphoreCreateInfo{});
     const std::string name = name_ + (role == QueueRole::kUpload ? " upload" : " download");
-    device_->set_name(*copies.cmd, name.c_str());
+    device_->set_name(*copies.recording.cmd, name.c_str());
     device_->set_name(*copies.semaphore, name.c_str());
   }
-  copies.pool.reset();
-  copies.cmd.begin(vk::CommandBufferBeginInfo{.flags = vk::CommandBufferUsageFlagBits::eOneTimeSubmit});
+  copies.recording.next.clear();
   copies.begun = true;
-  return *copies.cmd;
+  return Commands(copies.recording.next);
 }
 
-vk::CommandBuffer CommandRing::begin_upload(uint32_t slot) {
+Commands CommandRing::begin_upload(uint32_t slot) {
   return begin_copies(slots_[slot].upload, QueueRole::kUpload);
 }
 
-vk::CommandBuffer CommandRing::begin_download(uint32_t slot) {
+Commands CommandRing::begin_download(uint32_t slot) {
   return begin_copies(slots_[slot].download, QueueRole::kDownload);
 }
 
@@ -107,8 +125,8 @@ void CommandRing::wait_before(uint32_t slot, vk::Semaphore semaphore, uint64_t v
 void CommandRing::submit(uint32_t slot, bool defer) {
   Slot& s = slots_[slot];
   if (s.started)
-    s.cmd.writeTimestamp(vk::PipelineStageFlagBits::eBottomOfPipe, *timestamps_, kQueries * slot + kEnded);
-  s.cmd.end();
+    Commands(s.recording.next)
+        .writeTimestamp(vk::PipelineStageFlagBits::eBottomOfPipe, *timestamps_, kQueries * slot + kEnded);
   // Each semaphore is signalled once and waited once per submission, as binary semaphores must be.
   // The slot completes with its last batch: the batches complete in order, each waiting for the
   // one before.
@@ -116,16 +134,18 @@ void CommandRing::submit(uint32_t slot, bool defer) {
       vk::PipelineStageFlagBits::eComputeShader | vk::PipelineStageFlagBits::eTransfer;
   const vk::PipelineStageFlags after_compute = vk::PipelineStageFlagBits::eTransfer;
   vk::Semaphore uploaded = *s.upload.semaphore, computed = *s.download.semaphore;
+  bool recorded = false;  // counted for the compute work only
   if (s.upload.begun) {
-    s.upload.cmd.end();
-    vk::CommandBuffer copy = *s.upload.cmd;
+    vk::CommandBuffer copy = s.upload.recording.finish(*device_, recorded);
     device_->submit(vk::SubmitInfo{.commandBufferCount = 1,
                                    .pCommandBuffers = &copy,
                                    .signalSemaphoreCount = 1,
                                    .pSignalSemaphores = &uploaded},
                     nullptr, QueueRole::kUpload, defer, label_);
   }
-  vk::CommandBuffer cmd = *s.cmd;
+  vk::CommandBuffer cmd = s.recording.finish(*device_, recorded);
+  submissions_++;
+  if (recorded) recordings_++;
   vk::SubmitInfo compute{.commandBufferCount = 1, .pCommandBuffers = &cmd};
   std::vector<vk::Semaphore> waits = std::move(s.waits);
   std::vector<uint64_t> wait_values = std::move(s.wait_values);
@@ -150,8 +170,7 @@ void CommandRing::submit(uint32_t slot, bool defer) {
   }
   s.done = s.compute_done = device_->submit(compute, nullptr, QueueRole::kCompute, defer, label_);
   if (s.download.begun) {
-    s.download.cmd.end();
-    vk::CommandBuffer copy = *s.download.cmd;
+    vk::CommandBuffer copy = s.download.recording.finish(*device_, recorded);
     s.done = device_->submit(vk::SubmitInfo{.waitSemaphoreCount = 1,
                                             .pWaitSemaphores = &computed,
                                             .pWaitDstStageMask = &after_compute,

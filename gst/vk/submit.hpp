@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "batch.hpp"
+#include "commands.hpp"
 #include "device.hpp"
 
 namespace vkc {
@@ -33,18 +34,20 @@ class CommandRing {
 
   uint32_t depth() const { return uint32_t(slots_.size()); }
 
-  // Begins recording into `slot`, whose previous submission must have completed (see wait()).
-  vk::CommandBuffer begin(uint32_t slot);
+  // Begins recording into `slot`, whose previous submission must have completed (see wait()). The
+  // commands reach the driver at submit(), unless the slot's command buffer holds the same ones
+  // already: it is then submitted again as it is (commands.hpp).
+  Commands begin(uint32_t slot);
   // Starts timing the slot's work here, when this submission is one of the timed ones: after the
   // barrier that orders it after earlier work, so the time is its own (gpu_time_ns()).
   void start_timing(uint32_t slot);
   // Begins recording the slot's upload: copies on the upload queue that complete before any of
   // the slot's compute work starts. Call after begin(); ordered by a semaphore, so the copies
   // need no barrier of their own.
-  vk::CommandBuffer begin_upload(uint32_t slot);
+  Commands begin_upload(uint32_t slot);
   // Begins recording the slot's download: copies on the download queue that start once the
   // slot's compute work is complete (its writes visible to them). Call after begin().
-  vk::CommandBuffer begin_download(uint32_t slot);
+  Commands begin_download(uint32_t slot);
   // Makes the slot's next compute work (recorded since begin()) wait until the timeline semaphore
   // `semaphore` reaches `value`: work of another API that writes what the slot reads (a CUDA copy
   // signalling an ExportedTimeline). Its writes are then visible to the compute work's commands.
@@ -78,6 +81,10 @@ class CommandRing {
   double gpu_time_ns(uint32_t slot) const;
   // Whether the slot's last submission is one of the timed ones (gpu_time_ns() reads its queries).
   bool timed(uint32_t slot) const { return slots_[slot].started; }
+  // Submissions of compute work so far, and those whose command buffer was recorded for them (the
+  // others were submitted again as recorded for an earlier frame).
+  uint64_t submissions() const { return submissions_; }
+  uint64_t recordings() const { return recordings_; }
 
  private:
   struct Slot;
@@ -86,22 +93,33 @@ class CommandRing {
   // The points where the submitted slots in `slots` complete.
   static std::vector<const SubmitPoint*> completions(const std::vector<const Slot*>& slots);
 
-  // Command buffers of one copy queue for a slot, made on first use.
-  struct Copies {
+  // A command buffer, in a transient pool of its own (reset whole before each recording: cheaper in
+  // drivers than resetting one command buffer of a shared pool, NVIDIA's advice), and the commands
+  // written down for it.
+  struct Recording {
     vk::raii::CommandPool pool = nullptr;  // declared before cmd: destroyed after it
     vk::raii::CommandBuffer cmd = nullptr;
+    CommandLog next;      // written down since begin(), for this submission
+    CommandLog recorded;  // what cmd holds, recorded while the device's release count was `released`
+    uint64_t released = 0;
+    bool valid = false;
+    // The command buffer holding `next`: `cmd` as it is when it holds the same commands, recorded
+    // since no object of `device` was destroyed; else `cmd` recorded anew (`recorded_now`).
+    vk::CommandBuffer finish(const Device& device, bool& recorded_now);
+  };
+  // A pool for the queue family of `role`, and one primary command buffer in it.
+  void make_commands(QueueRole role, Recording& recording);
+
+  // Command buffers of one copy queue for a slot, made on first use.
+  struct Copies {
+    Recording recording;
     vk::raii::Semaphore semaphore = nullptr;  // upload: copies done; download: compute work done
     bool begun = false;
   };
-  vk::CommandBuffer begin_copies(Copies& copies, QueueRole role);
-  // A transient command pool for the queue family of `role`, and one primary command buffer in it.
-  void make_commands(QueueRole role, vk::raii::CommandPool& pool, vk::raii::CommandBuffer& cmd);
+  Commands begin_copies(Copies& copies, QueueRole role);
 
   struct Slot {
-    // A pool per slot, reset whole before each recording: cheaper in drivers than resetting one
-    // command buffer of a shared pool (NVIDIA's advice). Declared before cmd: destroyed after it.
-    vk::raii::CommandPool pool = nullptr;
-    vk::raii::CommandBuffer cmd = nullptr;
+    Recording recording;
     // Where the slot's last submission ends (its download, else its compute work, which in a batch
     // shares the batch's point); its value is 0 while the batch is still with the thread that
     // made it: nothing to wait for yet.
@@ -127,6 +145,8 @@ class CommandRing {
   std::vector<Slot> slots_;
   uint32_t timestamp_interval_;
   uint64_t begun_ = 0;  // submissions begun, for choosing the timed ones
+  uint64_t submissions_ = 0;
+  uint64_t recordings_ = 0;
 };
 
 // Records `commands` (transfers) into a command buffer of its own and submits it on `device`'s
@@ -134,13 +154,13 @@ class CommandRing {
 // and to every later frame (each frame's commands begin with a barrier after earlier work). Returns
 // the ring, whose slot 0 is the submission: hand it to release_after_gpu() with what the commands
 // use, or wait on it.
-template <typename Commands>
+template <typename Record>
 std::unique_ptr<CommandRing> submit_commands(const std::shared_ptr<Device>& device, const char* name,
-                                             Commands commands) {
+                                             Record commands) {
   using Stage = vk::PipelineStageFlagBits;
   using Access = vk::AccessFlagBits;
   auto ring = std::make_unique<CommandRing>(device, 1, name, 0);
-  vk::CommandBuffer cmd = ring->begin(0);
+  Commands cmd = ring->begin(0);
   vk::MemoryBarrier before{.srcAccessMask = Access::eShaderWrite | Access::eTransferWrite,
                            .dstAccessMask = Access::eTransferRead | Access::eTransferWrite};
   cmd.pipelineBarrier(Stage::eComputeShader | Stage::eTransfer, Stage::eTransfer, {}, before, nullptr,
