@@ -18,25 +18,14 @@
 // After the C++ headers: its macros (fail, ...) would break <ios>.
 #include <gst/check/gstcheck.h>
 
+#include "common/runtime_test.h"
 #include "common/test_seed.h"
 #include "common/vktest.h"
-
-// The runtime's category (gst/vk/device.cpp), which the plugin's init makes: here the runtime is
-// linked without the plugin.
-GST_DEBUG_CATEGORY_EXTERN(gst_vkcompute_runtime_debug);
 
 namespace {
 
 constexpr uint64_t kSecondNs = 1'000'000'000;
 constexpr vk::DeviceSize kWords = 1024;  // per slot
-
-std::shared_ptr<vkc::Device> AnyDevice() {
-  vktest::RequirePhysicalDevice();
-  std::string error;
-  auto device = vkc::Device::acquire(-1, error);
-  fail_unless(device != nullptr, "no device: %s", error.c_str());
-  return device;
-}
 
 // Fills slot `slot`'s words of `buffer` with `value` on the GPU and checks them from the CPU.
 void FillAndCheck(vkc::CommandRing& ring, const vkc::Buffer& buffer, uint32_t slot, uint32_t value,
@@ -59,7 +48,7 @@ void FillAndCheck(vkc::CommandRing& ring, const vkc::Buffer& buffer, uint32_t sl
 }  // namespace
 
 GST_START_TEST(test_same_commands_submitted_again) {
-  auto device = AnyDevice();
+  auto device = vktest::AnyDevice();
   std::mt19937 rng = vktest::RngFor("same commands");
   const std::string seed = vktest::SeedDescription();
   auto buffer = vkc::Buffer::create_host(device, 2 * kWords * 4, "test reuse");
@@ -75,7 +64,7 @@ GST_START_TEST(test_same_commands_submitted_again) {
 GST_END_TEST;
 
 GST_START_TEST(test_a_destroyed_object_records_again) {
-  auto device = AnyDevice();
+  auto device = vktest::AnyDevice();
   std::mt19937 rng = vktest::RngFor("destroyed object");
   const std::string seed = vktest::SeedDescription();
   auto buffer = vkc::Buffer::create_host(device, kWords * 4, "test reuse");
@@ -95,14 +84,15 @@ GST_START_TEST(test_a_destroyed_object_records_again) {
 GST_END_TEST;
 
 GST_START_TEST(test_descriptor_set_contents_tell_logs_apart) {
-  auto device = AnyDevice();
+  auto device = vktest::AnyDevice();
   // Any kernel of two bindings: its dispatches are written down, not run.
-  vkc::Kernel kernel(device, vkc::KernelInfo{.name = "test reuse",
-                                             .spirv = histogram_draw_spv,
-                                             .spirv_bytes = sizeof(histogram_draw_spv),
-                                             .bindings = 2,
-                                             .push_constant_bytes = sizeof(vkc::shader::histogram::DrawParams),
-                                             .specialization = {4, 1}});
+  vkc::Kernel kernel(device,
+                     vkc::KernelInfo{.name = "test reuse",
+                                     .spirv = histogram_draw_spv,
+                                     .spirv_bytes = sizeof(histogram_draw_spv),
+                                     .bindings = 2,
+                                     .push_constant_bytes = sizeof(vkc::shader::histogram::DrawParams),
+                                     .specialization = {4, 1}});
   auto a = vkc::Buffer::create_device(device, 4096, "test reuse a");
   auto b = vkc::Buffer::create_device(device, 4096, "test reuse b");
   const vkc::shader::histogram::DrawParams params{};
@@ -134,7 +124,5 @@ static Suite* command_reuse_suite() {
 }
 
 int main(int argc, char** argv) {
-  vktest::Init(&argc, &argv);
-  GST_DEBUG_CATEGORY_INIT(gst_vkcompute_runtime_debug, "vkcompute", 0, "vkcompute Vulkan runtime");
-  return gst_check_run_suite(command_reuse_suite(), "command_reuse", __FILE__);
+  return vktest::RunRuntimeSuite(&argc, &argv, command_reuse_suite(), "command_reuse", __FILE__);
 }

@@ -20,25 +20,14 @@
 #include <gst/check/gstcheck.h>
 
 #include "common/cuda_fault.h"
+#include "common/runtime_test.h"
 #include "common/test_seed.h"
 #include "common/vktest.h"
-
-// The runtime's category (gst/vk/device.cpp), which the plugin's init makes: here the runtime is
-// linked without the plugin.
-GST_DEBUG_CATEGORY_EXTERN(gst_vkcompute_runtime_debug);
 
 namespace {
 
 constexpr uint64_t kSecondNs = 1'000'000'000;
 constexpr size_t kWidth = 1920, kHeight = 1080;  // NV12: a luma plane, and half as many rows of UV
-
-std::shared_ptr<vkc::Device> AnyDevice() {
-  vktest::RequirePhysicalDevice();
-  std::string error;
-  auto device = vkc::Device::acquire(-1, error);
-  fail_unless(device != nullptr, "no device: %s", error.c_str());
-  return device;
-}
 
 void Check(const CudaFunctions& cu, CUresult result, const char* what) {
   if (result != CUDA_SUCCESS) fail("%s", vkc::cuda::error_text(cu, what, result).c_str());
@@ -118,7 +107,7 @@ void CheckLostContext(const std::shared_ptr<vkc::Device>& device, const CudaFunc
 }  // namespace
 
 GST_START_TEST(test_frames_cross_from_cuda_to_vulkan) {
-  auto device = AnyDevice();
+  auto device = vktest::AnyDevice();
   std::string why;
   const CudaFunctions* cu = vkc::cuda::driver(why);
   if (!cu) {
@@ -263,7 +252,5 @@ static Suite* cuda_bridge_suite() {
 }
 
 int main(int argc, char** argv) {
-  vktest::Init(&argc, &argv);
-  GST_DEBUG_CATEGORY_INIT(gst_vkcompute_runtime_debug, "vkcompute", 0, "vkcompute Vulkan runtime");
-  return gst_check_run_suite(cuda_bridge_suite(), "cuda_bridge", __FILE__);
+  return vktest::RunRuntimeSuite(&argc, &argv, cuda_bridge_suite(), "cuda_bridge", __FILE__);
 }

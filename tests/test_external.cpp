@@ -18,25 +18,14 @@
 // After the C++ headers: its macros (fail, ...) would break <ios>.
 #include <gst/check/gstcheck.h>
 
+#include "common/runtime_test.h"
 #include "common/test_seed.h"
 #include "common/vktest.h"
-
-// The runtime's category (gst/vk/device.cpp), which the plugin's init makes: here the runtime is
-// linked without the plugin.
-GST_DEBUG_CATEGORY_EXTERN(gst_vkcompute_runtime_debug);
 
 namespace {
 
 constexpr vk::DeviceSize kBytes = 256 * 1024 + 12;  // not a whole number of pages
 constexpr uint64_t kSecondNs = 1'000'000'000;
-
-std::shared_ptr<vkc::Device> AnyDevice() {
-  vktest::RequirePhysicalDevice();
-  std::string error;
-  auto device = vkc::Device::acquire(-1, error);
-  fail_unless(device != nullptr, "no device: %s", error.c_str());
-  return device;
-}
 
 // A buffer over the memory behind `fd` (an export of `bytes` of allocation), imported as another API
 // would: a VkDeviceMemory of its own, of the memory type an export of this device uses.
@@ -88,7 +77,7 @@ void FillRandom(std::vector<uint8_t>& bytes, const std::string& name) {
 // its file descriptor, equal. (On lavapipe: NVIDIA's driver reads zeros through an import into the
 // exporting device, bench/gpu-checks.sh; its importer, CUDA, is checked by test_cuda_bridge.)
 GST_START_TEST(test_exported_memory_reads_the_same_through_an_import) {
-  auto device = AnyDevice();
+  auto device = vktest::AnyDevice();
   fail_unless(device->features().memory_fd_export,
               "the device (%s) lacks VK_KHR_external_memory_fd, which lavapipe and NVIDIA's drivers offer",
               device->name().c_str());
@@ -128,7 +117,7 @@ GST_END_TEST;
 // would, once its copy is done) does not run before it, and runs after it; with the thread's batch
 // open, the wait travels with the work merged into the batch's one submission.
 GST_START_TEST(test_compute_work_waits_for_a_timeline_value) {
-  auto device = AnyDevice();
+  auto device = vktest::AnyDevice();
   for (bool batched : {false, true}) {
     vk::SemaphoreTypeCreateInfo type{.semaphoreType = vk::SemaphoreType::eTimeline, .initialValue = 1};
     vk::raii::Semaphore semaphore(device->device(), vk::SemaphoreCreateInfo{.pNext = &type});
@@ -170,7 +159,7 @@ GST_END_TEST;
 // descriptor to give, and released from the CPU when the API that signals it is lost; refused with
 // the reason where the device does not export semaphores (lavapipe).
 GST_START_TEST(test_exported_timeline_or_the_reason_why_not) {
-  auto device = AnyDevice();
+  auto device = vktest::AnyDevice();
   std::string error;
   auto timeline = vkc::ExportedTimeline::create(device, "test exported timeline", error);
   if (device->features().semaphore_fd_export) {
@@ -213,7 +202,5 @@ static Suite* external_suite() {
 }
 
 int main(int argc, char** argv) {
-  vktest::Init(&argc, &argv);
-  GST_DEBUG_CATEGORY_INIT(gst_vkcompute_runtime_debug, "vkcompute", 0, "vkcompute Vulkan runtime");
-  return gst_check_run_suite(external_suite(), "external", __FILE__);
+  return vktest::RunRuntimeSuite(&argc, &argv, external_suite(), "external", __FILE__);
 }
