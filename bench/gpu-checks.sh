@@ -17,6 +17,8 @@ if [ "${TESTS:-1}" != 0 ]; then
 GST_CHECKS_IGNORE=test_exported_memory_reads_the_same_through_an_import test_external > "$OUT/test_external.log" 2>&1
 echo "test_external (not the import into the same device) rc=$? $(grep '%:' "$OUT/test_external.log")"
 test_cuda_bridge > "$OUT/test_cuda_bridge.log" 2>&1; echo "test_cuda_bridge rc=$? $(grep '%:' "$OUT/test_cuda_bridge.log")"
+# Command buffers submitted again for the same commands, on the GPU's driver (commands.hpp).
+test_command_reuse > "$OUT/test_command_reuse.log" 2>&1; echo "test_command_reuse rc=$? $(grep '%:' "$OUT/test_command_reuse.log")"
 # The decoders' CUDA frames into our elements against system memory, with a seek, state cycles and
 # a resolution change (the clips of bundle.sh --media), then lost CUDA contexts (a process each).
 if [ -d .gpu/media ]; then
