@@ -1,6 +1,10 @@
-// The full conversion matrix against the float64 reference: every input format x output format
-// x colorimetry x chroma siting, at sizes from 1x1 to odd 97x61, with padded and odd strides,
-// plane offsets and every kind of input memory.
+// The conversion matrix against the float64 reference, at sizes from 1x1 to odd 97x61, with padded
+// and odd strides, plane offsets and every kind of input memory: every input format with every
+// output format, and every output format with every colorimetry and chroma siting; each input
+// meets every colorimetry and siting too. (The kernel reads an input format, converts with the
+// matrix, range and siting, and writes an output format: no step depends on the input format and
+// the colorimetry at once. The whole product, 720 streams, took 109 s of the CI's 15 minutes;
+// these 90 cover every pair of the four.)
 #include <string>
 
 #include "common/test_seed.h"
@@ -29,15 +33,26 @@ const std::vector<Step> kSteps = {
 
 }  // namespace
 
+// The colorimetry and siting of input `i` with output `o`: as i runs over the inputs, every pair of
+// colorimetry and siting meets output o; as o runs over the outputs, input i meets every
+// colorimetry and every siting.
+static void SetupFor(int i, int o, const ColorSetup*& color, const SitingSetup*& siting) {
+  static_assert(kNumInputFormats >= kNumColorSetups * kNumSitingSetups, "an output would miss a setup");
+  static_assert(kNumOutputFormats >= kNumColorSetups * kNumSitingSetups, "an input would miss a setup");
+  const int k = (i + o) % kNumInputFormats;
+  color = &kColorSetups[k % kNumColorSetups];
+  siting = &kSitingSetups[(k / kNumColorSetups) % kNumSitingSetups];
+}
+
 // One iteration per input format, so that a failure names its format and the iterations can
 // run (and be re-run) separately.
 GST_START_TEST(test_matrix_against_reference) {
   const GstVideoFormat input = kInputFormats[__i__];
-  for (GstVideoFormat output : kOutputFormats) {
-    for (const ColorSetup& color : kColorSetups) {
-      for (const SitingSetup& siting : kSitingSetups)
-        RunAgainstReference("matrix", input, output, color, siting, kSteps);
-    }
+  for (int o = 0; o < kNumOutputFormats; ++o) {
+    const ColorSetup* color = nullptr;
+    const SitingSetup* siting = nullptr;
+    SetupFor(__i__, o, color, siting);
+    RunAgainstReference("matrix", input, kOutputFormats[o], *color, *siting, kSteps);
   }
 }
 GST_END_TEST;
