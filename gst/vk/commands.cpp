@@ -23,7 +23,7 @@ class Reader {
   // Bytes that put_bytes() wrote (their count first), as a pointer into the log.
   const void* bytes(size_t& size) {
     size = size_t(word());
-    const void* data = &words_[at_];
+    const void* data = words_.data() + at_;  // past the end for 0 bytes: never read
     at_ += (size + sizeof(uint64_t) - 1) / sizeof(uint64_t);
     return data;
   }
