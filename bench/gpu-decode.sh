@@ -14,6 +14,11 @@
 #    STREAMS unpaced: decode alone, stock `identity` (what any element costs there), lumamax without
 #    messages, lumamax, histogram with CUDA memory, lumamax through system memory; the CPU and the
 #    sleeps per frame of each group of threads (by_thread_us_sleeps_per_frame).
+# 4. AB=NAME (off by default): lumamax with CUDA memory, this build against the plugin in
+#    .gpu/NAME/libgstvkcompute.so (bench/plugin-build.sh), alternating, AB_ROUNDS rounds (2):
+#    COST_STREAMS live streams and one stream unpaced (the 120 s clip where bundled: LONG_CLIP=1).
+# 5. CALLS=1 (off by default): vkcompute-cuda-calls, each call of a frame's hand-over alone.
+# UNPACED=0 LIVE=0 with COST, AB or CALLS runs only those.
 set -u
 source .gpu/env.sh
 export LD_PRELOAD=$(ls /usr/local/nvidia/lib64/libnvidia-tls.so.* 2>/dev/null | head -1)
@@ -25,7 +30,9 @@ decoder() {  # codec
 bench() {  # codec, memory, elements, more options...
   local codec=$1 memory=$2 elements=$3
   shift 3
-  local args=(--clip "$media/$codec-1080p-20s.mp4" --decoder "$(decoder "$codec")" --memory "$memory" --queue "$@")
+  local clip=$media/$codec-1080p-20s.mp4
+  [ -n "${CLIP:-}" ] && clip=$CLIP
+  local args=(--clip "$clip" --decoder "$(decoder "$codec")" --memory "$memory" --queue "$@")
   [ -n "$elements" ] && args+=(--elements "$elements")
   local out
   out=$(vkcompute-decode-bench "${args[@]}" 2>&1)
@@ -62,4 +69,24 @@ if [ "${LIVE:-1}" != 0 ]; then
     bench h264 cuda lumamax --streams "$k" --live --warmup 3 --window 3
     bench h264 system lumamax --streams "$k" --live --warmup 3 --window 3
   done
+fi
+if [ -n "${AB:-}" ]; then
+  source bench/plugin-build.sh
+  echo "== 4. lumamax with CUDA memory: this build (new) against .gpu/$AB ($AB)"
+  long=$media/h264-1080p-120s.mp4
+  [ -f "$long" ] || long=$media/h264-1080p-20s.mp4
+  for round in $(seq "${AB_ROUNDS:-2}"); do
+    for build in new "$AB"; do
+      (
+        [ "$build" = new ] || use_plugin_build "$build"
+        echo "-- $build, round $round"
+        bench h264 cuda lumamax --live --streams "${COST_STREAMS:-32}" --warmup 2 --window 3
+        CLIP=$long bench h264 cuda lumamax --streams 1 --warmup 2 --window 3
+      )
+    done
+  done
+fi
+if [ "${CALLS:-0}" != 0 ]; then
+  echo "== 5. each call of a frame's hand-over alone"
+  vkcompute-cuda-calls --frames "${CALLS_FRAMES:-2000}"
 fi

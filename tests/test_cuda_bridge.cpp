@@ -33,6 +33,39 @@ void Check(const CudaFunctions& cu, CUresult result, const char* what) {
   if (result != CUDA_SUCCESS) fail("%s", vkc::cuda::error_text(cu, what, result).c_str());
 }
 
+// Copies `rows` rows of `width` bytes from host `content` into the frame at `frame` (rows `pitch`
+// apart), or the other way when `to_host`; done when it returns (as a decoder's frame is once pushed).
+void CopyFrame(const CudaFunctions& cu, CUdeviceptr frame, size_t pitch, uint8_t* host, size_t width,
+               size_t rows, bool to_host) {
+  CUDA_MEMCPY2D copy{};
+  copy.srcMemoryType = to_host ? CU_MEMORYTYPE_DEVICE : CU_MEMORYTYPE_HOST;
+  copy.srcDevice = to_host ? frame : 0;
+  copy.srcHost = to_host ? nullptr : host;
+  copy.srcPitch = to_host ? pitch : width;
+  copy.dstMemoryType = to_host ? CU_MEMORYTYPE_HOST : CU_MEMORYTYPE_DEVICE;
+  copy.dstDevice = to_host ? 0 : frame;
+  copy.dstHost = to_host ? host : nullptr;
+  copy.dstPitch = to_host ? width : pitch;
+  copy.WidthInBytes = width;
+  copy.Height = rows;
+  Check(cu, cu.cuMemcpy2D(&copy), "cuMemcpy2D");
+}
+
+// Copies `target` into `readback` on `ring`'s slot 0 once CUDA's copy `value` of `bridge` is done,
+// and waits for it.
+void ReadBack(vkc::CommandRing& ring, const vkc::cuda::Bridge& bridge, uint64_t value,
+              const vkc::cuda::Target& target, const vkc::Buffer& readback, size_t bytes) {
+  vkc::Commands cmd = ring.begin(0);
+  cmd.copyBuffer(target.buffer().handle(), readback.handle(), vk::BufferCopy{.size = bytes});
+  vk::MemoryBarrier to_host{.srcAccessMask = vk::AccessFlagBits::eTransferWrite,
+                            .dstAccessMask = vk::AccessFlagBits::eHostRead};
+  cmd.pipelineBarrier(vk::PipelineStageFlagBits::eTransfer, vk::PipelineStageFlagBits::eHost, {}, to_host,
+                      nullptr, nullptr);
+  ring.wait_before(0, bridge.semaphore(), value);
+  ring.submit(0);
+  fail_unless(ring.wait(0, 10 * kSecondNs) == vkc::Completion::kDone, "the readback did not end");
+}
+
 // A lost context (a fault in any of its work): the copies in it had queued signal nothing, so the
 // Vulkan work waiting for them would hold the compute queue forever; the bridge says the context is
 // lost and lets that work run, refuses what comes after with CUDA's error, and goes without a crash;
@@ -104,6 +137,59 @@ void CheckLostContext(const std::shared_ptr<vkc::Device>& device, const CudaFunc
   fail_unless_equals_int(buffer->mapped()[4095], 0x2a);
 }
 
+// Frames whose rows the bridge's copy kernel reads in whole words (a width of 1918 in a target
+// whose rows are 1920 bytes apart: 2 bytes of padding copied too) and frames it leaves to
+// cuMemcpy2DAsync (rows 1918 bytes apart in the target: not in whole words) arrive byte for byte, in
+// and out.
+void CheckRowLayouts(const std::shared_ptr<vkc::Device>& device, const CudaFunctions& cu, CUcontext context,
+                     vkc::cuda::Bridge& bridge, std::mt19937& rng) {
+  constexpr size_t kLayoutWidth = 1918;
+  for (const size_t target_pitch : {size_t(1920), kLayoutWidth}) {
+    const size_t rows = kHeight * 3 / 2, bytes = target_pitch * rows;
+    std::string error;
+    auto target = bridge.make_target(bytes, "test CUDA target", error);
+    fail_unless(target != nullptr, "make_target: %s", error.c_str());
+    auto readback = vkc::Buffer::create_host(device, bytes, "test readback");
+    CUdeviceptr frame = 0;
+    size_t pitch = 0;
+    std::vector<uint8_t> content(kLayoutWidth * rows);
+    for (auto& b : content) b = uint8_t(rng());
+    {
+      vkc::cuda::ContextScope current(cu, context);
+      Check(cu, cu.cuMemAllocPitch(&frame, &pitch, kLayoutWidth, rows, 4), "cuMemAllocPitch");
+      CopyFrame(cu, frame, pitch, content.data(), kLayoutWidth, rows, /*to_host=*/false);
+    }
+    const std::vector<vkc::cuda::CudaPlane> planes{
+        {frame, pitch, kLayoutWidth, kHeight}, {frame + pitch * kHeight, pitch, kLayoutWidth, kHeight / 2}};
+    const std::vector<uint32_t> offsets{0, uint32_t(target_pitch * kHeight)},
+        pitches{uint32_t(target_pitch), uint32_t(target_pitch)};
+    const uint64_t value = bridge.copy_in(planes, *target, offsets, pitches, error);
+    fail_unless(value > 0, "copy_in: %s", error.c_str());
+    vkc::CommandRing ring(device, 1, "test CUDA layouts", 0);
+    ReadBack(ring, bridge, value, *target, *readback, bytes);
+    for (size_t row = 0; row < rows; ++row)
+      for (size_t x = 0; x < kLayoutWidth; ++x)
+        if (readback->mapped()[row * target_pitch + x] != content[row * kLayoutWidth + x])
+          fail("target rows %zu bytes apart: row %zu byte %zu is %u in Vulkan, %u in CUDA (%s)", target_pitch,
+               row, x, readback->mapped()[row * target_pitch + x], content[row * kLayoutWidth + x],
+               vktest::SeedDescription().c_str());
+    // And back out into a cleared frame.
+    {
+      vkc::cuda::ContextScope current(cu, context);
+      Check(cu, cu.cuMemsetD8Async(frame, 0, pitch * rows, nullptr), "cuMemsetD8Async");
+      Check(cu, cu.cuStreamSynchronize(nullptr), "cuStreamSynchronize");
+    }
+    fail_unless(bridge.copy_out(*target, offsets, pitches, planes, error), "copy_out: %s", error.c_str());
+    fail_unless(bridge.wait_copied_out(*target, error), "wait_copied_out: %s", error.c_str());
+    std::vector<uint8_t> read(kLayoutWidth * rows);
+    vkc::cuda::ContextScope current(cu, context);
+    CopyFrame(cu, frame, pitch, read.data(), kLayoutWidth, rows, /*to_host=*/true);
+    fail_unless(read == content, "target rows %zu bytes apart: the frame copied out differs (%s)",
+                target_pitch, vktest::SeedDescription().c_str());
+    cu.cuMemFree(frame);
+  }
+}
+
 }  // namespace
 
 GST_START_TEST(test_frames_cross_from_cuda_to_vulkan) {
@@ -157,29 +243,11 @@ GST_START_TEST(test_frames_cross_from_cuda_to_vulkan) {
       for (auto& b : content) b = uint8_t(rng());
       {
         vkc::cuda::ContextScope current(*cu, context);
-        CUDA_MEMCPY2D up{};
-        up.srcMemoryType = CU_MEMORYTYPE_HOST;
-        up.srcHost = content.data();
-        up.srcPitch = kWidth;
-        up.dstMemoryType = CU_MEMORYTYPE_DEVICE;
-        up.dstDevice = frame;
-        up.dstPitch = pitch;
-        up.WidthInBytes = kWidth;
-        up.Height = kHeight * 3 / 2;
-        Check(*cu, cu->cuMemcpy2D(&up), "cuMemcpy2D");  // done when it returns, as a decoder's frame
+        CopyFrame(*cu, frame, pitch, content.data(), kWidth, kHeight * 3 / 2, /*to_host=*/false);
       }
       const uint64_t value = bridge->copy_in(planes, *target, offsets, pitches, error);
       fail_unless(value > 0, "copy_in: %s", error.c_str());
-      vkc::Commands cmd = ring.begin(0);
-      cmd.copyBuffer(target->buffer().handle(), readback->handle(), vk::BufferCopy{.size = bytes});
-      vk::MemoryBarrier to_host{.srcAccessMask = vk::AccessFlagBits::eTransferWrite,
-                                .dstAccessMask = vk::AccessFlagBits::eHostRead};
-      cmd.pipelineBarrier(vk::PipelineStageFlagBits::eTransfer, vk::PipelineStageFlagBits::eHost, {}, to_host,
-                          nullptr, nullptr);
-      ring.wait_before(0, bridge->semaphore(), value);
-      ring.submit(0);
-      fail_unless(ring.wait(0, 10 * kSecondNs) == vkc::Completion::kDone,
-                  "round %d: the readback did not end", round);
+      ReadBack(ring, *bridge, value, *target, *readback, bytes);
       const uint8_t* read = readback->mapped();
       for (size_t i = 0; i < bytes; ++i)
         if (read[i] != content[i])
@@ -213,21 +281,13 @@ GST_START_TEST(test_frames_cross_from_cuda_to_vulkan) {
       fail_unless(bridge->wait_copied_out(*target, error), "wait_copied_out: %s", error.c_str());
       std::vector<uint8_t> read(bytes);
       vkc::cuda::ContextScope current(*cu, context);
-      CUDA_MEMCPY2D down{};
-      down.srcMemoryType = CU_MEMORYTYPE_DEVICE;
-      down.srcDevice = frame;
-      down.srcPitch = pitch;
-      down.dstMemoryType = CU_MEMORYTYPE_HOST;
-      down.dstHost = read.data();
-      down.dstPitch = kWidth;
-      down.WidthInBytes = kWidth;
-      down.Height = kHeight * 3 / 2;
-      Check(*cu, cu->cuMemcpy2D(&down), "cuMemcpy2D");
+      CopyFrame(*cu, frame, pitch, read.data(), kWidth, kHeight * 3 / 2, /*to_host=*/true);
       for (size_t i = 0; i < bytes; ++i)
         if (read[i] != content[i])
           fail("out, round %d: byte %zu (row %zu) is %u in CUDA, %u in Vulkan (%s)", round, i, i / kWidth,
                read[i], content[i], vktest::SeedDescription().c_str());
     }
+    CheckRowLayouts(device, *cu, context, *bridge, rng);
     // A plane that does not fit the target is refused, nothing queued.
     const std::vector<vkc::cuda::CudaPlane> too_tall{{frame, pitch, kWidth, kHeight * 2}};
     fail_unless(bridge->copy_in(too_tall, *target, offsets, pitches, error) == 0,

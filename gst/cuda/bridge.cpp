@@ -7,6 +7,7 @@
 
 #include "driver.hpp"
 #include "gstcudalibrary.hpp"
+#include "planecopy.hpp"
 
 GST_DEBUG_CATEGORY_EXTERN(gst_vkcompute_runtime_debug);
 #define GST_CAT_DEFAULT gst_vkcompute_runtime_debug
@@ -143,10 +144,16 @@ std::unique_ptr<Bridge> Bridge::create(std::shared_ptr<Device> device, void* con
     return nullptr;
   }
   bridge->semaphore_ = semaphore;
+  std::string why;
+  bridge->copier_ = PlaneCopier::for_context(*cu, CUcontext(context), why);
+  if (!bridge->copier_) GST_WARNING("frames are copied by cuMemcpy2DAsync, plane by plane: %s", why.c_str());
   GST_INFO("CUDA bridge on Vulkan device %d (%s), CUDA device %d", device->index(), device->name().c_str(),
            int(cuda_device));
   return bridge;
 }
+
+Bridge::Bridge(std::shared_ptr<Device> device, void* context)
+    : device_(std::move(device)), context_(context) {}
 
 Bridge::~Bridge() {
   std::string why;
@@ -156,6 +163,7 @@ Bridge::~Bridge() {
   if (stream_) cu->cuStreamSynchronize(CUstream(stream_));
   if (out_stream_) cu->cuStreamSynchronize(CUstream(out_stream_));
   if (semaphore_) cu->cuDestroyExternalSemaphore(CUexternalSemaphore(semaphore_));
+  copier_.reset();
   if (stream_) cu->cuStreamDestroy(CUstream(stream_));
   if (out_stream_) cu->cuStreamDestroy(CUstream(out_stream_));
 }
@@ -208,10 +216,11 @@ Target::~Target() {
 
 namespace {
 
-// Whether `planes` fit `target` where `offsets` and `pitches` place them; else why not in `error`.
+// Whether `planes` fit `target` where `offsets` and `pitches` place them, their rows rounded up to
+// whole `word`s; else why not in `error`.
 bool planes_fit(const std::vector<CudaPlane>& planes, const Target& target,
                 const std::vector<uint32_t>& offsets, const std::vector<uint32_t>& pitches,
-                std::string& error) {
+                std::string& error, size_t word = 1) {
   if (offsets.size() < planes.size() || pitches.size() < planes.size()) {
     error = "a plane without its place in the target";
     return false;
@@ -219,8 +228,9 @@ bool planes_fit(const std::vector<CudaPlane>& planes, const Target& target,
   for (size_t i = 0; i < planes.size(); ++i) {
     const CudaPlane& p = planes[i];
     if (p.rows == 0) continue;
-    const uint64_t end = uint64_t(offsets[i]) + uint64_t(pitches[i]) * (p.rows - 1) + p.row_bytes;
-    if (pitches[i] < p.row_bytes || end > target.buffer().size()) {
+    const size_t row_bytes = (p.row_bytes + word - 1) / word * word;
+    const uint64_t end = uint64_t(offsets[i]) + uint64_t(pitches[i]) * (p.rows - 1) + row_bytes;
+    if (pitches[i] < row_bytes || end > target.buffer().size()) {
       error = "plane " + std::to_string(i) + " (" + std::to_string(p.rows) + " rows of " +
               std::to_string(p.row_bytes) + " bytes) does not fit the target of " +
               std::to_string(target.buffer().size()) + " bytes";
@@ -230,33 +240,49 @@ bool planes_fit(const std::vector<CudaPlane>& planes, const Target& target,
   return true;
 }
 
-// Queues on `stream` the copy of each plane between the frame in CUDA memory and the target (at
-// `target`, the target's CUDA address), into the target when `into_target`, else out of it.
-bool queue_plane_copies(const CudaFunctions& cu, CUstream stream, const std::vector<CudaPlane>& planes,
-                        uint64_t target, const std::vector<uint32_t>& offsets,
-                        const std::vector<uint32_t>& pitches, bool into_target, std::string& error) {
+// The copies of `planes` between the frame in CUDA memory and the target (at `target`, the
+// target's CUDA address), into the target when `into_target`, else out of it.
+std::vector<PlaneCopy> plane_copies(const std::vector<CudaPlane>& planes, uint64_t target,
+                                    const std::vector<uint32_t>& offsets,
+                                    const std::vector<uint32_t>& pitches, bool into_target) {
+  std::vector<PlaneCopy> copies;
   for (size_t i = 0; i < planes.size(); ++i) {
     const CudaPlane& p = planes[i];
-    CUDA_MEMCPY2D copy{};
-    copy.srcMemoryType = CU_MEMORYTYPE_DEVICE;
-    copy.dstMemoryType = CU_MEMORYTYPE_DEVICE;
     const CUdeviceptr frame = CUdeviceptr(p.pointer);
     const CUdeviceptr place = CUdeviceptr(target + offsets[i]);
-    copy.srcDevice = into_target ? frame : place;
-    copy.srcPitch = into_target ? p.pitch : pitches[i];
-    copy.dstDevice = into_target ? place : frame;
-    copy.dstPitch = into_target ? pitches[i] : p.pitch;
-    copy.WidthInBytes = p.row_bytes;
-    copy.Height = p.rows;
-    if (CUresult result = cu.cuMemcpy2DAsync(&copy, stream); result != CUDA_SUCCESS) {
-      error = error_text(cu, "cuMemcpy2DAsync", result);
+    PlaneCopy copy;
+    copy.source = into_target ? frame : place;
+    copy.source_pitch = into_target ? p.pitch : pitches[i];
+    copy.destination = into_target ? place : frame;
+    copy.destination_pitch = into_target ? pitches[i] : p.pitch;
+    copy.row_bytes = p.row_bytes;
+    copy.rows = p.rows;
+    copies.push_back(copy);
+  }
+  return copies;
+}
+
+}  // namespace
+
+bool Bridge::queue_plane_copies(const std::vector<CudaPlane>& planes, const Target& target,
+                                const std::vector<uint32_t>& offsets, const std::vector<uint32_t>& pitches,
+                                bool into_target, void* stream, std::string& error) {
+  const CudaFunctions* cu = driver(error);
+  const std::vector<PlaneCopy> copies =
+      plane_copies(planes, target.cuda_pointer(), offsets, pitches, into_target);
+  // The kernel reads and writes whole words of a row: the target's rows must hold their rounding.
+  std::string unrounded;
+  if (copier_ && planes_fit(planes, target, offsets, pitches, unrounded, PlaneCopier::kWord) &&
+      PlaneCopier::suits(copies.data(), copies.size()))
+    return copier_->launch(copies.data(), copies.size(), CUstream(stream), error);
+  for (const PlaneCopy& c : copies) {
+    if (CUresult result = copy_2d(*cu, c, CUstream(stream)); result != CUDA_SUCCESS) {
+      error = error_text(*cu, "cuMemcpy2DAsync", result);
       return false;
     }
   }
   return true;
 }
-
-}  // namespace
 
 uint64_t Bridge::copy_in(const std::vector<CudaPlane>& planes, Target& to,
                          const std::vector<uint32_t>& offsets, const std::vector<uint32_t>& pitches,
@@ -279,8 +305,7 @@ uint64_t Bridge::queue_copy_in(const std::vector<CudaPlane>& planes, Target& to,
     error = kLostContext;
     return 0;
   }
-  if (!queue_plane_copies(*cu, CUstream(stream_), planes, to.cuda_pointer(), offsets, pitches, true, error))
-    return 0;
+  if (!queue_plane_copies(planes, to, offsets, pitches, /*into_target=*/true, stream_, error)) return 0;
   const uint64_t value = timeline_->next_value();
   CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS signal{};
   signal.params.fence.value = value;
@@ -331,8 +356,7 @@ bool Bridge::copy_out(Target& from, const std::vector<uint32_t>& offsets,
     }
     from.copied_out_ = event;
   }
-  if (!queue_plane_copies(*cu, CUstream(out_stream_), planes, from.cuda_pointer(), offsets, pitches, false,
-                          error))
+  if (!queue_plane_copies(planes, from, offsets, pitches, /*into_target=*/false, out_stream_, error))
     return false;
   if (CUresult result = cu->cuEventRecord(CUevent(from.copied_out_), CUstream(out_stream_));
       result != CUDA_SUCCESS) {

@@ -43,6 +43,7 @@ struct CudaPlane {
 };
 
 class Bridge;
+class PlaneCopier;
 
 // A device-local Vulkan buffer that CUDA writes (and may read) as device memory of its own.
 class Target {
@@ -55,6 +56,7 @@ class Target {
 
  private:
   friend class Bridge;
+  class PlaneCopier;
   Target(Bridge& bridge, std::unique_ptr<Buffer> buffer) : bridge_(bridge), buffer_(std::move(buffer)) {}
   Bridge& bridge_;
   std::unique_ptr<Buffer> buffer_;
@@ -109,12 +111,19 @@ class Bridge {
 
  private:
   friend class Target;
-  Bridge(std::shared_ptr<Device> device, void* context) : device_(std::move(device)), context_(context) {}
+  Bridge(std::shared_ptr<Device> device, void* context);
 
   // copy_in() once its arguments are checked.
   uint64_t queue_copy_in(const std::vector<CudaPlane>& planes, Target& to,
                          const std::vector<uint32_t>& offsets, const std::vector<uint32_t>& pitches,
                          std::string& error);
+
+  // Queues on `stream` (a CUstream) the copies of `planes` between the frame in CUDA memory and
+  // `target`, into it when `into_target`, else out of it: one launch of the copier's kernel where
+  // the planes suit it, else a cuMemcpy2DAsync per plane. False with `error` set.
+  bool queue_plane_copies(const std::vector<CudaPlane>& planes, const Target& target,
+                          const std::vector<uint32_t>& offsets, const std::vector<uint32_t>& pitches,
+                          bool into_target, void* stream, std::string& error);
 
   std::shared_ptr<Device> device_;
   void* context_;           // CUcontext
@@ -122,7 +131,8 @@ class Bridge {
   // CUstream of the copies out, so that a copy in never waits behind one (on one stream, 8 streams
   // of morph took 4.85-5.27 s against 3.31-3.37 s; docs/benchmarks.md).
   void* out_stream_ = nullptr;
-  void* semaphore_ = nullptr;  // CUexternalSemaphore: timeline_ imported
+  void* semaphore_ = nullptr;            // CUexternalSemaphore: timeline_ imported
+  std::shared_ptr<PlaneCopier> copier_;  // the context's; null when the driver refused its kernel
   std::unique_ptr<ExportedTimeline> timeline_;
 };
 
