@@ -10,6 +10,7 @@
 // change a log or the ring's release count: a descriptor set rewritten with other buffers carries a
 // new version into bindDescriptorSets (Kernel), and a buffer, descriptor set or pipeline destroyed,
 // whose handle a new one may take, counts on the device (Device::note_released()).
+// GST_VKCOMPUTE_COMMAND_REUSE=0 records every submission anew (to compare).
 #pragma once
 
 #include <cstdint>

@@ -78,10 +78,18 @@ void CommandRing::make_commands(QueueRole role, Recording& recording) {
   recording.cmd = std::move(buffers.front());
 }
 
+namespace {
+// GST_VKCOMPUTE_COMMAND_REUSE=0: every submission records its command buffer anew (to compare).
+bool reuse_on() {
+  static const bool on = g_strcmp0(g_getenv("GST_VKCOMPUTE_COMMAND_REUSE"), "0") != 0;
+  return on;
+}
+}  // namespace
+
 vk::CommandBuffer CommandRing::Recording::finish(const Device& device, bool& recorded_now) {
   // Read before the comparison: an object destroyed from here on makes the next one record anew.
   const uint64_t now = device.released();
-  recorded_now = !(valid && released == now && next == recorded);
+  recorded_now = !(reuse_on() && valid && released == now && next == recorded);
   if (!recorded_now) return *cmd;
   valid = false;
   pool.reset();
