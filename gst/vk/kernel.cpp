@@ -16,71 +16,50 @@ Kernel::~Kernel() {
   if (!sets_.empty()) device_->note_released();
 }
 
-Kernel::Variant Kernel::make_variant() const {
+vk::DescriptorSet Kernel::descriptor_set(uint32_t index) const {
   const auto& dev = device_->device();
-  Variant variant;
-  vk::DescriptorPoolSize size{.type = vk::DescriptorType::eStorageBuffer, .descriptorCount = bindings_};
-  variant.pool = vk::raii::DescriptorPool(
-      dev, vk::DescriptorPoolCreateInfo{.flags = vk::DescriptorPoolCreateFlagBits::eFreeDescriptorSet,
-                                        .maxSets = 1,
-                                        .poolSizeCount = 1,
-                                        .pPoolSizes = &size});
-  vk::DescriptorSetLayout layout = *compiled_->set_layout;
-  vk::raii::DescriptorSets allocated(
-      dev, vk::DescriptorSetAllocateInfo{
-               .descriptorPool = *variant.pool, .descriptorSetCount = 1, .pSetLayouts = &layout});
-  variant.set = std::move(allocated.front());
-  device_->set_name(*variant.set, name_);
-  return variant;
-}
-
-Kernel::Set& Kernel::set_at(uint32_t index) const {
-  if (sets_.size() <= index) sets_.resize(index + 1);
-  Set& set = sets_[index];
-  if (set.variants.empty()) set.variants.push_back(make_variant());
-  return set;
-}
-
-void Kernel::update(uint32_t index, std::initializer_list<Binding> buffers) const {
-  Set& set = set_at(index);
-  const uint64_t released = device_->released();
-  const auto holds = [&](const Variant& v) {
-    return v.released == released && v.buffers.size() == buffers.size() &&
-           std::equal(buffers.begin(), buffers.end(), v.buffers.begin(),
-                      [](const Binding& b, vk::Buffer h) { return b.buffer == h; });
-  };
-  auto found = std::find_if(set.variants.begin(), set.variants.end(), holds);
-  if (found == set.variants.end()) {
-    // A variant never written, else a new one while there is room, else the least recently used.
-    found = std::find_if(set.variants.begin(), set.variants.end(),
-                         [](const Variant& v) { return v.version == 0; });
-    if (found == set.variants.end() && set.variants.size() < kVariants) {
-      set.variants.push_back(make_variant());
-      found = set.variants.end() - 1;
-    }
-    if (found == set.variants.end())
-      found = std::min_element(set.variants.begin(), set.variants.end(),
-                               [](const Variant& a, const Variant& b) { return a.used < b.used; });
-    Variant& v = *found;
-    v.buffers.clear();
-    for (const Binding& b : buffers) v.buffers.push_back(b.buffer);
-    v.released = released;
-    v.version = ++versions_;
-    std::vector<vk::DescriptorBufferInfo> infos;
-    std::vector<vk::WriteDescriptorSet> writes;
-    infos.reserve(buffers.size());
-    for (const Binding& b : buffers) {
-      infos.push_back(vk::DescriptorBufferInfo{.buffer = b.buffer, .offset = 0, .range = VK_WHOLE_SIZE});
-      writes.push_back(vk::WriteDescriptorSet{.dstSet = *v.set,
-                                              .dstBinding = uint32_t(writes.size()),
-                                              .descriptorCount = 1,
-                                              .descriptorType = vk::DescriptorType::eStorageBuffer,
-                                              .pBufferInfo = &infos.back()});
-    }
-    device_->device().updateDescriptorSets(writes, nullptr);
+  while (sets_.size() <= index) {
+    vk::DescriptorPoolSize size{.type = vk::DescriptorType::eStorageBuffer, .descriptorCount = bindings_};
+    pools_.emplace_back(
+        dev, vk::DescriptorPoolCreateInfo{.flags = vk::DescriptorPoolCreateFlagBits::eFreeDescriptorSet,
+                                          .maxSets = 1,
+                                          .poolSizeCount = 1,
+                                          .pPoolSizes = &size});
+    vk::DescriptorSetLayout layout = *compiled_->set_layout;
+    vk::raii::DescriptorSets allocated(
+        dev, vk::DescriptorSetAllocateInfo{
+                 .descriptorPool = *pools_.back(), .descriptorSetCount = 1, .pSetLayouts = &layout});
+    sets_.push_back(std::move(allocated.front()));
+    device_->set_name(*sets_.back(), name_);
   }
-  found->used = ++uses_;
-  set.current = size_t(found - set.variants.begin());
+  return *sets_[index];
+}
+
+void Kernel::update(uint32_t set, std::initializer_list<Binding> buffers) const {
+  vk::DescriptorSet descriptors = descriptor_set(set);
+  if (contents_.size() <= set) contents_.resize(set + 1);
+  Contents& held = contents_[set];
+  const uint64_t released = device_->released();
+  if (held.released == released && held.buffers.size() == buffers.size() &&
+      std::equal(buffers.begin(), buffers.end(), held.buffers.begin(),
+                 [](const Binding& b, vk::Buffer h) { return b.buffer == h; }))
+    return;
+  held.buffers.clear();
+  for (const Binding& b : buffers) held.buffers.push_back(b.buffer);
+  held.released = released;
+  held.version++;
+  std::vector<vk::DescriptorBufferInfo> infos;
+  std::vector<vk::WriteDescriptorSet> writes;
+  infos.reserve(buffers.size());
+  for (const Binding& b : buffers) {
+    infos.push_back(vk::DescriptorBufferInfo{.buffer = b.buffer, .offset = 0, .range = VK_WHOLE_SIZE});
+    writes.push_back(vk::WriteDescriptorSet{.dstSet = descriptors,
+                                            .dstBinding = uint32_t(writes.size()),
+                                            .descriptorCount = 1,
+                                            .descriptorType = vk::DescriptorType::eStorageBuffer,
+                                            .pBufferInfo = &infos.back()});
+  }
+  device_->device().updateDescriptorSets(writes, nullptr);
 }
 
 void Kernel::dispatch(Commands cmd, uint32_t set, const void* push_constants, uint32_t groups_x,
@@ -96,10 +75,8 @@ void Kernel::dispatch(Commands cmd, uint32_t set, const void* push_constants, ui
                        std::to_string(most[0]) + " x " + std::to_string(most[1]) +
                        " (maxComputeWorkGroupCount)");
   cmd.bindPipeline(vk::PipelineBindPoint::eCompute, *compiled_->pipeline);
-  const Set& bound = set_at(set);
-  const Variant& variant = bound.variants[bound.current];
-  cmd.bindDescriptorSets(vk::PipelineBindPoint::eCompute, *compiled_->layout, 0, *variant.set,
-                         variant.version);
+  cmd.bindDescriptorSets(vk::PipelineBindPoint::eCompute, *compiled_->layout, 0, descriptor_set(set),
+                         set < contents_.size() ? contents_[set].version : 0);
   if (push_bytes_)
     cmd.pushConstants(*compiled_->layout, vk::ShaderStageFlagBits::eCompute, 0, push_bytes_, push_constants);
   cmd.dispatch(groups_x, groups_y, 1);

@@ -34,11 +34,8 @@ class Kernel {
   ~Kernel();
 
   // Points descriptor set `set` (e.g. the frame slot) at `buffers`. The set must not be in use by
-  // pending GPU work nor bound in a command buffer still being recorded. Each set is kept in up to
-  // kVariants descriptor sets of the driver, each holding the buffers of a recent update: when one
-  // holds these buffers already it becomes the set's and is left as it is, so that a command buffer
-  // that binds it stays valid (commands.hpp) while frames take their buffers in turn from a pool;
-  // else the variant used least recently is rewritten.
+  // pending GPU work nor bound in a command buffer still being recorded. A set that holds these
+  // buffers already is left as it is: a command buffer that binds it stays valid (commands.hpp).
   void update(uint32_t set, std::initializer_list<Binding> buffers) const;
 
   // Records binding the pipeline and set `set`, the push constants and a dispatch of
@@ -48,35 +45,25 @@ class Kernel {
                 uint32_t groups_y) const;
 
  private:
-  // A descriptor set of the driver (in a small pool of its own) and what it holds: its buffers, as
-  // written while the device's release count was `released` (a buffer destroyed since may have left
-  // its handle to another), and a version, new at every write, which bindDescriptorSets carries
-  // into the command log.
-  struct Variant {
-    vk::raii::DescriptorPool pool = nullptr;  // declared before set: destroyed after it
-    vk::raii::DescriptorSet set = nullptr;
-    std::vector<vk::Buffer> buffers;
-    uint64_t released = 0;
-    uint64_t version = 0;
-    uint64_t used = 0;  // when it was last made its set's (uses_)
-  };
-  struct Set {
-    std::vector<Variant> variants;
-    size_t current = 0;  // the one dispatch() binds
-  };
-  static constexpr size_t kVariants = 8;
-  // Set `index`, its first variant made (not written) on first use.
-  Set& set_at(uint32_t index) const;
-  Variant make_variant() const;
+  vk::DescriptorSet descriptor_set(uint32_t index) const;
 
   std::shared_ptr<Device> device_;
   const char* name_;
   uint32_t bindings_;
   uint32_t push_bytes_;
   std::shared_ptr<const CompiledKernel> compiled_;
-  mutable std::vector<Set> sets_;
-  mutable uint64_t uses_ = 0;
-  mutable uint64_t versions_ = 0;  // the last version given to a write, of any set
+  // One small pool per set, created on first use of each set index.
+  mutable std::vector<vk::raii::DescriptorPool> pools_;
+  mutable std::vector<vk::raii::DescriptorSet> sets_;
+  // What each set holds: its buffers, as written while the device's release count was `released`
+  // (a buffer destroyed since may have left its handle to another), and a version that changes
+  // with every write, which bindDescriptorSets carries into the command log.
+  struct Contents {
+    std::vector<vk::Buffer> buffers;
+    uint64_t released = 0;
+    uint64_t version = 0;
+  };
+  mutable std::vector<Contents> contents_;
 };
 
 // Orders two dispatches of a command buffer: the second sees everything the first wrote.

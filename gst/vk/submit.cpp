@@ -22,9 +22,9 @@ CommandRing::CommandRing(std::shared_ptr<Device> device, uint32_t depth, const c
     timestamp_period_ns_ = device_->properties().limits.timestampPeriod;
   }
   slots_.resize(depth);
-  for (Slot& slot : slots_) {
-    slot.recording.family = device_->queue_family(QueueRole::kCompute);
-    slot.recording.name = name;
+  for (uint32_t i = 0; i < depth; ++i) {
+    make_commands(QueueRole::kCompute, slots_[i].recording);
+    device_->set_name(*slots_[i].recording.cmd, name);
   }
 }
 
@@ -66,6 +66,18 @@ void CommandRing::start_timing(uint32_t slot) {
   s.started = true;
 }
 
+void CommandRing::make_commands(QueueRole role, Recording& recording) {
+  const auto& dev = device_->device();
+  recording.pool =
+      vk::raii::CommandPool(dev, vk::CommandPoolCreateInfo{.flags = vk::CommandPoolCreateFlagBits::eTransient,
+                                                           .queueFamilyIndex = device_->queue_family(role)});
+  vk::raii::CommandBuffers buffers(dev,
+                                   vk::CommandBufferAllocateInfo{.commandPool = *recording.pool,
+                                                                 .level = vk::CommandBufferLevel::ePrimary,
+                                                                 .commandBufferCount = 1});
+  recording.cmd = std::move(buffers.front());
+}
+
 namespace {
 // GST_VKCOMPUTE_COMMAND_REUSE=0: every submission records its command buffer anew (to compare).
 bool reuse_on() {
@@ -77,53 +89,28 @@ bool reuse_on() {
 vk::CommandBuffer CommandRing::Recording::finish(const Device& device, bool& recorded_now) {
   // Read before the comparison: an object destroyed from here on makes the next one record anew.
   const uint64_t now = device.released();
-  recorded_now = false;
-  for (Variant& v : variants) {
-    if (reuse_on() && v.valid && v.released == now && v.recorded == next) {
-      v.used = ++uses;
-      return *v.cmd;
-    }
-  }
-  recorded_now = true;
-  auto chosen = std::find_if(variants.begin(), variants.end(), [](const Variant& v) { return !v.valid; });
-  if (chosen == variants.end() && variants.size() < kVariants) {
-    const auto& dev = device.device();
-    Variant made;
-    made.pool = vk::raii::CommandPool(
-        dev, vk::CommandPoolCreateInfo{.flags = vk::CommandPoolCreateFlagBits::eTransient,
-                                       .queueFamilyIndex = family});
-    vk::raii::CommandBuffers buffers(
-        dev,
-        vk::CommandBufferAllocateInfo{
-            .commandPool = *made.pool, .level = vk::CommandBufferLevel::ePrimary, .commandBufferCount = 1});
-    made.cmd = std::move(buffers.front());
-    device.set_name(*made.cmd, name.c_str());
-    variants.push_back(std::move(made));
-    chosen = variants.end() - 1;
-  }
-  if (chosen == variants.end())
-    chosen = std::min_element(variants.begin(), variants.end(),
-                              [](const Variant& a, const Variant& b) { return a.used < b.used; });
-  Variant& v = *chosen;
-  v.valid = false;
-  v.pool.reset();
+  recorded_now = !(reuse_on() && valid && released == now && next == recorded);
+  if (!recorded_now) return *cmd;
+  valid = false;
+  pool.reset();
   // Not one-time: the command buffer may be submitted again once this submission is complete.
-  v.cmd.begin(vk::CommandBufferBeginInfo{});
-  next.replay(*v.cmd);
-  v.cmd.end();
-  std::swap(v.recorded, next);
-  v.released = now;
-  v.valid = true;
-  v.used = ++uses;
-  return *v.cmd;
+  cmd.begin(vk::CommandBufferBeginInfo{});
+  next.replay(*cmd);
+  cmd.end();
+  std::swap(recorded, next);
+  released = now;
+  valid = true;
+  return *cmd;
 }
 
 Commands CommandRing::begin_copies(Copies& copies, QueueRole role) {
-  if (!*copies.semaphore) {
-    copies.recording.family = device_->queue_family(role);
-    copies.recording.name = name_ + (role == QueueRole::kUpload ? " upload" : " download");
-    copies.semaphore = vk::raii::Semaphore(device_->device(), vk::SemaphoreCreateInfo{});
-    device_->set_name(*copies.semaphore, copies.recording.name.c_str());
+  const auto& dev = device_->device();
+  if (!*copies.recording.pool) {
+    make_commands(role, copies.recording);
+    copies.semaphore = vk::raii::Semaphore(dev, vk::SemaphoreCreateInfo{});
+    const std::string name = name_ + (role == QueueRole::kUpload ? " upload" : " download");
+    device_->set_name(*copies.recording.cmd, name.c_str());
+    device_->set_name(*copies.semaphore, name.c_str());
   }
   copies.recording.next.clear();
   copies.begun = true;

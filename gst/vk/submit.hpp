@@ -93,31 +93,22 @@ class CommandRing {
   // The points where the submitted slots in `slots` complete.
   static std::vector<const SubmitPoint*> completions(const std::vector<const Slot*>& slots);
 
-  // A slot's command buffers for one queue, each in a transient pool of its own (reset whole before
-  // each recording: cheaper in drivers than resetting one command buffer of a shared pool, NVIDIA's
-  // advice), each holding the commands of a recent submission: up to kVariants, so that frames
-  // whose buffers come in turn from a pool (other buffers, other descriptor sets, other logs) find
-  // theirs recorded; and the commands written down for the next submission.
+  // A command buffer, in a transient pool of its own (reset whole before each recording: cheaper in
+  // drivers than resetting one command buffer of a shared pool, NVIDIA's advice), and the commands
+  // written down for it.
   struct Recording {
-    static constexpr size_t kVariants = 8;
-    struct Variant {
-      vk::raii::CommandPool pool = nullptr;  // declared before cmd: destroyed after it
-      vk::raii::CommandBuffer cmd = nullptr;
-      CommandLog recorded;  // what cmd holds, recorded while the device's release count was `released`
-      uint64_t released = 0;
-      uint64_t used = 0;  // when it was last submitted (uses)
-      bool valid = false;
-    };
-    uint32_t family = 0;  // the queue family of the pools
-    std::string name;     // of the command buffers
-    std::vector<Variant> variants;
-    uint64_t uses = 0;
-    CommandLog next;  // written down since begin(), for this submission
-    // The command buffer holding `next`: a variant as it is when it holds the same commands,
-    // recorded since no object of `device` was destroyed; else the variant used least recently (or
-    // a new one while there is room) recorded anew (`recorded_now`). No variant may be pending.
+    vk::raii::CommandPool pool = nullptr;  // declared before cmd: destroyed after it
+    vk::raii::CommandBuffer cmd = nullptr;
+    CommandLog next;      // written down since begin(), for this submission
+    CommandLog recorded;  // what cmd holds, recorded while the device's release count was `released`
+    uint64_t released = 0;
+    bool valid = false;
+    // The command buffer holding `next`: `cmd` as it is when it holds the same commands, recorded
+    // since no object of `device` was destroyed; else `cmd` recorded anew (`recorded_now`).
     vk::CommandBuffer finish(const Device& device, bool& recorded_now);
   };
+  // A pool for the queue family of `role`, and one primary command buffer in it.
+  void make_commands(QueueRole role, Recording& recording);
 
   // Command buffers of one copy queue for a slot, made on first use.
   struct Copies {
