@@ -1,6 +1,7 @@
 #include "planecopy.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <mutex>
@@ -93,6 +94,9 @@ std::shared_ptr<PlaneCopier> PlaneCopier::for_context(const CudaFunctions& cu, C
   if (copier) return copier;
   copier = std::make_shared<PlaneCopier>(cu, error);
   if (!copier->ready()) return nullptr;
+  // Contexts gone leave expired entries: dropped here, so that the map holds live contexts only.
+  for (auto it = copiers.begin(); it != copiers.end();)
+    it = it->second.expired() ? copiers.erase(it) : std::next(it);
   copiers[context] = copier;
   return copier;
 }
