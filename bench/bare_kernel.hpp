@@ -3,6 +3,9 @@
 // dispatch (bench/kernel_floor.cpp, bench/generated_launch.cpp).
 #pragma once
 
+// The generated SPIR-V headers declare uint32_t arrays and include nothing themselves.
+#include <cstdint>
+
 #include "floor_empty.spv.h"
 #include "vk/commands.hpp"
 #include "vk/vk.hpp"

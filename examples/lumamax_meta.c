@@ -10,13 +10,77 @@
  * black. One line per frame:
  *   0:00:00.033333333  x= 160 y= 107 luma=1.0000  peaks: (160,107 9x9) (179,114 9x9) (147,123 9x9)
  * the running time, the brightest pixel and its luma (0..1), and each peak's box.
+ *
+ * Built against GStreamer 1.24 or later with its analytics library (HAVE_GST_ANALYTICS), it reads
+ * the same results from the frame's GstAnalyticsRelationMeta instead, as GStreamer's analytics
+ * elements would: the "vkcompute-results" entry holds the message's fields (a serialized
+ * GstStructure), and each peak's box is a "lumamax-peak" object-detection entry that is part of it.
  */
+#ifdef HAVE_GST_ANALYTICS
+#include <gst/analytics/analytics.h>
+#endif
 #include <gst/app/gstappsink.h>
 #include <gst/gst.h>
 #include <gst/video/video.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#ifdef HAVE_GST_ANALYTICS
+/* The frame's lumamax results from its analytics relation meta: the results entry's structure
+ * (to free) and its id, or NULL. */
+static GstStructure *relation_results(GstAnalyticsRelationMeta *meta, guint *id) {
+  gpointer state = NULL;
+  GstAnalyticsMtd entry;
+  while (gst_analytics_relation_meta_iterate(meta, &state, GST_ANALYTICS_MTD_TYPE_ANY, &entry)) {
+    if (g_strcmp0(gst_analytics_mtd_type_get_name(gst_analytics_mtd_get_mtd_type(&entry)), "vkcompute-results"))
+      continue;
+    GstStructure *results =
+        gst_structure_from_string(gst_analytics_relation_meta_get_mtd_data(meta, entry.id), NULL);
+    if (results && gst_structure_has_name(results, "lumamax")) {
+      *id = entry.id;
+      return results;
+    }
+    if (results) gst_structure_free(results);
+  }
+  return NULL;
+}
+
+static void print_frame(GstBuffer *buffer, GstSegment *segment) {
+  GstAnalyticsRelationMeta *meta = gst_buffer_get_analytics_relation_meta(buffer);
+  guint id = 0;
+  GstStructure *results = meta ? relation_results(meta, &id) : NULL;
+  if (results == NULL) {
+    printf("frame without results\n");
+    return;
+  }
+  gint x = 0, y = 0;
+  gdouble luma = 0;
+  gst_structure_get(results, "x", G_TYPE_INT, &x, "y", G_TYPE_INT, &y, "luma", G_TYPE_DOUBLE, &luma, NULL);
+  GstClockTime running_time = gst_segment_to_running_time(segment, GST_FORMAT_TIME, GST_BUFFER_PTS(buffer));
+  printf("%" GST_TIME_FORMAT "  x=%4d y=%4d luma=%.4f  peaks:", GST_TIME_ARGS(running_time), x, y, luma);
+
+  /* The peaks' boxes, in rank order: the entries the results entry contains. */
+  const GValue *peaks = gst_structure_get_value(results, "peaks");
+  gpointer state = NULL;
+  GstAnalyticsODMtd box;
+  guint n = 0;
+  while (gst_analytics_relation_meta_get_direct_related(meta, id, GST_ANALYTICS_REL_TYPE_CONTAIN,
+                                                        gst_analytics_od_mtd_get_mtd_type(), &state, &box)) {
+    if (gst_analytics_od_mtd_get_obj_type(&box) != g_quark_from_string("lumamax-peak")) continue;
+    gint box_x, box_y, w, h;
+    gfloat confidence;
+    gst_analytics_od_mtd_get_location(&box, &box_x, &box_y, &w, &h, &confidence);
+    gint peak_x = 0, peak_y = 0;
+    if (peaks && n < gst_value_array_get_size(peaks))
+      gst_structure_get(gst_value_get_structure(gst_value_array_get_value(peaks, n)), "x", G_TYPE_INT, &peak_x,
+                        "y", G_TYPE_INT, &peak_y, NULL);
+    printf(" (%d,%d %dx%d)", peak_x, peak_y, w, h);
+    n++;
+  }
+  printf("\n");
+  gst_structure_free(results);
+}
+#else
 static void print_frame(GstBuffer *buffer, GstSegment *segment) {
   GstCustomMeta *meta = gst_buffer_get_custom_meta(buffer, "VkComputeLumamaxMeta");
   if (meta == NULL) {
@@ -43,6 +107,7 @@ static void print_frame(GstBuffer *buffer, GstSegment *segment) {
   }
   printf("\n");
 }
+#endif
 
 int main(int argc, char **argv) {
   gst_init(&argc, &argv);

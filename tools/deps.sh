@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages (as root) that one purpose needs, and only those missing:
+# Installs the Debian packages (as root; Debian 12 and 13) that one purpose needs, and only those missing:
 #   tools/deps.sh demo   build the plugin and run tools/demo.sh's pipelines
 #   tools/deps.sh test   that, and build and run the whole test suite and bench/vkcompute-bench
 # On a fresh machine another apt (unattended-upgrades, apt-daily) may hold apt's locks for
@@ -27,6 +27,11 @@ test_packages=(
   ffmpeg
   libopencv-core-dev libopencv-imgproc-dev
 )
+
+# GStreamer's analytics library (gst-plugins-bad's, GStreamer 1.24 and later: every release after
+# Debian 12), whose relation meta lumamax and histogram fill; the suite tests that where it exists.
+. /etc/os-release
+[ "${VERSION_CODENAME:-}" = bookworm ] || test_packages+=(libgstreamer-plugins-bad1.0-dev)
 
 case ${1:-} in
   demo) packages=("${build_packages[@]}" "${run_packages[@]}") ;;

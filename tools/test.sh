@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tools/deps.sh test
-bash tools/build.sh
+bash tools/build.sh -Dwerror=true
 if ! meson test -C build --print-errorlogs --num-processes "$(nproc)"; then
   python3 tools/failures.py build/meson-logs/testlog.json
   exit 1

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <mutex>
+#include <utility>
 
 #include "analysis_layout.h"
 
@@ -225,10 +226,12 @@ void add_results_meta(GstBuffer* buffer, const char* name, const GstStructure* f
 }
 
 GstBuffer* attach_results(const AnalysisSettings& settings, Frame& frame, const GstStructure* results,
-                          const char* meta_name) {
+                          const char* meta_name, analytics::Entries* entries) {
   if (!settings.attach_meta || !frame.outbuf) return nullptr;
   frame.outbuf = gst_buffer_make_writable(frame.outbuf);
   add_results_meta(frame.outbuf, meta_name, results);
+  analytics::Entries added = analytics::add_results(frame.outbuf, results);
+  if (entries) *entries = std::move(added);
   return frame.outbuf;
 }
 

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "analytics.hpp"
 #include "frame.hpp"
 #include "properties.hpp"
 #include "regions.hpp"
@@ -81,10 +82,12 @@ void set_region_results(GstStructure* results, const FrameRegions& regions,
                         const std::function<void(GstStructure* entry, guint i)>& fill);
 
 // An analysis's complete(), with the results of the frame in `results`: with attach-meta, attached
-// to the frame as a GstCustomMeta named `meta_name` holding the same fields. Returns the frame's
-// buffer, writable, when they were (for more metas), else null.
+// to the frame as a GstCustomMeta named `meta_name` holding the same fields, and to its analytics
+// relation meta where GStreamer has one (base/analytics.hpp), the ids of those entries into
+// `entries` when given. Returns the frame's buffer, writable, when they were (for more metas),
+// else null.
 GstBuffer* attach_results(const AnalysisSettings& settings, Frame& frame, const GstStructure* results,
-                          const char* meta_name);
+                          const char* meta_name, analytics::Entries* entries = nullptr);
 // Then posts `results` (taken) as the element message, with post-messages.
 void post_results(GstElement* element, const AnalysisSettings& settings, GstStructure* results);
 

@@ -4,9 +4,6 @@
 // Frames pass through untouched and without waiting.
 #include <gst/gst.h>
 #include <gst/video/video.h>
-#ifdef VKC_HAVE_ANALYTICS
-#include <gst/analytics/analytics.h>  // GStreamer >= 1.24
-#endif
 
 #include <algorithm>
 #include <array>
@@ -405,9 +402,11 @@ static GValue peak_value(guint x, guint y, gdouble luma) {
 
 // The peak as a region-of-interest meta on `buffer`: a box of `box` pixels a side centred on it,
 // clipped to the frame, whose parameter is the peak's structure, with id `id`; `parent` is the id
-// of the meta of the region it was found in, or -1.
+// of the meta of the region it was found in, or -1. The same box goes into the frame's analytics
+// relation meta (base/analytics.hpp), its luma as the confidence level, part of the entry
+// `entry_parent`.
 static void attach_peak(GstBuffer* buffer, guint box, guint width, guint height, gint id, gint parent,
-                        const GValue& peak) {
+                        gint entry_parent, const GValue& peak) {
   const GstStructure* fields = gst_value_get_structure(&peak);
   gint x = 0, y = 0;
   gst_structure_get_int(fields, "x", &x);
@@ -421,17 +420,10 @@ static void attach_peak(GstBuffer* buffer, guint box, guint width, guint height,
   meta->id = id;
   meta->parent_id = parent;
   gst_video_region_of_interest_meta_add_param(meta, gst_structure_copy(fields));
-#ifdef VKC_HAVE_ANALYTICS
-  // The same box as an object-detection entry of the frame's analytics relation meta, its luma as
-  // the confidence level, for consumers of GStreamer's analytics library.
-  GstAnalyticsRelationMeta* relations = gst_buffer_get_analytics_relation_meta(buffer);
-  if (!relations) relations = gst_buffer_add_analytics_relation_meta(buffer);
   gdouble luma = 0;
   gst_structure_get_double(fields, "luma", &luma);
-  GstAnalyticsODMtd entry;
-  gst_analytics_relation_meta_add_od_mtd(relations, meta->roi_type, gint(x0), gint(y0), gint(x1 - x0),
-                                         gint(y1 - y0), gfloat(luma), &entry);
-#endif
+  vkc::analytics::add_box(buffer, "lumamax-peak", gint(x0), gint(y0), gint(x1 - x0), gint(y1 - y0), gfloat(luma),
+                          entry_parent);
 }
 
 // The results of one region (its block of the results, shaders/lumamax_layout.h) into `s`: the
@@ -465,14 +457,15 @@ static void set_region_fields(GstStructure* s, const State& state, const uint32_
 }
 
 // Each reported peak of `results` (a region's entry or the message) as a region-of-interest meta
-// on `buffer`, a child of the region's own meta when it came from one, with ids from `*id` on.
+// on `buffer`, a child of the region's own meta when it came from one, with ids from `*id` on; in
+// the analytics relation meta, part of the entry `entry_parent`.
 static void attach_peaks(GstBuffer* buffer, const GstStructure* results, const State& state, guint box,
-                         gint* id) {
+                         gint entry_parent, gint* id) {
   const GValue* reported = gst_structure_get_value(results, "peaks");
   gint parent = -1;
   gst_structure_get_int(results, "roi-id", &parent);
   for (guint n = 0; reported && n < gst_value_array_get_size(reported); ++n)
-    attach_peak(buffer, box, state.width, state.height, (*id)++, parent,
+    attach_peak(buffer, box, state.width, state.height, (*id)++, parent, entry_parent,
                 *gst_value_array_get_value(reported, n));
 }
 
@@ -517,15 +510,16 @@ void LumamaxOperation::complete(vkc::CapsState& caps, vkc::Frame& frame) {
       gst_structure_set(s, "max-cll", G_TYPE_DOUBLE, levels.max_cll, "max-fall", G_TYPE_DOUBLE,
                         levels.max_fall, nullptr);
   }
-  if (GstBuffer* out = vkc::attach_results(slot.settings, frame, s, "VkComputeLumamaxMeta")) {
+  vkc::analytics::Entries added;
+  if (GstBuffer* out = vkc::attach_results(slot.settings, frame, s, "VkComputeLumamaxMeta", &added)) {
     // One region: the peaks' ids are their ranks. Several: unique on the buffer, numbered on from
     // the largest id there (the regions' own metas among them).
     gint id = slot.regions.listed ? next_roi_id(out) : 0;
-    if (!slot.regions.listed) attach_peaks(out, s, state, slot.settings.peak_box, &id);
+    if (!slot.regions.listed) attach_peaks(out, s, state, slot.settings.peak_box, added.results, &id);
     const GValue* entries = gst_structure_get_value(s, "regions");
     for (guint i = 0; entries && i < gst_value_array_get_size(entries); ++i)
       attach_peaks(out, gst_value_get_structure(gst_value_array_get_value(entries, i)), state,
-                   slot.settings.peak_box, &id);
+                   slot.settings.peak_box, added.regions[i], &id);
   }
   vkc::post_results(element_, slot.settings, s);
 }

@@ -18,9 +18,8 @@ namespace vkc {
 namespace {
 
 // Validation and driver messages go to the runtime's debug category; tests count the errors.
-VKAPI_ATTR VkBool32 VKAPI_CALL on_debug_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
-                                                VkDebugUtilsMessageTypeFlagsEXT type,
-                                                const VkDebugUtilsMessengerCallbackDataEXT* data, void*) {
+void log_debug_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity, VkDebugUtilsMessageTypeFlagsEXT type,
+                       const VkDebugUtilsMessengerCallbackDataEXT* data) {
   const char* text = data && data->pMessage ? data->pMessage : "";
   // The loader names its own messages (an environment variable that adds layers, a manifest it
   // skipped): they say how Vulkan was set up here, not what the plugin did.
@@ -28,14 +27,40 @@ VKAPI_ATTR VkBool32 VKAPI_CALL on_debug_message(VkDebugUtilsMessageSeverityFlagB
   const char* source = (type & VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT) ? "Vulkan validation"
                        : loader                                                ? "Vulkan loader"
                                                                                : "Vulkan";
+  // The message's ID (a VUID, or a name such as "SYNC-HAZARD-WRITE-AFTER-READ") leads, in brackets:
+  // validation layers from 1.4 on no longer put it in the text, and tests name the few messages
+  // they tolerate by it.
+  const char* id = data && data->pMessageIdName && !loader ? data->pMessageIdName : "";
+  const char* open = id[0] ? "[" : "";
+  const char* close = id[0] ? "] " : "";
   if (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT)
-    GST_ERROR("%s: %s", source, text);
+    GST_ERROR("%s: %s%s%s%s", source, open, id, close, text);
   else if (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT)
-    GST_WARNING("%s: %s", source, text);
+    GST_WARNING("%s: %s%s%s%s", source, open, id, close, text);
   else
-    GST_DEBUG("%s: %s", source, text);
+    GST_DEBUG("%s: %s%s%s%s", source, open, id, close, text);
+}
+
+// Vulkan-Hpp types the messenger's callback with its own enums and structs from header version
+// 304 on (Debian 13's 1.4.309), with the C ones before it (Debian 12's 1.3.239); both carry the
+// same bits and layout.
+#if VK_HEADER_VERSION >= 304
+VKAPI_ATTR vk::Bool32 VKAPI_CALL on_debug_message(vk::DebugUtilsMessageSeverityFlagBitsEXT severity,
+                                                  vk::DebugUtilsMessageTypeFlagsEXT type,
+                                                  const vk::DebugUtilsMessengerCallbackDataEXT* data, void*) {
+  log_debug_message(static_cast<VkDebugUtilsMessageSeverityFlagBitsEXT>(severity),
+                    static_cast<VkDebugUtilsMessageTypeFlagsEXT>(type),
+                    reinterpret_cast<const VkDebugUtilsMessengerCallbackDataEXT*>(data));
   return VK_FALSE;
 }
+#else
+VKAPI_ATTR VkBool32 VKAPI_CALL on_debug_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+                                                VkDebugUtilsMessageTypeFlagsEXT type,
+                                                const VkDebugUtilsMessengerCallbackDataEXT* data, void*) {
+  log_debug_message(severity, type, data);
+  return VK_FALSE;
+}
+#endif
 
 vk::DebugUtilsMessengerCreateInfoEXT messenger_info() {
   using S = vk::DebugUtilsMessageSeverityFlagBitsEXT;

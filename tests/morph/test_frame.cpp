@@ -60,9 +60,10 @@ FilteredChannels FilteredChannelsOf(GstVideoFormat format) {
   const bool sixteen_bit = !GST_VIDEO_FORMAT_INFO_IS_RGB(finfo) && bpp == 2;
   FilteredChannels channels{bpp, {}};
   const int n = GST_VIDEO_FORMAT_INFO_IS_RGB(finfo) ? 3 : 1;  // colour channels, or gray / Y
-  for (int c = 0; c < n; ++c)
-    channels.fields.push_back(
-        {GST_VIDEO_FORMAT_INFO_POFFSET(finfo, c), sixteen_bit ? 2 : 1, 0, sixteen_bit ? 16 : 8});
+  for (int c = 0; c < n; ++c) {
+    const int offset = static_cast<int>(GST_VIDEO_FORMAT_INFO_POFFSET(finfo, c));  // a byte within the pixel
+    channels.fields.push_back({offset, sixteen_bit ? 2 : 1, 0, sixteen_bit ? 16 : 8});
+  }
   return channels;
 }
 

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Runs one of the README's two commands (demo or test) on another Debian release, in a root made
+# with debootstrap from Debian's packages (as root):
+#   tools/release.sh trixie test    Debian 13: GStreamer 1.26, Vulkan 1.4.309, GCC 14, GLib 2.84
+#   tools/release.sh trixie demo
+#   tools/release.sh trixie shell   a shell in the root, in the copy of the tree
+# The root is made once (about 30 s) under $VKC_RELEASE_ROOTS (default /var/tmp/vkcompute-roots)
+# and kept. Each run copies this working tree (tracked files and untracked ones git does not
+# ignore) into the root's /root/gst-vkcompute, keeping that copy's build/ so that a second run
+# builds only what changed, and runs the command there in a mount namespace of its own: /proc,
+# /dev/shm and /tmp are mounted for the run and go with it, nothing is left mounted on the host.
+# The demo's pictures end up in the root's copy: $VKC_RELEASE_ROOTS/<release>/root/gst-vkcompute/demo.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+release=${1:-}
+command=${2:-}
+case $command in
+  demo | test | shell) ;;
+  *) echo "usage: tools/release.sh RELEASE demo|test|shell   (RELEASE: a Debian suite, e.g. trixie)" >&2; exit 2 ;;
+esac
+[ "$(id -u)" = 0 ] || { echo "tools/release.sh: debootstrap and chroot need root" >&2; exit 1; }
+
+roots=${VKC_RELEASE_ROOTS:-/var/tmp/vkcompute-roots}
+root=$roots/$release
+tree=/root/gst-vkcompute
+
+# The Debian archive this machine's apt already uses (deb822 or one-line sources), so that the
+# root's packages come from the same mirror; Debian's own address where none is found.
+mirror() {
+  local uri
+  uri=$(grep -hsE '^(URIs:|deb ) *' /etc/apt/sources.list /etc/apt/sources.list.d/*.sources \
+        /etc/apt/sources.list.d/*.list |
+        grep -oE 'https?://[^ ]+/debian/?( |$)' | grep -v security | head -n 1 | tr -d ' ')
+  echo "${uri:-http://deb.debian.org/debian}"
+}
+
+if [ ! -x "$root/usr/bin/apt-get" ]; then
+  command -v debootstrap > /dev/null || {
+    echo "release: installing debootstrap"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap
+  }
+  echo "release: making the $release root in $root (debootstrap from $(mirror))"
+  rm -rf "$root.partial"
+  mkdir -p "$roots"
+  debootstrap --variant=minbase "$release" "$root.partial" "$(mirror)" > "$roots/$release-debootstrap.log" 2>&1 ||
+    { tail -n 20 "$roots/$release-debootstrap.log" >&2; exit 1; }
+  mv "$root.partial" "$root"
+fi
+cp /etc/resolv.conf "$root/etc/resolv.conf" 2> /dev/null || true
+
+# The working tree into the root; the copy's build/ (the root's own build) stays.
+mkdir -p "$root$tree"
+find "$root$tree" -mindepth 1 -maxdepth 1 ! -name build -exec rm -rf {} +
+git ls-files -z --cached --others --exclude-standard |
+  while IFS= read -r -d '' file; do [ -e "$file" ] && printf '%s\0' "$file"; done |
+  tar --null -T - -cf - | tar -xf - -C "$root$tree"
+
+case $command in
+  demo) run='bash tools/demo.sh' ;;
+  test) run='bash tools/test.sh' ;;
+  shell) run='exec bash -i' ;;
+esac
+echo "release: $release: $run"
+# The environment of a fresh login, with what CI sets passed through.
+exec unshare --mount --fork /bin/sh -c '
+  root=$1; shift
+  mount --make-rprivate /
+  mount -t proc proc "$root/proc"
+  mount -t tmpfs tmpfs "$root/dev/shm"
+  mount -t tmpfs tmpfs "$root/tmp"
+  exec chroot "$root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM="${TERM:-dumb}" CI="${CI:-}" \
+    PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin /bin/bash -c "$@"' \
+  sh "$root" "cd $tree && $run"
