@@ -519,6 +519,15 @@ GST_START_TEST(test_counts_beyond_one_buffer) {
 GST_END_TEST;
 
 // More than 256 regions, a structure of another name, a misspelt field: refused, the value kept.
+// GLib's own check of a property's value (an array whose elements are strings where the param spec
+// wants structures) refuses it with g_warning before GLib 2.76 (Debian 12's 2.74) and with
+// g_critical from 2.76 on (Debian 13's 2.84); the element's own refusals stay warnings.
+#if GLIB_CHECK_VERSION(2, 76, 0)
+#define ASSERT_REFUSED_BY_GLIB ASSERT_CRITICAL
+#else
+#define ASSERT_REFUSED_BY_GLIB ASSERT_WARNING
+#endif
+
 GST_START_TEST(test_refused_regions) {
   GstElement* element = gst_element_factory_make("histogram", nullptr);
   std::vector<Listed> many(257, Listed{0, 0, 1, 1, ""});
@@ -532,7 +541,7 @@ GST_START_TEST(test_refused_regions) {
     GValue bad = G_VALUE_INIT;
     g_value_init(&bad, GST_TYPE_ARRAY);
     fail_unless(gst_value_deserialize(&bad, text), "%s", text);
-    ASSERT_WARNING(g_object_set_property(G_OBJECT(element), "regions", &bad));
+    ASSERT_REFUSED_BY_GLIB(g_object_set_property(G_OBJECT(element), "regions", &bad));
     g_value_unset(&bad);
   }
   GValue got = G_VALUE_INIT;

@@ -156,6 +156,15 @@ GST_START_TEST(test_lumamax_in_device_memory_into_morph) {
 }
 GST_END_TEST;
 
+// Out of device memory through a second analysis, which copies the frame to system memory for the
+// appsink: the frame is the same picture, so lumamax's metas go with it, region-of-interest metas
+// (video metas) included.
+GST_START_TEST(test_lumamax_metas_through_a_second_analysis) {
+  ExpectResultsOnFrames(chaintest::Lut() + " ! " + kLumamax + " ! histogram", chaintest::Lut() + " ! histogram",
+                        "VkComputeLumamaxMeta", "lumamax", 5);
+}
+GST_END_TEST;
+
 GST_START_TEST(test_histogram_passed_through) {
   ExpectResultsOnFrames("histogram attach-meta=true bins=64", "identity", "VkComputeHistogramMeta",
                         "histogram", 0);
@@ -186,6 +195,7 @@ Suite* results_meta_suite() {
   tcase_add_test(tc, test_lumamax_passed_through);
   tcase_add_test(tc, test_lumamax_copied_out_of_device_memory);
   tcase_add_test(tc, test_lumamax_in_device_memory_into_morph);
+  tcase_add_test(tc, test_lumamax_metas_through_a_second_analysis);
   tcase_add_test(tc, test_histogram_passed_through);
   tcase_add_test(tc, test_histogram_drawing);
   tcase_add_test(tc, test_no_meta_by_default);

@@ -3,6 +3,8 @@
 # with debootstrap from Debian's packages (as root):
 #   tools/release.sh trixie test    Debian 13: GStreamer 1.26, Vulkan 1.4.309, GCC 14, GLib 2.84
 #   tools/release.sh trixie demo
+#   tools/release.sh trixie prepare the root and the test packages only (what `test` installs first:
+#                                   CI runs it beside the Debian 12 build)
 #   tools/release.sh trixie shell   a shell in the root, in the copy of the tree
 # The root is made once (about 30 s) under $VKC_RELEASE_ROOTS (default /var/tmp/vkcompute-roots)
 # and kept. Each run copies this working tree (tracked files and untracked ones git does not
@@ -16,8 +18,9 @@ cd "$(dirname "$0")/.."
 release=${1:-}
 command=${2:-}
 case $command in
-  demo | test | shell) ;;
-  *) echo "usage: tools/release.sh RELEASE demo|test|shell   (RELEASE: a Debian suite, e.g. trixie)" >&2; exit 2 ;;
+  demo | test | prepare | shell) ;;
+  *) echo "usage: tools/release.sh RELEASE demo|test|prepare|shell   (RELEASE: a Debian suite, e.g. trixie)" >&2
+     exit 2 ;;
 esac
 [ "$(id -u)" = 0 ] || { echo "tools/release.sh: debootstrap and chroot need root" >&2; exit 1; }
 
@@ -59,6 +62,7 @@ git ls-files -z --cached --others --exclude-standard |
 case $command in
   demo) run='bash tools/demo.sh' ;;
   test) run='bash tools/test.sh' ;;
+  prepare) run='bash tools/deps.sh test' ;;
   shell) run='exec bash -i' ;;
 esac
 echo "release: $release: $run"

@@ -377,6 +377,23 @@ void gst_vkcompute_filter_class_init_analysis(GstVkComputeFilterClass* klass, co
   klass->analysis = TRUE;
 }
 
+// Which metas of an input frame its output gets when the element writes a new buffer (a copy out of
+// device memory, a filter's output). An analysis's output is its input picture, in other memory or
+// with histogram's graph drawn on it: the same size, orientation and colours, so the metas that
+// describe the picture stay true (region-of-interest metas, GStreamer's analytics relation meta).
+// What stays behind: metas tied to the input's memory, its layout (GstVideoMeta: the output's pool
+// adds its own) and its crop (the output holds the visible part only, laid out whole). A filter's
+// output is a new picture: GstBaseTransform's rule (metas without tags only).
+static gboolean gst_vkcompute_filter_transform_meta(GstBaseTransform* trans, GstBuffer* outbuf, GstMeta* meta,
+                                                    GstBuffer* inbuf) {
+  if (GST_VKCOMPUTE_FILTER_GET_CLASS(trans)->analysis) {
+    const GType api = meta->info->api;
+    return api != GST_VIDEO_META_API_TYPE && api != GST_VIDEO_CROP_META_API_TYPE &&
+           !gst_meta_api_type_has_tag(api, g_quark_from_static_string(GST_META_TAG_MEMORY_STR));
+  }
+  return GST_BASE_TRANSFORM_CLASS(gst_vkcompute_filter_parent_class)->transform_meta(trans, outbuf, meta, inbuf);
+}
+
 static void gst_vkcompute_filter_class_init(GstVkComputeFilterClass* klass) {
   auto* gobject_class = G_OBJECT_CLASS(klass);
   auto* trans_class = GST_BASE_TRANSFORM_CLASS(klass);
@@ -402,6 +419,7 @@ static void gst_vkcompute_filter_class_init(GstVkComputeFilterClass* klass) {
   trans_class->transform_caps = gst_vkcompute_filter_transform_caps;
   trans_class->fixate_caps = gst_vkcompute_filter_fixate_caps;
   trans_class->query = gst_vkcompute_filter_query;
+  trans_class->transform_meta = gst_vkcompute_filter_transform_meta;
   trans_class->passthrough_on_same_caps = FALSE;
 
   gst_type_mark_as_plugin_api(GST_TYPE_VKCOMPUTE_FILTER, GstPluginAPIFlags(0));

@@ -3,9 +3,10 @@
 // The element logs each message of its Vulkan messenger through the "vkcompute" debug category,
 // errors and warnings at GST_LEVEL_ERROR and GST_LEVEL_WARNING, prefixed "Vulkan validation:"
 // (the validation layer's checks), "Vulkan:" (the layers' general and performance messages) or
-// "Vulkan loader:" (the loader's own, not counted). These helpers turn the validation layer on, count them
-// all (called errors below) and make the running test fail when any was seen, so that API misuse is caught
-// even when the converted pixels happen to be right.
+// "Vulkan loader:" (the loader's own, not counted), each with its message ID in brackets. These helpers
+// turn the validation layer on, count them all (called errors below) but the few that vktest.cpp names by
+// ID and text (kToleratedMessages: the layer's words on its own set-up), and make the running test fail
+// when any was seen, so that API misuse is caught even when the converted pixels happen to be right.
 #pragma once
 
 #include <vulkan/vulkan.h>
