@@ -32,7 +32,8 @@ static GstStructure *relation_results(GstAnalyticsRelationMeta *meta, guint *id)
   gpointer state = NULL;
   GstAnalyticsMtd entry;
   while (gst_analytics_relation_meta_iterate(meta, &state, GST_ANALYTICS_MTD_TYPE_ANY, &entry)) {
-    if (g_strcmp0(gst_analytics_mtd_type_get_name(gst_analytics_mtd_get_mtd_type(&entry)), "vkcompute-results"))
+    if (g_strcmp0(gst_analytics_mtd_type_get_name(gst_analytics_mtd_get_mtd_type(&entry)),
+                  "vkcompute-results"))
       continue;
     GstStructure *results =
         gst_structure_from_string(gst_analytics_relation_meta_get_mtd_data(meta, entry.id), NULL);
@@ -72,8 +73,8 @@ static void print_frame(GstBuffer *buffer, GstSegment *segment) {
     gst_analytics_od_mtd_get_location(&box, &box_x, &box_y, &w, &h, &confidence);
     gint peak_x = 0, peak_y = 0;
     if (peaks && n < gst_value_array_get_size(peaks))
-      gst_structure_get(gst_value_get_structure(gst_value_array_get_value(peaks, n)), "x", G_TYPE_INT, &peak_x,
-                        "y", G_TYPE_INT, &peak_y, NULL);
+      gst_structure_get(gst_value_get_structure(gst_value_array_get_value(peaks, n)), "x", G_TYPE_INT,
+                        &peak_x, "y", G_TYPE_INT, &peak_y, NULL);
     printf(" (%d,%d %dx%d)", peak_x, peak_y, w, h);
     n++;
   }

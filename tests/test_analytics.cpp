@@ -8,15 +8,13 @@
 //   to a results entry equal to the region's entry of the message, and holding that region's peaks;
 // - two analyses in a row add to one relation meta.
 #include <gst/analytics/analytics.h>
-#include <gst/app/gstappsink.h>
 #include <gst/video/video.h>
 
 #include <cstring>
-#include <map>
 #include <string>
 #include <vector>
 
-#include "common/bus_wait.h"
+#include "common/appsink_run.h"
 #include "common/vktest.h"
 
 // After the C++ headers: its macros (fail, ...) would break <ios>.
@@ -25,48 +23,15 @@
 namespace {
 
 constexpr guint kFrames = 8;
-constexpr GstClockTime kPullTimeout = 60 * GST_SECOND;
 const char* const kSource =
     "videotestsrc pattern=ball num-buffers=8 ! video/x-raw,format=RGBA,width=97,height=61";
-const char* const kRegions = "regions=<\"region,x=0,y=0,width=50,height=40,id=left\","
-                             "\"region,x=40,y=20,width=57,height=41,id=right\">";
+const char* const kRegions =
+    "regions=<\"region,x=0,y=0,width=50,height=40,id=left\","
+    "\"region,x=40,y=20,width=57,height=41,id=right\">";
 
-struct Run {
-  std::vector<GstSample*> samples;  // in the order they reached the appsink
-  std::map<std::string, std::vector<GstStructure*>> messages;  // element messages by name, in order
-  ~Run() {
-    for (GstSample* s : samples) gst_sample_unref(s);
-    for (auto& [name, list] : messages)
-      for (GstStructure* m : list) gst_structure_free(m);
-  }
-};
-
-// Runs `source ! middle ! appsink` to its end.
-void RunPipeline(const std::string& middle, Run& run) {
-  const std::string description = std::string(kSource) + " ! " + middle + " ! appsink name=out sync=false";
-  GstElement* pipeline = vktest::ParsePipeline(description.c_str());
-  GstElement* sink = gst_bin_get_by_name(GST_BIN(pipeline), "out");
-  fail_unless(gst_element_set_state(pipeline, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE, "%s",
-              description.c_str());
-  while (GstSample* sample = gst_app_sink_try_pull_sample(GST_APP_SINK(sink), kPullTimeout))
-    run.samples.push_back(sample);
-  fail_unless(gst_app_sink_is_eos(GST_APP_SINK(sink)), "%s: no EOS after %zu frames", description.c_str(),
-              run.samples.size());
-  GstBus* bus = gst_element_get_bus(pipeline);
-  while (GstMessage* message = gst_bus_pop(bus)) {
-    fail_unless(GST_MESSAGE_TYPE(message) != GST_MESSAGE_ERROR, "%s: %s", description.c_str(),
-                vktest::Describe(message).c_str());
-    if (GST_MESSAGE_TYPE(message) == GST_MESSAGE_ELEMENT) {
-      const GstStructure* s = gst_message_get_structure(message);
-      run.messages[gst_structure_get_name(s)].push_back(gst_structure_copy(s));
-    }
-    gst_message_unref(message);
-  }
-  gst_object_unref(bus);
-  gst_element_set_state(pipeline, GST_STATE_NULL);
-  gst_object_unref(sink);
-  gst_object_unref(pipeline);
-  vktest::AssertNoValidationErrors(description);
+// Runs `source ! middle ! appsink` to its end: kFrames frames.
+void RunPipeline(const std::string& middle, vktest::AppsinkRun& run) {
+  vktest::RunToAppsink(std::string(kSource) + " ! " + middle + " ! appsink name=out sync=false", run);
   fail_unless_equals_int(run.samples.size(), kFrames);
 }
 
@@ -80,8 +45,8 @@ std::string Text(const GstStructure* s) {
 // The entry `id` of type "vkcompute-results" as the structure it holds (owned by the caller).
 GstStructure* ResultsEntry(GstAnalyticsRelationMeta* meta, guint id, const std::string& what) {
   GstAnalyticsMtd entry;
-  fail_unless(gst_analytics_relation_meta_get_mtd(meta, id, GST_ANALYTICS_MTD_TYPE_ANY, &entry), "%s: no entry %u",
-              what.c_str(), id);
+  fail_unless(gst_analytics_relation_meta_get_mtd(meta, id, GST_ANALYTICS_MTD_TYPE_ANY, &entry),
+              "%s: no entry %u", what.c_str(), id);
   fail_unless(g_strcmp0(gst_analytics_mtd_type_get_name(gst_analytics_mtd_get_mtd_type(&entry)),
                         "vkcompute-results") == 0,
               "%s: entry %u is a %s", what.c_str(), id,
@@ -96,12 +61,14 @@ GstStructure* ResultsEntry(GstAnalyticsRelationMeta* meta, guint id, const std::
 }
 
 // The ids of the frame's "vkcompute-results" entries whose structure is named `name`.
-std::vector<guint> ResultsEntriesNamed(GstAnalyticsRelationMeta* meta, const char* name, const std::string& what) {
+std::vector<guint> ResultsEntriesNamed(GstAnalyticsRelationMeta* meta, const char* name,
+                                       const std::string& what) {
   std::vector<guint> ids;
   gpointer state = nullptr;
   GstAnalyticsMtd entry;
   while (gst_analytics_relation_meta_iterate(meta, &state, GST_ANALYTICS_MTD_TYPE_ANY, &entry)) {
-    if (g_strcmp0(gst_analytics_mtd_type_get_name(gst_analytics_mtd_get_mtd_type(&entry)), "vkcompute-results"))
+    if (g_strcmp0(gst_analytics_mtd_type_get_name(gst_analytics_mtd_get_mtd_type(&entry)),
+                  "vkcompute-results"))
       continue;
     GstStructure* s = ResultsEntry(meta, entry.id, what);
     if (gst_structure_has_name(s, name)) ids.push_back(entry.id);
@@ -156,8 +123,8 @@ std::vector<GstVideoRegionOfInterestMeta*> PeakMetas(GstBuffer* buffer) {
 // The boxes `boxes[first ...]` are the peaks of `results` (a message or a region's entry), as the
 // region-of-interest metas `rois[first ...]` hold them, and each is part of the entry `parent`.
 void ExpectPeaks(GstAnalyticsRelationMeta* meta, const std::vector<Box>& boxes,
-                 const std::vector<GstVideoRegionOfInterestMeta*>& rois, size_t first, const GstStructure* results,
-                 guint parent, const std::string& what) {
+                 const std::vector<GstVideoRegionOfInterestMeta*>& rois, size_t first,
+                 const GstStructure* results, guint parent, const std::string& what) {
   const GValue* peaks = gst_structure_get_value(results, "peaks");
   const guint count = gst_value_array_get_size(peaks);
   fail_unless(count > 0, "%s: no peaks to compare", what.c_str());
@@ -167,19 +134,20 @@ void ExpectPeaks(GstAnalyticsRelationMeta* meta, const std::vector<Box>& boxes,
     const Box& box = boxes[first + n];
     const GstVideoRegionOfInterestMeta* roi = rois[first + n];
     const GstStructure* peak = gst_value_get_structure(gst_value_array_get_value(peaks, n));
-    const GstStructure* param = gst_video_region_of_interest_meta_get_param(
-        const_cast<GstVideoRegionOfInterestMeta*>(roi), "peak");
+    const GstStructure* param =
+        gst_video_region_of_interest_meta_get_param(const_cast<GstVideoRegionOfInterestMeta*>(roi), "peak");
     fail_unless(param && gst_structure_is_equal(param, peak), "%s: peak %u's meta is not the message's",
                 what.c_str(), n);
     gdouble luma = 0;
     gst_structure_get_double(peak, "luma", &luma);
-    fail_unless(box.x == gint(roi->x) && box.y == gint(roi->y) && box.w == gint(roi->w) && box.h == gint(roi->h),
-                "%s: peak %u: entry %d,%d %dx%d, meta %u,%u %ux%u", what.c_str(), n, box.x, box.y, box.w, box.h,
-                roi->x, roi->y, roi->w, roi->h);
+    fail_unless(
+        box.x == gint(roi->x) && box.y == gint(roi->y) && box.w == gint(roi->w) && box.h == gint(roi->h),
+        "%s: peak %u: entry %d,%d %dx%d, meta %u,%u %ux%u", what.c_str(), n, box.x, box.y, box.w, box.h,
+        roi->x, roi->y, roi->w, roi->h);
     fail_unless(box.confidence == gfloat(luma), "%s: peak %u: confidence %g, luma %g", what.c_str(), n,
                 box.confidence, luma);
-    fail_unless(PartOf(meta, box.id, parent), "%s: peak %u (entry %u) is not part of entry %u", what.c_str(), n,
-                box.id, parent);
+    fail_unless(PartOf(meta, box.id, parent), "%s: peak %u (entry %u) is not part of entry %u", what.c_str(),
+                n, box.id, parent);
   }
 }
 
@@ -221,9 +189,10 @@ void ExpectRegions(GstAnalyticsRelationMeta* meta, GstBuffer* buffer, const char
                       "roi-height", G_TYPE_UINT, &h, nullptr);
     const Box& box = regions[i];
     fail_unless(box.x == gint(x) && box.y == gint(y) && box.w == gint(w) && box.h == gint(h),
-                "%s: box %d,%d %dx%d, region %u,%u %ux%u", region_what.c_str(), box.x, box.y, box.w, box.h, x, y, w,
-                h);
-    fail_unless(PartOf(meta, box.id, frame_results), "%s: not part of the frame's results", region_what.c_str());
+                "%s: box %d,%d %dx%d, region %u,%u %ux%u", region_what.c_str(), box.x, box.y, box.w, box.h, x,
+                y, w, h);
+    fail_unless(PartOf(meta, box.id, frame_results), "%s: not part of the frame's results",
+                region_what.c_str());
     guint related = G_MAXUINT;
     gpointer state = nullptr;
     GstAnalyticsMtd candidate;
@@ -235,8 +204,9 @@ void ExpectRegions(GstAnalyticsRelationMeta* meta, GstBuffer* buffer, const char
     fail_unless(related != G_MAXUINT, "%s: no results entry related to the box", region_what.c_str());
     fail_unless(RelatedBothWays(meta, box.id, related), "%s: related one way only", region_what.c_str());
     GstStructure* results = ResultsEntry(meta, related, region_what);
-    fail_unless(gst_structure_is_equal(results, entry), "%s: the entry\n  %s\ndiffers from the message's\n  %s",
-                region_what.c_str(), Text(results).c_str(), Text(entry).c_str());
+    fail_unless(gst_structure_is_equal(results, entry),
+                "%s: the entry\n  %s\ndiffers from the message's\n  %s", region_what.c_str(),
+                Text(results).c_str(), Text(entry).c_str());
     gst_structure_free(results);
     if (g_str_equal(element, "lumamax")) {
       ExpectPeaks(meta, peaks, rois, first_peak, entry, box.id, region_what);
@@ -247,9 +217,9 @@ void ExpectRegions(GstAnalyticsRelationMeta* meta, GstBuffer* buffer, const char
 }
 
 GST_START_TEST(test_lumamax_peaks_and_results) {
-  Run run;
+  vktest::AppsinkRun run;
   RunPipeline("lumamax attach-meta=true count=4 min-distance=9 peak-box=5", run);
-  const std::vector<GstStructure*>& messages = run.messages["lumamax"];
+  const std::vector<const GstStructure*> messages = run.named("lumamax");
   fail_unless_equals_int(messages.size(), kFrames);
   for (guint n = 0; n < kFrames; ++n) {
     const std::string what = "lumamax, frame " + std::to_string(n);
@@ -258,16 +228,17 @@ GST_START_TEST(test_lumamax_peaks_and_results) {
     const std::vector<Box> peaks = Boxes(meta, "lumamax-peak");
     const auto rois = PeakMetas(gst_sample_get_buffer(run.samples[n]));
     fail_unless_equals_int(peaks.size(), rois.size());
-    fail_unless_equals_int(peaks.size(), gst_value_array_get_size(gst_structure_get_value(messages[n], "peaks")));
+    fail_unless_equals_int(peaks.size(),
+                           gst_value_array_get_size(gst_structure_get_value(messages[n], "peaks")));
     ExpectPeaks(meta, peaks, rois, 0, messages[n], results, what);
   }
 }
 GST_END_TEST;
 
 GST_START_TEST(test_lumamax_regions) {
-  Run run;
+  vktest::AppsinkRun run;
   RunPipeline(std::string("lumamax attach-meta=true count=2 min-distance=5 peak-box=3 ") + kRegions, run);
-  const std::vector<GstStructure*>& messages = run.messages["lumamax"];
+  const std::vector<const GstStructure*> messages = run.named("lumamax");
   fail_unless_equals_int(messages.size(), kFrames);
   for (guint n = 0; n < kFrames; ++n) {
     const std::string what = "lumamax regions, frame " + std::to_string(n);
@@ -280,9 +251,9 @@ GST_END_TEST;
 
 GST_START_TEST(test_histogram_results_and_regions) {
   for (const std::string& settings : {std::string("bins=64"), std::string("bins=16 ") + kRegions}) {
-    Run run;
+    vktest::AppsinkRun run;
     RunPipeline("histogram attach-meta=true " + settings, run);
-    const std::vector<GstStructure*>& messages = run.messages["histogram"];
+    const std::vector<const GstStructure*> messages = run.named("histogram");
     fail_unless_equals_int(messages.size(), kFrames);
     for (guint n = 0; n < kFrames; ++n) {
       const std::string what = "histogram " + settings + ", frame " + std::to_string(n);
@@ -299,22 +270,22 @@ GST_END_TEST;
 
 // lumamax then histogram: both analyses' entries in one relation meta, each equal to its message.
 GST_START_TEST(test_two_analyses_share_the_meta) {
-  Run run;
+  vktest::AppsinkRun run;
   RunPipeline("lumamax attach-meta=true count=2 ! histogram attach-meta=true bins=32", run);
-  fail_unless_equals_int(run.messages["lumamax"].size(), kFrames);
-  fail_unless_equals_int(run.messages["histogram"].size(), kFrames);
+  fail_unless_equals_int(run.named("lumamax").size(), kFrames);
+  fail_unless_equals_int(run.named("histogram").size(), kFrames);
   for (guint n = 0; n < kFrames; ++n) {
     const std::string what = "lumamax ! histogram, frame " + std::to_string(n);
     GstAnalyticsRelationMeta* meta = RelationMeta(run.samples[n], what);
-    ExpectFrameResults(meta, "lumamax", run.messages["lumamax"][n], what);
-    ExpectFrameResults(meta, "histogram", run.messages["histogram"][n], what);
+    ExpectFrameResults(meta, "lumamax", run.named("lumamax")[n], what);
+    ExpectFrameResults(meta, "histogram", run.named("histogram")[n], what);
   }
 }
 GST_END_TEST;
 
 // Without attach-meta, no relation meta.
 GST_START_TEST(test_none_without_attach_meta) {
-  Run run;
+  vktest::AppsinkRun run;
   RunPipeline("lumamax ! histogram", run);
   for (GstSample* sample : run.samples)
     fail_unless(gst_buffer_get_analytics_relation_meta(gst_sample_get_buffer(sample)) == nullptr);

@@ -229,19 +229,23 @@ GST_START_TEST(test_validation_counter) {
   GST_CAT_WARNING(fake_vkcompute,
                   "Vulkan validation: [WARNING-GPU-Assisted-Validation] vkCreateDevice(): Internal Warning: "
                   "Forcing shaderInt64 to VK_TRUE");
-  GST_CAT_WARNING(fake_vkcompute,
-                  "Vulkan validation: [VALIDATION-SETTINGS] vkCreateInstance(): Both GPU Assisted Validation and "
-                  "Normal Core Check Validation are enabled, this is not recommend");
-  GST_CAT_WARNING(fake_vkcompute,
-                  "Vulkan validation: [WARNING-GPU-Assisted-Validation] vkQueueSubmit(): another warning of that ID");
+  GST_CAT_WARNING(
+      fake_vkcompute,
+      "Vulkan validation: [VALIDATION-SETTINGS] vkCreateInstance(): Both GPU Assisted Validation and "
+      "Normal Core Check Validation are enabled, this is not recommend");
+  GST_CAT_WARNING(
+      fake_vkcompute,
+      "Vulkan validation: [WARNING-GPU-Assisted-Validation] vkQueueSubmit(): another warning of that ID");
   GST_CAT_ERROR(fake_vkcompute, "Vulkan validation: [VUID-x] vkCreateDevice(): Internal Warning: Forcing x");
   const std::vector<std::string> errors = vktest::TakeValidationErrors();
   fail_unless_equals_int(errors.size(), 5);
   fail_unless(errors[0] == "Vulkan validation: pretend error 1", "got '%s'", errors[0].c_str());
   fail_unless(errors[1] == "Vulkan validation: pretend warning 2", "got '%s'", errors[1].c_str());
   fail_unless(errors[2] == "Vulkan: pretend layer warning 3", "got '%s'", errors[2].c_str());
-  fail_unless(g_str_has_suffix(errors[3].c_str(), "another warning of that ID"), "got '%s'", errors[3].c_str());
-  fail_unless(g_str_has_prefix(errors[4].c_str(), "Vulkan validation: [VUID-x]"), "got '%s'", errors[4].c_str());
+  fail_unless(g_str_has_suffix(errors[3].c_str(), "another warning of that ID"), "got '%s'",
+              errors[3].c_str());
+  fail_unless(g_str_has_prefix(errors[4].c_str(), "Vulkan validation: [VUID-x]"), "got '%s'",
+              errors[4].c_str());
   fail_unless(vktest::TakeValidationErrors().empty());
 }
 GST_END_TEST;

@@ -6,7 +6,6 @@
 // base class: passed through in system memory, copied from device to system memory (after lut),
 // passed through in device memory into morph (which copies the meta on), and histogram drawing
 // into its frames.
-#include <gst/app/gstappsink.h>
 #include <gst/video/video.h>
 
 #include <cstdio>
@@ -14,7 +13,7 @@
 #include <vector>
 
 #include "chain/chain_frames.h"
-#include "common/bus_wait.h"
+#include "common/appsink_run.h"
 #include "common/vktest.h"
 
 // After the C++ headers: its macros (fail, ...) would break <ios>.
@@ -23,45 +22,12 @@
 namespace {
 
 constexpr guint kFrames = 8;
-constexpr GstClockTime kPullTimeout = 60 * GST_SECOND;
 const char* const kSource =
     "videotestsrc pattern=ball num-buffers=8 ! video/x-raw,format=RGBA,width=97,height=61";
 
-struct Run {
-  std::vector<GstSample*> samples;      // in the order they reached the appsink
-  std::vector<GstStructure*> messages;  // the element messages named `message_name`, in order
-  ~Run() {
-    for (GstSample* s : samples) gst_sample_unref(s);
-    for (GstStructure* m : messages) gst_structure_free(m);
-  }
-};
-
 // Runs `source ! middle ! appsink` to its end.
-void RunPipeline(const std::string& middle, const char* message_name, Run& run) {
-  const std::string description = std::string(kSource) + " ! " + middle + " ! appsink name=out sync=false";
-  GstElement* pipeline = vktest::ParsePipeline(description.c_str());
-  GstElement* sink = gst_bin_get_by_name(GST_BIN(pipeline), "out");
-  fail_unless(gst_element_set_state(pipeline, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE, "%s",
-              description.c_str());
-  while (GstSample* sample = gst_app_sink_try_pull_sample(GST_APP_SINK(sink), kPullTimeout))
-    run.samples.push_back(sample);
-  fail_unless(gst_app_sink_is_eos(GST_APP_SINK(sink)), "%s: no EOS after %zu frames", description.c_str(),
-              run.samples.size());
-  GstBus* bus = gst_element_get_bus(pipeline);
-  while (GstMessage* message = gst_bus_pop(bus)) {
-    fail_unless(GST_MESSAGE_TYPE(message) != GST_MESSAGE_ERROR, "%s: %s", description.c_str(),
-                vktest::Describe(message).c_str());
-    const GstStructure* s = gst_message_get_structure(message);
-    if (GST_MESSAGE_TYPE(message) == GST_MESSAGE_ELEMENT && message_name &&
-        gst_structure_has_name(s, message_name))
-      run.messages.push_back(gst_structure_copy(s));
-    gst_message_unref(message);
-  }
-  gst_object_unref(bus);
-  gst_element_set_state(pipeline, GST_STATE_NULL);
-  gst_object_unref(sink);
-  gst_object_unref(pipeline);
-  vktest::AssertNoValidationErrors(description);
+void RunPipeline(const std::string& middle, vktest::AppsinkRun& run) {
+  vktest::RunToAppsink(std::string(kSource) + " ! " + middle + " ! appsink name=out sync=false", run);
 }
 
 // The meta `meta_name` of `buffer` as a structure named `message_name`, or null.
@@ -107,20 +73,21 @@ void ExpectPeakBoxes(GstBuffer* buffer, const GstStructure* message, guint box, 
 // the meta `meta_name` equal to its message, in order, and is the frame it would be without it.
 void ExpectResultsOnFrames(const std::string& middle, const std::string& reference_middle,
                            const char* meta_name, const char* message_name, guint peak_box) {
-  Run run, reference;
-  RunPipeline(middle, message_name, run);
-  RunPipeline(reference_middle, nullptr, reference);
+  vktest::AppsinkRun run, reference;
+  RunPipeline(middle, run);
+  RunPipeline(reference_middle, reference);
+  const std::vector<const GstStructure*> messages = run.named(message_name);
   fail_unless_equals_int(run.samples.size(), kFrames);
   fail_unless_equals_int(reference.samples.size(), kFrames);
-  fail_unless_equals_int(run.messages.size(), kFrames);
+  fail_unless_equals_int(messages.size(), kFrames);
   for (guint n = 0; n < kFrames; ++n) {
     const std::string what = middle + ", frame " + std::to_string(n);
     GstBuffer* buffer = gst_sample_get_buffer(run.samples[n]);
     GstStructure* meta = MetaAsMessage(buffer, meta_name, message_name);
     fail_unless(meta != nullptr, "%s: no %s", what.c_str(), meta_name);
     gchar* got = gst_structure_to_string(meta);
-    gchar* posted = gst_structure_to_string(run.messages[n]);
-    fail_unless(gst_structure_is_equal(meta, run.messages[n]),
+    gchar* posted = gst_structure_to_string(messages[n]);
+    fail_unless(gst_structure_is_equal(meta, messages[n]),
                 "%s: the meta\n  %s\ndiffers from the message\n  %s", what.c_str(), got, posted);
     g_free(got);
     g_free(posted);
@@ -128,7 +95,7 @@ void ExpectResultsOnFrames(const std::string& middle, const std::string& referen
     gst_structure_get_uint64(meta, "timestamp", &timestamp);
     fail_unless_equals_uint64(timestamp, GST_BUFFER_PTS(buffer));
     gst_structure_free(meta);
-    if (peak_box) ExpectPeakBoxes(buffer, run.messages[n], peak_box, what);
+    if (peak_box) ExpectPeakBoxes(buffer, messages[n], peak_box, what);
     fail_unless(chaintest::VisibleBytes(run.samples[n]) == chaintest::VisibleBytes(reference.samples[n]),
                 "%s: the frame differs from the same pipeline without the element", what.c_str());
   }
@@ -160,8 +127,8 @@ GST_END_TEST;
 // appsink: the frame is the same picture, so lumamax's metas go with it, region-of-interest metas
 // (video metas) included.
 GST_START_TEST(test_lumamax_metas_through_a_second_analysis) {
-  ExpectResultsOnFrames(chaintest::Lut() + " ! " + kLumamax + " ! histogram", chaintest::Lut() + " ! histogram",
-                        "VkComputeLumamaxMeta", "lumamax", 5);
+  ExpectResultsOnFrames(chaintest::Lut() + " ! " + kLumamax + " ! histogram",
+                        chaintest::Lut() + " ! histogram", "VkComputeLumamaxMeta", "lumamax", 5);
 }
 GST_END_TEST;
 
@@ -180,8 +147,8 @@ GST_END_TEST;
 
 // Without attach-meta, no meta (and the frames pass at once, as before).
 GST_START_TEST(test_no_meta_by_default) {
-  Run run;
-  RunPipeline("lumamax", "lumamax", run);
+  vktest::AppsinkRun run;
+  RunPipeline("lumamax", run);
   fail_unless_equals_int(run.samples.size(), kFrames);
   for (GstSample* sample : run.samples)
     fail_unless(!gst_buffer_get_custom_meta(gst_sample_get_buffer(sample), "VkComputeLumamaxMeta"));

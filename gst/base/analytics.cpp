@@ -38,7 +38,8 @@ gint add_results_entry(GstAnalyticsRelationMeta* meta, const GstStructure* field
 void relate_part(GstAnalyticsRelationMeta* meta, gint whole, gint part) {
   if (whole < 0 || part < 0) return;
   gst_analytics_relation_meta_set_relation(meta, GST_ANALYTICS_REL_TYPE_CONTAIN, guint(whole), guint(part));
-  gst_analytics_relation_meta_set_relation(meta, GST_ANALYTICS_REL_TYPE_IS_PART_OF, guint(part), guint(whole));
+  gst_analytics_relation_meta_set_relation(meta, GST_ANALYTICS_REL_TYPE_IS_PART_OF, guint(part),
+                                           guint(whole));
 }
 
 // A region's box (roi-x .. roi-height of its entry) and its results, related both ways; the box's id.
@@ -70,8 +71,8 @@ Entries add_results(GstBuffer* buffer, const GstStructure* results) {
   entries.results = add_results_entry(meta, results);
   const GValue* regions = gst_structure_get_value(results, "regions");
   for (guint i = 0; regions && i < gst_value_array_get_size(regions); ++i) {
-    const gint box =
-        add_region(meta, gst_structure_get_name(results), gst_value_get_structure(gst_value_array_get_value(regions, i)));
+    const gint box = add_region(meta, gst_structure_get_name(results),
+                                gst_value_get_structure(gst_value_array_get_value(regions, i)));
     relate_part(meta, entries.results, box);
     entries.regions.push_back(box);
   }

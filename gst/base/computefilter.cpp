@@ -391,7 +391,8 @@ static gboolean gst_vkcompute_filter_transform_meta(GstBaseTransform* trans, Gst
     return api != GST_VIDEO_META_API_TYPE && api != GST_VIDEO_CROP_META_API_TYPE &&
            !gst_meta_api_type_has_tag(api, g_quark_from_static_string(GST_META_TAG_MEMORY_STR));
   }
-  return GST_BASE_TRANSFORM_CLASS(gst_vkcompute_filter_parent_class)->transform_meta(trans, outbuf, meta, inbuf);
+  return GST_BASE_TRANSFORM_CLASS(gst_vkcompute_filter_parent_class)
+      ->transform_meta(trans, outbuf, meta, inbuf);
 }
 
 static void gst_vkcompute_filter_class_init(GstVkComputeFilterClass* klass) {

@@ -422,8 +422,8 @@ static void attach_peak(GstBuffer* buffer, guint box, guint width, guint height,
   gst_video_region_of_interest_meta_add_param(meta, gst_structure_copy(fields));
   gdouble luma = 0;
   gst_structure_get_double(fields, "luma", &luma);
-  vkc::analytics::add_box(buffer, "lumamax-peak", gint(x0), gint(y0), gint(x1 - x0), gint(y1 - y0), gfloat(luma),
-                          entry_parent);
+  vkc::analytics::add_box(buffer, "lumamax-peak", gint(x0), gint(y0), gint(x1 - x0), gint(y1 - y0),
+                          gfloat(luma), entry_parent);
 }
 
 // The results of one region (its block of the results, shaders/lumamax_layout.h) into `s`: the

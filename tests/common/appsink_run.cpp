@@ -1,0 +1,54 @@
+#include "appsink_run.h"
+
+#include <gst/app/gstappsink.h>
+
+#include "bus_wait.h"
+#include "vktest.h"
+
+// After the C++ headers: its macros (fail, ...) would break <ios>.
+#include <gst/check/gstcheck.h>
+
+namespace vktest {
+
+namespace {
+constexpr GstClockTime kPullTimeout = 60 * GST_SECOND;
+}
+
+AppsinkRun::~AppsinkRun() {
+  for (GstSample* s : samples) gst_sample_unref(s);
+  for (GstStructure* m : messages) gst_structure_free(m);
+}
+
+std::vector<const GstStructure*> AppsinkRun::named(const char* name) const {
+  std::vector<const GstStructure*> list;
+  for (const GstStructure* m : messages)
+    if (gst_structure_has_name(m, name)) list.push_back(m);
+  return list;
+}
+
+void RunToAppsink(const std::string& description, AppsinkRun& run) {
+  GstElement* pipeline = ParsePipeline(description.c_str());
+  GstElement* sink = gst_bin_get_by_name(GST_BIN(pipeline), "out");
+  fail_unless(sink != nullptr, "%s: no appsink named out", description.c_str());
+  fail_unless(gst_element_set_state(pipeline, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE, "%s",
+              description.c_str());
+  while (GstSample* sample = gst_app_sink_try_pull_sample(GST_APP_SINK(sink), kPullTimeout))
+    run.samples.push_back(sample);
+  fail_unless(gst_app_sink_is_eos(GST_APP_SINK(sink)), "%s: no EOS after %zu frames", description.c_str(),
+              run.samples.size());
+  GstBus* bus = gst_element_get_bus(pipeline);
+  while (GstMessage* message = gst_bus_pop(bus)) {
+    fail_unless(GST_MESSAGE_TYPE(message) != GST_MESSAGE_ERROR, "%s: %s", description.c_str(),
+                Describe(message).c_str());
+    if (GST_MESSAGE_TYPE(message) == GST_MESSAGE_ELEMENT)
+      run.messages.push_back(gst_structure_copy(gst_message_get_structure(message)));
+    gst_message_unref(message);
+  }
+  gst_object_unref(bus);
+  gst_element_set_state(pipeline, GST_STATE_NULL);
+  gst_object_unref(sink);
+  gst_object_unref(pipeline);
+  AssertNoValidationErrors(description);
+}
+
+}  // namespace vktest

@@ -1,0 +1,27 @@
+// A pipeline ending in an appsink named "out", run to its end: every frame that reached the sink
+// and every element message posted, in order (test_results_meta, test_analytics).
+#pragma once
+
+#include <gst/gst.h>
+
+#include <string>
+#include <vector>
+
+namespace vktest {
+
+struct AppsinkRun {
+  std::vector<GstSample*> samples;      // in the order they reached the appsink
+  std::vector<GstStructure*> messages;  // the element messages' structures, in the order posted
+  AppsinkRun() = default;
+  AppsinkRun(const AppsinkRun&) = delete;
+  AppsinkRun& operator=(const AppsinkRun&) = delete;
+  ~AppsinkRun();
+  // The messages named `name`, in order.
+  std::vector<const GstStructure*> named(const char* name) const;
+};
+
+// Plays `description` (which names its appsink "out") until EOS reaches the sink, pulling every
+// sample, then stops it. Fails the test on an error message, on no EOS, or on a validation message.
+void RunToAppsink(const std::string& description, AppsinkRun& run);
+
+}  // namespace vktest
