@@ -4,6 +4,7 @@
 //   vkcompute-bench [--seconds 3] [--warmup 1] [--sizes 1080p,4k] [--filter morph] [--ours-only]
 //                   [--json out.jsonl]
 //   vkcompute-bench --many-streams K --stream-elements lumamax ...   (many_streams.hpp)
+//   vkcompute-bench --latency RUNS --stream-elements lumamax ...     (latency.hpp)
 #include <gst/gst.h>
 #include <unistd.h>
 
@@ -14,6 +15,7 @@
 #include "cube_table.hpp"
 #include "generated_launch.hpp"
 #include "kernel_floor.hpp"
+#include "latency.hpp"
 #include "many_streams.hpp"
 #include "opencv_variant.hpp"
 #include "options.hpp"
@@ -89,6 +91,7 @@ int main(int argc, char** argv) {
   bench::Options options;
   if (!bench::parse_options(argc, argv, options)) return 2;
   if (options.many_streams > 0) return bench::run_many_streams(options);
+  if (options.latency_runs > 0) return bench::run_latency(options);
   // The same table for other timing scripts (bench/gpu-checks.sh).
   if (!options.write_cube.empty()) return bench::write_cube_table(options.write_cube, 33) ? 0 : 1;
   if (options.kernel_floor) return bench::print_kernel_floors(options.sizes) ? 0 : 1;

@@ -172,16 +172,6 @@ std::string identity_fragment(const std::string& fragment) {
   return out;
 }
 
-// --stream-size: a name of frame_size() or WIDTHxHEIGHT.
-bool stream_size(const std::string& text, int& width, int& height) {
-  char rest = 0;
-  if (std::sscanf(text.c_str(), "%dx%d%c", &width, &height, &rest) == 2) return width > 0 && height > 0;
-  if (text != "1080p" && text != "4k" && text != "360p") return false;
-  const FrameSize size = frame_size(text);
-  width = size.width, height = size.height;
-  return true;
-}
-
 bool make_settings(const Options& o, Settings& s) {
   const GstVideoFormat format = gst_video_format_from_string(o.stream_format.c_str());
   int width = 0, height = 0;
@@ -717,6 +707,15 @@ void print_result(const Options& options, const Settings& settings, const Observ
 }
 
 }  // namespace
+
+bool stream_size(const std::string& text, int& width, int& height) {
+  char rest = 0;
+  if (std::sscanf(text.c_str(), "%dx%d%c", &width, &height, &rest) == 2) return width > 0 && height > 0;
+  if (text != "1080p" && text != "4k" && text != "360p") return false;
+  const FrameSize size = frame_size(text);
+  width = size.width, height = size.height;
+  return true;
+}
 
 int run_many_streams(const Options& options) {
   Settings settings;

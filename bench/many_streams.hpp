@@ -4,9 +4,14 @@
 // push-to-sink latency, CPU time per frame, the process's threads and its memory.
 #pragma once
 
+#include <string>
+
 #include "options.hpp"
 
 namespace bench {
+
+// --stream-size: 1080p, 4k, 360p or WIDTHxHEIGHT, into `width` and `height`; false when it is none.
+bool stream_size(const std::string& text, int& width, int& height);
 
 // Runs the mode and prints its report; returns the process's exit status (nonzero on a pipeline
 // error or bad settings).

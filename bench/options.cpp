@@ -18,6 +18,8 @@ void usage(const char* argv0) {
       "       %s --many-streams K [--stream-elements FRAGMENT] [--stream-format RGBA]\n"
       "          [--stream-size 1080p|4k|360p|WxH] [--stream-rate 30] [--streams-per-feeder 16]\n"
       "          [--stream-identity] [--stream-copy] [--seconds S] [--warmup S]\n"
+      "       %s --latency RUNS [--stream-elements FRAGMENT] [--stream-format RGBA] [--stream-size 1080p]\n"
+      "          [--stream-rate 30] [--latency-frames 300] [--latency-log LEVEL] [--json FILE]\n"
       "Runs each case (element and input) with our element and its peers on the same random\n"
       "frames: frames/s, ms/frame, CPU time/frame, peak memory, GPU time from timestamps.\n"
       "--filter runs the cases whose name and size contain TEXT; =TEXT runs the one named TEXT\n"
@@ -33,8 +35,11 @@ void usage(const char* argv0) {
       "and memory. --stream-identity replaces each element of ours with identity. Each buffer of\n"
       "a stream's pool gets its content once, as a camera's DMA fills it without the CPU;\n"
       "--stream-copy makes the CPU write every frame, as a software decoder would.\n"
+      "--latency runs one live pipeline appsrc ! FRAGMENT ! appsink RUNS times, each frame a new\n"
+      "copy in system memory: push-to-appsink p50, p99 and max, and where the worst frame waited;\n"
+      "--latency-log LEVEL prints the plugin's debug messages up to LEVEL logged meanwhile.\n"
       "SIGQUIT (kill -QUIT PID) prints every thread's backtrace on stderr; the run goes on.\n",
-      argv0, argv0);
+      argv0, argv0, argv0);
 }
 
 std::vector<std::string> split(const std::string& text) {
@@ -78,6 +83,13 @@ bool parse_options(int argc, char** argv, Options& o) {
       if (arg == "--stream-size") o.stream_size = v;
       if (arg == "--stream-rate") o.stream_rate = std::atoi(v);
       if (arg == "--streams-per-feeder") o.streams_per_feeder = std::atoi(v);
+    } else if ((arg == "--latency" || arg == "--latency-frames" || arg == "--latency-log") && (v = value())) {
+      if (arg == "--latency" && (o.latency_runs = std::atoi(v)) <= 0) {
+        std::fprintf(stderr, "--latency needs a number of runs > 0\n");
+        return false;
+      }
+      if (arg == "--latency-frames") o.latency_frames = unsigned(std::atoi(v));
+      if (arg == "--latency-log") o.latency_log = std::atoi(v);
     } else if ((arg == "--seconds" || arg == "--warmup" || arg == "--sizes" || arg == "--filter" ||
                 arg == "--json" || arg == "--csv" || arg == "--write-cube") &&
                (v = value())) {

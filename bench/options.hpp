@@ -28,6 +28,10 @@ struct Options {
   bool stream_identity = false;       // our elements replaced by identity: the harness's own cost
   int streams_per_feeder = 16;        // streams one pacing thread feeds
   bool stream_copy = false;           // the CPU writes every frame (else each buffer once: DMA)
+  // --latency RUNS (latency.hpp): one live pipeline appsrc ! stream_elements ! appsink, RUNS times.
+  int latency_runs = 0;
+  unsigned latency_frames = 300;  // a run's frames
+  int latency_log = 0;            // the plugin's debug messages up to this level beside the worst frame
   // Internal: run one variant of one case and print its measurement (see main.cpp).
   int child_case = -1;
   int child_variant = -1;

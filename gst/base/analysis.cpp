@@ -216,13 +216,12 @@ void add_results_meta(GstBuffer* buffer, const char* name, const GstStructure* f
   }
   GstCustomMeta* meta = gst_buffer_add_custom_meta(buffer, name);
   GstStructure* into = gst_custom_meta_get_structure(meta);
-  gst_structure_foreach(
-      fields,
-      [](GQuark field, const GValue* value, gpointer data) -> gboolean {
-        gst_structure_id_set_value(static_cast<GstStructure*>(data), field, value);
-        return TRUE;
-      },
-      into);
+  // By name, not with gst_structure_foreach (its GQuark form is deprecated from GStreamer 1.26 on,
+  // its replacement absent before).
+  for (gint i = 0; i < gst_structure_n_fields(fields); ++i) {
+    const gchar* name = gst_structure_nth_field_name(fields, guint(i));
+    gst_structure_set_value(into, name, gst_structure_get_value(fields, name));
+  }
 }
 
 GstBuffer* attach_results(const AnalysisSettings& settings, Frame& frame, const GstStructure* results,

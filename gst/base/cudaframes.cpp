@@ -27,6 +27,7 @@ bool CudaFrames::map(GstBuffer* buffer, const GstVideoInfo& info, GstMapFlags fl
     if (!bridge_) return false;
     context_ = context;
   }
+  if (flags & GST_MAP_READ) cuda::wait_for_writer(memory);
   GstVideoFrame frame;
   if (!gst_video_frame_map(&frame, const_cast<GstVideoInfo*>(&info), buffer,
                            GstMapFlags(flags | cuda::kMapCuda))) {

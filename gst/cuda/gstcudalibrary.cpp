@@ -35,6 +35,9 @@ Loaded load() {
       return loaded;
     }
   }
+  // From 1.24 on, an element that writes CUDA memory on a stream of its own may push it before that
+  // work ends, marking the memory; its reader waits (gstcudamemory.hpp, wait_for_writer()).
+  f.memory_sync = reinterpret_cast<void (*)(GstMemory*)>(dlsym(library, "gst_cuda_memory_sync"));
   // The library calls the driver through a table of its own, filled here (as its elements' plugins
   // do before anything else).
   auto load_library = reinterpret_cast<gboolean (*)()>(dlsym(library, "gst_cuda_load_library"));

@@ -19,6 +19,8 @@ struct GstCudaLibrary {
   gboolean (*handle_set_context)(GstElement* element, GstContext* gst_context, gint device_id,
                                  gpointer* context);
   gboolean (*handle_context_query)(GstElement* element, GstQuery* query, gpointer context);
+  // GStreamer 1.24 and later; null before: waits until the work of the memory's CUDA stream is done.
+  void (*memory_sync)(GstMemory* memory);
 };
 
 // The library, loaded once per process (and CUDA through it, as its own elements do); null with

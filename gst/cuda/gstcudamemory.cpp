@@ -49,4 +49,11 @@ void* context_of(GstMemory* memory, std::string& error) {
   return library ? library->context_get_handle(context) : nullptr;
 }
 
+void wait_for_writer(GstMemory* memory) {
+  if (!GST_MEMORY_FLAG_IS_SET(memory, kTransferNeedSync)) return;
+  std::string why;
+  const GstCudaLibrary* library = gst_cuda_library(why);
+  if (library && library->memory_sync) library->memory_sync(memory);  // clears the flag
+}
+
 }  // namespace vkc::cuda

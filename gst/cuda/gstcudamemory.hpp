@@ -19,6 +19,16 @@ constexpr const char* kContextType = "gst.cuda.context";   // GST_CUDA_CONTEXT_T
 // GST_MAP_CUDA: a map with it gives the device address of the memory, not a copy in host memory.
 constexpr GstMapFlags kMapCuda = GstMapFlags(GST_MAP_FLAG_LAST << 1);
 
+// GST_CUDA_MEMORY_TRANSFER_NEED_SYNC (GStreamer 1.24 and later): the memory was written on a CUDA
+// stream of its writer's that may still be running (cudaupload, cudaconvert and cudascale push such
+// frames; NVIDIA's decoders wait for their work first).
+constexpr GstMemoryFlags kTransferNeedSync = GstMemoryFlags(GST_MEMORY_FLAG_LAST << 2);
+
+// Before a read of `memory` (GStreamer's CUDA memory) on another stream: waits for its writer's
+// stream when the memory says it may still be written (1.24 and later; GStreamer 1.22 synchronises
+// at each write itself and has no such flag).
+void wait_for_writer(GstMemory* memory);
+
 // Whether `buffer` is one memory of GStreamer's CUDA memory.
 bool is_cuda_frame(GstBuffer* buffer);
 

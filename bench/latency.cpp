@@ -1,0 +1,352 @@
+#include "latency.hpp"
+
+#include <gst/app/gstappsink.h>
+#include <gst/app/gstappsrc.h>
+#include <gst/video/video.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "many_streams.hpp"
+#include "random_frames.hpp"
+
+namespace bench {
+
+namespace {
+
+constexpr guint kSkippedFrames = 30;       // a run's first frames: the pipeline warming up
+constexpr gint64 kLeadUs = 100'000;        // the first frame this long after PLAYING
+constexpr gint64 kEosWaitUs = 10'000'000;  // for the last frames and EOS after the last push
+// The debug categories of the plugin: its runtime's and base class's, and one per element.
+constexpr const char* kCategories[] = {"vkcompute*", "lumamax", "histogram", "lut", "morph", "rgb2yuv"};
+
+// When one element of the fragment got each frame and passed it on (0: never), by frame number.
+struct ElementTimes {
+  std::string name;
+  std::vector<gint64> in_us, out_us;
+};
+
+// One run's frames: pushed and arrived, and through each element, by frame number. Each array has
+// one writer (the pushing thread, the sink's or an element's streaming thread) and is read once the
+// pipeline has stopped.
+struct Journeys {
+  GstClockTime period_ns = 0;
+  std::vector<gint64> pushed_us, arrived_us;
+  std::vector<ElementTimes> elements;  // in pipeline order
+};
+
+// A message of the plugin's debug categories, as --latency-log captures them.
+struct LogLine {
+  gint64 at_us;
+  std::string text;
+};
+
+struct LogCapture {
+  std::mutex lock;
+  std::vector<LogLine> lines;
+  GstDebugLevel level = GST_LEVEL_NONE;
+};
+
+bool plugin_category(const char* name) {
+  for (const char* c : kCategories) {
+    const size_t n = strlen(c);
+    if (c[n - 1] == '*' ? strncmp(name, c, n - 1) == 0 : strcmp(name, c) == 0) return true;
+  }
+  return false;
+}
+
+void capture_log(GstDebugCategory* category, GstDebugLevel level, const gchar* file, const gchar* function,
+                 gint line, GObject* object, GstDebugMessage* message, gpointer data) {
+  auto* capture = static_cast<LogCapture*>(data);
+  if (level > capture->level || !plugin_category(gst_debug_category_get_name(category))) return;
+  const gint64 now = g_get_monotonic_time();
+  gchar* text = g_strdup_printf(
+      "%s %s %s:%d:%s%s%s %s", gst_debug_level_get_name(level), gst_debug_category_get_name(category), file,
+      line, function, object && GST_IS_OBJECT(object) ? " " : "",
+      object && GST_IS_OBJECT(object) ? GST_OBJECT_NAME(object) : "", gst_debug_message_get(message));
+  std::lock_guard<std::mutex> guard(capture->lock);
+  capture->lines.push_back({now, text});
+  g_free(text);
+}
+
+size_t frame_of(GstBuffer* buffer, GstClockTime period_ns) {
+  const GstClockTime pts = GST_BUFFER_PTS(buffer);
+  return GST_CLOCK_TIME_IS_VALID(pts) ? size_t((pts + period_ns / 2) / period_ns) : SIZE_MAX;
+}
+
+// Notes the moment a frame crosses a pad into `times` (frame numbers from the PTS).
+struct PadWatch {
+  std::vector<gint64>* times;
+  GstClockTime period_ns;
+};
+
+GstPadProbeReturn note_frame(GstPad*, GstPadProbeInfo* info, gpointer data) {
+  const auto* watch = static_cast<const PadWatch*>(data);
+  const size_t n = frame_of(GST_PAD_PROBE_INFO_BUFFER(info), watch->period_ns);
+  if (n < watch->times->size()) (*watch->times)[n] = g_get_monotonic_time();
+  return GST_PAD_PROBE_OK;
+}
+
+GstFlowReturn on_sample(GstAppSink* sink, gpointer data) {
+  auto* journeys = static_cast<Journeys*>(data);
+  GstSample* sample = gst_app_sink_pull_sample(sink);
+  if (!sample) return GST_FLOW_ERROR;
+  const gint64 now = g_get_monotonic_time();
+  const size_t n = frame_of(gst_sample_get_buffer(sample), journeys->period_ns);
+  if (n < journeys->arrived_us.size()) journeys->arrived_us[n] = now;
+  gst_sample_unref(sample);
+  return GST_FLOW_OK;
+}
+
+// The elements between the appsrc and the appsink, in pipeline order, into journeys.elements.
+void list_elements(GstElement* src, Journeys& journeys, size_t frames) {
+  GstPad* pad = gst_element_get_static_pad(src, "src");
+  while (pad) {
+    GstPad* peer = gst_pad_get_peer(pad);
+    gst_object_unref(pad);
+    pad = nullptr;
+    GstElement* element = peer ? gst_pad_get_parent_element(peer) : nullptr;
+    if (peer) gst_object_unref(peer);
+    if (!element) return;
+    if (!GST_IS_APP_SINK(element) && (pad = gst_element_get_static_pad(element, "src")))
+      journeys.elements.push_back(
+          {GST_OBJECT_NAME(element), std::vector<gint64>(frames, 0), std::vector<gint64>(frames, 0)});
+    gst_object_unref(element);
+  }
+}
+
+// Probes on each listed element's "sink" and "src" pads note the frames that cross them; the
+// probes' data lives in `watches`, which must not move while the pipeline runs.
+void add_probes(GstElement* pipeline, Journeys& journeys, std::vector<PadWatch>& watches) {
+  watches.reserve(2 * journeys.elements.size());
+  for (ElementTimes& e : journeys.elements) {
+    GstElement* element = gst_bin_get_by_name(GST_BIN(pipeline), e.name.c_str());
+    const std::pair<const char*, std::vector<gint64>*> pads[] = {{"sink", &e.in_us}, {"src", &e.out_us}};
+    for (const auto& [pad_name, times] : pads) {
+      GstPad* pad = gst_element_get_static_pad(element, pad_name);
+      if (!pad) continue;
+      watches.push_back({times, journeys.period_ns});
+      gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, note_frame, &watches.back(), nullptr);
+      gst_object_unref(pad);
+    }
+    gst_object_unref(element);
+  }
+}
+
+struct Stats {
+  size_t frames = 0, missing = 0;
+  double p50_ms = 0, p99_ms = 0, max_ms = 0;
+};
+
+// Nearest-rank percentiles of `latencies_ms` (sorted here).
+Stats stats_of(std::vector<double>& latencies_ms, size_t missing) {
+  Stats s;
+  s.frames = latencies_ms.size();
+  s.missing = missing;
+  if (latencies_ms.empty()) return s;
+  std::sort(latencies_ms.begin(), latencies_ms.end());
+  auto rank = [&](double q) { return latencies_ms[size_t(std::ceil(q * double(s.frames))) - 1]; };
+  s.p50_ms = rank(0.50);
+  s.p99_ms = rank(0.99);
+  s.max_ms = latencies_ms.back();
+  return s;
+}
+
+void print_stats(const char* label, const Stats& s) {
+  std::printf("%s: %zu frames, p50 %.3f ms, p99 %.3f ms, max %.3f ms; %zu never arrived\n", label, s.frames,
+              s.p50_ms, s.p99_ms, s.max_ms, s.missing);
+}
+
+// Where frame `n` spent its time: each element's arrival and departure in ms after the push, and
+// which step between two pads took longest.
+void print_path(const Journeys& j, size_t n, const LogCapture* log) {
+  const gint64 t0 = j.pushed_us[n];
+  auto ms = [&](gint64 t) { return t ? double(t - t0) / 1e3 : -1.0; };
+  std::printf("  worst frame %zu (ms after its push):", n);
+  gint64 last = t0;
+  std::string held = "the push into the first element";
+  gint64 longest = 0;
+  auto step = [&](gint64 t, const std::string& what) {
+    if (t && t - last > longest) longest = t - last, held = what;
+    if (t) last = t;
+  };
+  for (const ElementTimes& e : j.elements) {
+    std::printf(" %s in %.3f out %.3f;", e.name.c_str(), ms(e.in_us[n]), ms(e.out_us[n]));
+    step(e.in_us[n], "on its way to " + e.name);
+    step(e.out_us[n], "in " + e.name);
+  }
+  step(j.arrived_us[n], "on its way to the appsink");
+  std::printf(" sink %.3f\n  held longest %s (%.3f ms)\n", ms(j.arrived_us[n]), held.c_str(),
+              double(longest) / 1e3);
+  if (!log) return;
+  const gint64 end = j.arrived_us[n] ? j.arrived_us[n] : t0 + kEosWaitUs;
+  for (const LogLine& line : log->lines)
+    if (line.at_us >= t0 && line.at_us <= end)
+      std::printf("    %+.3f ms %s\n", ms(line.at_us), line.text.c_str());
+}
+
+// One run of `frames` frames, printed; false on a pipeline error or a frame that never arrived. The
+// latencies of the frames after the skipped ones are added to `all_ms`, those that never arrived to
+// `all_missing`.
+bool run_once(const Options& o, const GstVideoInfo& info, size_t frames, int run, std::vector<double>& all_ms,
+              size_t& all_missing, LogCapture* log, FILE* json) {
+  GstCaps* caps = gst_video_info_to_caps(&info);
+  gchar* caps_text = gst_caps_to_string(caps);
+  gst_caps_unref(caps);
+  const std::string description = std::string("appsrc name=src is-live=true format=time caps=\"") +
+                                  caps_text + "\" ! " + o.stream_elements + " ! appsink name=sink sync=false";
+  g_free(caps_text);
+  GError* error = nullptr;
+  GstElement* pipeline = gst_parse_launch(description.c_str(), &error);
+  if (!pipeline) {
+    std::fprintf(stderr, "latency: %s: %s\n", description.c_str(), error ? error->message : "no pipeline");
+    g_clear_error(&error);
+    return false;
+  }
+  GstElement* src = gst_bin_get_by_name(GST_BIN(pipeline), "src");
+  GstElement* sink = gst_bin_get_by_name(GST_BIN(pipeline), "sink");
+  Journeys journeys;
+  journeys.period_ns = gst_util_uint64_scale_int(GST_SECOND, info.fps_d, info.fps_n);
+  journeys.pushed_us.assign(frames, 0);
+  journeys.arrived_us.assign(frames, 0);
+  std::vector<PadWatch> watches;
+  list_elements(src, journeys, frames);
+  add_probes(pipeline, journeys, watches);
+  GstAppSinkCallbacks callbacks = {};
+  callbacks.new_sample = on_sample;
+  gst_app_sink_set_callbacks(GST_APP_SINK(sink), &callbacks, &journeys, nullptr);
+
+  // The frames' contents, copied into a new buffer for each push.
+  std::vector<std::vector<uint8_t>> contents(kRingFrames, std::vector<uint8_t>(info.size));
+  for (int i = 0; i < kRingFrames; ++i) fill_random_frame(contents[i].data(), info.size, i);
+
+  bool ok = gst_element_set_state(pipeline, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE;
+  if (log) {
+    std::lock_guard<std::mutex> guard(log->lock);
+    log->lines.clear();
+  }
+  GstBus* bus = gst_element_get_bus(pipeline);
+  const gint64 t0 = g_get_monotonic_time() + kLeadUs;
+  const gint64 period_us = gint64(journeys.period_ns / 1000);
+  for (size_t n = 0; ok && n < frames; ++n) {
+    const gint64 wait = t0 + gint64(n) * period_us - g_get_monotonic_time();
+    if (wait > 0) g_usleep(gulong(wait));
+    GstBuffer* buffer = gst_buffer_new_allocate(nullptr, info.size, nullptr);
+    gst_buffer_fill(buffer, 0, contents[n % kRingFrames].data(), info.size);
+    GST_BUFFER_PTS(buffer) = n * journeys.period_ns;
+    GST_BUFFER_DURATION(buffer) = journeys.period_ns;
+    journeys.pushed_us[n] = g_get_monotonic_time();
+    ok = gst_app_src_push_buffer(GST_APP_SRC(src), buffer) == GST_FLOW_OK;
+    if (GstMessage* m = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR)) {
+      gst_message_parse_error(m, &error, nullptr);
+      std::fprintf(stderr, "latency: %s\n", error->message);
+      g_clear_error(&error);
+      gst_message_unref(m);
+      ok = false;
+    }
+  }
+  gst_app_src_end_of_stream(GST_APP_SRC(src));
+  if (GstMessage* m = gst_bus_timed_pop_filtered(bus, kEosWaitUs * GST_USECOND,
+                                                 GstMessageType(GST_MESSAGE_EOS | GST_MESSAGE_ERROR))) {
+    if (GST_MESSAGE_TYPE(m) == GST_MESSAGE_ERROR) {
+      gst_message_parse_error(m, &error, nullptr);
+      std::fprintf(stderr, "latency: %s\n", error->message);
+      g_clear_error(&error);
+      ok = false;
+    }
+    gst_message_unref(m);
+  } else {
+    std::fprintf(stderr, "latency: no EOS %.0f s after the last frame\n", double(kEosWaitUs) / 1e6);
+    ok = false;
+  }
+  gst_object_unref(bus);
+  gst_element_set_state(pipeline, GST_STATE_NULL);
+
+  std::vector<double> run_ms;
+  size_t missing = 0, worst = SIZE_MAX;
+  for (size_t n = kSkippedFrames; n < frames; ++n) {
+    if (!journeys.arrived_us[n]) {
+      missing++;
+      continue;
+    }
+    const double ms = double(journeys.arrived_us[n] - journeys.pushed_us[n]) / 1e3;
+    run_ms.push_back(ms);
+    if (worst == SIZE_MAX || ms > double(journeys.arrived_us[worst] - journeys.pushed_us[worst]) / 1e3)
+      worst = n;
+  }
+  all_ms.insert(all_ms.end(), run_ms.begin(), run_ms.end());
+  all_missing += missing;
+  const Stats s = stats_of(run_ms, missing);
+  const std::string label = "run " + std::to_string(run);
+  print_stats(label.c_str(), s);
+  if (worst != SIZE_MAX) print_path(journeys, worst, log);
+  if (json) {
+    gchar* elements = g_strescape(o.stream_elements.c_str(), nullptr);
+    std::fprintf(json,
+                 "{\"run\": %d, \"elements\": \"%s\", \"frames\": %zu, \"missing\": %zu, \"p50_ms\": %.4f, "
+                 "\"p99_ms\": %.4f, \"max_ms\": %.4f, \"worst_frame\": %zd}\n",
+                 run, elements, s.frames, s.missing, s.p50_ms, s.p99_ms, s.max_ms,
+                 worst == SIZE_MAX ? ssize_t(-1) : ssize_t(worst));
+    g_free(elements);
+  }
+  std::fflush(stdout);
+  gst_object_unref(src);
+  gst_object_unref(sink);
+  gst_object_unref(pipeline);
+  return ok && missing == 0;
+}
+
+}  // namespace
+
+int run_latency(const Options& o) {
+  const GstVideoFormat format = gst_video_format_from_string(o.stream_format.c_str());
+  int width = 0, height = 0;
+  if (format == GST_VIDEO_FORMAT_UNKNOWN || !stream_size(o.stream_size, width, height) ||
+      o.stream_rate <= 0 || o.latency_frames <= kSkippedFrames) {
+    std::fprintf(stderr,
+                 "latency: a known --stream-format and --stream-size, a rate > 0 and more than %u frames\n",
+                 kSkippedFrames);
+    return 2;
+  }
+  GstVideoInfo info;
+  gst_video_info_set_format(&info, format, guint(width), guint(height));
+  info.fps_n = o.stream_rate;
+  info.fps_d = 1;
+  LogCapture capture;
+  LogCapture* log = nullptr;
+  if (o.latency_log > 0) {
+    capture.level = GstDebugLevel(o.latency_log);
+    for (const char* c : kCategories) gst_debug_set_threshold_for_name(c, capture.level);
+    gst_debug_add_log_function(capture_log, &capture, nullptr);
+    log = &capture;
+  }
+  FILE* json = o.json_path.empty() ? nullptr : std::fopen(o.json_path.c_str(), "a");
+  std::printf(
+      "latency: appsrc is-live=true ! %s ! appsink; %dx%d %s at %d frames/s, %u frames a run, the first %u "
+      "left out; from just before each push to the appsink's new-sample\n",
+      o.stream_elements.c_str(), width, height, o.stream_format.c_str(), o.stream_rate, o.latency_frames,
+      kSkippedFrames);
+  std::vector<double> all_ms;
+  size_t all_missing = 0;
+  bool ok = true;
+  for (int run = 1; run <= o.latency_runs; ++run)
+    ok = run_once(o, info, o.latency_frames, run, all_ms, all_missing, log, json) && ok;
+  const Stats all = stats_of(all_ms, all_missing);
+  print_stats("all runs", all);
+  if (json) {
+    std::fprintf(json,
+                 "{\"run\": \"all\", \"frames\": %zu, \"missing\": %zu, \"p50_ms\": %.4f, \"p99_ms\": %.4f, "
+                 "\"max_ms\": %.4f}\n",
+                 all.frames, all.missing, all.p50_ms, all.p99_ms, all.max_ms);
+    std::fclose(json);
+  }
+  if (log) gst_debug_remove_log_function(capture_log);
+  return ok ? 0 : 1;
+}
+
+}  // namespace bench
