@@ -22,6 +22,7 @@ namespace {
 constexpr guint kSkippedFrames = 30;       // a run's first frames: the pipeline warming up
 constexpr gint64 kLeadUs = 100'000;        // the first frame this long after PLAYING
 constexpr gint64 kEosWaitUs = 10'000'000;  // for the last frames and EOS after the last push
+constexpr gint64 kLogBeforeUs = 20'000;    // --latency-log: the plugin's messages from this long before
 // The debug categories of the plugin: its runtime's and base class's, and one per element.
 constexpr const char* kCategories[] = {"vkcompute*", "lumamax", "histogram", "lut", "morph", "rgb2yuv"};
 
@@ -184,9 +185,13 @@ void print_path(const Journeys& j, size_t n, const LogCapture* log) {
   std::printf(" sink %.3f\n  held longest %s (%.3f ms)\n", ms(j.arrived_us[n]), held.c_str(),
               double(longest) / 1e3);
   if (!log) return;
+  // From a while before it reached the first element: a frame that waited on its way there waited
+  // for the streaming thread, busy with the frames before it.
   const gint64 end = j.arrived_us[n] ? j.arrived_us[n] : t0 + kEosWaitUs;
+  const gint64 first_in = j.elements.empty() || !j.elements[0].in_us[n] ? t0 : j.elements[0].in_us[n];
+  const gint64 start = t0 - (first_in - t0) - kLogBeforeUs;
   for (const LogLine& line : log->lines)
-    if (line.at_us >= t0 && line.at_us <= end)
+    if (line.at_us >= start && line.at_us <= end)
       std::printf("    %+.3f ms %s\n", ms(line.at_us), line.text.c_str());
 }
 

@@ -26,7 +26,7 @@ if grep -q "is a CPU implementation of Vulkan" "$log"; then
   echo "warning:    that is a CPU implementation of Vulkan (no GPU found): the elements run on the CPU," \
     "slowly, and each warns of it at start; see README.md, \"Using the plugin\""
 fi
-echo "rgb2yuv:    demo/rgb2yuv.jpg ($(sed -n 's/.*gst_rgb2yuv_configure:<[^>]*> //p' "$log" | head -n1))"
+echo "rgb2yuv:    demo/rgb2yuv.jpg ($(sed -n 's/.*rgb2yuv.cpp:[0-9]*:[^<]*configure:<[^>]*> //p' "$log" | head -n1))"
 
 echo "lumamax, brightest pixel of each frame of a moving ball:"
 demo_lumamax
