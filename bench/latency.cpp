@@ -139,6 +139,24 @@ void add_probes(GstElement* pipeline, Journeys& journeys, std::vector<PadWatch>&
   }
 }
 
+// Our elements' `gpu-time` (mean GPU time per frame of their timed frames, from Vulkan timestamps;
+// GST_VKCOMPUTE_TIMESTAMP_INTERVAL=1 times every frame): what of a frame's wait is the GPU's work.
+std::string gpu_times(GstElement* pipeline, const Journeys& j) {
+  std::string line;
+  for (const ElementTimes& e : j.elements) {
+    GstElement* element = gst_bin_get_by_name(GST_BIN(pipeline), e.name.c_str());
+    if (g_object_class_find_property(G_OBJECT_GET_CLASS(element), "gpu-time")) {
+      gdouble us = 0;
+      g_object_get(element, "gpu-time", &us, nullptr);
+      char text[96];
+      std::snprintf(text, sizeof text, " %s %.1f us;", e.name.c_str(), us);
+      line += text;
+    }
+    gst_object_unref(element);
+  }
+  return line.empty() ? line : "  gpu-time:" + line + "\n";
+}
+
 struct Stats {
   size_t frames = 0, missing = 0;
   double p50_ms = 0, p99_ms = 0, max_ms = 0;
@@ -270,6 +288,7 @@ bool run_once(const Options& o, const GstVideoInfo& info, size_t frames, int run
     ok = false;
   }
   gst_object_unref(bus);
+  const std::string gpu = gpu_times(pipeline, journeys);
   gst_element_set_state(pipeline, GST_STATE_NULL);
 
   std::vector<double> run_ms;
@@ -290,6 +309,7 @@ bool run_once(const Options& o, const GstVideoInfo& info, size_t frames, int run
   const std::string label = "run " + std::to_string(run);
   print_stats(label.c_str(), s);
   if (worst != SIZE_MAX) print_path(journeys, worst, log);
+  std::fputs(gpu.c_str(), stdout);
   if (json) {
     gchar* elements = g_strescape(o.stream_elements.c_str(), nullptr);
     std::fprintf(json,
