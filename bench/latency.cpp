@@ -183,7 +183,7 @@ void print_stats(const char* label, const Stats& s) {
 
 // Where frame `n` spent its time: each element's arrival and departure in ms after the push, and
 // which step between two pads took longest.
-void print_path(const Journeys& j, size_t n, const LogCapture* log) {
+void print_path(const Journeys& j, size_t n, LogCapture* log) {
   const gint64 t0 = j.pushed_us[n];
   auto ms = [&](gint64 t) { return t ? double(t - t0) / 1e3 : -1.0; };
   std::printf("  worst frame %zu (ms after its push):", n);
@@ -208,7 +208,12 @@ void print_path(const Journeys& j, size_t n, const LogCapture* log) {
   const gint64 end = j.arrived_us[n] ? j.arrived_us[n] : t0 + kEosWaitUs;
   const gint64 first_in = j.elements.empty() || !j.elements[0].in_us[n] ? t0 : j.elements[0].in_us[n];
   const gint64 start = t0 - (first_in - t0) - kLogBeforeUs;
-  for (const LogLine& line : log->lines)
+  std::vector<LogLine> lines;
+  {
+    std::lock_guard<std::mutex> guard(log->lock);  // any thread may still log
+    lines = log->lines;
+  }
+  for (const LogLine& line : lines)
     if (line.at_us >= start && line.at_us <= end)
       std::printf("    %+.3f ms %s\n", ms(line.at_us), line.text.c_str());
 }

@@ -5,9 +5,10 @@
 // to the appsink's new-sample for it; the first kSkippedFrames of a run are left out.
 //
 // Per run: p50, p99 and max, and where the worst frame spent its time: when each element of the
-// fragment got it (its sink pad) and passed it on (its src pad), and so which element held it. With
-// --latency-log, the plugin's debug messages (its categories at DEBUG) logged while the worst frame
-// was on its way are printed beside it: allocations, pools made and given back, workers started.
+// fragment got it (its sink pad) and passed it on (its src pad), and so which element held it, and
+// each element's `gpu-time`. With --latency-log LEVEL, the plugin's debug messages up to LEVEL
+// logged while the worst frame was on its way (and, when it waited to reach the first element, as
+// long before) are printed beside it: allocations, imports, batches sent.
 // Then the same figures over all runs.
 #pragma once
 

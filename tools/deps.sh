@@ -2,6 +2,7 @@
 # Installs the Debian packages (as root; Debian 12 and 13) that one purpose needs, and only those missing:
 #   tools/deps.sh demo   build the plugin and run tools/demo.sh's pipelines
 #   tools/deps.sh test   that, and build and run the whole test suite and bench/vkcompute-bench
+#   tools/deps.sh release   debootstrap, for tools/release.sh
 # On a fresh machine another apt (unattended-upgrades, apt-daily) may hold apt's locks for
 # minutes; this waits for it, up to 10 minutes, instead of failing.
 set -euo pipefail
@@ -36,7 +37,8 @@ test_packages=(
 case ${1:-} in
   demo) packages=("${build_packages[@]}" "${run_packages[@]}") ;;
   test) packages=("${build_packages[@]}" "${run_packages[@]}" "${test_packages[@]}") ;;
-  *) echo "usage: tools/deps.sh demo|test" >&2; exit 2 ;;
+  release) packages=(debootstrap) ;;
+  *) echo "usage: tools/deps.sh demo|test|release" >&2; exit 2 ;;
 esac
 
 lock_wait=600

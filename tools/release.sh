@@ -22,6 +22,7 @@ case $command in
   *) echo "usage: tools/release.sh RELEASE demo|test|prepare|shell   (RELEASE: a Debian suite, e.g. trixie)" >&2
      exit 2 ;;
 esac
+[[ $release =~ ^[a-z]+$ ]] || { echo "tools/release.sh: RELEASE is a Debian suite's name, e.g. trixie" >&2; exit 2; }
 [ "$(id -u)" = 0 ] || { echo "tools/release.sh: debootstrap and chroot need root" >&2; exit 1; }
 
 roots=${VKC_RELEASE_ROOTS:-/var/tmp/vkcompute-roots}
@@ -39,10 +40,8 @@ mirror() {
 }
 
 if [ ! -x "$root/usr/bin/apt-get" ]; then
-  command -v debootstrap > /dev/null || {
-    echo "release: installing debootstrap"
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap
-  }
+  # deps.sh waits for another apt that holds its locks (CI installs the host's packages meanwhile).
+  command -v debootstrap > /dev/null || bash tools/deps.sh release
   echo "release: making the $release root in $root (debootstrap from $(mirror))"
   rm -rf "$root.partial"
   mkdir -p "$roots"
@@ -56,7 +55,7 @@ cp /etc/resolv.conf "$root/etc/resolv.conf" 2> /dev/null || true
 mkdir -p "$root$tree"
 find "$root$tree" -mindepth 1 -maxdepth 1 ! -name build -exec rm -rf {} +
 git ls-files -z --cached --others --exclude-standard |
-  while IFS= read -r -d '' file; do [ -e "$file" ] && printf '%s\0' "$file"; done |
+  while IFS= read -r -d '' file; do if [ -e "$file" ]; then printf '%s\0' "$file"; fi; done |
   tar --null -T - -cf - | tar -xf - -C "$root$tree"
 
 case $command in

@@ -15,7 +15,9 @@ namespace vkc::analytics {
 namespace {
 
 // Our entry type: its data is plain bytes (a string), which the relation meta copies as they are
-// when a buffer's metas are copied, so it needs no transform of its own, nor a clear (1.26).
+// when a buffer's metas are copied, so it needs no transform of its own, nor a clear (1.26). A scale
+// or flip of the frame later moves the object-detection boxes, not the coordinates in this text
+// (documented in docs/elements/lumamax.md).
 const GstAnalyticsMtdImpl kResultsImpl = {.name = kResultsType, .mtd_meta_transform = nullptr};
 
 GstAnalyticsRelationMeta* relation_meta(GstBuffer* buffer) {
