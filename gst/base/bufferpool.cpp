@@ -112,8 +112,6 @@ void release_buffer(GstBufferPool* pool, GstBuffer* buffer) {
     GST_DEBUG_OBJECT(pool, "%s",
                      surplus ? "giving back a buffer the stream has not needed lately"
                              : "freeing a buffer that a fuller memory block has room for");
-    for (guint i = 0; i < gst_buffer_n_memory(buffer); i++)
-      GST_MINI_OBJECT_FLAG_SET(gst_buffer_peek_memory(buffer, i), GST_VKCOMPUTE_MEMORY_FLAG_TRIMMED);
     GST_BUFFER_FLAG_SET(buffer, GST_BUFFER_FLAG_TAG_MEMORY);
   }
   parent_class()->release_buffer(pool, buffer);

@@ -31,7 +31,3 @@ GstBufferPool* gst_vkcompute_buffer_pool_new(GstAllocator* allocator, GstCaps* c
                                              guint min_buffers,
                                              GstVkComputeWorthMoving worth_moving = nullptr,
                                              GstVkComputeDearToFree dear_to_free = nullptr);
-
-// GstMemory flag set on a pool's memory that the pool gives back because the stream no longer needs
-// it (not because the pool stops): its allocator may free it without waiting for the GPU.
-constexpr guint GST_VKCOMPUTE_MEMORY_FLAG_TRIMMED = GST_MEMORY_FLAG_LAST;

@@ -14,8 +14,6 @@ namespace {
 
 // A CPU map of device-local memory waits at most this long for the GPU to copy the frame.
 constexpr uint64_t kMapTimeoutNs = 10'000'000'000ull;
-// How long freeing device-local memory waits for the work queued before it.
-constexpr uint64_t kFreeWaitNs = 1'000'000'000ull;
 
 // What a device-local root memory keeps beside its buffer.
 struct DeviceSide {
@@ -124,24 +122,6 @@ struct DeviceLeftovers {
   std::unique_ptr<DeviceSide> device_side;
 };
 
-void free_after_queue(const std::shared_ptr<vkc::Device>& device,
-                      std::shared_ptr<DeviceLeftovers> leftovers) {
-  try {
-    // An empty submission's fence signals after everything submitted before it. Usually the
-    // queue is idle by the time a pool stops and lets its buffers go, so the wait is short and
-    // nothing outlives the call; only memory still busy after kFreeWaitNs goes to the reaper
-    // (which, at process exit, may no longer find a driver to ask).
-    auto ring = std::make_unique<vkc::CommandRing>(device, 1, "vkcompute memory release", 0);
-    ring->begin(0);
-    ring->submit(0);
-    if (ring->wait(0, kFreeWaitNs) == vkc::Completion::kPending)
-      vkc::release_after_gpu(std::move(ring), std::move(leftovers));
-  } catch (const std::exception& e) {
-    // The device no longer takes work (lost): nothing of it runs any more either.
-    GST_WARNING("freeing device memory at once: %s", e.what());
-  }
-}
-
 void allocator_free(GstAllocator* allocator, GstMemory* memory) {
   auto* mem = reinterpret_cast<VkComputeMemory*>(memory);
   auto* self = reinterpret_cast<VkComputeAllocator*>(allocator);
@@ -152,12 +132,11 @@ void allocator_free(GstAllocator* allocator, GstMemory* memory) {
       if (mem->device_side->written) vkc::batch::submit(*mem->device_side->written);
       auto leftovers = std::make_shared<DeviceLeftovers>(DeviceLeftovers{
           std::unique_ptr<vkc::Buffer>(mem->buffer), std::unique_ptr<DeviceSide>(mem->device_side)});
-      // A frame that a running stream's pool no longer needs goes from whatever thread let go of
-      // it last (the completion service's among them), which must not submit or wait.
-      if (GST_MINI_OBJECT_FLAG_IS_SET(memory, GST_VKCOMPUTE_MEMORY_FLAG_TRIMMED))
-        vkc::release_after_queue(*self->device, std::move(leftovers));
-      else
-        free_after_queue(*self->device, std::move(leftovers));
+      // Whatever thread lets go of it (a stopping pipeline's, the completion service's) neither
+      // submits nor waits: the reaper frees it once the queue is past the work before (one empty
+      // submission for the device's memory let go meanwhile), so a pipeline set to NULL never
+      // waits for other pipelines' frames on the queue.
+      vkc::release_after_queue(*self->device, std::move(leftovers));
     } else {
       delete mem->buffer;
     }

@@ -60,8 +60,7 @@ Completion order_after_write(GstMemory* mem, const Device& device, uint64_t time
 bool gst_vkcompute_memory_worth_moving(GstMemory* mem);
 
 // GstMemory flag on host memory of ours: another device imported it (vkc::InputBinding, a frame
-// crossing between GPUs) and keeps the import on it for as long as it lives. (The bit after
-// GST_VKCOMPUTE_MEMORY_FLAG_TRIMMED, bufferpool.hpp.)
+// crossing between GPUs) and keeps the import on it for as long as it lives.
 constexpr guint GST_VKCOMPUTE_MEMORY_FLAG_IMPORTED = GST_MEMORY_FLAG_LAST << 1;
 
 // Whether another device has imported `mem`: freed, its import goes too (which unpins its pages in

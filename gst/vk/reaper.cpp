@@ -8,6 +8,7 @@
 #include <condition_variable>
 #include <cstdlib>
 #include <iterator>
+#include <map>
 #include <mutex>
 #include <thread>
 #include <utility>
@@ -18,19 +19,29 @@
 namespace vkc {
 namespace {
 
+// The empty submissions made in one pass of the reaper's thread, by device.
+using Submissions = std::map<const Device*, std::shared_ptr<CommandRing>>;
+
 struct Abandoned {
-  std::unique_ptr<CommandRing> ring;  // null until the reaper's thread submits after `device`'s work
+  // Null until the reaper's thread submits after `device`'s work: one empty submission serves every
+  // job of the device handed over by then (a pool that stops lets go of all its frames at once).
+  std::shared_ptr<CommandRing> ring;
   std::shared_ptr<void> resources;
   std::shared_ptr<Device> device;  // for release_after_queue()
 
-  // Whether the GPU may still use the resources: the ring's work, made here first when needed.
-  bool pending() {
+  // Whether the GPU may still use the resources: the ring's work, made first when needed (`made`:
+  // the device's submission of this pass, shared with the other jobs of the device).
+  bool pending(Submissions& made) {
     try {
       if (!ring) {
-        auto made = std::make_unique<CommandRing>(device, 1, "vkcompute memory release", 0);
-        made->begin(0);
-        made->submit(0);
-        ring = std::move(made);  // only once submitted: one that failed is made again
+        std::shared_ptr<CommandRing>& shared = made[device.get()];
+        if (!shared) {
+          auto submitted = std::make_shared<CommandRing>(device, 1, "vkcompute memory release", 0);
+          submitted->begin(0);
+          submitted->submit(0);
+          shared = std::move(submitted);  // only once submitted: one that failed is made again
+        }
+        ring = shared;
       }
       return ring->wait_all(0) == Completion::kPending;
     } catch (const vk::DeviceLostError& e) {
@@ -48,6 +59,8 @@ struct Abandoned {
 
 // How often the thread looks at the rings again while some are still running.
 constexpr auto kPoll = std::chrono::milliseconds(20);
+// How long an exiting process waits for the GPU to finish the work whose resources the reaper holds.
+constexpr auto kExitDrain = std::chrono::seconds(5);
 
 // The jobs and their thread. Leaked on purpose: the thread is detached, and the process may exit
 // while it has jobs.
@@ -63,6 +76,7 @@ struct Reaper {
   std::vector<Abandoned> given_back_while_releasing;
   bool exiting = false;                  // lock: the process is exiting; leave everything as it is
   bool releasing = false;                // lock: the reaper's thread submits, looks or frees
+  bool in_pass = false;                  // lock: the reaper's thread holds jobs taken out of `jobs`
   uint64_t exit_handler_generation = 0;  // lock: instance_generation() when stop_at_exit was registered
 
   void run() {
@@ -78,7 +92,9 @@ struct Reaper {
       // that, nor hold what such a release waits for while they wait.
       std::vector<Abandoned> taken = std::move(jobs);
       jobs.clear();
+      in_pass = true;
       std::vector<Abandoned> running;
+      Submissions made;
       size_t next = 0;
       // An exiting process waits for the release under way (stop_at_exit()) instead of tearing the
       // driver down under it, and then no other starts.
@@ -86,7 +102,7 @@ struct Reaper {
         Abandoned& job = taken[next];
         releasing = true;
         guard.unlock();
-        const bool pending = job.pending();
+        const bool pending = job.pending(made);
         if (!pending) {
           job.resources.reset();  // before the ring, whose fences guard them
           job.ring.reset();
@@ -98,6 +114,13 @@ struct Reaper {
         released.notify_all();
         if (pending) running.push_back(std::move(job));
       }
+      // The jobs still running hold their submission; a finished one may hold the last reference
+      // to its device, so it goes without the lock.
+      releasing = true;
+      guard.unlock();
+      made.clear();
+      guard.lock();
+      releasing = false;
       // Left as they are at exit.
       for (; next < taken.size(); ++next) running.push_back(std::move(taken[next]));
       for (Abandoned& job : given_back_while_releasing) running.push_back(std::move(job));
@@ -107,19 +130,25 @@ struct Reaper {
       const bool arrived = !jobs.empty();
       jobs.insert(jobs.begin(), std::make_move_iterator(running.begin()),
                   std::make_move_iterator(running.end()));
+      in_pass = false;
+      released.notify_all();
       if (!jobs.empty() && !arrived) changed.wait_for(guard, kPoll);
     }
   }
 
   // At exit the driver and the validation layer tear down their state, which a release running
-  // then would use: whatever is left stays (the process is ending anyway), after the release under
+  // then would use. So the jobs are released first, as the GPU finishes them (kExitDrain at most):
+  // a device that only they held closes now, with its driver's and layers' checks, instead of
+  // staying open. What is left then stays (the process is ending anyway), after the release under
   // way. Not on the reaper's own thread (a release that ends the process), which would wait for
   // itself.
   void stop_at_exit() {
     std::unique_lock<std::mutex> guard(lock);
+    const bool other_thread = std::this_thread::get_id() != thread;
+    if (other_thread) released.wait_for(guard, kExitDrain, [&] { return jobs.empty() && !in_pass; });
     exiting = true;
     changed.notify_one();
-    if (std::this_thread::get_id() != thread) released.wait(guard, [&] { return !releasing; });
+    if (other_thread) released.wait(guard, [&] { return !releasing; });
   }
 };
 

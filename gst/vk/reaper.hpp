@@ -16,9 +16,12 @@ void release_after_gpu(std::unique_ptr<CommandRing> ring, std::shared_ptr<void> 
 
 // Keeps `resources` until `device`'s compute queue has finished every command submitted to it
 // before this call, then frees them on the same thread. Submits nothing on the calling thread but
-// its own batch (batch.hpp), so any thread may call it, whatever it holds: memory that a running
-// stream gives back where its last reference went (the reaper's thread submits an empty command
-// buffer after that work and waits for it).
+// its own batch (batch.hpp), so any thread may call it, whatever it holds, and waits for nothing:
+// device memory that a pool gives back, running or stopping (the reaper's thread submits one empty
+// command buffer after that work for every job of the device handed over by then).
+//
+// An exiting process releases the reaper's jobs as the GPU finishes them (a few seconds at most)
+// before the driver's own teardown: a device that only they held closes then.
 void release_after_queue(std::shared_ptr<Device> device, std::shared_ptr<void> resources);
 
 }  // namespace vkc
