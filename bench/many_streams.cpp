@@ -48,6 +48,7 @@ struct Settings {
   gint64 warmup_us = 0, measure_us = 0;
   int per_feeder = 16;
   bool copy_every_frame = false;
+  bool stop_in_flight = false;  // NULL with frames in flight, no EOS first
 };
 
 // One live pipeline, and its frames' journeys by frame number. Each array has one writer (pushed_us
@@ -99,6 +100,10 @@ struct Tally {
   guint64 scheduled = 0, pushed = 0, dropped = 0, push_late = 0, arrived = 0, sink_late = 0;
   guint64 delivered = 0;  // frames of any schedule handed off inside the window
   double latency_sum_us = 0, latency_max_us = 0;
+  std::vector<double> latencies_us;  // every arrived frame's, sorted once tallied
+  double latency_quantile_us(double q) const {
+    return latencies_us.empty() ? 0 : latencies_us[size_t(q * double(latencies_us.size() - 1))];
+  }
   guint64 missing() const { return pushed - arrived; }
   guint64 not_pushed() const { return scheduled - pushed - dropped; }
   double latency_mean_us() const { return arrived ? latency_sum_us / double(arrived) : 0; }
@@ -196,6 +201,7 @@ bool make_settings(const Options& o, Settings& s) {
   s.measure_us = gint64(o.measure_s * 1e6);
   s.per_feeder = o.streams_per_feeder;
   s.copy_every_frame = o.stream_copy;
+  s.stop_in_flight = o.stop_in_flight;
   return true;
 }
 
@@ -590,8 +596,10 @@ Tally tally(const std::vector<Stream>& streams, const Settings& settings, gint64
       t.sink_late += arrived - at > period;
       t.latency_sum_us += double(arrived - pushed);
       t.latency_max_us = std::max(t.latency_max_us, double(arrived - pushed));
+      t.latencies_us.push_back(double(arrived - pushed));
     }
   }
+  std::sort(t.latencies_us.begin(), t.latencies_us.end());
   return t;
 }
 
@@ -631,7 +639,8 @@ void print_report(const Options& options, const Settings& settings, const Observ
   std::printf("  late (over one period after their schedule): pushes %" G_GUINT64_FORMAT
               ", at the sink %" G_GUINT64_FORMAT "; pushed but never arrived %" G_GUINT64_FORMAT "\n",
               t.push_late, t.sink_late, t.missing());
-  std::printf("  push-to-sink latency: mean %.2f ms, max %.2f ms\n", t.latency_mean_us() / 1e3,
+  std::printf("  push-to-sink latency: mean %.2f ms, p50 %.2f ms, p99 %.2f ms, max %.2f ms\n",
+              t.latency_mean_us() / 1e3, t.latency_quantile_us(0.5) / 1e3, t.latency_quantile_us(0.99) / 1e3,
               t.latency_max_us / 1e3);
   std::printf("  CPU: %.1f us per delivered frame (%.2f cores)\n", cpu_us,
               w.seconds > 0 ? w.cpu_seconds / w.seconds : 0);
@@ -669,8 +678,12 @@ void print_report(const Options& options, const Settings& settings, const Observ
       "  start: setup %.2f s; every stream's first frame at its sink %.2f s after the setup began "
       "(its schedule's wait excluded)\n",
       o.setup_s, o.first_frames_s);
-  std::printf("  stop: EOS from %d of %d pipelines in %.2f s; all to NULL in %.2f s (longest %.3f s)\n",
-              o.ended, settings.streams, o.eos_s, o.null_s, o.null_max_s);
+  if (settings.stop_in_flight)
+    std::printf("  stop: no EOS, frames in flight; all to NULL in %.3f s (longest %.3f s)\n", o.null_s,
+                o.null_max_s);
+  else
+    std::printf("  stop: EOS from %d of %d pipelines in %.2f s; all to NULL in %.2f s (longest %.3f s)\n",
+                o.ended, settings.streams, o.eos_s, o.null_s, o.null_max_s);
 }
 
 // The report's numbers on one line, a serialized GstStructure, as the other modes print theirs.
@@ -685,13 +698,14 @@ void print_result(const Options& options, const Settings& settings, const Observ
       w.seconds > 0 ? double(t.delivered) / w.seconds : 0, "scheduled", G_TYPE_UINT64, t.scheduled, "dropped",
       G_TYPE_UINT64, t.dropped, "push-late", G_TYPE_UINT64, t.push_late, "sink-late", G_TYPE_UINT64,
       t.sink_late, "missing", G_TYPE_UINT64, t.missing(), "latency-mean-ms", G_TYPE_DOUBLE,
-      t.latency_mean_us() / 1e3, "latency-max-ms", G_TYPE_DOUBLE, t.latency_max_us / 1e3, "cpu-us-per-frame",
-      G_TYPE_DOUBLE, t.delivered ? 1e6 * w.cpu_seconds / double(t.delivered) : 0.0, "threads-peak",
-      G_TYPE_INT, o.threads_peak, "threads-end", G_TYPE_INT, o.threads_end.total, "peak-rss-mib",
-      G_TYPE_DOUBLE, peak_rss_mib(), "rss-warm-mib", G_TYPE_DOUBLE, o.rss_warm_mib, "rss-end-mib",
-      G_TYPE_DOUBLE, o.rss_end_mib, "eos", G_TYPE_INT, o.ended, "null-s", G_TYPE_DOUBLE, o.null_s, "setup-s",
-      G_TYPE_DOUBLE, o.setup_s, "first-frames-s", G_TYPE_DOUBLE, o.first_frames_s, "device-local-mib",
-      G_TYPE_DOUBLE, double(o.held_warm.device_local) / 1048576.0, "host-visible-mib", G_TYPE_DOUBLE,
+      t.latency_mean_us() / 1e3, "latency-max-ms", G_TYPE_DOUBLE, t.latency_max_us / 1e3, "latency-p99-ms",
+      G_TYPE_DOUBLE, t.latency_quantile_us(0.99) / 1e3, "cpu-us-per-frame", G_TYPE_DOUBLE,
+      t.delivered ? 1e6 * w.cpu_seconds / double(t.delivered) : 0.0, "threads-peak", G_TYPE_INT,
+      o.threads_peak, "threads-end", G_TYPE_INT, o.threads_end.total, "peak-rss-mib", G_TYPE_DOUBLE,
+      peak_rss_mib(), "rss-warm-mib", G_TYPE_DOUBLE, o.rss_warm_mib, "rss-end-mib", G_TYPE_DOUBLE,
+      o.rss_end_mib, "eos", G_TYPE_INT, o.ended, "null-s", G_TYPE_DOUBLE, o.null_s, "setup-s", G_TYPE_DOUBLE,
+      o.setup_s, "first-frames-s", G_TYPE_DOUBLE, o.first_frames_s, "device-local-mib", G_TYPE_DOUBLE,
+      double(o.held_warm.device_local) / 1048576.0, "host-visible-mib", G_TYPE_DOUBLE,
       double(o.held_warm.host_visible) / 1048576.0, "device-local-end-mib", G_TYPE_DOUBLE,
       double(o.held_end.device_local) / 1048576.0, "host-visible-end-mib", G_TYPE_DOUBLE,
       double(o.held_end.host_visible) / 1048576.0, "allocated-device-local-end-mib", G_TYPE_DOUBLE,
@@ -740,7 +754,7 @@ int run_many_streams(const Options& options) {
     run_window(streams, t0, settings, o);
     stop = true;
     for (auto& feeder : feeders) feeder.join();
-    end_streams(streams, o);
+    if (!settings.stop_in_flight) end_streams(streams, o);
   }
   stop_streams(streams, o);
   for (auto& s : streams) release_stream(s);

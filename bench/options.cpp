@@ -17,7 +17,7 @@ void usage(const char* argv0) {
       "          [--generated-launch]\n"
       "       %s --many-streams K [--stream-elements FRAGMENT] [--stream-format RGBA]\n"
       "          [--stream-size 1080p|4k|360p|WxH] [--stream-rate 30] [--streams-per-feeder 16]\n"
-      "          [--stream-identity] [--stream-copy] [--seconds S] [--warmup S]\n"
+      "          [--stream-identity] [--stream-copy] [--stop-in-flight] [--seconds S] [--warmup S]\n"
       "       %s --latency RUNS [--stream-elements FRAGMENT] [--stream-format RGBA] [--stream-size 1080p]\n"
       "          [--stream-rate 30] [--latency-frames 300] [--latency-log LEVEL] [--json FILE]\n"
       "Runs each case (element and input) with our element and its peers on the same random\n"
@@ -32,6 +32,7 @@ void usage(const char* argv0) {
       "--many-streams runs K live pipelines appsrc ! FRAGMENT ! fakesink (default lumamax) in\n"
       "this process, each fed at the stream rate by one pacing thread per --streams-per-feeder\n"
       "streams: frames delivered, late and missing frames, latency, CPU time per frame, threads\n"
+      "(--stop-in-flight: each pipeline set to NULL with its frames in flight, no EOS first)\n"
       "and memory. --stream-identity replaces each element of ours with identity. Each buffer of\n"
       "a stream's pool gets its content once, as a camera's DMA fills it without the CPU;\n"
       "--stream-copy makes the CPU write every frame, as a software decoder would.\n"
@@ -71,6 +72,8 @@ bool parse_options(int argc, char** argv, Options& o) {
       o.stream_identity = true;
     } else if (arg == "--stream-copy") {
       o.stream_copy = true;
+    } else if (arg == "--stop-in-flight") {
+      o.stop_in_flight = true;
     } else if ((arg == "--many-streams" || arg == "--stream-elements" || arg == "--stream-format" ||
                 arg == "--stream-size" || arg == "--stream-rate" || arg == "--streams-per-feeder") &&
                (v = value())) {

@@ -28,6 +28,7 @@ struct Options {
   bool stream_identity = false;       // our elements replaced by identity: the harness's own cost
   int streams_per_feeder = 16;        // streams one pacing thread feeds
   bool stream_copy = false;           // the CPU writes every frame (else each buffer once: DMA)
+  bool stop_in_flight = false;        // NULL from PLAYING with frames in flight, no EOS first
   // --latency RUNS (latency.hpp): one live pipeline appsrc ! stream_elements ! appsink, RUNS times.
   int latency_runs = 0;
   unsigned latency_frames = 300;  // a run's frames
