@@ -54,9 +54,8 @@ CompletionService::~CompletionService() {
   if (gpu_waiter_.joinable()) gpu_waiter_.join();
   GST_INFO("%s: %" G_GUINT64_FORMAT " rounds, %" G_GUINT64_FORMAT " looks (%" G_GUINT64_FORMAT
            " as their points passed), %" G_GUINT64_FORMAT " finishes on its thread, %" G_GUINT64_FORMAT
-           " on workers (%zu workers at most), %" G_GUINT64_FORMAT " waits on a due frame's timeline",
-           name_.c_str(), rounds_, looks_, passed_looks_, finished_here_, handed_over_, most_workers_,
-           tail_waits_);
+           " on workers (%zu workers at most)",
+           name_.c_str(), rounds_, looks_, passed_looks_, finished_here_, handed_over_, most_workers_);
 }
 
 std::shared_ptr<CompletionService> CompletionService::for_device(const Device& device) {
@@ -81,24 +80,6 @@ std::shared_ptr<CompletionService> CompletionService::for_device(const Device& d
 bool CompletionService::semaphore_waits() {
   static const bool on = g_strcmp0(g_getenv("GST_VKCOMPUTE_WAIT"), "semaphore") == 0;
   return on;
-}
-
-bool CompletionService::tail_waits() {
-  static const bool on = g_strcmp0(g_getenv("GST_VKCOMPUTE_TAIL_WAIT"), "0") != 0;
-  return on;
-}
-
-const CompletionService::Entry* CompletionService::tail_waiter(const std::vector<FirstWaiter>& firsts) const {
-  if (!tail_waits() || firsts.size() != 1 || semaphore_waits()) return nullptr;
-  const Entry& first = *firsts.front().entry;
-  if (!first.point.due || !first.point.timeline || first.next != planned_wake_) return nullptr;
-  size_t in_flight = 0;
-  for (const Entry& e : entries_) {
-    if (e.finishing || e.next != Clock::time_point::max() || e.point.at() != 0) in_flight++;
-    // Another client's look due before the planned one (a timer of its own) is not put off.
-    if (&e != &first && !e.finishing && e.next < planned_wake_ && !waits_behind(e, firsts)) return nullptr;
-  }
-  return in_flight <= kTailClients ? &first : nullptr;
 }
 
 void CompletionService::wait_for_gpu(const std::string& name, const Timeline& timeline) {
@@ -267,21 +248,6 @@ void CompletionService::run(const std::string& name) {
         planned_wake_ = std::min(planned_wake_, e.next);
     }
     if (!stopping_ && planned_wake_ > Clock::now()) {
-      if (const Entry* tail = tail_waiter(firsts)) {
-        // Blocks until the frame is done or its look is due; wake()s meanwhile are seen after it.
-        const Client::Point point = tail->point;
-        const auto timeout = planned_wake_ - Clock::now();
-        guard.unlock();
-        try {
-          if (timeout.count() > 0)
-            point.timeline->wait(point.at(), uint64_t(std::chrono::nanoseconds(timeout).count()));
-        } catch (const vk::DeviceLostError&) {
-          // The client's look reports it.
-        }
-        guard.lock();
-        tail_waits_++;
-        continue;
-      }
       // Until then, a wake() for an earlier moment moves the timer without waking the thread.
       timer_.set(planned_wake_);
       guard.unlock();

@@ -60,11 +60,6 @@ class CompletionService {
     struct Point {
       const std::atomic<uint64_t>* counter = nullptr;
       std::shared_ptr<const std::atomic<uint64_t>> value;
-      // The timeline whose `counter` it is (null in tests' fakes), and whether the frame is due any
-      // moment (its client's first look at it came too early): the service may then block on the
-      // timeline until the next look instead of napping (tail_waits()).
-      const Timeline* timeline = nullptr;
-      bool due = false;
       // The value, 0 when unknown.
       uint64_t at() const { return value ? value->load(std::memory_order_acquire) : 0; }
       bool passed() const {
@@ -114,14 +109,6 @@ class CompletionService {
 
   // GST_VKCOMPUTE_WAIT=semaphore: a thread blocks on the device's compute timeline (above).
   static bool semaphore_waits();
-  // Whether the service blocks on a due point's timeline instead of napping (run()): while at most
-  // kTailClients clients have frames in flight and one point is first on its queue, a frame that
-  // its client's first look found not yet done is seen done as the GPU signals it, not up to a
-  // nap later (a quarter of its wait so far: 0.2-0.5 ms of a 1080p live chain's 2-3 ms). A spin in
-  // NVIDIA's driver for the rest of that nap at most; none while many streams share the device.
-  // GST_VKCOMPUTE_TAIL_WAIT=0 naps (to compare).
-  static bool tail_waits();
-  static constexpr size_t kTailClients = 8;
   // How long a client waits before looking again while a GPU waiter watches its frames.
   static constexpr auto kSemaphoreFallback = std::chrono::milliseconds(2);
 
@@ -144,8 +131,6 @@ class CompletionService {
   // Whether the entry waits behind another client's point on the same counter (not to be looked
   // at by time). Lock held.
   static bool waits_behind(const Entry& e, const std::vector<FirstWaiter>& firsts);
-  // The point to block on until the planned look (tail_waits()), or null. Lock held.
-  const Entry* tail_waiter(const std::vector<FirstWaiter>& firsts) const;
 
   const std::string name_;
   Workers workers_;
@@ -153,7 +138,7 @@ class CompletionService {
   std::condition_variable settled_;  // remove(): a look or a finish ended
   std::list<Entry> entries_;         // lock
   // The service's thread: what it did, logged when it ends (GST_DEBUG=vkcomputecompletions:4).
-  uint64_t rounds_ = 0, looks_ = 0, passed_looks_ = 0, finished_here_ = 0, handed_over_ = 0, tail_waits_ = 0;
+  uint64_t rounds_ = 0, looks_ = 0, passed_looks_ = 0, finished_here_ = 0, handed_over_ = 0;
   size_t most_workers_ = 0;
   Clock::time_point planned_wake_;  // lock: when the waiting thread will look next
   WakeTimer timer_;                 // set to planned_wake_, with the lock held

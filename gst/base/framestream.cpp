@@ -83,8 +83,7 @@ uint64_t frame_timeout_ns() {
 CompletionService::Client::Point point_of(std::shared_ptr<const SubmitPoint> end) {
   const std::atomic<uint64_t>* counter = &end->timeline.seen_counter();
   const std::atomic<uint64_t>* value = &end->value;
-  const Timeline* timeline = &end->timeline;
-  return {counter, {std::move(end), value}, timeline};
+  return {counter, {std::move(end), value}};
 }
 }  // namespace
 

@@ -31,10 +31,6 @@ constexpr uint64_t kHandOverNs = 2'000'000;
 // that thread wakes it when it lets the turn go (settle_oldest()).
 constexpr auto kTurnHeldLook = std::chrono::microseconds(1000);
 
-// The looks at a frame after which it is still taken to be due any moment (Point::due): the tail
-// of its expected time, about half of it at most.
-constexpr unsigned kDueLooks = 2;
-
 uint64_t since_ns(CompletionService::Clock::time_point start) {
   return uint64_t(
       std::chrono::duration_cast<std::chrono::nanoseconds>(CompletionService::Clock::now() - start).count());
@@ -319,12 +315,7 @@ CompletionService::Client::Look FrameScheduler::look(Clock::time_point now, Cloc
            : CompletionService::semaphore_waits() ? now + CompletionService::kSemaphoreFallback
                                                   : Clock::now() + std::chrono::nanoseconds(nap);
     // The streaming thread's frames are not others' first waiter: the service looks at them seldom.
-    // A first waiter found not done at its first looks is due any moment (completions.hpp,
-    // tail_waits()); one that takes longer (queued behind other work) is napped for again.
-    if (!busy) {
-      point = std::move(pending.point);
-      point.due = first_waiter && looks_ <= kDueLooks;
-    }
+    if (!busy) point = std::move(pending.point);
     looks_++;
     return Look::kLater;
   }

@@ -68,15 +68,6 @@ bool Timeline::reached(uint64_t value) const {
   return now >= value;
 }
 
-bool Timeline::wait(uint64_t value, uint64_t timeout_ns) const {
-  if (reached(value)) return true;
-  const vk::Semaphore semaphore = *semaphore_;
-  const vk::SemaphoreWaitInfo info{.semaphoreCount = 1, .pSemaphores = &semaphore, .pValues = &value};
-  if (device_.waitSemaphores(info, timeout_ns) != vk::Result::eSuccess) return false;
-  saw(value);
-  return true;
-}
-
 void Timeline::paced(uint64_t value) const {
   std::lock_guard<std::mutex> guard(pace_lock_);
   const Clock::time_point now = Clock::now();

@@ -57,9 +57,6 @@ class Timeline {
   const vk::raii::Device& device() const { return device_; }
   // A wait found `value` reached.
   void saw(uint64_t value) const;
-  // Waits up to `timeout_ns` until the queue reaches `value` (a blocking wait in the driver: on
-  // NVIDIA's, a spin). Returns whether it did. Throws vk::DeviceLostError.
-  bool wait(uint64_t value, uint64_t timeout_ns) const;
   // The highest value seen reached so far, and the last value submitted.
   uint64_t seen() const { return seen_.load(std::memory_order_relaxed); }
   const std::atomic<uint64_t>& seen_counter() const { return seen_; }
