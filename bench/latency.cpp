@@ -183,10 +183,10 @@ void print_stats(const char* label, const Stats& s) {
 
 // Where frame `n` spent its time: each element's arrival and departure in ms after the push, and
 // which step between two pads took longest.
-void print_path(const Journeys& j, size_t n, LogCapture* log) {
+void print_path(const Journeys& j, size_t n, const char* which, LogCapture* log) {
   const gint64 t0 = j.pushed_us[n];
   auto ms = [&](gint64 t) { return t ? double(t - t0) / 1e3 : -1.0; };
-  std::printf("  worst frame %zu (ms after its push):", n);
+  std::printf("  %s frame %zu (ms after its push):", which, n);
   gint64 last = t0;
   std::string held = "the push into the first element";
   gint64 longest = 0;
@@ -297,6 +297,7 @@ bool run_once(const Options& o, const GstVideoInfo& info, size_t frames, int run
   gst_element_set_state(pipeline, GST_STATE_NULL);
 
   std::vector<double> run_ms;
+  std::vector<std::pair<double, size_t>> by_latency;  // (ms, frame)
   size_t missing = 0, worst = SIZE_MAX;
   for (size_t n = kSkippedFrames; n < frames; ++n) {
     if (!journeys.arrived_us[n]) {
@@ -305,6 +306,7 @@ bool run_once(const Options& o, const GstVideoInfo& info, size_t frames, int run
     }
     const double ms = double(journeys.arrived_us[n] - journeys.pushed_us[n]) / 1e3;
     run_ms.push_back(ms);
+    by_latency.emplace_back(ms, n);
     if (worst == SIZE_MAX || ms > double(journeys.arrived_us[worst] - journeys.pushed_us[worst]) / 1e3)
       worst = n;
   }
@@ -313,7 +315,12 @@ bool run_once(const Options& o, const GstVideoInfo& info, size_t frames, int run
   const Stats s = stats_of(run_ms, missing);
   const std::string label = "run " + std::to_string(run);
   print_stats(label.c_str(), s);
-  if (worst != SIZE_MAX) print_path(journeys, worst, log);
+  if (worst != SIZE_MAX) print_path(journeys, worst, "worst", log);
+  // And a typical frame's: where the median goes.
+  if (!by_latency.empty()) {
+    std::nth_element(by_latency.begin(), by_latency.begin() + by_latency.size() / 2, by_latency.end());
+    print_path(journeys, by_latency[by_latency.size() / 2].second, "median", log);
+  }
   std::fputs(gpu.c_str(), stdout);
   if (json) {
     gchar* elements = g_strescape(o.stream_elements.c_str(), nullptr);

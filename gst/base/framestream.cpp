@@ -100,6 +100,7 @@ class FrameStream::FrameWork : public FrameScheduler::Work {
     // A frame that passes through carrying its results is its own output: the stream's one
     // reference left, complete() attaches them without copying the buffer (a copy of memory that
     // may not be shared would copy the frame).
+    GST_LOG("%s: finishing the frame of slot %u", stream_.name_.c_str(), frame.slot);
     const bool leaves_itself = frame.outbuf && frame.outbuf == frame.inbuf;
     if (leaves_itself) {
       input.release();
@@ -119,6 +120,7 @@ class FrameStream::FrameWork : public FrameScheduler::Work {
       return GST_FLOW_ERROR;
     }
     if (!out || stream_.held_.take(out)) return GST_FLOW_OK;
+    GST_LOG("%s: input released, pushing the output", stream_.name_.c_str());
     return stream_.push_output(out);
   }
 
@@ -441,6 +443,7 @@ GstFlowReturn FrameStream::submit_frame(GstBuffer* in, const GstSegment& segment
   if (!passthrough_) {
     GstFlowReturn flow = acquire_output(frame, work->cuda_output);
     if (flow != GST_FLOW_OK) return flow;
+    GST_LOG("%s: output buffer acquired", name_.c_str());
   }
   GError* gerror = nullptr;
   if (!record_and_submit(frame, work->input, work->cuda_output, &gerror)) {
@@ -449,6 +452,7 @@ GstFlowReturn FrameStream::submit_frame(GstBuffer* in, const GstSegment& segment
     g_clear_error(&gerror);
     return GST_FLOW_ERROR;
   }
+  GST_LOG("%s: frame %" G_GUINT64_FORMAT " recorded and submitted", name_.c_str(), guint64(submitted_));
   submitted_++;
   if (work->input.from_host()) counts_->uploads++;
   if (frame.outbuf && !frame.out.device_local) counts_->downloads++;
@@ -470,6 +474,7 @@ GstFlowReturn FrameStream::submit(GstBuffer* in, const GstSegment& segment, GstB
   held_.hold();
   uint32_t slot = 0;
   GstFlowReturn flow = scheduler_->reserve(slot);
+  GST_LOG("%s: frame %" G_GUINT64_FORMAT " in slot %u", name_.c_str(), guint64(submitted_), slot);
   if (flow != GST_FLOW_OK) {
     gst_buffer_unref(in);
     push_held();
