@@ -101,6 +101,7 @@ class FrameStream::FrameWork : public FrameScheduler::Work {
     // reference left, complete() attaches them without copying the buffer (a copy of memory that
     // may not be shared would copy the frame).
     GST_LOG("%s: finishing the frame of slot %u", stream_.name_.c_str(), frame.slot);
+    log_gpu_end();
     const bool leaves_itself = frame.outbuf && frame.outbuf == frame.inbuf;
     if (leaves_itself) {
       input.release();
@@ -140,6 +141,15 @@ class FrameStream::FrameWork : public FrameScheduler::Work {
     input.release();
     gst_clear_buffer(&frame.outbuf);
     gst_clear_buffer(&frame.inbuf);
+  }
+  // When a timed frame's work ended on the GPU, at LOG level (GST_VKCOMPUTE_TIMESTAMP_INTERVAL=1
+  // times every frame): with the other stages' lines, where a live frame's time goes.
+  void log_gpu_end() const {
+    if (gst_debug_category_get_threshold(GST_CAT_DEFAULT) < GST_LEVEL_LOG) return;
+    const uint64_t end = stream_.ring_->gpu_end_host_ns(frame.slot);
+    if (end == 0) return;
+    GST_LOG("%s: its GPU work ended %.3f ms before", stream_.name_.c_str(),
+            double(g_get_monotonic_time() * 1000 - gint64(end)) / 1e6);
   }
   // Not used by the destructor: frames handed over at stop may outlive the stream.
   FrameStream& stream_;

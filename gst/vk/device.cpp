@@ -337,6 +337,16 @@ Device::Device(std::shared_ptr<Instance> instance, vk::raii::PhysicalDevice phys
     extensions.push_back(VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME);
     features_.semaphore_fd_export = true;
   }
+  if (has_extension(available, VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME)) {
+    const auto domains = physical_.getCalibrateableTimeDomainsEXT();
+    auto has = [&](vk::TimeDomainEXT d) {
+      return std::find(domains.begin(), domains.end(), d) != domains.end();
+    };
+    if (has(vk::TimeDomainEXT::eDevice) && has(vk::TimeDomainEXT::eClockMonotonic)) {
+      extensions.push_back(VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME);
+      features_.calibrated_timestamps = true;
+    }
+  }
 
   const uint32_t compute_family = uint32_t(compute_queue_family(physical_));
   const int transfer_family = transfer_queue_family(physical_);
@@ -406,6 +416,20 @@ uint64_t Device::submit_now(const vk::SubmitInfo& info, vk::Fence fence, QueueRo
   const Queue& q = queue(role);
   std::lock_guard<std::mutex> guard(*q.lock);
   return q.timeline->submit(q.handle, info, fence, label, others);
+}
+
+uint64_t Device::host_ns_of(uint64_t ticks) const {
+  if (!features_.calibrated_timestamps) return 0;
+  const std::array<vk::CalibratedTimestampInfoEXT, 2> infos{
+      vk::CalibratedTimestampInfoEXT{.timeDomain = vk::TimeDomainEXT::eDevice},
+      vk::CalibratedTimestampInfoEXT{.timeDomain = vk::TimeDomainEXT::eClockMonotonic}};
+  try {
+    const auto [now, deviation] = device_.getCalibratedTimestampsEXT(infos);
+    const double ago_ns = (double(now[0]) - double(ticks)) * properties_.limits.timestampPeriod;
+    return uint64_t(double(now[1]) - ago_ns);
+  } catch (const std::exception&) {
+    return 0;
+  }
 }
 
 std::string Device::describe_queues() const {

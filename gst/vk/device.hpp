@@ -35,6 +35,9 @@ struct DeviceFeatures {
   bool semaphore_fd_export = false;
   // VkPhysicalDeviceIDProperties::deviceUUID: the same GPU in another API (cuDeviceGetUuid).
   std::array<uint8_t, VK_UUID_SIZE> uuid{};
+  // VK_EXT_calibrated_timestamps with the device's and CLOCK_MONOTONIC's time domains: a timestamp
+  // query's ticks read as the host's time (Device::host_ns_of()).
+  bool calibrated_timestamps = false;
 };
 
 class Instance;
@@ -116,6 +119,10 @@ class Device {
   // A CPU implementation of Vulkan (VK_PHYSICAL_DEVICE_TYPE_CPU: Mesa's lavapipe, SwiftShader):
   // its "GPU" work runs on the host's cores.
   bool is_cpu() const { return properties_.deviceType == vk::PhysicalDeviceType::eCpu; }
+  // The CLOCK_MONOTONIC time, in ns, when the device's timestamp counter read `ticks` (a query's
+  // result), from a calibration made now; 0 without features().calibrated_timestamps. For logs of
+  // when a frame's work ended on the GPU.
+  uint64_t host_ns_of(uint64_t ticks) const;
 
   // Thread-safe vkQueueSubmit to the queue of `role`, after the calling thread's batch (batch.hpp),
   // signalling `fence` when given. Returns where the work ends on the queue's timeline. With

@@ -250,20 +250,29 @@ std::vector<const SubmitPoint*> CommandRing::completions(const std::vector<const
   return points;
 }
 
-double CommandRing::gpu_time_ns(uint32_t slot) const {
-  if (!slots_[slot].started || !slots_[slot].submitted) return -1;
-  uint64_t ticks[kQueries];
+bool CommandRing::read_ticks(uint32_t slot, uint64_t (&ticks)[kQueries]) const {
+  if (!slots_[slot].started || !slots_[slot].submitted) return false;
   auto result = (*device_->device())
                     .getQueryPoolResults(*timestamps_, kQueries * slot, kQueries, sizeof(ticks), ticks,
                                          sizeof(uint64_t), vk::QueryResultFlagBits::e64,
                                          *device_->device().getDispatcher());
-  if (result != vk::Result::eSuccess) return -1;
+  return result == vk::Result::eSuccess;
+}
+
+double CommandRing::gpu_time_ns(uint32_t slot) const {
+  uint64_t ticks[kQueries];
+  if (!read_ticks(slot, ticks)) return -1;
   // The queue's timeline, in the device's ticks: read side by side for the elements of a chain
   // (they time the same frames), it shows where the queue waited between their submissions.
   GST_TRACE("%s: GPU ticks (period %.3f ns): reached %" G_GUINT64_FORMAT ", started %" G_GUINT64_FORMAT
             ", ended %" G_GUINT64_FORMAT,
             name_.c_str(), timestamp_period_ns_, ticks[kReached], ticks[kStarted], ticks[kEnded]);
   return double(ticks[kEnded] - ticks[kStarted]) * timestamp_period_ns_;
+}
+
+uint64_t CommandRing::gpu_end_host_ns(uint32_t slot) const {
+  uint64_t ticks[kQueries];
+  return read_ticks(slot, ticks) ? device_->host_ns_of(ticks[kEnded]) : 0;
 }
 
 }  // namespace vkc

@@ -79,6 +79,9 @@ class CommandRing {
   // By default one submission in kTimestampInterval is timed: a timestamp at the end of a command
   // buffer waits for all of its work, which keeps consecutive frames from overlapping on the GPU.
   double gpu_time_ns(uint32_t slot) const;
+  // When the slot's timed submission ended on the GPU, as CLOCK_MONOTONIC ns (Device::host_ns_of()):
+  // 0 when not timed or the device cannot tell.
+  uint64_t gpu_end_host_ns(uint32_t slot) const;
   // Whether the slot's last submission is one of the timed ones (gpu_time_ns() reads its queries).
   bool timed(uint32_t slot) const { return slots_[slot].started; }
   // Submissions of compute work so far, and those whose command buffer was recorded for them (the
@@ -141,6 +144,8 @@ class CommandRing {
   // (after the barrier that waits for earlier work) and when it ended. Null without timestamps.
   enum Query : uint32_t { kReached, kStarted, kEnded, kQueries };
   vk::raii::QueryPool timestamps_ = nullptr;
+  // The timed slot's query results; false when the slot's submission was not timed.
+  bool read_ticks(uint32_t slot, uint64_t (&ticks)[kQueries]) const;
   double timestamp_period_ns_ = 0;
   std::vector<Slot> slots_;
   uint32_t timestamp_interval_;
