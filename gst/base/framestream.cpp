@@ -97,11 +97,11 @@ class FrameStream::FrameWork : public FrameScheduler::Work {
   ~FrameWork() override { release(); }
 
   GstFlowReturn finish() override {
+    GST_LOG("%s: finishing the frame of slot %u", stream_.name_.c_str(), frame.slot);
+    log_gpu_end();
     // A frame that passes through carrying its results is its own output: the stream's one
     // reference left, complete() attaches them without copying the buffer (a copy of memory that
     // may not be shared would copy the frame).
-    GST_LOG("%s: finishing the frame of slot %u", stream_.name_.c_str(), frame.slot);
-    log_gpu_end();
     const bool leaves_itself = frame.outbuf && frame.outbuf == frame.inbuf;
     if (leaves_itself) {
       input.release();
