@@ -121,8 +121,8 @@ bool record_frame_transfer(Commands cmd, const GstVideoInfo& info, const FrameLa
   return true;
 }
 
-void record_frame_copy(Commands cmd, const GstVideoInfo& info, const FrameLayout& in,
-                       const FrameLayout& out, const FramePart& part) {
+void record_frame_copy(Commands cmd, const GstVideoInfo& info, const FrameLayout& in, const FrameLayout& out,
+                       const FramePart& part) {
   if (record_frame_transfer(cmd, info, in, out, part)) transfer_to_compute_barrier(cmd);
 }
 
@@ -268,6 +268,12 @@ void InputBinding::record_gather(Commands cmd, vk::Buffer to) const {
     if (piece.size > 0) cmd.copyBuffer(piece.buffer, to, vk::BufferCopy{piece.offset, at, piece.size});
     at += piece.size;
   }
+}
+
+bool InputBinding::may_unpin(GstBuffer* buf) const {
+  if (!imports_.empty()) return true;
+  if (path_ != InputPath::kImported && path_ != InputPath::kGathered) return false;
+  return buf && !buf->pool && GST_MINI_OBJECT_REFCOUNT_VALUE(buf) == 1;
 }
 
 void InputBinding::release() {

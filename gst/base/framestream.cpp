@@ -111,32 +111,46 @@ class FrameStream::FrameWork : public FrameScheduler::Work {
     stream_.note_gpu_time(stream_.ring_->gpu_time_ns(frame.slot));
     GstBuffer* out = std::exchange(frame.outbuf, nullptr);
     if (leaves_itself) frame.inbuf = nullptr;
-    release();  // the input goes back upstream before the output goes on
-    std::string error;
-    if (out && cuda_output &&
-        !(stream_.cuda_->copy_output(frame.slot, error) && stream_.cuda_->wait_output(frame.slot, error))) {
-      gst_buffer_unref(out);
-      stream_.owner_.post_error(GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
-                                "Frame could not be copied into CUDA memory: " + error + ".", "");
-      return GST_FLOW_ERROR;
-    }
-    if (!out || stream_.held_.take(out)) return GST_FLOW_OK;
-    GST_LOG("%s: input released, pushing the output", stream_.name_.c_str());
-    return stream_.push_output(out);
+    // The output goes on before the input goes back upstream: letting go of an input imported from
+    // host memory unpins its pages, which takes longer than the push (0.6-0.9 ms for a 1080p RGBA
+    // frame on the H200, where the frame's whole way through rgb2yuv takes 1.6 ms).
+    const GstFlowReturn flow = leave(out);
+    release();
+    GST_LOG("%s: input released", stream_.name_.c_str());
+    return flow;
   }
 
   // Only an output in host or CUDA memory is pushed when the frame is done (one in device memory
-  // left at submit): posting a result or letting go of the input does not block. A timed frame's queries
-  // are read too, which on lavapipe waits until the device is idle (2-78 ms with other pipelines'
-  // frames queued): the completion service's thread, which looks at every element of the device,
-  // must not wait there.
-  bool may_block() const override { return frame.outbuf != nullptr || stream_.ring_->timed(frame.slot); }
+  // left at submit): posting a result does not block. A timed frame's queries are read too, which
+  // on lavapipe waits until the device is idle (2-78 ms with other pipelines' frames queued), and
+  // letting go of an input may unpin an import of host memory (at a chain's head fed plain system
+  // memory, 0.6-0.9 ms a 1080p frame): the completion service's thread, which looks at every
+  // element of the device, must not wait there, nor see the frames of the chain's tail late.
+  bool may_block() const override {
+    return frame.outbuf != nullptr || stream_.ring_->timed(frame.slot) || input.may_unpin(frame.inbuf);
+  }
 
   Frame frame;
   InputBinding input;
   bool cuda_output = false;  // the output is in CUDA memory: pushed once CUDA's copy into it is done
 
  private:
+  // Pushes the frame's output (in host or CUDA memory), or hands it to the streaming thread when
+  // that thread is inside a frame (heldoutputs.hpp).
+  GstFlowReturn leave(GstBuffer* out) {
+    if (!out) return GST_FLOW_OK;
+    std::string error;
+    if (cuda_output &&
+        !(stream_.cuda_->copy_output(frame.slot, error) && stream_.cuda_->wait_output(frame.slot, error))) {
+      gst_buffer_unref(out);
+      stream_.owner_.post_error(GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
+                                "Frame could not be copied into CUDA memory: " + error + ".", "");
+      return GST_FLOW_ERROR;
+    }
+    if (stream_.held_.take(out)) return GST_FLOW_OK;
+    GST_LOG("%s: pushing the output", stream_.name_.c_str());
+    return stream_.push_output(out);
+  }
   void release() {
     input.release();
     gst_clear_buffer(&frame.outbuf);
@@ -169,12 +183,16 @@ FrameStream::FrameStream(std::shared_ptr<Device> device, Operation& operation, O
   copies_ = std::make_unique<SlotCopies>(device_, *ring_);
   scheduler_ = std::make_unique<FrameScheduler>(
       kVkComputeFramesInFlight, frame_timeout_ns_,
-      [ring = ring_.get()](uint32_t slot, FrameScheduler::Pending& pending) {
+      [ring = ring_.get(), name = name_.c_str()](uint32_t slot, FrameScheduler::Pending& pending) {
         const Completion status = ring->status(slot, &pending.eta_ns);
         if (status == Completion::kPending) {
           std::shared_ptr<const SubmitPoint> end = ring->end_point(slot);
           pending.due_ns = end->timeline.until_ns(end->value.load(std::memory_order_acquire));
           pending.point = point_of(std::move(end));
+          GST_LOG("%s: the frame of slot %u is not done yet (due in %.3f ms)", name, slot,
+                  pending.due_ns / 1e6);
+        } else {
+          GST_LOG("%s: the frame of slot %u is seen done", name, slot);
         }
         return status;
       },
