@@ -2,7 +2,7 @@
 // leaves the moment its GPU work is done, without a later frame pushed; frames leave in order; the
 // ring never holds more than its depth; flows, drains, flushes, a slow frame, a lost device and a
 // stop with frames still on the GPU behave as the element relies on. The base class's other parts
-// with no GObject in them (held outputs, the start gate) are tested here too.
+// with no GObject in them (held outputs, the start gate) and the queues' lock are tested here too.
 #include <pthread.h>
 
 #include <algorithm>
@@ -23,6 +23,7 @@
 #include "base/heldoutputs.hpp"
 #include "base/scheduler.hpp"
 #include "base/startgate.hpp"
+#include "vk/queue_lock.hpp"
 
 // After the C++ headers: its macros (fail, ...) would break <ios>.
 #include <gst/check/gstcheck.h>
@@ -628,6 +629,46 @@ GST_START_TEST(test_start_gate) {
 }
 GST_END_TEST;
 
+// vkc::QueueLock: while one thread holds the lock, three threads wait for it, then a fourth that a
+// stop hurried; when the lock is let go of, the hurried thread has it first, then the others.
+GST_START_TEST(test_hurried_thread_submits_first) {
+  vkc::QueueLock lock;
+  std::mutex order_lock;
+  std::vector<int> order;
+  auto take = [&](int who) {
+    std::lock_guard<vkc::QueueLock> hold(lock);
+    std::lock_guard<std::mutex> guard(order_lock);
+    order.push_back(who);
+  };
+  auto wait_for_waiters = [&](int n) {
+    while (lock.waiters() < n) std::this_thread::yield();
+  };
+  lock.lock();
+  std::vector<std::thread> threads;
+  for (int who = 0; who < 3; ++who) {
+    threads.emplace_back(take, who);
+    wait_for_waiters(who + 1);
+  }
+  std::promise<std::thread::id> id;
+  std::promise<void> go;
+  threads.emplace_back([&] {
+    id.set_value(std::this_thread::get_id());
+    go.get_future().wait();
+    take(3);
+  });
+  const std::thread::id fourth = id.get_future().get();
+  lock.hurry(fourth, true);
+  go.set_value();
+  wait_for_waiters(4);
+  lock.unlock();
+  for (std::thread& t : threads) t.join();
+  lock.hurry(fourth, false);
+  fail_unless_equals_int(order.size(), 4);
+  fail_unless(order.front() == 3, "the hurried thread had the lock after %d others",
+              int(std::find(order.begin(), order.end(), 3) - order.begin()));
+}
+GST_END_TEST;
+
 static Suite* scheduler_suite() {
   Suite* suite = suite_create("scheduler");
   TCase* tc = tcase_create("scheduler");
@@ -650,6 +691,7 @@ static Suite* scheduler_suite() {
   tcase_add_test(tc, test_a_stream_that_comes_back_soon_finishes_its_own_frames);
   tcase_add_test(tc, test_held_outputs_leave_in_order);
   tcase_add_test(tc, test_start_gate);
+  tcase_add_test(tc, test_hurried_thread_submits_first);
   suite_add_tcase(suite, tc);
   return suite;
 }

@@ -105,8 +105,17 @@ static GstStateChangeReturn gst_vkcompute_filter_change_state(GstElement* elemen
   auto* priv = get_priv(GST_VKCOMPUTE_FILTER(element));
   const bool starts = transition == GST_STATE_CHANGE_READY_TO_PAUSED;
   if (starts) priv->start_gate.begin();
+  // A stop waits for the streaming thread to leave the element, which may be waiting to submit:
+  // its submissions go first meanwhile (vkc::QueueLock).
+  std::shared_ptr<vkc::Device> hurried;
+  const std::thread::id thread = priv->streaming_thread.load(std::memory_order_relaxed);
+  if (transition == GST_STATE_CHANGE_PAUSED_TO_READY && priv->device && thread != std::thread::id()) {
+    hurried = priv->device;
+    hurried->hurry(thread, true);
+  }
   const GstStateChangeReturn result =
       GST_ELEMENT_CLASS(gst_vkcompute_filter_parent_class)->change_state(element, transition);
+  if (hurried) hurried->hurry(thread, false);
   if (starts) priv->start_gate.end();
   return result;
 }
@@ -353,6 +362,7 @@ static GstFlowReturn gst_vkcompute_filter_chain(GstPad* pad, GstObject* parent, 
   vkc::BatchScope scope;
   auto* self = GST_VKCOMPUTE_FILTER(parent);
   auto* priv = get_priv(self);
+  priv->streaming_thread.store(std::this_thread::get_id(), std::memory_order_relaxed);
   priv->base_pushes = false;
   const GstFlowReturn flow = base_chain(pad, parent, buffer);
   return priv->base_pushes ? gst_vkcompute_filter_after_push(self, flow) : flow;

@@ -4,8 +4,10 @@
 // streaming thread's batch and a new peer's caps). Not for elements.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <string>
+#include <thread>
 
 #include "computefilter.hpp"
 #include "cuda/elementcontext.hpp"
@@ -46,6 +48,9 @@ struct GstVkComputeFilterPrivate {
   // Streaming thread: generate_output() last handed GstBaseTransform a buffer to push (see
   // gst_vkcompute_filter_chain()).
   bool base_pushes = false;
+  // The thread that last brought a buffer (gst_vkcompute_filter_chain()): a stop hurries its
+  // submissions (vkc::QueueLock), since the stop waits for it to leave.
+  std::atomic<std::thread::id> streaming_thread{};
   // Pushes refused after a change downstream, their frames dropped
   // (gst_vkcompute_filter_after_push()): more than a ring of frames under the old caps is an error.
   vkc::RefusedPushes refused{kVkComputeFramesInFlight + 1};

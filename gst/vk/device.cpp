@@ -414,8 +414,12 @@ std::shared_ptr<const SubmitPoint> Device::submit(const vk::SubmitInfo& info, vk
 uint64_t Device::submit_now(const vk::SubmitInfo& info, vk::Fence fence, QueueRole role, const char* label,
                             uint32_t others) const {
   const Queue& q = queue(role);
-  std::lock_guard<std::mutex> guard(*q.lock);
+  std::lock_guard<QueueLock> guard(*q.lock);
   return q.timeline->submit(q.handle, info, fence, label, others);
+}
+
+void Device::hurry(std::thread::id thread, bool on) const {
+  for (QueueLock& lock : locks_) lock.hurry(thread, on);
 }
 
 uint64_t Device::host_ns_of(uint64_t ticks) const {
@@ -445,7 +449,7 @@ std::string Device::describe_queues() const {
       const uint64_t counter = timeline->counter();
       done = std::to_string(counter);
       if (counter < timeline->submitted()) {
-        std::lock_guard<std::mutex> guard(*queues_[role].lock);
+        std::lock_guard<QueueLock> guard(*queues_[role].lock);
         next = timeline->label_of(counter + 1);
       }
     } catch (const vk::SystemError& e) {

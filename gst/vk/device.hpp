@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "queue_lock.hpp"
 #include "timeline.hpp"
 #include "vk.hpp"
 
@@ -136,6 +137,9 @@ class Device {
   // submissions); returns the value on the queue's timeline where the work ends.
   uint64_t submit_now(const vk::SubmitInfo& info, vk::Fence fence, QueueRole role,
                       const char* label = nullptr, uint32_t others = 0) const;
+  // Lets `thread`'s submissions go before those of threads that wait for a queue without hurry
+  // (on), or no longer (off): the streaming thread of a pipeline being stopped (queue_lock.hpp).
+  void hurry(std::thread::id thread, bool on) const;
   // The timeline of the queue of `role` (roles that share a queue share it).
   const Timeline& timeline(QueueRole role) const { return *queue(role).timeline; }
   // Where each queue stands, for an error about work that does not end: "compute queue: 812 of 815
@@ -192,7 +196,7 @@ class Device {
   struct Queue {
     uint32_t family = 0;
     vk::Queue handle;
-    std::mutex* lock = nullptr;
+    QueueLock* lock = nullptr;
     Timeline* timeline = nullptr;  // signalled by every submission, under `lock`
   };
   const Queue& queue(QueueRole role) const { return queues_[size_t(role)]; }
@@ -207,7 +211,7 @@ class Device {
   vk::raii::Device device_ = nullptr;
   Queue queues_[3];  // by QueueRole
   std::vector<uint32_t> families_;
-  mutable std::mutex locks_[3];  // one per distinct VkQueue
+  mutable QueueLock locks_[3];  // one per distinct VkQueue
   // One per distinct VkQueue, beside its lock; declared after device_: destroyed before it.
   std::unique_ptr<Timeline> timelines_[3];
   mutable MemoryHeld held_;
