@@ -393,8 +393,8 @@ GST_START_TEST(test_threads_do_not_grow_with_elements) {
   // The completion service's threads: its waiting thread, the two workers it starts at once, and
   // those it adds for finishes that waited a millisecond for a worker (workers.hpp), a tenth of the
   // elements at most here. Nothing blocks (the sinks keep every frame), but on 2 cores kept busy by
-  // lavapipe's kernels a finish waits that long for a core: 2 workers when the machine is quiet, up
-  // to 9 with two copies of this suite beside the whole suite. A worker per element would be 160.
+  // lavapipe's kernels a finish waits that long for a core: 5-10 workers on the quiet 2-core CI
+  // machine (2026-11-29, with synchronization validation), more with other suites beside it. A worker per element would be 160.
   constexpr int kServiceThreads = 16;
 
   const std::string identities = "identity ! identity ! identity ! identity ! identity";
