@@ -189,7 +189,8 @@ FrameStream::FrameStream(std::shared_ptr<Device> device, Operation& operation, O
           GST_LOG("%s: the frame of slot %u is not done yet (due in %.3f ms)", name, slot,
                   pending.due_ns / 1e6);
         } else {
-          GST_LOG("%s: the frame of slot %u is seen done", name, slot);
+          GST_LOG("%s: the frame of slot %u is seen %s", name, slot,
+                  status == Completion::kDone ? "done" : "lost with its device");
         }
         return status;
       },
