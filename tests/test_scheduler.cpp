@@ -554,6 +554,114 @@ GST_START_TEST(test_elements_behind_a_point_wait_for_it) {
 }
 GST_END_TEST;
 
+// A client of the service by hand: one frame, running until the test sets `done`, ending at
+// `value` on `seen` (a queue's timeline as far as looks have read it; only this client's own look
+// moves it). While it runs it asks to be looked at again `interval` later; when done its finish
+// is on the service's thread (`here`) or a worker's. Looks and finishes go into a shared journal.
+class FakeClient : public vkc::CompletionService::Client {
+ public:
+  using Service = vkc::CompletionService;
+  FakeClient(std::string name, std::atomic<bool>& done, std::atomic<uint64_t>& seen, uint64_t value,
+             bool here, std::chrono::microseconds interval, std::shared_ptr<Service> service, Log& journal,
+             std::vector<std::string>& events)
+      : name_(std::move(name)),
+        done_(done),
+        seen_(seen),
+        value_(std::make_shared<std::atomic<uint64_t>>(value)),
+        here_(here),
+        interval_(interval),
+        service_(std::move(service)),
+        journal_(journal),
+        events_(events),
+        entry_(service_->add(this)) {}
+  ~FakeClient() { service_->remove(entry_); }
+  void start() { service_->wake(entry_, Service::Clock::now() + interval_, {&seen_, value_}); }
+  Look look(Service::Clock::time_point now, Service::Clock::time_point& next, Point& point) override {
+    if (finished_) return Look::kIdle;
+    if (done_) {
+      seen_ = std::max(seen_.load(), value_->load());
+      note("look " + name_);
+      return here_ ? Look::kFinishHere : Look::kReady;
+    }
+    next = now + interval_;
+    point = {&seen_, value_};
+    return Look::kLater;
+  }
+  void finish(bool) override {
+    finished_ = true;
+    note("finish " + name_);
+    journal_.add(journal_.finished, 0);
+  }
+
+ private:
+  void note(const std::string& event) {
+    std::lock_guard<std::mutex> guard(events_lock_);
+    events_.push_back(event);
+  }
+  std::string name_;
+  std::atomic<bool>& done_;
+  std::atomic<uint64_t>& seen_;
+  std::shared_ptr<std::atomic<uint64_t>> value_;
+  bool here_;
+  std::chrono::microseconds interval_;
+  std::shared_ptr<Service> service_;
+  Log& journal_;
+  std::vector<std::string>& events_;
+  static inline std::mutex events_lock_;
+  std::atomic<bool> finished_{false};
+  Service::Entry* entry_;
+};
+
+// Each queue's first waiter is looked at in every round of the service, due or not: a frame that
+// asked to be looked at only a minute later (a chain's tail on the download queue, its look
+// planned late) is seen done in a round that another queue's client asked for (its chain's middle).
+GST_START_TEST(test_first_waiters_are_looked_at_every_round) {
+  auto service = std::make_shared<vkc::CompletionService>("test");
+  std::atomic<uint64_t> download{0}, compute{0};
+  Log journal;
+  std::vector<std::string> events;
+  std::atomic<bool> tail_done{false}, middle_done{false};
+  FakeClient tail("tail", tail_done, download, 1, false, std::chrono::minutes(1), service, journal, events);
+  FakeClient middle("middle", middle_done, compute, 1, true, 1ms, service, journal, events);
+  tail.start();
+  middle.start();
+  tail_done = true;  // its queue's counter stays where looks left it: only a look sees it done
+  fail_unless(journal.wait_for(journal.finished, 1),
+              "the first waiter of another queue was only looked at when it asked (a minute later)");
+  middle_done = true;
+  fail_unless(journal.wait_for(journal.finished, 2), "the other client's frame did not leave");
+}
+GST_END_TEST;
+
+// A round that finds frames done on the service's thread (results to post) and frames to push on a
+// worker hands the pushes over first: a live chain's output is not held behind its analyses' posts.
+GST_START_TEST(test_a_round_hands_over_pushes_before_finishing_here) {
+  auto service = std::make_shared<vkc::CompletionService>("test");
+  std::atomic<uint64_t> queue{0};
+  Log journal;
+  std::vector<std::string> events;
+  std::atomic<bool> done{false};
+  {
+    // At one point of one queue (a chain's elements), the analysis added first: it is the first
+    // waiter, looked at every millisecond; once a look finds it done, the queue has passed the
+    // output's point too, and the same pass looks at the output.
+    FakeClient analysis("analysis", done, queue, 1, true, 1ms, service, journal, events);
+    FakeClient output("output", done, queue, 1, false, 1ms, service, journal, events);
+    analysis.start();
+    output.start();
+    done = true;
+    fail_unless(journal.wait_for(journal.finished, 2), "the frames did not leave");
+  }
+  const auto at = [&](const std::string& event) {
+    return int(std::find(events.begin(), events.end(), event) - events.begin());
+  };
+  fail_unless(at("look output") < at("finish analysis"),
+              "the output's frame was looked at (and handed to a worker) only after the analysis' "
+              "result was posted: events %d and %d of %zu",
+              at("look output"), at("finish analysis"), events.size());
+}
+GST_END_TEST;
+
 // vkc::HeldOutputs: outputs held while the streaming thread is inside a frame leave in the order
 // they were finished, also one that another thread finishes while release() pushes; the first flow
 // that is not OK is returned; before hold() and after release() nothing is held.
@@ -687,6 +795,8 @@ static Suite* scheduler_suite() {
   tcase_add_test(tc, test_many_schedulers_share_one_service);
   tcase_add_test(tc, test_blocked_finish_delays_no_other_element);
   tcase_add_test(tc, test_elements_behind_a_point_wait_for_it);
+  tcase_add_test(tc, test_first_waiters_are_looked_at_every_round);
+  tcase_add_test(tc, test_a_round_hands_over_pushes_before_finishing_here);
   tcase_add_test(tc, test_finishes_that_cannot_block_stay_on_the_service_thread);
   tcase_add_test(tc, test_a_stream_that_comes_back_soon_finishes_its_own_frames);
   tcase_add_test(tc, test_held_outputs_leave_in_order);

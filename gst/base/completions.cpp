@@ -177,6 +177,10 @@ void CompletionService::find_first_waiters(std::vector<FirstWaiter>& firsts) con
   }
 }
 
+bool CompletionService::first_waiter(const Entry& e, const std::vector<FirstWaiter>& firsts) {
+  return std::any_of(firsts.begin(), firsts.end(), [&](const FirstWaiter& f) { return f.entry == &e; });
+}
+
 bool CompletionService::waits_behind(const Entry& e, const std::vector<FirstWaiter>& firsts) {
   const uint64_t value = e.point.at();
   if (value == 0) return false;
@@ -191,6 +195,7 @@ void CompletionService::run(const std::string& name) {
   // The first waiters of a pass, by entry address: compared, never followed (an entry removed while
   // a look ran may still be named; one added at its address gets one look more).
   std::vector<FirstWaiter> firsts;
+  std::vector<Entry*> here;  // a pass's clients to finish on this thread
   std::unique_lock<std::mutex> guard(lock_);
   while (!stopping_) {
     rounds_++;
@@ -198,12 +203,18 @@ void CompletionService::run(const std::string& name) {
     for (int pass = 0; moved && pass < kPasses && !stopping_; ++pass) {
       moved = false;
       find_first_waiters(firsts);
+      here.clear();
       for (auto it = entries_.begin(); it != entries_.end(); ++it) {
         Entry& e = *it;
         if (e.finishing) continue;  // looked at again when its finish returns
         const Clock::time_point now = Clock::now();
         const bool passed = e.point.passed();
-        if (!passed && (e.next > now + kCoalesce || waits_behind(e, firsts))) continue;
+        // Each queue's first waiter is looked at in every round, due or not: a look is a read of a
+        // counter, and a round that finds the work of a chain's middle done often comes as its tail,
+        // on another queue, has ended too (the service saw a live chain's output 0.3-0.4 ms after
+        // its GPU work ended, waiting for the tail's own planned look).
+        if (!passed && (waits_behind(e, firsts) || (e.next > now + kCoalesce && !first_waiter(e, firsts))))
+          continue;
         if (passed) passed_looks_++;
         // The look runs outside the lock; the entry stays in the list meanwhile (remove() waits).
         e.looking = true;
@@ -214,13 +225,14 @@ void CompletionService::run(const std::string& name) {
         Client::Point point;
         const Client::Look look = e.client->look(now, next, point);
         looks_++;
-        if (look == Client::Look::kFinishHere) {
-          e.client->finish(true);
-          finished_here_++;  // the client wakes the service for the frames behind it (or a push does)
-        }
         guard.lock();
         e.looking = false;
-        if (look == Client::Look::kReady) {
+        if (look == Client::Look::kFinishHere) {
+          // After the pass's looks: a frame whose output waits to be pushed (on a worker) is not
+          // held behind the results that other clients post here.
+          e.finishing = true;
+          here.push_back(&e);
+        } else if (look == Client::Look::kReady) {
           e.finishing = true;
           handed_over_++;
           workers_.run([this, entry = &e] {
@@ -233,6 +245,14 @@ void CompletionService::run(const std::string& name) {
           e.point = std::move(point);
         }
         moved = moved || look == Client::Look::kReady || look == Client::Look::kFinishHere;
+        settled_.notify_all();
+      }
+      for (Entry* e : here) {
+        guard.unlock();
+        e->client->finish(true);  // the client wakes the service for the frames behind it (or a push does)
+        guard.lock();
+        finished_here_++;
+        e->finishing = false;
         settled_.notify_all();
       }
     }

@@ -131,6 +131,8 @@ class CompletionService {
   // Whether the entry waits behind another client's point on the same counter (not to be looked
   // at by time). Lock held.
   static bool waits_behind(const Entry& e, const std::vector<FirstWaiter>& firsts);
+  // Whether the entry is the first waiter on its counter. Lock held.
+  static bool first_waiter(const Entry& e, const std::vector<FirstWaiter>& firsts);
 
   const std::string name_;
   Workers workers_;

@@ -270,6 +270,12 @@ void InputBinding::record_gather(Commands cmd, vk::Buffer to) const {
   }
 }
 
+bool InputBinding::may_unpin(GstBuffer* buf) const {
+  if (!imports_.empty()) return true;
+  if (path_ != InputPath::kImported && path_ != InputPath::kGathered) return false;
+  return buf && !buf->pool && GST_MINI_OBJECT_REFCOUNT_VALUE(buf) == 1;
+}
+
 void InputBinding::release() {
   imports_.clear();  // before unmapping: an import must not outlive the mapping it covers
   for (auto& [mem, map] : maps_) gst_memory_unmap(mem, &map);

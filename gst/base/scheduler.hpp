@@ -133,6 +133,8 @@ class FrameScheduler : private CompletionService::Client {
   // looked at `looks` times: first 7/8 of the recent waits, then a quarter of the time so far; or
   // 3/4 of the work queued ahead of it (`eta_ns`) when that is longer.
   uint64_t nap_ns(uint64_t waited_ns, unsigned looks, uint64_t eta_ns = 0) const;
+  // Lock held: a frame seen done after `waited_ns`, at its first look or a later one.
+  void learn_wait(uint64_t waited_ns, bool first_look);
   // The first flow to return to the streaming thread: a failure's error once it is reported, a
   // stop, or a finished frame's flow (once). With the lock held.
   GstFlowReturn take_flow(std::unique_lock<std::mutex>& guard);
