@@ -92,7 +92,7 @@ void FrameScheduler::push(std::unique_ptr<Work> work, Point point) {
   // The service's first look comes when recent frames were about to end.
   watched_ = retired_;
   watched_since_ = now;
-  looks_ = 1;
+  pending_at_ns_ = 0;
   service_->wake(entry_, watched_since_ + std::chrono::nanoseconds(nap_ns(0, 0)), std::move(point));
 }
 
@@ -186,14 +186,14 @@ uint64_t FrameScheduler::nap_ns(uint64_t waited_ns, unsigned looks, uint64_t eta
                   std::min(eta_ns / 4 * 3, left));
 }
 
-void FrameScheduler::learn_wait(uint64_t waited_ns, bool first_look) {
-  // A frame seen done at its first look ended at some moment of the wait, not at its end. Counted
-  // whole, such waits only let the estimate shrink by an eighth of the look's own lateness a
-  // frame, and it settled at about eight times that lateness: on the H200 the first look at a live
-  // rgb2yuv frame came 1 ms after its submission and 0.76 ms after the GPU had finished it. Counted
-  // as half, the first look moves earlier until some frames are still pending at it.
-  const uint64_t sample = first_look ? waited_ns / 2 : waited_ns;
-  expected_wait_ns_ = (7 * expected_wait_ns_ + sample) / 8;
+void FrameScheduler::learn_wait(uint64_t pending_ns, uint64_t done_ns) {
+  // The frame ended between the two looks, not at the one that saw it done. Counted whole, a wait
+  // seen done at its first look only let the estimate shrink by an eighth of the look's own
+  // lateness a frame, and it settled at about eight times that lateness: on the H200 the first
+  // look at a live rgb2yuv frame came 1 ms after its submission and 0.76 ms after the GPU had
+  // finished it. Counted as the middle, the first look moves earlier until some frames are still
+  // running at it.
+  expected_wait_ns_ = (7 * expected_wait_ns_ + (pending_ns + done_ns) / 2) / 8;
 }
 
 Completion FrameScheduler::look_at_oldest(std::unique_lock<std::mutex>& guard, Pending& pending) {
@@ -208,14 +208,16 @@ Completion FrameScheduler::look_at_oldest(std::unique_lock<std::mutex>& guard, P
 
 Completion FrameScheduler::wait_oldest(std::unique_lock<std::mutex>& guard, Clock::time_point& hand_over) {
   const auto start = Clock::now();
+  uint64_t pending_at = 0;  // the wait at the last look that found the frame running
   for (unsigned looks = 0;; ++looks) {
     guard.unlock();
     Pending pending;
     const Completion status = status_(uint32_t(retired_ % depth_), pending);
     guard.lock();
     const uint64_t waited = since_ns(start);
-    if (status == Completion::kDone) learn_wait(waited, looks == 0);
+    if (status == Completion::kDone) learn_wait(pending_at, waited);
     if (status != Completion::kPending || stopping_ || waited >= timeout_ns_) return status;
+    pending_at = waited;
     const uint64_t nap = nap_ns(waited, looks, pending.eta_ns);
     if (waited + nap > kHandOverNs) {  // a long wait: the service's, while this thread sleeps
       hand_over = Clock::now() + std::chrono::nanoseconds(nap);
@@ -300,7 +302,7 @@ CompletionService::Client::Look FrameScheduler::look(Clock::time_point now, Cloc
   if (watched_ != retired_) {
     watched_ = retired_;
     watched_since_ = now;
-    looks_ = 0;
+    pending_at_ns_ = 0;
   }
   const uint64_t oldest = retired_;
   const bool busy = kept_busy(now) && handed_over_ != oldest;  // a frame handed over is the service's
@@ -318,22 +320,30 @@ CompletionService::Client::Look FrameScheduler::look(Clock::time_point now, Cloc
     // on the queue wait for (completions.hpp): its naps are not stretched by the work queued ahead
     // (at most kLongestNapNs), and end when the queue's pace says it reaches the point, if sooner
     // (`due_ns`, Timeline::until_ns(): an estimate, so it may shorten a nap, never lengthen one).
-    // Once its first look has found it running, such a frame is due soon: it is looked at again
-    // after an eighth of its wait so far, not a quarter (at a live chain's tail, 1.2 ms after its
-    // submission on the H200, a quarter kept its output 0.15 ms longer on average).
     const bool first_waiter = !busy && pending.point.at() != 0;
-    uint64_t nap = nap_ns(waited, looks_, first_waiter ? 0 : pending.eta_ns);
-    if (first_waiter && looks_ > 0) nap = std::min(nap, std::max(waited / 8, kShortestNapNs));
+    const uint64_t planned = expected_wait_ns_ * 7 / 8;  // the first look's, from push()
+    uint64_t nap;
+    if (waited + kShortestNapNs < planned) {
+      // An early look (a first waiter is looked at in every round, completions.cpp): the look
+      // planned when recent frames were about to end stays.
+      nap = planned - waited;
+    } else {
+      nap = nap_ns(waited, 1, first_waiter ? 0 : pending.eta_ns);
+      // A first waiter past its planned look is due soon: looked at again after an eighth of its
+      // wait so far, not a quarter (at a live chain's tail, 1.2 ms after its submission on the
+      // H200, a quarter kept its output 0.15 ms longer on average).
+      if (first_waiter) nap = std::min(nap, std::max(waited / 8, kShortestNapNs));
+    }
     if (first_waiter && pending.due_ns != 0) nap = std::min(nap, std::max(pending.due_ns, kShortestNapNs));
     next = busy                                   ? now + kBusyRingLook
            : CompletionService::semaphore_waits() ? now + CompletionService::kSemaphoreFallback
                                                   : Clock::now() + std::chrono::nanoseconds(nap);
     // The streaming thread's frames are not others' first waiter: the service looks at them seldom.
     if (!busy) point = std::move(pending.point);
-    looks_++;
+    pending_at_ns_ = waited;
     return Look::kLater;
   }
-  if (status == Completion::kDone && !busy) learn_wait(waited, looks_ <= 1);
+  if (status == Completion::kDone && !busy) learn_wait(pending_at_ns_, waited);
   found_ = status;
   finishing_ = true;  // the turn is the finisher's until finish() settles the frame
   return in_flight_.front()->may_block() ? Look::kReady : Look::kFinishHere;

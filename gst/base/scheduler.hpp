@@ -133,8 +133,9 @@ class FrameScheduler : private CompletionService::Client {
   // looked at `looks` times: first 7/8 of the recent waits, then a quarter of the time so far; or
   // 3/4 of the work queued ahead of it (`eta_ns`) when that is longer.
   uint64_t nap_ns(uint64_t waited_ns, unsigned looks, uint64_t eta_ns = 0) const;
-  // Lock held: a frame seen done after `waited_ns`, at its first look or a later one.
-  void learn_wait(uint64_t waited_ns, bool first_look);
+  // Lock held: a frame seen done after `done_ns`, found running by the look after `pending_ns` (0
+  // when no look found it running).
+  void learn_wait(uint64_t pending_ns, uint64_t done_ns);
   // The first flow to return to the streaming thread: a failure's error once it is reported, a
   // stop, or a finished frame's flow (once). With the lock held.
   GstFlowReturn take_flow(std::unique_lock<std::mutex>& guard);
@@ -177,10 +178,10 @@ class FrameScheduler : private CompletionService::Client {
   uint64_t handed_over_ = UINT64_MAX;
   int releasing_ = 0;              // lock: frames out of in_flight_ whose release is under way
   uint64_t expected_wait_ns_ = 0;  // lock: how long recent waits for the oldest frame took (mean)
-  // lock: the oldest frame the service watches (by retired_), since when, and its looks so far.
+  // lock: the oldest frame the service watches (by retired_), and since when.
   uint64_t watched_ = UINT64_MAX;
   Clock::time_point watched_since_;
-  unsigned looks_ = 0;
+  uint64_t pending_at_ns_ = 0;  // lock: the wait at the last look that found it running
   // lock: when the last frame was pushed, and the mean gap between pushes (UINT64_MAX: none yet).
   Clock::time_point last_push_{};
   uint64_t push_gap_ns_ = UINT64_MAX;
