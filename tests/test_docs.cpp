@@ -15,9 +15,13 @@
 //     its own, those of the base classes (`device`, `device-name`, `gpu-time`; the analysis
 //     elements' `post-messages`, `matrix`, `roi-*`) and GStreamer's (`name`, `parent`, `qos`).
 // A failure lists each page with the properties its table lacks and the names it has in excess.
+//
+// docs/benchmarks.md holds the current figures only (dated notes go under docs/benchmarks/): at
+// most kBenchmarksPageLines lines, and every section with a table names the date it was measured.
 #include <gst/check/gstcheck.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstring>
 #include <iterator>
 #include <set>
@@ -28,6 +32,7 @@ namespace {
 
 constexpr char kDocsDirEnv[] = "VKCOMPUTE_DOCS_DIR";
 constexpr char kPluginName[] = "vkcompute";
+constexpr size_t kBenchmarksPageLines = 400;
 
 std::string DocsDir() {
   const char* dir = g_getenv(kDocsDirEnv);
@@ -173,12 +178,61 @@ GST_START_TEST(test_property_tables_match_the_elements) {
 }
 GST_END_TEST;
 
+// Whether `line` holds a date written YYYY-MM-DD.
+bool HasDate(const std::string& line) {
+  for (size_t i = 0; i + 10 <= line.size(); ++i) {
+    const char* c = line.c_str() + i;
+    if (std::isdigit(c[0]) && std::isdigit(c[1]) && std::isdigit(c[2]) && std::isdigit(c[3]) && c[4] == '-' &&
+        std::isdigit(c[5]) && std::isdigit(c[6]) && c[7] == '-' && std::isdigit(c[8]) && std::isdigit(c[9]))
+      return true;
+  }
+  return false;
+}
+
+GST_START_TEST(test_benchmarks_page_holds_current_figures) {
+  const std::string path = DocsDir() + "/benchmarks.md";
+  gchar* contents = nullptr;
+  GError* error = nullptr;
+  fail_unless(g_file_get_contents(path.c_str(), &contents, nullptr, &error), "cannot read %s: %s",
+              path.c_str(), error != nullptr ? error->message : "");
+  std::vector<std::string> lines = Lines(contents);
+  g_free(contents);
+  if (!lines.empty() && lines.back().empty()) lines.pop_back();  // the final newline
+  fail_unless(lines.size() <= kBenchmarksPageLines,
+              "%s has %zu lines, more than %zu: it holds the current figures, one table per subject; "
+              "dated notes and raw printouts go under docs/benchmarks/",
+              path.c_str(), lines.size(), kBenchmarksPageLines);
+
+  std::vector<std::string> undated;
+  std::string section;
+  bool table = false, dated = false;
+  auto close_section = [&] {
+    if (table && !dated) undated.push_back(section);
+  };
+  for (const std::string& line : lines) {
+    if (line.rfind("## ", 0) == 0) {
+      close_section();
+      section = line;
+      table = dated = false;
+    }
+    table = table || line.rfind("|---", 0) == 0;
+    dated = dated || HasDate(line);
+  }
+  close_section();
+  std::string report;
+  for (const std::string& name : undated) report += "\n  " + name;
+  fail_unless(undated.empty(), "%s: sections with a table but no date (YYYY-MM-DD) of their measurement:%s",
+              path.c_str(), report.c_str());
+}
+GST_END_TEST;
+
 Suite* docs_suite() {
   Suite* suite = suite_create("docs");
   TCase* tcase = tcase_create("docs");
   tcase_set_timeout(tcase, 60);
   suite_add_tcase(suite, tcase);
   tcase_add_test(tcase, test_property_tables_match_the_elements);
+  tcase_add_test(tcase, test_benchmarks_page_holds_current_figures);
   return suite;
 }
 

@@ -1,7 +1,7 @@
 // Device memory in blocks: buffers of the same memory type share a few large vkAllocateMemory
 // blocks, each buffer bound at its own offset. Allocating memory is slow in drivers (NVIDIA's pins
 // host memory page by page, and its allocations and frees serialize with other streams' work:
-// docs/benchmarks.md, "Pools start with two frames"), and a device allows a bounded number of
+// docs/benchmarks/history.md, "Pools start with two frames"), and a device allows a bounded number of
 // allocations (maxMemoryAllocationCount, 4 096 on many GPUs). Hundreds of streams each making and
 // freeing frames of a few megabytes make one allocation per 64 MiB instead of one per frame.
 #pragma once
