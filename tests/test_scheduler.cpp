@@ -590,8 +590,10 @@ class FakeClient : public vkc::CompletionService::Client {
   void finish(bool) override {
     finished_ = true;
     note("finish " + name_);
+    if (on_finish) on_finish();
     journal_.add(journal_.finished, 0);
   }
+  std::function<void()> on_finish;  // runs in finish(), as an application's bus handler would
 
  private:
   void note(const std::string& event) {
@@ -655,10 +657,34 @@ GST_START_TEST(test_a_round_hands_over_pushes_before_finishing_here) {
   const auto at = [&](const std::string& event) {
     return int(std::find(events.begin(), events.end(), event) - events.begin());
   };
+  // The analysis, the queue's first waiter, is looked at first: otherwise the order below would
+  // hold without the hand-over first.
+  fail_unless(at("look analysis") < at("look output"), "the output's frame was looked at first");
   fail_unless(at("look output") < at("finish analysis"),
               "the output's frame was looked at (and handed to a worker) only after the analysis' "
               "result was posted: events %d and %d of %zu",
               at("look output"), at("finish analysis"), events.size());
+}
+GST_END_TEST;
+
+// A finish on the service's thread may stop another client whose finish the same pass put off (an
+// application's bus handler stopping another pipeline when a result comes): the stop returns, and
+// the stopped client's finish never runs.
+GST_START_TEST(test_a_finish_on_the_service_thread_may_stop_another_client) {
+  auto service = std::make_shared<vkc::CompletionService>("test");
+  std::atomic<uint64_t> queue{0};
+  Log journal;
+  std::vector<std::string> events;
+  std::atomic<bool> done{false};
+  FakeClient first("first", done, queue, 1, true, 1ms, service, journal, events);
+  auto second = std::make_unique<FakeClient>("second", done, queue, 1, true, 1ms, service, journal, events);
+  first.on_finish = [&] { second.reset(); };  // its destructor removes it from the service
+  first.start();
+  second->start();
+  done = true;
+  fail_unless(journal.wait_for(journal.finished, 1), "the first client's frame did not leave");
+  fail_unless(std::find(events.begin(), events.end(), "finish second") == events.end(),
+              "the stopped client was finished after its stop");
 }
 GST_END_TEST;
 
@@ -797,6 +823,7 @@ static Suite* scheduler_suite() {
   tcase_add_test(tc, test_elements_behind_a_point_wait_for_it);
   tcase_add_test(tc, test_first_waiters_are_looked_at_every_round);
   tcase_add_test(tc, test_a_round_hands_over_pushes_before_finishing_here);
+  tcase_add_test(tc, test_a_finish_on_the_service_thread_may_stop_another_client);
   tcase_add_test(tc, test_finishes_that_cannot_block_stay_on_the_service_thread);
   tcase_add_test(tc, test_a_stream_that_comes_back_soon_finishes_its_own_frames);
   tcase_add_test(tc, test_held_outputs_leave_in_order);

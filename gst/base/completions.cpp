@@ -123,6 +123,17 @@ CompletionService::Entry* CompletionService::add(Client* client) {
 
 void CompletionService::remove(Entry* entry) {
   std::unique_lock<std::mutex> guard(lock_);
+  // On the service's thread (a finish there whose message an application's bus handler answers by
+  // stopping another pipeline), a finish put off to the end of the pass is dropped rather than
+  // waited for: it would run on this very thread, after the finish that removes it. The client is
+  // stopping: its frames in flight go to its stop()'s caller.
+  if (std::this_thread::get_id() == thread_.get_id()) {
+    auto put_off = std::find(here_.begin(), here_.end(), entry);
+    if (put_off != here_.end()) {
+      here_.erase(put_off);
+      entry->finishing = false;
+    }
+  }
   settled_.wait(guard, [&] { return !entry->looking && !entry->finishing; });
   entries_.remove_if([&](const Entry& e) { return &e == entry; });
 }
@@ -195,7 +206,6 @@ void CompletionService::run(const std::string& name) {
   // The first waiters of a pass, by entry address: compared, never followed (an entry removed while
   // a look ran may still be named; one added at its address gets one look more).
   std::vector<FirstWaiter> firsts;
-  std::vector<Entry*> here;  // a pass's clients to finish on this thread
   std::unique_lock<std::mutex> guard(lock_);
   while (!stopping_) {
     rounds_++;
@@ -203,13 +213,12 @@ void CompletionService::run(const std::string& name) {
     for (int pass = 0; moved && pass < kPasses && !stopping_; ++pass) {
       moved = false;
       find_first_waiters(firsts);
-      here.clear();
       for (auto it = entries_.begin(); it != entries_.end(); ++it) {
         Entry& e = *it;
         if (e.finishing) continue;  // looked at again when its finish returns
         const Clock::time_point now = Clock::now();
         const bool passed = e.point.passed();
-        // Each queue's first waiter is looked at in every round, due or not: a look is a read of a
+        // Each queue's first waiter is looked at in every pass, due or not: a look is a read of a
         // counter, and a round that finds the work of a chain's middle done often comes as its tail,
         // on another queue, has ended too (the service saw a live chain's output 0.3-0.4 ms after
         // its GPU work ended, waiting for the tail's own planned look).
@@ -231,7 +240,7 @@ void CompletionService::run(const std::string& name) {
           // After the pass's looks: a frame whose output waits to be pushed (on a worker) is not
           // held behind the results that other clients post here.
           e.finishing = true;
-          here.push_back(&e);
+          here_.push_back(&e);
         } else if (look == Client::Look::kReady) {
           e.finishing = true;
           handed_over_++;
@@ -247,7 +256,9 @@ void CompletionService::run(const std::string& name) {
         moved = moved || look == Client::Look::kReady || look == Client::Look::kFinishHere;
         settled_.notify_all();
       }
-      for (Entry* e : here) {
+      while (!here_.empty()) {
+        Entry* e = here_.front();
+        here_.erase(here_.begin());
         guard.unlock();
         e->client->finish(true);  // the client wakes the service for the frames behind it (or a push does)
         guard.lock();

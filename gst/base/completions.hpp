@@ -69,9 +69,10 @@ class CompletionService {
     };
     // The service's thread, never while finish() runs: where the client's frames stand at `now`.
     // With kLater, the oldest frame's `point` when the client knows it: clients waiting on the
-    // same counter are then looked at in the order of their points (one at the times it asks for,
-    // the rest once the counter passes theirs), so the frames of a chain's elements, which end at
-    // one point, cost one look until done, and a round finishes every frame the counter passed.
+    // same counter are then looked at in the order of their points (the first at the times it asks
+    // for and in every pass of the service, the rest once the counter passes theirs), so the frames
+    // of a chain's elements, which end at one point, cost one look until done, and a round
+    // finishes every frame the counter passed.
     virtual Look look(Clock::time_point now, Clock::time_point& next, Point& point) = 0;
     // After look() said kReady (on a worker, `here` false) or kFinishHere (on the service's
     // thread, `here` true: finishes nothing that may block). The client is looked at again after
@@ -139,6 +140,9 @@ class CompletionService {
   std::mutex lock_;
   std::condition_variable settled_;  // remove(): a look or a finish ended
   std::list<Entry> entries_;         // lock
+  // lock: clients whose finish on the service's thread waits for the end of the pass (run()), so
+  // that the frames handed to workers in the same pass go first.
+  std::vector<Entry*> here_;
   // The service's thread: what it did, logged when it ends (GST_DEBUG=vkcomputecompletions:4).
   uint64_t rounds_ = 0, looks_ = 0, passed_looks_ = 0, finished_here_ = 0, handed_over_ = 0;
   size_t most_workers_ = 0;

@@ -79,7 +79,8 @@ class InputBinding {
   // Whether release(), with `buf` let go of, may free an import of host memory, which unpins its
   // pages (0.6-0.9 ms for a 1080p RGBA frame on the H200): an import for this frame only, or the
   // import cached on system memory whose buffer goes with this reference, having no pool to go
-  // back to.
+  // back to. Read when the frame is found done: a reference let go of between then and the
+  // finish may still make the release unpin on the service's thread (a guess, not a promise).
   bool may_unpin(GstBuffer* buf) const;
 
  private:

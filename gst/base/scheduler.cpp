@@ -11,7 +11,8 @@ namespace {
 // every frame keeps a core busy for the whole GPU time (docs/benchmarks.md: 240 us of CPU per
 // 1080p rgb2yuv frame instead of 40). The threads that wait for a frame look at its status without
 // waiting instead, and nap between looks: first 7/8 of the time recent frames took (a running mean
-// of the waits), then a quarter of the time waited so far, within these bounds. A frame is then
+// of the waits), then a quarter of the time waited so far (an eighth for the first waiter of a
+// queue, completions.hpp), within these bounds. A frame is then
 // seen a few tens of microseconds after it ends (at most 1 ms), with about two looks; a frame that
 // waits long behind other streams' work (hundreds of streams on one GPU) with a look each time its
 // wait has grown by a quarter.
@@ -321,7 +322,9 @@ CompletionService::Client::Look FrameScheduler::look(Clock::time_point now, Cloc
     // (at most kLongestNapNs), and end when the queue's pace says it reaches the point, if sooner
     // (`due_ns`, Timeline::until_ns(): an estimate, so it may shorten a nap, never lengthen one).
     const bool first_waiter = !busy && pending.point.at() != 0;
-    const uint64_t planned = expected_wait_ns_ * 7 / 8;  // the first look's, from push()
+    // The first look's moment, as push() planned it (or the look that first saw the frame oldest):
+    // 7/8 of the recent waits, within the nap's bounds (1 ms at most) and the timeout.
+    const uint64_t planned = nap_ns(0, 0);
     uint64_t nap;
     if (waited + kShortestNapNs < planned) {
       // An early look (a first waiter is looked at in every round, completions.cpp): the look
