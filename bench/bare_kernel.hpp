@@ -1,6 +1,6 @@
 // floor_empty.comp with nothing around it: a compute pipeline whose layout has no descriptor set and
 // no push constants, so that launching it reads nothing but what the driver records for the
-// dispatch (bench/kernel_floor.cpp, bench/generated_launch.cpp).
+// dispatch (bench/kernel_floor.cpp).
 #pragma once
 
 // The generated SPIR-V headers declare uint32_t arrays and include nothing themselves.

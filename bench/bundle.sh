@@ -3,7 +3,7 @@
 # (with OpenCV's libraries for the in-process peers) stays well under the device tool's 64 MiB.
 #   bash bench/bundle.sh        # then: device run with carry [".gpu"], see bench/gpu-bench.sh
 #   bash bench/bundle.sh --perf # also Debian's perf and its libraries, for bench/gpu-profile.sh
-#   bash bench/bundle.sh --media # also the clips bench/gpu-cuda.sh decodes (ffmpeg makes them;
+#   bash bench/bundle.sh --media # also the clips bench/gpu-decode.sh decodes (ffmpeg makes them;
 #                                # LONG_CLIP=1 adds 120 s of H.264)
 # PROFILE_BUILD=DIR packs DIR's plugin and bench in place of build/'s (a build with frame pointers:
 # meson setup build-fp -Dtests=disabled -Dcpp_args=-fno-omit-frame-pointer).
@@ -37,7 +37,7 @@ if [ "${1:-}" = --perf ]; then
   rm -rf "$tmp"
 fi
 if [ "${1:-}" = --media ]; then
-  # Clips for bench/gpu-cuda.sh, bench/gpu-decode.sh and vkcompute-cuda-checks (ffmpeg's test
+  # Clips for bench/gpu-decode.sh and vkcompute-cuda-checks (ffmpeg's test
   # source, x264 and x265): 5 s of 1080p in H.264 and H.265, 20 s of each (the decode bench's), and
   # H.264 at 1080p, 720p and 1080p again in one MPEG-TS stream.
   mkdir -p .gpu/media

@@ -17,8 +17,7 @@
 # 4. AB=NAME (off by default): lumamax with CUDA memory, this build against the plugin in
 #    .gpu/NAME/libgstvkcompute.so (bench/plugin-build.sh), alternating, AB_ROUNDS rounds (2):
 #    COST_STREAMS live streams and one stream unpaced (the 120 s clip where bundled: LONG_CLIP=1).
-# 5. CALLS=1 (off by default): vkcompute-cuda-calls, each call of a frame's hand-over alone.
-# UNPACED=0 LIVE=0 with COST, AB or CALLS runs only those.
+# UNPACED=0 LIVE=0 with COST or AB runs only those.
 set -u
 source .gpu/env.sh
 export LD_PRELOAD=$(ls /usr/local/nvidia/lib64/libnvidia-tls.so.* 2>/dev/null | head -1)
@@ -85,8 +84,4 @@ if [ -n "${AB:-}" ]; then
       )
     done
   done
-fi
-if [ "${CALLS:-0}" != 0 ]; then
-  echo "== 5. each call of a frame's hand-over alone"
-  vkcompute-cuda-calls --frames "${CALLS_FRAMES:-2000}"
 fi

@@ -13,7 +13,6 @@
 #include "cases.hpp"
 #include "copy_bandwidth.hpp"
 #include "cube_table.hpp"
-#include "generated_launch.hpp"
 #include "kernel_floor.hpp"
 #include "latency.hpp"
 #include "many_streams.hpp"
@@ -21,7 +20,6 @@
 #include "options.hpp"
 #include "pipeline_variant.hpp"
 #include "report.hpp"
-#include "thread_dump.hpp"
 #include "vk/device.hpp"
 
 namespace {
@@ -84,8 +82,6 @@ int run_child(const bench::Options& options, const std::vector<bench::Case>& cas
 }  // namespace
 
 int main(int argc, char** argv) {
-  // A run that hangs on a lent machine (no debugger there) tells where each thread waits.
-  if (!bench::install_thread_dump()) std::fprintf(stderr, "vkcompute-bench: no thread dump on SIGQUIT\n");
   gst_init(&argc, &argv);
   GST_DEBUG_CATEGORY_INIT(gst_vkcompute_runtime_debug, "vkcompute", 0, "vkcompute Vulkan runtime");
   bench::Options options;
@@ -95,7 +91,6 @@ int main(int argc, char** argv) {
   // The same table for other timing scripts (bench/gpu-checks.sh).
   if (!options.write_cube.empty()) return bench::write_cube_table(options.write_cube, 33) ? 0 : 1;
   if (options.kernel_floor) return bench::print_kernel_floors(options.sizes) ? 0 : 1;
-  if (options.generated_launch) return bench::print_generated_launches() ? 0 : 1;
   const std::string cube = std::string(g_get_tmp_dir()) + "/vkcompute-bench-33.cube";
   const auto cases = bench::build_cases(options.sizes, cube);
   if (options.child_case >= 0) return run_child(options, cases);

@@ -14,7 +14,6 @@ void usage(const char* argv0) {
       stderr,
       "usage: %s [--seconds S] [--warmup S] [--sizes 1080p,4k,360p] [--filter TEXT] [--json FILE]\n"
       "          [--csv FILE] [--list] [--ours-only] [--sink-reads] [--write-cube FILE] [--kernel-floor]\n"
-      "          [--generated-launch]\n"
       "       %s --many-streams K [--stream-elements FRAGMENT] [--stream-format RGBA]\n"
       "          [--stream-size 1080p|4k|360p|WxH] [--stream-rate 30] [--streams-per-feeder 16]\n"
       "          [--stream-identity] [--stream-copy] [--stop-in-flight] [--seconds S] [--warmup S]\n"
@@ -38,8 +37,7 @@ void usage(const char* argv0) {
       "--stream-copy makes the CPU write every frame, as a software decoder would.\n"
       "--latency runs one live pipeline appsrc ! FRAGMENT ! appsink RUNS times, each frame a new\n"
       "copy in system memory: push-to-appsink p50, p99 and max, and where the worst frame waited;\n"
-      "--latency-log LEVEL prints the plugin's debug messages up to LEVEL logged meanwhile.\n"
-      "SIGQUIT (kill -QUIT PID) prints every thread's backtrace on stderr; the run goes on.\n",
+      "--latency-log LEVEL prints the plugin's debug messages up to LEVEL logged meanwhile.\n",
       argv0, argv0, argv0);
 }
 
@@ -66,8 +64,6 @@ bool parse_options(int argc, char** argv, Options& o) {
       o.sink_reads = true;
     } else if (arg == "--kernel-floor") {
       o.kernel_floor = true;
-    } else if (arg == "--generated-launch") {
-      o.generated_launch = true;
     } else if (arg == "--stream-identity") {
       o.stream_identity = true;
     } else if (arg == "--stream-copy") {

@@ -14,11 +14,10 @@ struct Options {
   std::string json_path;  // one JSON object per run (JSON lines)
   std::string csv_path;
   bool list = false;
-  bool ours_only = false;         // our element's variants alone, no peers or references (A/B runs)
-  bool kernel_floor = false;      // only print the kernel floors (kernel_floor.hpp) and exit
-  bool generated_launch = false;  // only time launches from generated commands (generated_launch.hpp)
-  bool sink_reads = false;        // the sink maps every frame, as an appsink's application or a filesink
-  std::string write_cube;         // only write the lut cases' 33^3 table to this path and exit
+  bool ours_only = false;     // our element's variants alone, no peers or references (A/B runs)
+  bool kernel_floor = false;  // only print the kernel floors (kernel_floor.hpp) and exit
+  bool sink_reads = false;    // the sink maps every frame, as an appsink's application or a filesink
+  std::string write_cube;     // only write the lut cases' 33^3 table to this path and exit
   // --many-streams K (many_streams.hpp): K live pipelines in this process instead of the cases.
   int many_streams = 0;
   std::string stream_elements = "lumamax";  // the fragment between appsrc and fakesink
