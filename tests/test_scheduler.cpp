@@ -614,6 +614,25 @@ class FakeClient : public vkc::CompletionService::Client {
   Service::Entry* entry_;
 };
 
+// One service and what its hand-made clients share: a queue's counter, a frame's done flag, the
+// journal of finishes and the events in order.
+struct ServiceRig {
+  std::shared_ptr<vkc::CompletionService> service = std::make_shared<vkc::CompletionService>("test");
+  std::atomic<uint64_t> queue{0};
+  std::atomic<bool> done{false};
+  Log journal;
+  std::vector<std::string> events;
+  // A client whose frame ends at point 1 of the queue, done with `done`, asking to be looked at
+  // every millisecond.
+  std::unique_ptr<FakeClient> client(const char* name, bool here) {
+    return std::make_unique<FakeClient>(name, done, queue, 1, here, 1ms, service, journal, events);
+  }
+  // Where `event` is among the events (their count when absent).
+  int at(const std::string& event) const {
+    return int(std::find(events.begin(), events.end(), event) - events.begin());
+  }
+};
+
 // Each queue's first waiter is looked at in every round of the service, due or not: a frame that
 // asked to be looked at only a minute later (a chain's tail on the download queue, its look
 // planned late) is seen done in a round that another queue's client asked for (its chain's middle).
@@ -638,32 +657,25 @@ GST_END_TEST;
 // A round that finds frames done on the service's thread (results to post) and frames to push on a
 // worker hands the pushes over first: a live chain's output is not held behind its analyses' posts.
 GST_START_TEST(test_a_round_hands_over_pushes_before_finishing_here) {
-  auto service = std::make_shared<vkc::CompletionService>("test");
-  std::atomic<uint64_t> queue{0};
-  Log journal;
-  std::vector<std::string> events;
-  std::atomic<bool> done{false};
+  ServiceRig rig;
   {
     // At one point of one queue (a chain's elements), the analysis added first: it is the first
     // waiter, looked at every millisecond; once a look finds it done, the queue has passed the
     // output's point too, and the same pass looks at the output.
-    FakeClient analysis("analysis", done, queue, 1, true, 1ms, service, journal, events);
-    FakeClient output("output", done, queue, 1, false, 1ms, service, journal, events);
-    analysis.start();
-    output.start();
-    done = true;
-    fail_unless(journal.wait_for(journal.finished, 2), "the frames did not leave");
+    auto analysis = rig.client("analysis", true);
+    auto output = rig.client("output", false);
+    analysis->start();
+    output->start();
+    rig.done = true;
+    fail_unless(rig.journal.wait_for(rig.journal.finished, 2), "the frames did not leave");
   }
-  const auto at = [&](const std::string& event) {
-    return int(std::find(events.begin(), events.end(), event) - events.begin());
-  };
   // The analysis, the queue's first waiter, is looked at first: otherwise the order below would
   // hold without the hand-over first.
-  fail_unless(at("look analysis") < at("look output"), "the output's frame was looked at first");
-  fail_unless(at("look output") < at("finish analysis"),
+  fail_unless(rig.at("look analysis") < rig.at("look output"), "the output's frame was looked at first");
+  fail_unless(rig.at("look output") < rig.at("finish analysis"),
               "the output's frame was looked at (and handed to a worker) only after the analysis' "
               "result was posted: events %d and %d of %zu",
-              at("look output"), at("finish analysis"), events.size());
+              rig.at("look output"), rig.at("finish analysis"), rig.events.size());
 }
 GST_END_TEST;
 
@@ -671,19 +683,15 @@ GST_END_TEST;
 // application's bus handler stopping another pipeline when a result comes): the stop returns, and
 // the stopped client's finish never runs.
 GST_START_TEST(test_a_finish_on_the_service_thread_may_stop_another_client) {
-  auto service = std::make_shared<vkc::CompletionService>("test");
-  std::atomic<uint64_t> queue{0};
-  Log journal;
-  std::vector<std::string> events;
-  std::atomic<bool> done{false};
-  FakeClient first("first", done, queue, 1, true, 1ms, service, journal, events);
-  auto second = std::make_unique<FakeClient>("second", done, queue, 1, true, 1ms, service, journal, events);
-  first.on_finish = [&] { second.reset(); };  // its destructor removes it from the service
-  first.start();
+  ServiceRig rig;
+  auto first = rig.client("first", true);
+  auto second = rig.client("second", true);
+  first->on_finish = [&] { second.reset(); };  // its destructor removes it from the service
+  first->start();
   second->start();
-  done = true;
-  fail_unless(journal.wait_for(journal.finished, 1), "the first client's frame did not leave");
-  fail_unless(std::find(events.begin(), events.end(), "finish second") == events.end(),
+  rig.done = true;
+  fail_unless(rig.journal.wait_for(rig.journal.finished, 1), "the first client's frame did not leave");
+  fail_unless(rig.at("finish second") == int(rig.events.size()),
               "the stopped client was finished after its stop");
 }
 GST_END_TEST;
