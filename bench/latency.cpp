@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "journeys.hpp"
 #include "many_streams.hpp"
 #include "random_frames.hpp"
 
@@ -25,21 +26,6 @@ constexpr gint64 kEosWaitUs = 10'000'000;  // for the last frames and EOS after 
 constexpr gint64 kLogBeforeUs = 20'000;    // --latency-log: the plugin's messages from this long before
 // The debug categories of the plugin: its runtime's and base class's, and one per element.
 constexpr const char* kCategories[] = {"vkcompute*", "lumamax", "histogram", "lut", "morph", "rgb2yuv"};
-
-// When one element of the fragment got each frame and passed it on (0: never), by frame number.
-struct ElementTimes {
-  std::string name;
-  std::vector<gint64> in_us, out_us;
-};
-
-// One run's frames: pushed and arrived, and through each element, by frame number. Each array has
-// one writer (the pushing thread, the sink's or an element's streaming thread) and is read once the
-// pipeline has stopped.
-struct Journeys {
-  GstClockTime period_ns = 0;
-  std::vector<gint64> pushed_us, arrived_us;
-  std::vector<ElementTimes> elements;  // in pipeline order
-};
 
 // A message of the plugin's debug categories, as --latency-log captures them.
 struct LogLine {
@@ -75,68 +61,15 @@ void capture_log(GstDebugCategory* category, GstDebugLevel level, const gchar* f
   g_free(text);
 }
 
-size_t frame_of(GstBuffer* buffer, GstClockTime period_ns) {
-  const GstClockTime pts = GST_BUFFER_PTS(buffer);
-  return GST_CLOCK_TIME_IS_VALID(pts) ? size_t((pts + period_ns / 2) / period_ns) : SIZE_MAX;
-}
-
-// Notes the moment a frame crosses a pad into `times` (frame numbers from the PTS).
-struct PadWatch {
-  std::vector<gint64>* times;
-  GstClockTime period_ns;
-};
-
-GstPadProbeReturn note_frame(GstPad*, GstPadProbeInfo* info, gpointer data) {
-  const auto* watch = static_cast<const PadWatch*>(data);
-  const size_t n = frame_of(GST_PAD_PROBE_INFO_BUFFER(info), watch->period_ns);
-  if (n < watch->times->size()) (*watch->times)[n] = g_get_monotonic_time();
-  return GST_PAD_PROBE_OK;
-}
-
 GstFlowReturn on_sample(GstAppSink* sink, gpointer data) {
   auto* journeys = static_cast<Journeys*>(data);
   GstSample* sample = gst_app_sink_pull_sample(sink);
   if (!sample) return GST_FLOW_ERROR;
   const gint64 now = g_get_monotonic_time();
-  const size_t n = frame_of(gst_sample_get_buffer(sample), journeys->period_ns);
+  const size_t n = journeys->frame_of(gst_sample_get_buffer(sample));
   if (n < journeys->arrived_us.size()) journeys->arrived_us[n] = now;
   gst_sample_unref(sample);
   return GST_FLOW_OK;
-}
-
-// The elements between the appsrc and the appsink, in pipeline order, into journeys.elements.
-void list_elements(GstElement* src, Journeys& journeys, size_t frames) {
-  GstPad* pad = gst_element_get_static_pad(src, "src");
-  while (pad) {
-    GstPad* peer = gst_pad_get_peer(pad);
-    gst_object_unref(pad);
-    pad = nullptr;
-    GstElement* element = peer ? gst_pad_get_parent_element(peer) : nullptr;
-    if (peer) gst_object_unref(peer);
-    if (!element) return;
-    if (!GST_IS_APP_SINK(element) && (pad = gst_element_get_static_pad(element, "src")))
-      journeys.elements.push_back(
-          {GST_OBJECT_NAME(element), std::vector<gint64>(frames, 0), std::vector<gint64>(frames, 0)});
-    gst_object_unref(element);
-  }
-}
-
-// Probes on each listed element's "sink" and "src" pads note the frames that cross them; the
-// probes' data lives in `watches`, which must not move while the pipeline runs.
-void add_probes(GstElement* pipeline, Journeys& journeys, std::vector<PadWatch>& watches) {
-  watches.reserve(2 * journeys.elements.size());
-  for (ElementTimes& e : journeys.elements) {
-    GstElement* element = gst_bin_get_by_name(GST_BIN(pipeline), e.name.c_str());
-    const std::pair<const char*, std::vector<gint64>*> pads[] = {{"sink", &e.in_us}, {"src", &e.out_us}};
-    for (const auto& [pad_name, times] : pads) {
-      GstPad* pad = gst_element_get_static_pad(element, pad_name);
-      if (!pad) continue;
-      watches.push_back({times, journeys.period_ns});
-      gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, note_frame, &watches.back(), nullptr);
-      gst_object_unref(pad);
-    }
-    gst_object_unref(element);
-  }
 }
 
 // Our elements' `gpu-time` (mean GPU time per frame of their timed frames, from Vulkan timestamps;
@@ -181,30 +114,13 @@ void print_stats(const char* label, const Stats& s) {
               s.p50_ms, s.p99_ms, s.max_ms, s.missing);
 }
 
-// Where frame `n` spent its time: each element's arrival and departure in ms after the push, and
-// which step between two pads took longest.
+// Frame `n`'s journey, and the plugin's messages logged meanwhile when `log` captures them.
 void print_path(const Journeys& j, size_t n, const char* which, LogCapture* log) {
-  const gint64 t0 = j.pushed_us[n];
-  auto ms = [&](gint64 t) { return t ? double(t - t0) / 1e3 : -1.0; };
-  std::printf("  %s frame %zu (ms after its push):", which, n);
-  gint64 last = t0;
-  std::string held = "the push into the first element";
-  gint64 longest = 0;
-  auto step = [&](gint64 t, const std::string& what) {
-    if (t && t - last > longest) longest = t - last, held = what;
-    if (t) last = t;
-  };
-  for (const ElementTimes& e : j.elements) {
-    std::printf(" %s in %.3f out %.3f;", e.name.c_str(), ms(e.in_us[n]), ms(e.out_us[n]));
-    step(e.in_us[n], "on its way to " + e.name);
-    step(e.out_us[n], "in " + e.name);
-  }
-  step(j.arrived_us[n], "on its way to the appsink");
-  std::printf(" sink %.3f\n  held longest %s (%.3f ms)\n", ms(j.arrived_us[n]), held.c_str(),
-              double(longest) / 1e3);
+  j.print_path(n, which);
   if (!log) return;
   // From a while before it reached the first element: a frame that waited on its way there waited
   // for the streaming thread, busy with the frames before it.
+  const gint64 t0 = j.pushed_us[n];
   const gint64 end = j.arrived_us[n] ? j.arrived_us[n] : t0 + kEosWaitUs;
   const gint64 first_in = j.elements.empty() || !j.elements[0].in_us[n] ? t0 : j.elements[0].in_us[n];
   const gint64 start = t0 - (first_in - t0) - kLogBeforeUs;
@@ -215,7 +131,7 @@ void print_path(const Journeys& j, size_t n, const char* which, LogCapture* log)
   }
   for (const LogLine& line : lines)
     if (line.at_us >= start && line.at_us <= end)
-      std::printf("    %+.3f ms %s\n", ms(line.at_us), line.text.c_str());
+      std::printf("    %+.3f ms %s\n", double(line.at_us - t0) / 1e3, line.text.c_str());
 }
 
 // One run of `frames` frames, printed; false on a pipeline error or a frame that never arrived. The
@@ -239,12 +155,7 @@ bool run_once(const Options& o, const GstVideoInfo& info, size_t frames, int run
   GstElement* src = gst_bin_get_by_name(GST_BIN(pipeline), "src");
   GstElement* sink = gst_bin_get_by_name(GST_BIN(pipeline), "sink");
   Journeys journeys;
-  journeys.period_ns = gst_util_uint64_scale_int(GST_SECOND, info.fps_d, info.fps_n);
-  journeys.pushed_us.assign(frames, 0);
-  journeys.arrived_us.assign(frames, 0);
-  std::vector<PadWatch> watches;
-  list_elements(src, journeys, frames);
-  add_probes(pipeline, journeys, watches);
+  journeys.watch(src, frames, gst_util_uint64_scale_int(GST_SECOND, info.fps_d, info.fps_n));
   GstAppSinkCallbacks callbacks = {};
   callbacks.new_sample = on_sample;
   gst_app_sink_set_callbacks(GST_APP_SINK(sink), &callbacks, &journeys, nullptr);

@@ -1,4 +1,6 @@
 #include "many_streams.hpp"
+
+#include "journeys.hpp"
 #include "runtime_log.hpp"
 
 #include <dirent.h>
@@ -39,6 +41,8 @@ constexpr gint64 kRefusalUs = 20'000;      // and then for an ALLOCATION answer
 constexpr gint64 kEosWaitUs = 10'000'000;  // for all pipelines together
 constexpr gint64 kDropped = -1;            // a pushed_us entry: the pool was empty, frame dropped
 constexpr int kNamesShown = 8;             // thread names listed in the report
+constexpr gint64 kSlowUs = 5000;           // a frame slower than this counts in the report's timeline
+constexpr size_t kWorstShown = 3;          // the slowest frames whose journeys the report shows
 
 struct Settings {
   int streams = 0;
@@ -51,9 +55,7 @@ struct Settings {
   bool stop_in_flight = false;  // NULL with frames in flight, no EOS first
 };
 
-// One live pipeline, and its frames' journeys by frame number. Each array has one writer (pushed_us
-// the stream's pacing thread, arrived_us its sink's streaming thread) and is read only once both
-// have stopped.
+// One live pipeline, and its frames' journeys by frame number.
 struct Stream {
   int index = 0;
   int rate = 30;
@@ -62,11 +64,12 @@ struct Stream {
   GstAppSrc* src = nullptr;
   GstBus* bus = nullptr;
   GstBufferPool* pool = nullptr;
-  bool proposed_pool = false;      // the pool is the first element's answer, not our own
-  bool ended = false;              // a push was refused (error, flushing): not fed any more
-  std::vector<gint64> pushed_us;   // when gst_app_src_push_buffer was called; 0 not yet, kDropped
-  std::vector<gint64> arrived_us;  // when its sink handed it off; 0 never
-  std::set<GstMemory*> filled;     // the pool's memories written once (pacing thread)
+  bool proposed_pool = false;  // the pool is the first element's answer, not our own
+  bool ended = false;          // a push was refused (error, flushing): not fed any more
+  // Its frames: pushed_us when gst_app_src_push_buffer was called (0 not yet, kDropped), arrived_us
+  // when its sink handed it off (0 never), and when each element got it and passed it on.
+  Journeys journeys;
+  std::set<GstMemory*> filled;  // the pool's memories written once (pacing thread)
   bool copy_every_frame = false;
 };
 
@@ -98,12 +101,20 @@ struct Observed {
 // The frames scheduled inside the window (late, missing) and those that arrived inside it.
 struct Tally {
   guint64 scheduled = 0, pushed = 0, dropped = 0, push_late = 0, arrived = 0, sink_late = 0;
-  guint64 delivered = 0;  // frames of any schedule handed off inside the window
+  guint64 delivered = 0;                 // frames of any schedule handed off inside the window
+  std::map<gint64, int> slow_by_second;  // frames over kSlowUs, by second of their schedule after t0
   double latency_sum_us = 0, latency_max_us = 0;
-  std::vector<double> latencies_us;  // every arrived frame's, sorted once tallied
-  double latency_quantile_us(double q) const {
-    return latencies_us.empty() ? 0 : latencies_us[size_t(q * double(latencies_us.size() - 1))];
+  struct Latency {
+    double us;
+    const Stream* stream;
+    size_t frame;
+    bool operator<(const Latency& other) const { return us < other.us; }
+  };
+  std::vector<Latency> latencies;  // every arrived frame's, sorted once tallied
+  const Latency* at_quantile(double q) const {
+    return latencies.empty() ? nullptr : &latencies[size_t(q * double(latencies.size() - 1))];
   }
+  double latency_quantile_us(double q) const { return latencies.empty() ? 0 : at_quantile(q)->us; }
   guint64 missing() const { return pushed - arrived; }
   guint64 not_pushed() const { return scheduled - pushed - dropped; }
   double latency_mean_us() const { return arrived ? latency_sum_us / double(arrived) : 0; }
@@ -238,9 +249,9 @@ double rss_mib() {
 void on_handoff(GstElement*, GstBuffer* buffer, GstPad*, gpointer data) {
   const gint64 now = g_get_monotonic_time();
   auto* s = static_cast<Stream*>(data);
-  if (!GST_BUFFER_PTS_IS_VALID(buffer)) return;
-  const guint64 frame = gst_util_uint64_scale_round(GST_BUFFER_PTS(buffer), guint64(s->rate), GST_SECOND);
-  if (frame < s->arrived_us.size() && s->arrived_us[frame] == 0) s->arrived_us[frame] = now;
+  const size_t frame = s->journeys.frame_of(buffer);
+  if (frame < s->journeys.arrived_us.size() && s->journeys.arrived_us[frame] == 0)
+    s->journeys.arrived_us[frame] = now;
 }
 
 // The first element's answer to an ALLOCATION query, once it has the caps (GstBaseTransform answers
@@ -304,7 +315,7 @@ std::string error_text(GstMessage* msg, int stream) {
 }
 
 // Builds the stream's pipeline, starts it and takes its pool; an error says why it could not.
-std::string start_stream(Stream& s, const Settings& settings, GstCaps* caps) {
+std::string start_stream(Stream& s, const Settings& settings, GstCaps* caps, size_t frames) {
   const std::string description =
       "appsrc name=src is-live=true format=time do-timestamp=false block=false max-buffers=0 "
       "max-bytes=0 ! " +
@@ -317,6 +328,7 @@ std::string start_stream(Stream& s, const Settings& settings, GstCaps* caps) {
     return text;
   }
   s.src = GST_APP_SRC(gst_bin_get_by_name(GST_BIN(s.pipeline), "src"));
+  s.journeys.watch(GST_ELEMENT(s.src), frames, GST_SECOND / guint64(settings.rate));
   GstElement* sink = gst_bin_get_by_name(GST_BIN(s.pipeline), "sink");
   g_signal_connect(sink, "handoff", G_CALLBACK(on_handoff), &s);
   gst_object_unref(sink);
@@ -386,7 +398,7 @@ void feed(Stream& s, size_t frame, const GstVideoFrame& content) {
   params.flags = GST_BUFFER_POOL_ACQUIRE_FLAG_DONTWAIT;
   GstBuffer* buffer = nullptr;
   if (gst_buffer_pool_acquire_buffer(s.pool, &buffer, &params) != GST_FLOW_OK) {
-    s.pushed_us[frame] = kDropped;
+    s.journeys.pushed_us[frame] = kDropped;
     return;
   }
   GstVideoFrame target;
@@ -397,7 +409,7 @@ void feed(Stream& s, size_t frame, const GstVideoFrame& content) {
   }
   GST_BUFFER_PTS(buffer) = gst_util_uint64_scale(frame, GST_SECOND, guint64(s.rate));
   GST_BUFFER_DURATION(buffer) = gst_util_uint64_scale(1, GST_SECOND, guint64(s.rate));
-  s.pushed_us[frame] = g_get_monotonic_time();
+  s.journeys.pushed_us[frame] = g_get_monotonic_time();
   if (gst_app_src_push_buffer(s.src, buffer) != GST_FLOW_OK) s.ended = true;
 }
 
@@ -411,7 +423,7 @@ void feed_group(const std::vector<Stream*>& group, const PreparedFrames& frames,
   prctl(PR_SET_TIMERSLACK, 1000);  // ns; the default 50 us would delay every push by up to as much
   for (size_t frame = 0;; ++frame) {
     for (Stream* s : group) {
-      if (stop || frame >= s->pushed_us.size()) return;
+      if (stop || frame >= s->journeys.pushed_us.size()) return;
       const gint64 ahead = scheduled_us(t0, *s, frame) - g_get_monotonic_time();
       if (ahead > 0) g_usleep(gulong(ahead));
       if (!s->ended) feed(*s, frame, frames.content(s->index, frame));
@@ -471,9 +483,7 @@ std::string start_streams(std::vector<Stream>& streams, const Settings& settings
     s.rate = settings.rate;
     s.copy_every_frame = settings.copy_every_frame;
     s.offset_us = period_us(settings.rate) * s.index / settings.streams;
-    s.pushed_us.assign(frames, 0);
-    s.arrived_us.assign(frames, 0);
-    if (!(error = start_stream(s, settings, caps)).empty()) break;
+    if (!(error = start_stream(s, settings, caps, frames)).empty()) break;
   }
   gst_caps_unref(caps);
   return error;
@@ -582,8 +592,9 @@ Tally tally(const std::vector<Stream>& streams, const Settings& settings, gint64
   Tally t;
   for (const auto& s : streams) {
     const gint64 period = period_us(s.rate);
-    for (size_t i = 0; i < s.pushed_us.size(); ++i) {
-      const gint64 at = scheduled_us(t0, s, i), pushed = s.pushed_us[i], arrived = s.arrived_us[i];
+    for (size_t i = 0; i < s.journeys.pushed_us.size(); ++i) {
+      const gint64 at = scheduled_us(t0, s, i), pushed = s.journeys.pushed_us[i],
+                   arrived = s.journeys.arrived_us[i];
       t.delivered += arrived >= o.start_us && arrived < o.end_us;
       if (at < start || at >= end) continue;
       ++t.scheduled;
@@ -596,10 +607,11 @@ Tally tally(const std::vector<Stream>& streams, const Settings& settings, gint64
       t.sink_late += arrived - at > period;
       t.latency_sum_us += double(arrived - pushed);
       t.latency_max_us = std::max(t.latency_max_us, double(arrived - pushed));
-      t.latencies_us.push_back(double(arrived - pushed));
+      t.latencies.push_back({double(arrived - pushed), &s, i});
+      if (arrived - pushed > kSlowUs) t.slow_by_second[(at - t0) / G_USEC_PER_SEC]++;
     }
   }
-  std::sort(t.latencies_us.begin(), t.latencies_us.end());
+  std::sort(t.latencies.begin(), t.latencies.end());
   return t;
 }
 
@@ -642,6 +654,19 @@ void print_report(const Options& options, const Settings& settings, const Observ
   std::printf("  push-to-sink latency: mean %.2f ms, p50 %.2f ms, p99 %.2f ms, max %.2f ms\n",
               t.latency_mean_us() / 1e3, t.latency_quantile_us(0.5) / 1e3, t.latency_quantile_us(0.99) / 1e3,
               t.latency_max_us / 1e3);
+  // When they were slow: all at once (something of the process or the GPU) or spread out.
+  std::string slow;
+  for (const auto& [second, count] : t.slow_by_second)
+    slow += " " + std::to_string(second) + " s: " + std::to_string(count) + ";";
+  std::printf("  frames over %.0f ms by second of their schedule:%s\n", kSlowUs / 1e3,
+              slow.empty() ? " none" : slow.c_str());
+  // Which element held the slowest frames, and the one at the 99th percentile.
+  for (size_t i = 0; i < std::min<size_t>(kWorstShown, t.latencies.size()); ++i) {
+    const Tally::Latency& l = t.latencies[t.latencies.size() - 1 - i];
+    l.stream->journeys.print_path(l.frame, "stream " + std::to_string(l.stream->index) + ", slowest");
+  }
+  if (const Tally::Latency* l = t.at_quantile(0.99))
+    l->stream->journeys.print_path(l->frame, "stream " + std::to_string(l->stream->index) + ", p99");
   std::printf("  CPU: %.1f us per delivered frame (%.2f cores)\n", cpu_us,
               w.seconds > 0 ? w.cpu_seconds / w.seconds : 0);
   std::printf("  CPU by thread name: %s\n", largest(w.cpu_seconds_by_thread, kNamesShown, 2, " s").c_str());
@@ -763,9 +788,9 @@ int run_many_streams(const Options& options) {
   // Each stream's first frame: the setup, then its journey from the schedule (which waits
   // kLeadUs and the stream's offset, the same with identity) to the sink.
   for (const auto& s : streams)
-    if (!s.arrived_us.empty() && s.arrived_us[0] != 0)
-      o.first_frames_s =
-          std::max(o.first_frames_s, o.setup_s + double(s.arrived_us[0] - scheduled_us(t0, s, 0)) / 1e6);
+    if (!s.journeys.arrived_us.empty() && s.journeys.arrived_us[0] != 0)
+      o.first_frames_s = std::max(
+          o.first_frames_s, o.setup_s + double(s.journeys.arrived_us[0] - scheduled_us(t0, s, 0)) / 1e6);
   const Tally t = tally(streams, settings, t0, o);
   if (o.feeders > 0) {  // not when the setup failed: nothing ran
     print_report(options, settings, o, t);
