@@ -2,10 +2,12 @@
 // A fuller block with enough free bytes, but only in pieces too small for the buffer at its
 // alignment, has no room for it: made again, the buffer would land where it was, and be moved
 // again and again (docs/benchmarks.md: a chain across two GPUs spent twice the CPU that way).
+#include <atomic>
 #include <string>
 #include <vector>
 
 #include "vk/device.hpp"
+#include "vk/memory.hpp"
 #include "vk/memory_blocks.hpp"
 
 // After the C++ headers: its macros (fail, ...) would break <ios>.
@@ -25,6 +27,14 @@ constexpr vk::DeviceSize kMiB = 1 << 20;
 uint32_t any_memory_type(const vkc::Device& device) {
   fail_unless(device.memory_properties().memoryTypeCount > 0, "the device lists no memory type");
   return 0;
+}
+
+// What the driver holds for the device in memory of `type`'s kind (device-local or host-visible).
+const std::atomic<uint64_t>& driver_holds(const vkc::Device& device, uint32_t type) {
+  const bool device_local = bool(device.memory_properties().memoryTypes[type].propertyFlags &
+                                 vk::MemoryPropertyFlagBits::eDeviceLocal);
+  return device_local ? device.memory_held().allocated_device_local
+                      : device.memory_held().allocated_host_visible;
 }
 
 }  // namespace
@@ -60,11 +70,84 @@ GST_START_TEST(test_no_move_into_free_bytes_in_pieces) {
 }
 GST_END_TEST;
 
+// Empty blocks go back to the driver one at a time, kDriverFreeGapUs apart, one staying spare: the
+// driver holds the GPU's work while it frees, and a burst of frees held every stream's frames at
+// once (runs 149-152). The times are given, not waited for.
+GST_START_TEST(test_empty_blocks_go_back_one_at_a_time) {
+  vktest::RequirePhysicalDevice();
+  std::string error;
+  auto device = vkc::Device::acquire(-1, error);
+  fail_unless(device != nullptr, "no device: %s", error.c_str());
+  const uint32_t type = any_memory_type(*device);
+  vkc::MemoryBlocks blocks(*device);
+  const std::atomic<uint64_t>& held = driver_holds(*device, type);
+  const uint64_t before = held;
+  constexpr vk::DeviceSize kBlock = vkc::MemoryBlocks::kBlockBytes;
+  // Four blocks, each filled by four ranges of a quarter block.
+  std::vector<vkc::BlockRange> ranges;
+  for (int i = 0; i < 16; ++i) ranges.push_back(blocks.allocate(type, kBlock / 4, kMiB, false));
+  fail_unless_equals_uint64(held - before, 4 * kBlock);
+  // All given back: every block stays, and one free asks for a drain.
+  int asked = 0;
+  for (const vkc::BlockRange& r : ranges) asked += blocks.free(r);
+  fail_unless_equals_int(asked, 1);
+  fail_unless_equals_uint64(held - before, 4 * kBlock);
+  // The drains free one block each, a gap apart, until only the spare is left.
+  constexpr int64_t kGap = vkc::MemoryBlocks::kDriverFreeGapUs;
+  const int64_t t0 = g_get_monotonic_time();
+  fail_unless(blocks.drain(t0), "the first drain found no more blocks to free");
+  fail_unless_equals_uint64(held - before, 3 * kBlock);
+  fail_unless(blocks.drain(t0 + kGap - 1), "a drain within the gap found no more blocks to free");
+  fail_unless_equals_uint64(held - before, 3 * kBlock);
+  fail_unless(blocks.drain(t0 + kGap), "the second drain found no more blocks to free");
+  fail_unless_equals_uint64(held - before, 2 * kBlock);
+  fail_if(blocks.drain(t0 + 2 * kGap), "the last drain found more blocks to free");
+  fail_unless_equals_uint64(held - before, kBlock);
+  fail_if(blocks.drain(t0 + 3 * kGap), "the spare block was to be freed");
+  fail_unless_equals_uint64(held - before, kBlock);
+  // A block beyond the full spare, emptied, is the only empty one: it stays, asking for nothing.
+  // The spare emptied then is one too many, and asks for a drain.
+  std::vector<vkc::BlockRange> quarters;
+  for (int i = 0; i < 5; ++i) quarters.push_back(blocks.allocate(type, kBlock / 4, kMiB, false));
+  fail_unless_equals_uint64(held - before, 2 * kBlock);
+  fail_if(blocks.free(quarters[4]), "a free that left one empty block asked for a drain");
+  for (int i = 0; i < 3; ++i)
+    fail_if(blocks.free(quarters[size_t(i)]), "a free that emptied no block asked for a drain");
+  fail_unless(blocks.free(quarters[3]), "a free that left two empty blocks did not ask for a drain");
+}
+GST_END_TEST;
+
+// Buffers given back: their blocks beyond the spare go back to the driver on the reaper's thread,
+// with no other call (a stream that gave back its burst's frames, then runs steadily, makes and
+// frees nothing more).
+GST_START_TEST(test_blocks_of_freed_buffers_go_back_to_the_driver) {
+  vktest::RequirePhysicalDevice();
+  std::string error;
+  auto device = vkc::Device::acquire(-1, error);
+  fail_unless(device != nullptr, "no device: %s", error.c_str());
+  constexpr vk::DeviceSize kBlock = vkc::MemoryBlocks::kBlockBytes;
+  const vkc::MemoryHeld& held = device->memory_held();
+  auto driver_holds = [&] { return held.allocated_device_local + held.allocated_host_visible; };
+  // Three blocks of buffers, the first of which may go into a spare block the device already has.
+  std::vector<std::unique_ptr<vkc::Buffer>> buffers;
+  for (int i = 0; i < 12; ++i) buffers.push_back(vkc::Buffer::create_device(device, kBlock / 4, "test"));
+  const uint64_t full = driver_holds();
+  fail_unless(full >= 3 * kBlock, "12 buffers of a quarter block hold %" G_GUINT64_FORMAT " bytes", full);
+  buffers.clear();
+  // One block stays spare; the others go, with no other call to wake the drains.
+  const gint64 give_up = g_get_monotonic_time() + 30 * G_USEC_PER_SEC;
+  while (driver_holds() > full - 2 * kBlock && g_get_monotonic_time() < give_up) g_usleep(1000);
+  fail_unless_equals_uint64(driver_holds(), full - 2 * kBlock);
+}
+GST_END_TEST;
+
 static Suite* memory_blocks_suite() {
   Suite* suite = suite_create("memory_blocks");
   TCase* tc = tcase_create("memory_blocks");
   tcase_set_timeout(tc, 60);
   tcase_add_test(tc, test_no_move_into_free_bytes_in_pieces);
+  tcase_add_test(tc, test_empty_blocks_go_back_one_at_a_time);
+  tcase_add_test(tc, test_blocks_of_freed_buffers_go_back_to_the_driver);
   suite_add_tcase(suite, tc);
   return suite;
 }

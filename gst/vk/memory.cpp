@@ -1,7 +1,11 @@
 #include "memory.hpp"
 
+#include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <memory>
+
+#include "reaper.hpp"
 
 #define GST_CAT_DEFAULT gst_vkcompute_runtime_debug
 
@@ -30,6 +34,24 @@ vk::BufferCreateInfo buffer_info(const Device& device, vk::DeviceSize size, cons
 vk::DeviceSize round_up(vk::DeviceSize value, vk::DeviceSize align) {
   return (value + align - 1) / align * align;
 }
+
+// Frees the device's empty memory blocks beyond the spare, one each MemoryBlocks::kDriverFreeGapUs,
+// on the reaper's thread (a driver's free may take milliseconds and hold the GPU's work): each
+// drain, released there, asks for the next while blocks are left. It does not keep the device: a
+// device that closes frees its blocks at once.
+struct BlockDrain {
+  std::weak_ptr<Device> device;
+  ~BlockDrain() {
+    if (std::shared_ptr<Device> held = device.lock())
+      if (held->blocks().drain()) drain_blocks_later(held);
+  }
+  static void drain_blocks_later(const std::shared_ptr<Device>& device) {
+    auto drain = std::make_shared<BlockDrain>();  // made in place: a copy's end would drain at once
+    drain->device = device;
+    release_at(std::chrono::steady_clock::now() + std::chrono::microseconds(MemoryBlocks::kDriverFreeGapUs),
+               std::move(drain));
+  }
+};
 
 }  // namespace
 
@@ -77,7 +99,7 @@ Buffer::~Buffer() {
   if (exported_) device_->memory_held().allocated_device_local -= allocated_;
   if (*buffer_) device_->note_released();  // recorded commands may name it (commands.hpp)
   buffer_ = nullptr;                       // before its memory goes back to the block
-  if (range_) device_->blocks().free(range_);
+  if (range_ && device_->blocks().free(range_)) BlockDrain::drain_blocks_later(device_);
   if (held_)
     GST_DEBUG("freed %" G_GUINT64_FORMAT " bytes of %s memory; %s", guint64(allocated_),
               held_ == &device_->memory_held().device_local ? "device-local" : "host-visible",

@@ -83,14 +83,13 @@ constexpr vk::DeviceSize kLargeHostAlignment = 2ull << 20;
 BlockRange MemoryBlocks::allocate(uint32_t type, vk::DeviceSize size, vk::DeviceSize alignment, bool map) {
   if (map && size >= kLargeHostAlignment) alignment = std::max(alignment, kLargeHostAlignment);
   alignment = std::max<vk::DeviceSize>(alignment, 1);
-  std::lock_guard<std::mutex> guard(lock_);
-  auto& blocks = blocks_[type];
   const bool own = !in_blocks(map, size);
   if (!own) {
+    std::lock_guard<std::mutex> guard(lock_);
     // The fullest blocks first: frames pile into few blocks, and blocks that streams give frames
     // back from can empty and be freed, instead of every block keeping a few frames.
     std::vector<Block*> fullest;
-    for (auto& block : blocks)
+    for (auto& block : blocks_[type])
       if (block->size == kBlockBytes && kBlockBytes - block->used >= size) fullest.push_back(block.get());
     std::stable_sort(fullest.begin(), fullest.end(),
                      [](const Block* a, const Block* b) { return a->used > b->used; });
@@ -101,6 +100,11 @@ BlockRange MemoryBlocks::allocate(uint32_t type, vk::DeviceSize size, vk::Device
                 type,           alignment};
     }
   }
+  // A new block, made outside the lock: the driver takes milliseconds for 64 MiB (NVIDIA's pins host
+  // memory page by page), and every stream of the device places and gives back its buffers
+  // meanwhile. (Under the lock, 64 live chains on the H200 had frames of every stream held 10-40 ms
+  // at once while the start's pools were given back, run 149.) Two threads may each make one at
+  // once; the spare-block rule of free() keeps one spare.
   auto block = std::make_unique<Block>();
   block->size = own ? size : kBlockBytes;
   block->memory = vk::raii::DeviceMemory(
@@ -113,8 +117,9 @@ BlockRange MemoryBlocks::allocate(uint32_t type, vk::DeviceSize size, vk::Device
   GST_DEBUG("new memory block of type %u: %" G_GUINT64_FORMAT " bytes", type, guint64(block->size));
   BlockRange range{*block->memory, offset,   size, block->mapped ? block->mapped + offset : nullptr,
                    type,           alignment};
+  std::lock_guard<std::mutex> guard(lock_);
   allocated(type) += block->size;
-  blocks.push_back(std::move(block));
+  blocks_[type].push_back(std::move(block));
   return range;
 }
 
@@ -141,12 +146,40 @@ bool MemoryBlocks::worth_moving(const BlockRange& range) {
   return true;
 }
 
-void MemoryBlocks::free(const BlockRange& range) {
+size_t MemoryBlocks::surplus(const std::vector<std::unique_ptr<Block>>& blocks) {
+  const auto empty = std::count_if(blocks.begin(), blocks.end(),
+                                   [](const auto& b) { return b->used == 0 && b->size == kBlockBytes; });
+  return empty > 0 ? size_t(empty - 1) : 0;
+}
+
+bool MemoryBlocks::drain(int64_t now_us) {
+  std::unique_ptr<Block> freed;  // by the driver after the lock is let go (see allocate())
+  std::lock_guard<std::mutex> guard(lock_);
+  bool left = false;
+  for (auto& [type, blocks] : blocks_) {
+    if (!surplus(blocks)) continue;
+    if (!freed && now_us - last_driver_free_us_ >= kDriverFreeGapUs) {
+      // The last empty block: the first stays spare.
+      auto it = std::find_if(blocks.rbegin(), blocks.rend(),
+                             [](const auto& b) { return b->used == 0 && b->size == kBlockBytes; });
+      freed = std::move(*it);
+      blocks.erase(std::next(it).base());
+      allocated(type) -= freed->size;
+      last_driver_free_us_ = now_us;
+    }
+    left = left || surplus(blocks) > 0;
+  }
+  drain_asked_ = left;
+  return left;
+}
+
+bool MemoryBlocks::free(const BlockRange& range) {
+  std::unique_ptr<Block> emptied;  // freed by the driver after the lock is let go (see allocate())
   std::lock_guard<std::mutex> guard(lock_);
   auto& blocks = blocks_[range.type];
   auto it =
       std::find_if(blocks.begin(), blocks.end(), [&](const auto& b) { return *b->memory == range.memory; });
-  if (it == blocks.end()) return;
+  if (it == blocks.end()) return false;
   Block& block = **it;
   block.used -= range.size;
   // Back into the free ranges, joined with its neighbours.
@@ -165,15 +198,15 @@ void MemoryBlocks::free(const BlockRange& range) {
     }
   }
   block.free[offset] = size;
-  if (block.used) return;
-  // Empty: a block of its own goes at once; of the shared ones, one stays for the next frames.
-  const bool spare_elsewhere = std::any_of(blocks.begin(), blocks.end(), [&](const auto& b) {
-    return b.get() != &block && b->used == 0 && b->size == kBlockBytes;
-  });
-  if (block.size != kBlockBytes || spare_elsewhere) {
+  if (block.used == 0 && block.size != kBlockBytes) {  // a block of its own goes at once
     allocated(range.type) -= block.size;
+    emptied = std::move(*it);
     blocks.erase(it);
+    return false;
   }
+  if (drain_asked_ || block.used || !surplus(blocks)) return false;
+  drain_asked_ = true;
+  return true;
 }
 
 }  // namespace vkc

@@ -6,6 +6,8 @@
 // freeing frames of a few megabytes make one allocation per 64 MiB instead of one per frame.
 #pragma once
 
+#include <glib.h>
+
 #include <atomic>
 #include <cstdint>
 #include <limits>
@@ -45,7 +47,12 @@ class MemoryBlocks {
   // without this cap, 120 live chains on the H200 fell further behind than without moves
   // (docs/benchmarks.md). GST_VKCOMPUTE_MOVES_PER_SECOND sets another cap, to compare.
   static constexpr int64_t kMovesPerSecond = 128;
-
+  // Empty blocks beyond the spare go back to the driver one at a time (drain()), this far apart on
+  // the device: NVIDIA's driver holds the GPU's work while it frees memory, and the pools of 64 live
+  // chains giving back their start's frames freed dozens of blocks in a row (every stream's frames
+  // held 10-40 ms at once, 19-48 ms at most over 3 s, against 9.5-10.4 ms 200 ms apart and 9.1-10.5
+  // 50 ms apart, whose p99 was 5.0 ms against 2.9: H200, runs 149-152).
+  static constexpr int64_t kDriverFreeGapUs = 200'000;
   explicit MemoryBlocks(const Device& device) : device_(device) {}
   ~MemoryBlocks();
   MemoryBlocks(const MemoryBlocks&) = delete;
@@ -54,8 +61,14 @@ class MemoryBlocks {
   // `size` bytes at `alignment` of memory type `type`, mapped when `map`. Throws vk::SystemError
   // (out of memory) as vkAllocateMemory does.
   BlockRange allocate(uint32_t type, vk::DeviceSize size, vk::DeviceSize alignment, bool map);
-  // Gives the range back; a block left empty is freed, but for one spare block per memory type.
-  void free(const BlockRange& range);
+  // Gives the range back. A block of its own left empty is freed. An empty shared block stays: one
+  // per memory type as a spare, the others until drain() frees them. True when the caller is to
+  // have drain() called (kDriverFreeGapUs later, on a thread that may wait: vkc::release_at()),
+  // which no other caller has been asked for since the last drain that returned false.
+  bool free(const BlockRange& range);
+  // At `now_us` (monotonic), frees an empty shared block beyond the spare, if kDriverFreeGapUs have
+  // passed since the last. True when more wait: drain() is to be called again.
+  bool drain(int64_t now_us = g_get_monotonic_time());
   // Whether the range sits in a shared block that is not nearly full (kSparseBytes used at most)
   // while a fuller one of its type has room for it (a free range that holds it at its alignment):
   // freed and allocated again, it would move there (allocate() tries the fullest blocks first), and
@@ -83,10 +96,15 @@ class MemoryBlocks {
   // First fit in `block`, or false.
   static bool place(Block& block, vk::DeviceSize size, vk::DeviceSize alignment, vk::DeviceSize& offset);
 
+  // The empty shared blocks of `blocks` beyond the first.
+  static size_t surplus(const std::vector<std::unique_ptr<Block>>& blocks);
+
   const Device& device_;
   std::mutex lock_;
-  std::map<uint32_t, std::vector<std::unique_ptr<Block>>> blocks_;  // by memory type; lock_
-  int64_t last_move_us_ = std::numeric_limits<int64_t>::min() / 2;  // monotonic, lock_
+  std::map<uint32_t, std::vector<std::unique_ptr<Block>>> blocks_;         // by memory type; lock_
+  int64_t last_move_us_ = std::numeric_limits<int64_t>::min() / 2;         // monotonic, lock_
+  int64_t last_driver_free_us_ = std::numeric_limits<int64_t>::min() / 2;  // monotonic, lock_
+  bool drain_asked_ = false;  // lock_: free() asked for drain(), which has not yet found none left
 };
 
 }  // namespace vkc

@@ -4,6 +4,7 @@
 
 #include <pthread.h>
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <cstdlib>
@@ -28,10 +29,15 @@ struct Abandoned {
   std::shared_ptr<CommandRing> ring;
   std::shared_ptr<void> resources;
   std::shared_ptr<Device> device;  // for release_after_queue()
+  // For release_at(), which names neither a ring nor a device: the resources wait for this moment.
+  std::chrono::steady_clock::time_point not_before{};
+
+  bool timed() const { return !ring && !device; }
 
   // Whether the GPU may still use the resources: the ring's work, made first when needed (`made`:
   // the device's submission of this pass, shared with the other jobs of the device).
   bool pending(Submissions& made) {
+    if (timed()) return std::chrono::steady_clock::now() < not_before;
     try {
       if (!ring) {
         std::shared_ptr<CommandRing>& shared = made[device.get()];
@@ -107,7 +113,8 @@ struct Reaper {
           job.resources.reset();  // before the ring, whose fences guard them
           job.ring.reset();
           job.device.reset();  // the last reference may close the device: not under the lock either
-          GST_INFO("released the resources of GPU work that finished after its element let go");
+          if (!job.timed())
+            GST_INFO("released the resources of GPU work that finished after its element let go");
         }
         guard.lock();
         releasing = false;
@@ -145,7 +152,11 @@ struct Reaper {
   void stop_at_exit() {
     std::unique_lock<std::mutex> guard(lock);
     const bool other_thread = std::this_thread::get_id() != thread;
-    if (other_thread) released.wait_for(guard, kExitDrain, [&] { return jobs.empty() && !in_pass; });
+    // Timed jobs (release_at()) are not waited for: what they hold may go with the process.
+    auto only_timed = [&] {
+      return std::all_of(jobs.begin(), jobs.end(), [](const Abandoned& job) { return job.timed(); });
+    };
+    if (other_thread) released.wait_for(guard, kExitDrain, [&] { return only_timed() && !in_pass; });
     exiting = true;
     changed.notify_one();
     if (other_thread) released.wait(guard, [&] { return !releasing; });
@@ -201,6 +212,10 @@ void release_after_gpu(std::unique_ptr<CommandRing> ring, std::shared_ptr<void> 
   }
   GST_INFO("GPU work still running: its resources are released when it completes");
   give(Abandoned{std::move(ring), std::move(resources), nullptr});
+}
+
+void release_at(std::chrono::steady_clock::time_point when, std::shared_ptr<void> resources) {
+  give(Abandoned{nullptr, std::move(resources), nullptr, when});
 }
 
 void release_after_queue(std::shared_ptr<Device> device, std::shared_ptr<void> resources) {

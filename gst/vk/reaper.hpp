@@ -4,6 +4,7 @@
 // would keep a state change from finishing.
 #pragma once
 
+#include <chrono>
 #include <memory>
 
 #include "submit.hpp"
@@ -23,5 +24,9 @@ void release_after_gpu(std::unique_ptr<CommandRing> ring, std::shared_ptr<void> 
 // An exiting process releases the reaper's jobs as the GPU finishes them (a few seconds at most)
 // before the driver's own teardown: a device that only they held closes then.
 void release_after_queue(std::shared_ptr<Device> device, std::shared_ptr<void> resources);
+
+// Keeps `resources` until `when`, then frees them on the same thread: work that may wait, and should
+// not run on the caller's thread. A process that exits does not wait for them; they stay.
+void release_at(std::chrono::steady_clock::time_point when, std::shared_ptr<void> resources);
 
 }  // namespace vkc
