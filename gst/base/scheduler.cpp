@@ -327,8 +327,8 @@ CompletionService::Client::Look FrameScheduler::look(Clock::time_point now, Cloc
     const uint64_t planned = nap_ns(0, 0);
     uint64_t nap;
     if (waited + kShortestNapNs < planned) {
-      // An early look (a first waiter is looked at in every round, completions.cpp): the look
-      // planned when recent frames were about to end stays.
+      // An early look (completions.cpp looks at a first waiter in every pass): the look planned
+      // when recent frames were about to end stays.
       nap = planned - waited;
     } else {
       nap = nap_ns(waited, 1, first_waiter ? 0 : pending.eta_ns);
