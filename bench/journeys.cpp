@@ -1,5 +1,6 @@
 #include "journeys.hpp"
 
+#include <cstdint>
 #include <cstdio>
 
 namespace bench {
