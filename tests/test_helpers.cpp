@@ -250,6 +250,46 @@ GST_START_TEST(test_validation_counter) {
 }
 GST_END_TEST;
 
+GST_DEBUG_CATEGORY_STATIC(fake_vulkandebug);
+
+// GStreamer's Vulkan instance's reports (its "vulkandebug" category, vktest.cpp): errors and warnings
+// count, tolerated ones not, by ID and text in the 1.3 layer's form and by the text that starts the
+// 1.4 layer's (which has no ID); the g_warning GStreamer raises with the same text does not fail the
+// test by itself, another of its domain's would.
+GST_START_TEST(test_gstvulkan_report_counter) {
+  GST_DEBUG_CATEGORY_INIT(fake_vulkandebug, "vulkandebug", 0, "stand-in for GStreamer's Vulkan instance");
+  vktest::TakeValidationErrors();
+  GST_CAT_ERROR(fake_vulkandebug,
+                "[Validation] Code 1 : Validation Error: [ VUID-x ] Object 0: | pretend error");
+  GST_CAT_WARNING(fake_vulkandebug, "[Validation] Code 0 : vkCreateBuffer(): pretend warning");
+  GST_CAT_INFO(fake_vulkandebug, "[Validation] Code 0 : an information message is not counted");
+  GST_CAT_WARNING(fake_vulkandebug,
+                  "[Validation] Code 0 : vkCreateDevice(): Internal Warning: Ray Query validation option was "
+                  "enabled, but the rayQuery feature was not supported [Disabling gpuav_validate_ray_query]");
+  GST_CAT_WARNING(fake_vulkandebug,
+                  "[Validation] Code 7 : Validation Warning: [ WARNING-GPU-Assisted-Validation ] Object 0: | "
+                  "vkCreateDevice(): Internal Warning: Forcing shaderInt64 to VK_TRUE");
+  GST_CAT_WARNING(
+      fake_vulkandebug,
+      "[Validation] Code 7 : Validation Warning: [ VUID-y ] Object 0: | vkCreateDevice(): Internal "
+      "Warning: Forcing x");
+  GST_CAT_WARNING(fake_vulkandebug,
+                  "[Validation] Code 0 : pretend: vkCreateDevice(): Internal Warning: Forcing x");
+  g_log("GStreamer-Vulkan", G_LOG_LEVEL_WARNING, "[Validation] Code 0 : vkCreateBuffer(): pretend warning");
+  const std::vector<std::string> errors = vktest::TakeValidationErrors();
+  fail_unless_equals_int(errors.size(), 4);
+  fail_unless(g_str_has_suffix(errors[0].c_str(), "pretend error"), "got '%s'", errors[0].c_str());
+  fail_unless_equals_string(
+      errors[1].c_str(),
+      "GStreamer's Vulkan instance: [Validation] Code 0 : vkCreateBuffer(): pretend warning");
+  fail_unless(g_str_has_suffix(errors[2].c_str(),
+                               "[ VUID-y ] Object 0: | vkCreateDevice(): Internal Warning: Forcing x"),
+              "got '%s'", errors[2].c_str());
+  fail_unless(g_str_has_suffix(errors[3].c_str(), "pretend: vkCreateDevice(): Internal Warning: Forcing x"),
+              "got '%s'", errors[3].c_str());
+}
+GST_END_TEST;
+
 // A failure message lists the first validation errors, cut short, and counts the rest: check
 // refuses a message of more than 8 KB (the test then fails as an early exit with no text), which
 // nine errors of the validation layer's usual length used to exceed.
@@ -290,6 +330,7 @@ static Suite* helpers_suite() {
   TCase* validation = tcase_create("validation");
   suite_add_tcase(suite, validation);
   tcase_add_test(validation, test_validation_counter);
+  tcase_add_test(validation, test_gstvulkan_report_counter);
   tcase_add_test(validation, test_validation_summary_fits_a_failure_message);
   // Only a forked test process may exit; without fork the whole runner would.
   if (g_strcmp0(g_getenv("CK_FORK"), "no") != 0) {

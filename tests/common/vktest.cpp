@@ -22,6 +22,14 @@ constexpr char kCategoryName[] = "vkcompute";
 // VK_INSTANCE_LAYERS adds the validation layer).
 constexpr char kValidationPrefix[] = "Vulkan validation:";
 constexpr char kMessengerPrefix[] = "Vulkan:";
+// GStreamer's Vulkan instance (libgstvulkan: vulkanupload and the other stock elements, and those
+// of ours that share it) reports the layers' messages through VK_EXT_debug_report into its own
+// category, as "[<layer prefix>] Code <number> : <message>", and raises the same text as a
+// g_critical (errors) or g_warning (warnings) in its log domain. It creates that report callback
+// only if the category lets ERROR through when the instance is created.
+constexpr char kGstVulkanCategory[] = "vulkandebug";
+constexpr char kGstVulkanLogDomain[] = "GStreamer-Vulkan";
+constexpr char kGstVulkanReportPattern[] = "^\\[[^]]*\\] Code -?[0-9]+ : ";
 
 // Log functions run on whatever thread the element logs from (streaming threads, Vulkan
 // callbacks), so the error list is guarded. It is deliberately leaked: messages may still be
@@ -70,7 +78,8 @@ void EnableSynchronizationValidation() {
 // plugin's messenger writes in brackets after the prefix and the start of its text (never a whole
 // ID): what the validation layer says of its own set-up, not of what the plugin did. The 1.3.239
 // layer (Debian 12) says none of them; the 1.4.309 layer (Debian 13) says them when the
-// GPU-assisted checks are on (test_gpu_assisted and the cases that turn them on).
+// GPU-assisted checks are on (test_gpu_assisted and the cases that turn them on, and GStreamer's
+// own instance from 1.24, which turns them on itself: ToleratedReport()).
 struct ToleratedMessage {
   const char* id;
   const char* text;  // the message's text after "[id] " starts with this
@@ -86,7 +95,30 @@ constexpr ToleratedMessage kToleratedMessages[] = {
      "vkCreateDevice(): Internal Warning: Ray Query validation option was enabled, but the rayQuery feature "
      "was not supported",
      "lavapipe has no ray queries, and nothing of ours uses them"},
+    {"WARNING-GPU-Assisted-Validation",
+     "vkGetPhysicalDeviceProperties2(): Internal Warning: Setting "
+     "VkPhysicalDeviceVulkan12Properties::maxUpdateAfterBindDescriptorsInAllPools to ",
+     "the layer reports a descriptor limit lowered by what its instrumentation reserves; GStreamer's "
+     "instance (1.24+) turns the GPU-assisted checks on whenever its messages are asked for"},
 };
+
+// Whether `message`, as GStreamer's instance reports it (kGstVulkanCategory), is one of
+// kToleratedMessages. After "Code <number> : ", the 1.3 layer writes "Validation Warning: [ <id> ]"
+// and the text later on; the 1.4 layer writes the text alone (no ID, and the number 0), which must
+// then start with the tolerated text.
+bool ToleratedReport(const char* message) {
+  const char* body = std::strstr(message, " : ");
+  if (body == nullptr) return false;
+  body += 3;
+  for (const ToleratedMessage& tolerated : kToleratedMessages) {
+    const std::string id = std::string("[ ") + tolerated.id + " ]";
+    const char* at = std::strstr(body, "[ ");
+    if (at == nullptr ? g_str_has_prefix(body, tolerated.text)
+                      : g_str_has_prefix(at, id.c_str()) && std::strstr(at, tolerated.text) != nullptr)
+      return true;
+  }
+  return false;
+}
 
 bool Tolerated(const char* text) {
   for (const char* prefix : {kValidationPrefix, kMessengerPrefix}) {
@@ -106,14 +138,23 @@ void CountValidationErrors(GstDebugCategory* category, GstDebugLevel level, cons
                            GstDebugMessage* message, gpointer /*user_data*/) {
   // Warnings count too: any message of the layers at WARNING or ERROR fails the test.
   if (level != GST_LEVEL_ERROR && level != GST_LEVEL_WARNING) return;
-  if (std::strcmp(gst_debug_category_get_name(category), kCategoryName) != 0) return;
   const gchar* text = gst_debug_message_get(message);
-  if (text == nullptr ||
-      !(g_str_has_prefix(text, kValidationPrefix) || g_str_has_prefix(text, kMessengerPrefix)) ||
-      Tolerated(text))
+  if (text == nullptr) return;
+  const char* name = gst_debug_category_get_name(category);
+  std::string counted;
+  if (std::strcmp(name, kCategoryName) == 0) {
+    if (!(g_str_has_prefix(text, kValidationPrefix) || g_str_has_prefix(text, kMessengerPrefix)) ||
+        Tolerated(text))
+      return;
+    counted = text;
+  } else if (std::strcmp(name, kGstVulkanCategory) == 0) {
+    if (ToleratedReport(text)) return;
+    counted = std::string("GStreamer's Vulkan instance: ") + text;
+  } else {
     return;
+  }
   std::lock_guard<std::mutex> lock(ErrorsMutex());
-  Errors().emplace_back(text);
+  Errors().push_back(std::move(counted));
 }
 
 // The level the user's GST_DEBUG gives `name` (its last matching "pattern:level" entry), or
@@ -143,15 +184,27 @@ GstDebugLevel UserLevelFor(const char* name) {
 
 // Messages are only delivered to log functions when the category's threshold lets them through.
 // The category may not exist yet (the plugin is loaded lazily), so a name pattern is used, set
-// last (the newest pattern wins): at least WARNING, so that no GST_DEBUG setting ("*:1",
-// "vkcompute:0") hides a validation message from the count, and higher when the default threshold
-// (GST_DEBUG=4) or the user's own pattern for the category ("vkcompute:6") asks for more.
-void RaiseCategoryThreshold() {
-  const char* user = g_getenv("GST_DEBUG");
-  if (user != nullptr) gst_debug_set_threshold_from_string(user, FALSE);
+// after the user's GST_DEBUG (the newest pattern wins): at least WARNING, so that no GST_DEBUG
+// setting ("*:1", "vkcompute:0") hides a validation message from the count, and higher when the
+// default threshold (GST_DEBUG=4) or the user's own pattern for the category ("vkcompute:6") asks
+// for more.
+void RaiseCategoryThreshold(const char* name) {
   const GstDebugLevel level =
-      std::max({gst_debug_get_default_threshold(), UserLevelFor(kCategoryName), GST_LEVEL_WARNING});
-  gst_debug_set_threshold_for_name(kCategoryName, level);
+      std::max({gst_debug_get_default_threshold(), UserLevelFor(name), GST_LEVEL_WARNING});
+  gst_debug_set_threshold_for_name(name, level);
+}
+
+// GStreamer's instance reports what the layers say through kGstVulkanCategory, counted above,
+// only if that category's threshold is raised before the instance is created (Init() does it before
+// anything can create one). Its g_critical and g_warning of the same text would each fail the test
+// at once (gst-check's handler of that domain), tolerated messages included: gst-check discards
+// those of the report's form, and only those.
+void CountGstVulkanReports() {
+  RaiseCategoryThreshold(kGstVulkanCategory);
+  gst_check_add_log_filter(
+      kGstVulkanLogDomain, GLogLevelFlags(G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_WARNING),
+      g_regex_new(kGstVulkanReportPattern, GRegexCompileFlags(0), GRegexMatchFlags(0), nullptr), nullptr,
+      nullptr, nullptr);
 }
 
 std::string JoinErrors(const std::vector<std::string>& errors) {
@@ -191,7 +244,9 @@ void Init(int* argc, char*** argv) {
   gst_check_init(argc, argv);
 
   gst_debug_add_log_function(CountValidationErrors, nullptr, nullptr);
-  RaiseCategoryThreshold();
+  if (const char* user = g_getenv("GST_DEBUG")) gst_debug_set_threshold_from_string(user, FALSE);
+  RaiseCategoryThreshold(kCategoryName);
+  if (g_validation_enabled) CountGstVulkanReports();
   std::atexit(FailAtExitOnValidationErrors);
 }
 

@@ -7,6 +7,8 @@
 // turn the validation layer on, count them all (called errors below) but the few that vktest.cpp names by
 // ID and text (kToleratedMessages: the layer's words on its own set-up), and make the running test fail
 // when any was seen, so that API misuse is caught even when the converted pixels happen to be right.
+// The messages of GStreamer's own Vulkan instance (the stock elements', and any of ours that share
+// it) count the same way: they arrive in the "vulkandebug" category (vktest.cpp says how).
 #pragma once
 
 #include <vulkan/vulkan.h>
