@@ -21,18 +21,25 @@ run_packages=(
 )
 # The test suite and the benchmark only: the validation layer every test runs under, vulkaninfo,
 # PyGObject and matplotlib (the examples and their tests), ffmpeg (test_lut's peer), OpenCV
-# (test_morph's peer, vkcompute-bench's in-process peers).
+# (test_morph's peer, vkcompute-bench's in-process peers), GStreamer's own Vulkan elements
+# (vulkanupload, vulkandownload) and their library, libgstvulkan, which the plugin loads at run time
+# to take their frames (tests/test_gstvk_library).
 test_packages=(
   vulkan-validationlayers vulkan-tools
   python3 python3-gi gir1.2-gstreamer-1.0 python3-matplotlib
   ffmpeg
   libopencv-core-dev libopencv-imgproc-dev
+  gstreamer1.0-plugins-bad
 )
 
 # GStreamer's analytics library (gst-plugins-bad's, GStreamer 1.24 and later: every release after
 # Debian 12), whose relation meta lumamax and histogram fill; the suite tests that where it exists.
 . /etc/os-release
 [ "${VERSION_CODENAME:-}" = bookworm ] || test_packages+=(libgstreamer-plugins-bad1.0-dev)
+# The same package's gstreamer-vulkan-1.0.pc requires xkbcommon and xkbcommon-x11, which it does not
+# depend on (Debian 13): without them pkg-config refuses it, and tests/test_gstvk_abi, which checks
+# gst/gstvk/abi.hpp against GStreamer's Vulkan headers, is not built.
+[ "${VERSION_CODENAME:-}" = bookworm ] || test_packages+=(libxkbcommon-dev libxkbcommon-x11-dev)
 
 case ${1:-} in
   demo) packages=("${build_packages[@]}" "${run_packages[@]}") ;;
