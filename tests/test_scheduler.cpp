@@ -23,6 +23,7 @@
 #include "base/heldoutputs.hpp"
 #include "base/scheduler.hpp"
 #include "base/startgate.hpp"
+#include "base/workers.hpp"
 #include "vk/queue_lock.hpp"
 
 // After the C++ headers: its macros (fail, ...) would break <ios>.
@@ -771,6 +772,51 @@ GST_START_TEST(test_start_gate) {
 }
 GST_END_TEST;
 
+// vkc::Workers (the completion service's finishing threads): a task queued behind two busy threads
+// gets a third thread after a millisecond when both are blocked (pushes into downstreams that wait),
+// and none when both are running (tasks waiting for a CPU, which another thread would not give them)
+// or when the owner says threads wait for its lock (busy ones ending their task among them); the
+// queued task then runs as soon as a busy thread is free.
+GST_START_TEST(test_workers_grow_for_blocked_tasks_only) {
+  struct Case {
+    const char* what;
+    bool blocked;
+    bool owner_awaited;
+    size_t threads;
+  };
+  for (const Case& c : {Case{"blocked", true, false, 3}, Case{"running", false, false, 2},
+                        Case{"blocked with the owner's lock awaited", true, true, 2}}) {
+    vkc::Workers workers("test:done");
+    Gate gates[2];
+    std::atomic<bool> spin{true};
+    std::atomic<int> started{0};
+    for (Gate& gate : gates)
+      workers.run([&] {
+        started++;
+        if (c.blocked)
+          gate.pass();
+        else
+          while (spin.load()) {
+          }
+      });
+    std::promise<void> third_ran;
+    workers.run([&] { third_ran.set_value(); });
+    while (started.load() < 2) std::this_thread::yield();
+    if (c.blocked)
+      for (Gate& gate : gates) fail_unless(gate.wait_for_waiter(), "a blocked task never reached its gate");
+    std::this_thread::sleep_for(2ms);  // the queued task has waited longer than a millisecond
+    workers.check(c.owner_awaited);
+    const size_t threads = workers.threads();
+    fail_unless(threads == c.threads, "%zu threads with two %s tasks and one queued, expected %zu", threads,
+                c.what, c.threads);
+    spin = false;
+    for (Gate& gate : gates) gate.open();
+    fail_unless(third_ran.get_future().wait_for(kPatience) == std::future_status::ready,
+                "the queued task never ran behind two %s ones", c.what);
+  }
+}
+GST_END_TEST;
+
 // vkc::QueueLock: while one thread holds the lock, three threads wait for it, then a fourth that a
 // stop hurried; when the lock is let go of, the hurried thread has it first, then the others.
 GST_START_TEST(test_hurried_thread_submits_first) {
@@ -836,6 +882,7 @@ static Suite* scheduler_suite() {
   tcase_add_test(tc, test_a_stream_that_comes_back_soon_finishes_its_own_frames);
   tcase_add_test(tc, test_held_outputs_leave_in_order);
   tcase_add_test(tc, test_start_gate);
+  tcase_add_test(tc, test_workers_grow_for_blocked_tasks_only);
   tcase_add_test(tc, test_hurried_thread_submits_first);
   suite_add_tcase(suite, tc);
   return suite;

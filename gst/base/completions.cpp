@@ -139,14 +139,14 @@ void CompletionService::remove(Entry* entry) {
 }
 
 void CompletionService::wake(Entry* entry, Clock::time_point when) {
-  std::lock_guard<std::mutex> guard(lock_);
+  const std::unique_lock<std::mutex> guard = take_lock();
   wake_locked(entry, when);
 }
 
 void CompletionService::wake(Entry* entry, Clock::time_point when, Client::Point point) {
   // One locked section: an entry holding a point but no moment to be looked at would be a first
   // waiter that the round's plan leaves out.
-  std::lock_guard<std::mutex> guard(lock_);
+  const std::unique_lock<std::mutex> guard = take_lock();
   entry->point = std::move(point);
   wake_locked(entry, when);
 }
@@ -162,8 +162,18 @@ void CompletionService::wake_locked(Entry* entry, Clock::time_point when) {
   }
 }
 
+std::unique_lock<std::mutex> CompletionService::take_lock() {
+  std::unique_lock<std::mutex> guard(lock_, std::try_to_lock);
+  if (!guard.owns_lock()) {
+    awaited_++;
+    guard.lock();
+    awaited_--;
+  }
+  return guard;
+}
+
 void CompletionService::finished(Entry* entry) {
-  std::lock_guard<std::mutex> guard(lock_);
+  const std::unique_lock<std::mutex> guard = take_lock();
   entry->finishing = false;
   // Looked at again when the client asked during its finish (wake()), if it did: a frame of a live
   // stream finished on a worker costs no round of the service after it.
@@ -269,7 +279,7 @@ void CompletionService::run(const std::string& name) {
     }
     // Also what wake() asked for while the looks ran.
     // A finish queued behind blocked workers gets a thread of its own in time.
-    planned_wake_ = workers_.check();
+    planned_wake_ = workers_.check(awaited_.load() > 0);
     find_first_waiters(firsts);
     for (const Entry& e : entries_) {
       if (e.finishing) continue;

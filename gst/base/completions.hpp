@@ -122,6 +122,9 @@ class CompletionService {
   void wake_locked(Entry* entry, Clock::time_point when);
   // After a finish: the client is looked at again if it called wake() meanwhile.
   void finished(Entry* entry);
+  // lock_, taken by a thread other than the service's: counted in awaited_ while it waits, so that
+  // workers waiting for the service's thread to let go are not taken for blocked ones.
+  std::unique_lock<std::mutex> take_lock();
   // The first client waiting on each counter (lowest point; see Client::look()). Lock held.
   struct FirstWaiter {
     const std::atomic<uint64_t>* counter;
@@ -138,6 +141,7 @@ class CompletionService {
   const std::string name_;
   Workers workers_;
   std::mutex lock_;
+  std::atomic<int> awaited_{0};      // threads waiting for lock_ in take_lock()
   std::condition_variable settled_;  // remove(): a look or a finish ended
   std::list<Entry> entries_;         // lock
   // lock: clients whose finish on the service's thread waits for the end of the pass (run()), so

@@ -1,7 +1,12 @@
 #include "workers.hpp"
 
 #include <pthread.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
 #include <thread>
 #include <utility>
 
@@ -28,13 +33,38 @@ void Workers::run(std::function<void()> task) {
     start_thread();
 }
 
-Workers::Clock::time_point Workers::check() {
-  std::lock_guard<std::mutex> guard(lock_);
+Workers::Clock::time_point Workers::check(bool owner_awaited) {
+  std::unique_lock<std::mutex> guard(lock_);
   if (ending_ || idle_ >= tasks_.size()) return Clock::time_point::max();
   const Clock::time_point now = Clock::now();
   if (now - tasks_.front().since < kStuck) return tasks_.front().since + kStuck;
-  start_thread();
-  return now + kStuck;  // the next task's wait counts from now: the new thread takes one
+  // Either way the next look is a kStuck from now: the new thread takes a task, or a busy one gets
+  // its CPU or the owner's lock back and ends its task.
+  if (owner_awaited) return now + kStuck;
+  const std::vector<pid_t> busy = busy_;
+  guard.unlock();
+  const bool cpu_bound = any_runnable(busy);
+  guard.lock();
+  if (!cpu_bound && !ending_ && idle_ < tasks_.size()) start_thread();
+  return now + kStuck;
+}
+
+bool Workers::any_runnable(const std::vector<pid_t>& threads) {
+  for (const pid_t thread : threads) {
+    // /proc/self/task/<tid>/stat: "<tid> (<name>) <state> ...", the name in parentheses may hold
+    // spaces and parentheses itself, so the state follows the last ')'.
+    char path[64];
+    std::snprintf(path, sizeof path, "/proc/self/task/%d/stat", int(thread));
+    FILE* file = std::fopen(path, "re");
+    if (file == nullptr) continue;
+    char text[256];
+    const size_t length = std::fread(text, 1, sizeof text - 1, file);
+    std::fclose(file);
+    text[length] = '\0';
+    const char* close = std::strrchr(text, ')');
+    if (close != nullptr && close[1] == ' ' && close[2] == 'R') return true;
+  }
+  return false;
 }
 
 void Workers::start_thread() {
@@ -49,15 +79,18 @@ size_t Workers::threads() const {
 
 void Workers::serve() {
   pthread_setname_np(pthread_self(), name_.substr(0, 15).c_str());
+  const pid_t self = pid_t(syscall(SYS_gettid));
   std::unique_lock<std::mutex> guard(lock_);
   for (;;) {
     if (!tasks_.empty()) {
       std::function<void()> task = std::move(tasks_.front().run);
       tasks_.pop_front();
+      busy_.push_back(self);
       guard.unlock();
       task();
       task = nullptr;  // what it captured goes before the lock is taken again
       guard.lock();
+      busy_.erase(std::find(busy_.begin(), busy_.end(), self));
       continue;
     }
     if (ending_) break;

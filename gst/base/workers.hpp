@@ -4,12 +4,13 @@
 // Tasks are short (a message posted, a buffer pushed into a queue) unless one blocks (a push into a
 // downstream that waits for its clock, a full queue, a paused pipeline). The first kEager threads
 // start as soon as a task finds no idle thread; beyond those, a task that has waited kStuck for a
-// thread gets a new one (check(), which its owner calls at the times it returns). So a task that
-// blocks holds one thread and delays the others by kStuck at most, and the threads grow with the
-// tasks that have held their thread kStuck or longer at that moment (blocked in a push, or slow:
-// the two look the same from here, and a CPU too busy to run them stretches tasks too), never with
-// the number of elements. Threads idle for a while go
-// away, down to one. No GObject in here.
+// thread gets a new one (check(), which its owner calls at the times it returns), unless a busy
+// thread is runnable: then the tasks wait for a CPU, not for a thread, and another thread would only
+// queue for the same cores (on a machine kept busy by a software Vulkan device, the pool grew to 18
+// threads that way). So a task that blocks holds one thread and delays the others by kStuck at most,
+// and the threads grow with the tasks blocked in their thread (a push into a downstream that waits),
+// never with the number of elements or with the load on the CPU. Threads idle for a while go away,
+// down to one. No GObject in here.
 #pragma once
 
 #include <chrono>
@@ -18,6 +19,9 @@
 #include <functional>
 #include <mutex>
 #include <string>
+#include <vector>
+
+#include <sys/types.h>
 
 namespace vkc {
 
@@ -35,9 +39,11 @@ class Workers {
   // Runs `task` on an idle thread, or a new one while there are fewer than kEager, or else the
   // first that becomes idle (or the one check() starts). Any thread.
   void run(std::function<void()> task);
-  // Starts a thread when the oldest task not started has waited kStuck. Returns when to call
+  // Starts a thread when the oldest task not started has waited kStuck, no busy thread is runnable,
+  // and `owner_awaited` is false: threads wait for a lock the caller holds, which the busy threads
+  // (ending their tasks) may be among, and they go on as soon as it lets go. Returns when to call
   // again (Clock::time_point::max(): when a task has been added).
-  Clock::time_point check();
+  Clock::time_point check(bool owner_awaited = false);
 
   // Threads alive now (running a task or idle), for tests and the bench.
   size_t threads() const;
@@ -46,6 +52,9 @@ class Workers {
   void serve();
   // Starts a thread. With the lock held.
   void start_thread();
+  // Whether one of `threads` (kernel thread IDs) is running or waits for a CPU, rather than sleeping
+  // in a wait of its task. Where the kernel does not say (no /proc), none is.
+  static bool any_runnable(const std::vector<pid_t>& threads);
 
   static constexpr size_t kEager = 2;
   static constexpr std::chrono::microseconds kStuck{1000};
@@ -64,6 +73,7 @@ class Workers {
   std::deque<Task> tasks_;        // lock: not started yet
   size_t threads_ = 0;            // lock
   size_t idle_ = 0;               // lock: threads waiting for a task
+  std::vector<pid_t> busy_;       // lock: the kernel thread IDs of the threads running a task
   bool ending_ = false;           // lock
 };
 
