@@ -16,30 +16,19 @@
 #include "gstvk/library.hpp"
 
 #include "common/bus_wait.h"
+#include "common/gstvk_library.h"
 #include "common/runtime_test.h"
 
 namespace {
 
+using gstvk_test::GstMinor;
+using gstvk_test::Library;
 using vkc::gstvk::BarrierLayout;
 using vkc::gstvk::BarrierState;
 using vkc::gstvk::fields;
 using vkc::gstvk::GstVulkanLibrary;
 
 constexpr GstClockTime kPipelineTimeout = 30 * GST_SECOND;
-
-const GstVulkanLibrary& Library() {
-  std::string why;
-  const GstVulkanLibrary* library = vkc::gstvk::gst_vulkan_library(why);
-  fail_unless(library != nullptr, "GStreamer's Vulkan library: %s", why.c_str());
-  return *library;
-}
-
-// GStreamer's minor version: its Vulkan library is of the same release.
-guint GstMinor() {
-  guint major, minor, micro, nano;
-  gst_version(&major, &minor, &micro, &nano);
-  return minor;
-}
 
 // An instance and an open device on physical device 0, made through the library as GStreamer's
 // elements make theirs; their references are dropped at the end of the scope.

@@ -65,6 +65,7 @@ static gboolean gst_vkcompute_filter_start(GstBaseTransform* trans) {
     return FALSE;
   }
   priv->refused.restart_count();
+  priv->vulkan_context.start(GST_ELEMENT(self), *device, vkc::vulkan_element_near(GST_ELEMENT(self)));
   priv->pools = std::make_unique<vkc::FramePools>(device, priv->values.counts, kVkComputeFramesInFlight);
   priv->device = std::move(device);
   GST_OBJECT_LOCK(self);
@@ -89,6 +90,7 @@ static void release_streaming(GstVkComputeFilter* self) {
   priv->pools.reset();
   const gint64 pools_freed = g_get_monotonic_time();
   priv->device.reset();
+  priv->vulkan_context.stop();
   // What a stop costs (a live pipeline's NULL waits for it).
   GST_DEBUG_OBJECT(self,
                    "released in %" G_GINT64_FORMAT " us: its frames %" G_GINT64_FORMAT
@@ -130,10 +132,12 @@ static GstStateChangeReturn gst_vkcompute_filter_change_state(GstElement* elemen
 }
 
 // A context from the application or the bin (one a neighbour posted): the CUDA context of NVIDIA's
-// elements, for the GPU of the element's device once it is open.
+// elements, for the GPU of the element's device once it is open, or the instance of GStreamer's
+// Vulkan elements.
 static void gst_vkcompute_filter_set_context(GstElement* element, GstContext* context) {
   auto* priv = get_priv(GST_VKCOMPUTE_FILTER(element));
   priv->cuda_context.set(element, context, priv->device.get());
+  priv->vulkan_context.set(element, context);
   GST_ELEMENT_CLASS(gst_vkcompute_filter_parent_class)->set_context(element, context);
 }
 
@@ -310,8 +314,9 @@ static GstCaps* gst_vkcompute_filter_fixate_caps(GstBaseTransform* trans, GstPad
 }
 
 // Answers the device query of the elements on either side (vkc::peer_takes_device_memory(),
-// vkc::device_of_neighbours()) when the device is known, and the CUDA context query when the
-// element holds one (the context of NVIDIA's elements); else the query goes on past the element.
+// vkc::device_of_neighbours()) when the device is known, and the context queries of NVIDIA's CUDA
+// elements and of GStreamer's Vulkan elements for what the element holds of theirs; else the query
+// goes on past the element.
 static gboolean gst_vkcompute_filter_query(GstBaseTransform* trans, GstPadDirection direction,
                                            GstQuery* query) {
   auto* self = GST_VKCOMPUTE_FILTER(trans);
@@ -321,6 +326,7 @@ static gboolean gst_vkcompute_filter_query(GstBaseTransform* trans, GstPadDirect
   GST_OBJECT_UNLOCK(self);
   if (known >= 0 && vkc::answer_device_query(query, GST_ELEMENT(self), known)) return TRUE;
   if (get_priv(self)->cuda_context.answer(GST_ELEMENT(self), query)) return TRUE;
+  if (get_priv(self)->vulkan_context.answer(GST_ELEMENT(self), query)) return TRUE;
   return GST_BASE_TRANSFORM_CLASS(gst_vkcompute_filter_parent_class)->query(trans, direction, query);
 }
 

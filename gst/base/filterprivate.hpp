@@ -14,6 +14,7 @@
 #include "filterproperties.hpp"
 #include "framepools.hpp"
 #include "framestream.hpp"
+#include "gstvk/elementcontext.hpp"
 #include "linkchanges.hpp"
 #include "startgate.hpp"
 
@@ -57,6 +58,9 @@ struct GstVkComputeFilterPrivate {
   // The CUDA context shared with NVIDIA's elements around (set_context(), CONTEXT queries, frames
   // made in CUDA memory).
   vkc::cuda::ElementContext cuda_context;
+  // The instance, device and queue shared with GStreamer's Vulkan elements around (set_context(),
+  // CONTEXT queries, start()).
+  vkc::gstvk::ElementContext vulkan_context;
   // Marked by change_state() while READY to PAUSED runs start(), which opens the device.
   vkc::StartGate start_gate;
 };

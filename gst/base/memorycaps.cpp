@@ -189,7 +189,53 @@ GstPad* only_source_pad(GstElement* element) {
   GST_OBJECT_UNLOCK(element);
   return pad;
 }
+
+// The one sink pad of `element` (a new reference), or null when it has none or several.
+GstPad* only_sink_pad(GstElement* element) {
+  GST_OBJECT_LOCK(element);
+  GstPad* pad = element->numsinkpads == 1 ? GST_PAD(gst_object_ref(element->sinkpads->data)) : nullptr;
+  GST_OBJECT_UNLOCK(element);
+  return pad;
+}
+
+// Whether a pad template of `element` names GStreamer's Vulkan memory (memory:VulkanImage or
+// memory:VulkanBuffer): one of GStreamer's Vulkan elements.
+bool templates_name_vulkan_memory(GstElement* element) {
+  for (const GList* l = gst_element_class_get_pad_template_list(GST_ELEMENT_GET_CLASS(element)); l;
+       l = l->next) {
+    GstCaps* caps = gst_pad_template_get_caps(static_cast<GstPadTemplate*>(l->data));
+    bool names = false;
+    for (guint i = 0; !names && !gst_caps_is_any(caps) && i < gst_caps_get_size(caps); ++i) {
+      const GstCapsFeatures* features = gst_caps_get_features(caps, i);
+      names = features && (gst_caps_features_contains(features, GST_CAPS_FEATURE_MEMORY_VULKAN_IMAGE) ||
+                           gst_caps_features_contains(features, GST_CAPS_FEATURE_MEMORY_VULKAN_BUFFER));
+    }
+    gst_caps_unref(caps);
+    if (names) return true;
+  }
+  return false;
+}
 }  // namespace
+
+bool vulkan_element_near(GstElement* element) {
+  // Each way through elements of one pad on that side (queues, capsfilters, ours); a bound guards
+  // against a loop.
+  for (const bool downstream : {true, false}) {
+    GstPad* pad = downstream ? only_source_pad(element) : only_sink_pad(element);
+    for (int hops = 0; pad && hops < 64; ++hops) {
+      GstElement* next = element_after(pad);
+      gst_object_unref(pad);
+      pad = nullptr;
+      if (!next) break;
+      const bool found = templates_name_vulkan_memory(next);
+      if (!found) pad = downstream ? only_source_pad(next) : only_sink_pad(next);
+      gst_object_unref(next);
+      if (found) return true;
+    }
+    if (pad) gst_object_unref(pad);
+  }
+  return false;
+}
 
 Downstream downstream_of(GstPad* src, gint* device_index) {
   // Through elements of one fixed source pad (queues, capsfilters, converters), to the first

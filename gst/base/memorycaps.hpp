@@ -46,8 +46,19 @@ GstCaps* in_system_memory(GstCaps* caps);
 GstCaps* keep_memory(GstCaps* caps, bool device);
 
 // The element whose sink pad the frames pushed on `src` enter (through the ghost pads of bins), or
-// null when `src` is not linked. A new reference.
+// null when `src` is not linked. A new reference. From a sink pad: the element whose source pad
+// feeds it.
 GstElement* element_after(GstPad* src);
+
+// GStreamer's caps features of its Vulkan elements' frames (gst/vulkan/gstvkimagememory.h and
+// gstvkbuffermemory.h, whose headers we do not build with).
+#define GST_CAPS_FEATURE_MEMORY_VULKAN_IMAGE "memory:VulkanImage"
+#define GST_CAPS_FEATURE_MEMORY_VULKAN_BUFFER "memory:VulkanBuffer"
+
+// Whether one of GStreamer's Vulkan elements (a pad template naming memory:VulkanImage or
+// memory:VulkanBuffer) is next to `element`, upstream or downstream, through elements of one pad on
+// that side (queues, capsfilters, ours): the elements whose device ours would share.
+bool vulkan_element_near(GstElement* element);
 
 // What the frames pushed on `src` meet first, through elements of one fixed source pad (queues,
 // capsfilters, converters): an element of ours, an element whose source pads come and go (a tee:

@@ -1,0 +1,145 @@
+#include "elementcontext.hpp"
+
+#include <cstring>
+
+#include "gstvk/abi.hpp"
+#include "vk/device.hpp"
+
+GST_DEBUG_CATEGORY_EXTERN(gst_vkcompute_runtime_debug);
+#define GST_CAT_DEFAULT gst_vkcompute_runtime_debug
+
+namespace vkc::gstvk {
+
+namespace {
+
+constexpr const char* kDeviceContext = "gst.vulkan.device";
+
+// Device extensions that GStreamer never enables and that frames exchanged with our elements use
+// where the GPU has them: host memory imported (frames of system memory read in place), memory and
+// semaphores shared with CUDA, and the GPU's clock read beside the CPU's (GPU end times).
+constexpr const char* kWantedExtensions[] = {
+    VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME,
+    VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME,
+    VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME,
+    VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME,
+};
+
+// Whether `physical` (of GStreamer's instance) is the GPU that `ours` runs on: the same device of
+// the same driver. lavapipe listed twice matches twice; the caller prefers the same index.
+bool same_gpu(VkPhysicalDevice physical, const Device& ours) {
+  VkPhysicalDeviceProperties theirs{};
+  vkGetPhysicalDeviceProperties(physical, &theirs);
+  const vk::PhysicalDeviceProperties& mine = ours.properties();
+  return theirs.vendorID == mine.vendorID && theirs.deviceID == mine.deviceID &&
+         theirs.driverVersion == mine.driverVersion &&
+         std::strncmp(theirs.deviceName, mine.deviceName, VK_MAX_PHYSICAL_DEVICE_NAME_SIZE) == 0 &&
+         std::memcmp(theirs.pipelineCacheUUID, mine.pipelineCacheUUID, VK_UUID_SIZE) == 0;
+}
+
+// Whether `type` is one of the contexts of GStreamer's Vulkan elements: only those load the library
+// (a process whose pipelines have none of those elements never does).
+bool vulkan_context_type(const gchar* type) {
+  return type && g_str_has_prefix(type, "gst.vulkan.");
+}
+
+}  // namespace
+
+ElementContext::~ElementContext() {
+  stop();
+  if (instance_) gst_object_unref(instance_);
+}
+
+void ElementContext::set(GstElement* element, GstContext* context) {
+  if (!vulkan_context_type(gst_context_get_context_type(context))) return;
+  std::string why;
+  const GstVulkanLibrary* library = gst_vulkan_library(why);
+  if (!library) return;
+  std::lock_guard<std::recursive_mutex> lock(lock_);
+  library->handle_set_context(element, context, nullptr, &instance_);
+}
+
+bool ElementContext::answer(GstElement* element, GstQuery* query) {
+  const gchar* type = nullptr;
+  if (GST_QUERY_TYPE(query) != GST_QUERY_CONTEXT || !gst_query_parse_context_type(query, &type) ||
+      !vulkan_context_type(type))
+    return false;
+  std::string why;
+  const GstVulkanLibrary* library = gst_vulkan_library(why);
+  if (!library) return false;
+  std::lock_guard<std::recursive_mutex> lock(lock_);
+  if (!instance_ && !device_ && !queue_) return false;
+  return library->handle_context_query(element, query, nullptr, instance_, device_) ||
+         library->queue_handle_context_query(element, query, queue_);
+}
+
+void ElementContext::start(GstElement* element, const Device& ours, bool vulkan_near) {
+  // The application's device, set on the element (GStreamer's helpers take only instances).
+  GstContext* set = gst_element_get_context(element, kDeviceContext);
+  if (!set && !vulkan_near) return;  // no library loaded, no instance made, nothing posted
+  std::string why;
+  const GstVulkanLibrary* library = gst_vulkan_library(why);
+  std::lock_guard<std::recursive_mutex> lock(lock_);
+  if (set) {
+    if (library) library->context_get_vulkan_device(set, &device_);
+    gst_context_unref(set);
+    if (device_) GST_INFO_OBJECT(element, "GStreamer's Vulkan device %p, set by the application", device_);
+  }
+  if (!library) return;
+  if (!device_ && library->device_run_context_query(element, &device_))
+    GST_INFO_OBJECT(element, "GStreamer's Vulkan device %p, of an element around", device_);
+  // GStreamer 1.22 opens its devices with no Vulkan feature (no timeline semaphores): a device made
+  // there could never be shared, so the elements around make their own.
+  if (!device_ && barrier_layout(*library) == BarrierLayout::kFlags64) {
+    if (!library->ensure_element_data(element, nullptr, &instance_)) return;
+    device_ = make_device(element, *library, ours);
+  }
+  if (!device_) return;
+  if (library->queue_run_context_query(element, &queue_))
+    GST_DEBUG_OBJECT(element, "GStreamer's Vulkan queue %p, of an element around", queue_);
+  else if (library->device_select_queue)
+    queue_ = library->device_select_queue(device_, VK_QUEUE_COMPUTE_BIT);
+}
+
+GstVulkanDevice* ElementContext::make_device(GstElement* element, const GstVulkanLibrary& library,
+                                             const Device& ours) {
+  const InstanceFields& instance = fields(instance_);
+  int index = -1;
+  for (guint32 i = 0; i < instance.n_physical_devices; ++i)
+    if (same_gpu(instance.physical_devices[i], ours) && (index < 0 || int(i) == ours.index())) index = int(i);
+  if (index < 0) {
+    GST_INFO_OBJECT(element, "GStreamer's Vulkan instance does not list %s: no device of its made",
+                    ours.name().c_str());
+    return nullptr;
+  }
+  GstVulkanDevice* device = library.device_new_with_index(instance_, guint(index));
+  if (!device) return nullptr;
+  for (const char* extension : kWantedExtensions)
+    if (!library.device_enable_extension(device, extension))
+      GST_DEBUG_OBJECT(element, "GStreamer's Vulkan device %d: no %s", index, extension);
+  GError* error = nullptr;
+  if (!library.device_open(device, &error)) {
+    GST_WARNING_OBJECT(element, "GStreamer's Vulkan device %d (%s) did not open: %s", index,
+                       ours.name().c_str(), error ? error->message : "no reason given");
+    g_clear_error(&error);
+    gst_object_unref(device);
+    return nullptr;
+  }
+  GST_INFO_OBJECT(element, "made GStreamer's Vulkan device %p on %s (index %d of its instance)", device,
+                  ours.name().c_str(), index);
+  return device;
+}
+
+void ElementContext::stop() {
+  std::lock_guard<std::recursive_mutex> lock(lock_);
+  if (queue_) gst_object_unref(queue_);
+  if (device_) gst_object_unref(device_);
+  queue_ = nullptr;
+  device_ = nullptr;
+}
+
+GstVulkanDevice* ElementContext::device() {
+  std::lock_guard<std::recursive_mutex> lock(lock_);
+  return device_;
+}
+
+}  // namespace vkc::gstvk
