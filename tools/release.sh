@@ -51,12 +51,26 @@ if [ ! -x "$root/usr/bin/apt-get" ]; then
 fi
 cp /etc/resolv.conf "$root/etc/resolv.conf" 2> /dev/null || true
 
-# The working tree into the root; the copy's build/ (the root's own build) stays.
+# The working tree into the root; the copy's build/ (the root's own build) stays. A file is copied
+# only when its content differs from the copy's, and then with a new time: the copy's build/ may be
+# newer than a changed file's own time (a build of another tree, a checkout of an older commit),
+# and ninja rebuilds by time. Files gone from the tree go from the copy.
 mkdir -p "$root$tree"
-find "$root$tree" -mindepth 1 -maxdepth 1 ! -name build -exec rm -rf {} +
+staging=$(mktemp -d "$roots/.tree-XXXXXX")
 git ls-files -z --cached --others --exclude-standard |
   while IFS= read -r -d '' file; do if [ -e "$file" ]; then printf '%s\0' "$file"; fi; done |
-  tar --null -T - -cf - | tar -xf - -C "$root$tree"
+  tar --null -T - -cf - | tar -xf - -C "$staging"
+(cd "$staging" && find . -type f -print0) |
+  while IFS= read -r -d '' file; do
+    if ! cmp -s "$staging/$file" "$root$tree/$file"; then
+      mkdir -p "$(dirname "$root$tree/$file")"
+      rm -f "$root$tree/$file"
+      cp "$staging/$file" "$root$tree/$file"
+    fi
+  done
+(cd "$root$tree" && find . -path ./build -prune -o -type f -print0) |
+  while IFS= read -r -d '' file; do [ -e "$staging/$file" ] || rm -f "$root$tree/$file"; done
+rm -rf "$staging"
 
 case $command in
   demo) run='bash tools/demo.sh' ;;
