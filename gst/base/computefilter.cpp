@@ -7,6 +7,7 @@
 #include "cudapool.hpp"
 #include "deviceopen.hpp"
 #include "filterprivate.hpp"
+#include "gstvk/library.hpp"
 #include "memorycaps.hpp"
 #include "vk/batch.hpp"
 
@@ -177,6 +178,19 @@ static gboolean gst_vkcompute_filter_set_caps(GstBaseTransform* trans, GstCaps* 
   // GstBaseTransform has just chosen passthrough for equal caps; an analysis element that draws
   // into its frames, or whose frames move between host and device memory, needs output buffers.
   const bool passthrough = priv->stream->wants_passthrough();
+  GstCaps* out_vulkan = vkc::structures_in_vulkan_memory(outcaps);
+  const bool out_in_vulkan_memory = !gst_caps_is_empty(out_vulkan);
+  gst_caps_unref(out_vulkan);
+  if (!passthrough && out_in_vulkan_memory) {
+    // An analysis that draws writes a new frame, which it cannot make in GStreamer's Vulkan memory.
+    GST_ELEMENT_ERROR(
+        self, CORE, NEGOTIATION,
+        ("%s draws into its frames, and cannot write frames in GStreamer's Vulkan memory: put vulkandownload "
+         "before it",
+         GST_OBJECT_NAME(self)),
+        ("output caps %" GST_PTR_FORMAT, outcaps));
+    return FALSE;
+  }
   priv->stream->set_passthrough(passthrough);
   gst_base_transform_set_passthrough(trans, passthrough);
   GST_DEBUG_OBJECT(self, "configured %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT "%s", incaps, outcaps,
@@ -281,7 +295,7 @@ static GstCaps* gst_vkcompute_filter_transform_caps(GstBaseTransform* trans, Gst
   auto* klass = GST_VKCOMPUTE_FILTER_GET_CLASS(trans);
   std::string why;
   const bool cuda = vkc::cuda::available(why);
-  GstCaps* read = vkc::structures_in_cuda_memory(caps, false);
+  GstCaps* read = vkc::structures_in_plain_memory(caps);
   if (!klass->analysis && cuda) read = gst_caps_merge(read, vkc::structures_in_cuda_memory(caps, true));
   GstCaps* formats =
       klass->transform_formats ? klass->transform_formats(direction, read) : gst_caps_ref(read);
@@ -292,6 +306,16 @@ static GstCaps* gst_vkcompute_filter_transform_caps(GstBaseTransform* trans, Gst
   else if (cuda)
     result = gst_caps_merge(result, vkc::in_cuda_memory(formats));
   gst_caps_unref(formats);
+  // An analysis passes frames of GStreamer's Vulkan elements on in their memory (vulkanbridge.hpp
+  // reads them), where GStreamer's Vulkan library is in the process: our own templates name those
+  // memories too.
+  if (klass->analysis) {
+    GstCaps* vulkan = vkc::structures_in_vulkan_memory(caps);
+    if (!gst_caps_is_empty(vulkan) && vkc::gstvk::in_process() && vkc::gstvk::available(why))
+      result = gst_caps_merge(result, vulkan);
+    else
+      gst_caps_unref(vulkan);
+  }
   if (!filter) return result;
   GstCaps* filtered = gst_caps_intersect_full(filter, result, GST_CAPS_INTERSECT_FIRST);
   gst_caps_unref(result);
@@ -393,11 +417,11 @@ static void gst_vkcompute_filter_init(GstVkComputeFilter* self) {
 
 void gst_vkcompute_filter_class_add_pad_templates(GstVkComputeFilterClass* klass, const char* sink_caps,
                                                   const char* src_caps) {
-  vkc::add_pad_templates(GST_ELEMENT_CLASS(klass), sink_caps, src_caps);
+  vkc::add_pad_templates(GST_ELEMENT_CLASS(klass), sink_caps, src_caps, false);
 }
 
 void gst_vkcompute_filter_class_init_analysis(GstVkComputeFilterClass* klass, const char* caps_string) {
-  vkc::add_pad_templates(GST_ELEMENT_CLASS(klass), caps_string, caps_string);
+  vkc::add_pad_templates(GST_ELEMENT_CLASS(klass), caps_string, caps_string, true);
   GST_BASE_TRANSFORM_CLASS(klass)->passthrough_on_same_caps = TRUE;
   klass->analysis = TRUE;
 }

@@ -70,6 +70,15 @@ void ElementOwner::post_error(GQuark domain, gint code, const std::string& messa
                            __LINE__);
 }
 
+void ElementOwner::post_warning(GQuark domain, gint code, const std::string& message) {
+  gst_element_message_full(GST_ELEMENT(self_), GST_MESSAGE_WARNING, domain, code, g_strdup(message.c_str()),
+                           nullptr, __FILE__, GST_FUNCTION, __LINE__);
+}
+
+GstVulkanQueue* ElementOwner::gst_vulkan_queue() {
+  return gst_vkcompute_filter_private(self_)->vulkan_context.queue();
+}
+
 void ElementOwner::post_error(GError* error) {
   if (!error)
     error = g_error_new(GST_CORE_ERROR, GST_CORE_ERROR_FAILED, "%s failed without saying why",

@@ -1,5 +1,7 @@
 #include "frame.hpp"
 
+#include <utility>
+
 #include <array>
 #include <atomic>
 #include <vector>
@@ -281,6 +283,7 @@ void InputBinding::release() {
   for (auto& [mem, map] : maps_) gst_memory_unmap(mem, &map);
   maps_.clear();
   pieces_.clear();
+  if (copy_) gst_buffer_unref(std::exchange(copy_, nullptr));
 }
 
 }  // namespace vkc

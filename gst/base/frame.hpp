@@ -55,6 +55,11 @@ enum class InputPath {
 // import or staging buffer until release().
 class InputBinding {
  public:
+  InputBinding() = default;
+  ~InputBinding() { release(); }
+  InputBinding(const InputBinding&) = delete;
+  InputBinding& operator=(const InputBinding&) = delete;
+
   // Binds `buf` (laid out as `info`, or as its GstVideoMeta) for the GPU; `staging` is the
   // slot's staging buffer, grown as needed. Device memory of another device is read back by a
   // CPU map and staged. Returns false with `error` set when the buffer is
@@ -62,6 +67,14 @@ class InputBinding {
   bool bind(const std::shared_ptr<Device>& device, GstBuffer* buf, const GstVideoInfo& info,
             std::unique_ptr<Buffer>& staging, FrameLayout& layout, std::string& error);
   void release();
+  // bind() of `copy`, a copy in host memory of the frame (VulkanBridge::copy()), which the binding
+  // holds until release().
+  bool bind_copy(const std::shared_ptr<Device>& device, GstBuffer* copy, const GstVideoInfo& info,
+                 std::unique_ptr<Buffer>& staging, FrameLayout& layout, std::string& error) {
+    release();
+    copy_ = copy;
+    return bind(device, copy, info, staging, layout, error);
+  }
   // The frame was bound by CudaFrames::bind_input(): the slot's work waits for `value` of its semaphore.
   void bound_from_cuda(uint64_t value) {
     release();
@@ -98,7 +111,8 @@ class InputBinding {
       imports_;                // per-frame imports of memory that is not plain system memory
   std::vector<Piece> pieces_;  // kGathered: the buffer's memories, in order
   InputPath path_ = InputPath::kOwnMemory;
-  uint64_t cuda_value_ = 0;  // kCuda
+  uint64_t cuda_value_ = 0;    // kCuda
+  GstBuffer* copy_ = nullptr;  // bind_copy()'s copy, a reference
 };
 
 // Rows and bytes per row of plane `plane` of `info`: the most any of its components spans. A packed

@@ -439,6 +439,25 @@ GstFlowReturn FrameStream::acquire_output(Frame& frame, bool& cuda_output) {
   return GST_FLOW_OK;
 }
 
+GstBuffer* FrameStream::copy_from_vulkan(GstBuffer* in, uint32_t slot, std::string& error) {
+  if (!vulkan_ || !vulkan_->serves(in)) {
+    vulkan_.reset();  // a device of GStreamer's that no frame comes from any more
+    vulkan_ = VulkanBridge::make(in, owner_.gst_vulkan_queue(), ring_->depth(), error);
+    if (!vulkan_) return nullptr;
+    // Once per device and start: the frames take the slow way, through host memory.
+    bool lasting = false;
+    const std::string text = "GStreamer's Vulkan device " + vulkan_->device_name() + " is not shared with " +
+                             name_ + "'s Vulkan device (" + device_->name() +
+                             "): " + vulkan_->why_not_shared(lasting) +
+                             "; its frames are copied between the two through host memory";
+    if (lasting)
+      owner_.post_warning(GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_SETTINGS, text);
+    else
+      GST_INFO("%s", text.c_str());
+  }
+  return vulkan_->copy(slot, in, in_info_, error);
+}
+
 // Binds the input, takes an output buffer, records and submits one frame into `slot`, and hands it
 // to the scheduler. Takes `in`. An output in device memory leaves now, in `out`, carrying where our
 // work ends: the work of any element of ours that reads it is ordered after ours on the GPU, and a
@@ -462,6 +481,13 @@ GstFlowReturn FrameStream::submit_frame(GstBuffer* in, const GstSegment& segment
       return GST_FLOW_ERROR;
     }
     work->input.bound_from_cuda(value);
+  } else if (in_vulkan_image_memory(in)) {
+    GstBuffer* copy = copy_from_vulkan(in, slot, error);
+    if (!copy || !work->input.bind_copy(device_, copy, in_info_, copies_->staging(slot), frame.in, error)) {
+      owner_.post_error(GST_STREAM_ERROR, GST_STREAM_ERROR_FAILED,
+                        "Frame in GStreamer's Vulkan memory could not be read: " + error + ".", "");
+      return GST_FLOW_ERROR;
+    }
   } else if (!work->input.bind(device_, in, in_info_, copies_->staging(slot), frame.in, error)) {
     owner_.post_error(GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
                       "Input buffer does not match its caps: " + error + ".", "");

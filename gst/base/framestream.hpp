@@ -36,6 +36,7 @@
 #include "scheduler.hpp"
 #include "staging.hpp"
 #include "vkmemory.hpp"
+#include "vulkanbridge.hpp"
 
 namespace vkc {
 
@@ -57,6 +58,10 @@ class FrameStream {
     // Posts an element error.
     virtual void post_error(GQuark domain, gint code, const std::string& message,
                             const std::string& debug) = 0;
+    // Posts an element warning.
+    virtual void post_warning(GQuark domain, gint code, const std::string& message) = 0;
+    // The queue of GStreamer's Vulkan elements around, which they lock to submit (borrowed), or null.
+    virtual GstVulkanQueue* gst_vulkan_queue() = 0;
     // The mean GPU time per frame of the latest window of timed frames, in microseconds, from the
     // thread that finishes frames.
     virtual void gpu_time(double mean_us) = 0;
@@ -106,6 +111,9 @@ class FrameStream {
                              bool& leaves_with_results);
   // `cuda_output`: set when the output is a frame in CUDA memory (CudaFrames::bind_output()).
   GstFlowReturn acquire_output(Frame& frame, bool& cuda_output);
+  // `in` (GStreamer's Vulkan image memory) copied by its device into host memory for `slot`
+  // (vulkanbridge.hpp), the bridge made on its first frame; null with `error` set.
+  GstBuffer* copy_from_vulkan(GstBuffer* in, uint32_t slot, std::string& error);
   bool record_and_submit(Frame& frame, const InputBinding& input, bool cuda_output, GError** error);
   void record_analysis_output(Frame& frame);
   void stage_input(Frame& frame);
@@ -129,6 +137,9 @@ class FrameStream {
   std::unique_ptr<CommandRing> ring_;
   std::unique_ptr<SlotCopies> copies_;  // the ring slots' staging buffers and frame copies
   std::unique_ptr<CudaFrames> cuda_;    // frames in CUDA memory, from the first one on
+  // Frames in GStreamer's Vulkan image memory, copied by its device (vulkanbridge.hpp), from the
+  // first one on.
+  std::unique_ptr<VulkanBridge> vulkan_;
   // Frames from their submission until they leave (scheduler.hpp).
   std::unique_ptr<FrameScheduler> scheduler_;
   // Outputs in host memory finished while the streaming thread is inside a frame (heldoutputs.hpp).

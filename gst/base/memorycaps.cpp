@@ -3,6 +3,7 @@
 #include <initializer_list>
 #include <tuple>
 
+#include "computefilter.hpp"
 #include "cuda/gstcudamemory.hpp"
 #include "vkmemory.hpp"
 
@@ -61,17 +62,58 @@ constexpr const char* kCudaFormats =
     "BGR10A2_LE, RGB10A2_LE, YUY2, UYVY }";
 }  // namespace
 
-GstCaps* structures_in_cuda_memory(GstCaps* caps, bool cuda) {
+namespace {
+// The structures of `caps` whose features name one of `memories` (`in`), or all the others (new
+// caps).
+GstCaps* structures_naming(GstCaps* caps, std::initializer_list<const char*> memories, bool in) {
   GstCaps* kept = gst_caps_new_empty();
   for (guint i = 0; i < gst_caps_get_size(caps); ++i) {
     GstCapsFeatures* features = gst_caps_get_features(caps, i);
-    const bool in_cuda = features && !gst_caps_features_is_any(features) &&
-                         gst_caps_features_contains(features, cuda::kCapsFeature);
-    if (in_cuda == cuda)
+    bool names = false;
+    for (const char* memory : memories)
+      names = names || (features && !gst_caps_features_is_any(features) &&
+                        gst_caps_features_contains(features, memory));
+    if (names == in)
       kept = gst_caps_merge_structure_full(kept, gst_structure_copy(gst_caps_get_structure(caps, i)),
                                            features ? gst_caps_features_copy(features) : nullptr);
   }
   return kept;
+}
+
+// The formats whose planes GStreamer's Vulkan elements hold in images of one plain texel each
+// (RGB and BGR left out: GStreamer 1.22's upload of them hangs; packed 4:2:2 is held in block
+// formats).
+constexpr const char* kVulkanFormats =
+    "video/x-raw, format=(string){ RGBA, BGRA, RGBx, BGRx, ARGB, ABGR, xRGB, xBGR, AYUV, GRAY8, GRAY16_LE, "
+    "I420, "
+    "YV12, NV12, NV21, Y444, Y42B }";
+}  // namespace
+
+GstCaps* structures_in_cuda_memory(GstCaps* caps, bool cuda) {
+  return structures_naming(caps, {cuda::kCapsFeature}, cuda);
+}
+
+GstCaps* structures_in_vulkan_memory(GstCaps* caps) {
+  return structures_naming(
+      caps, {GST_CAPS_FEATURE_MEMORY_VULKAN_IMAGE, GST_CAPS_FEATURE_MEMORY_VULKAN_BUFFER}, true);
+}
+
+GstCaps* structures_in_plain_memory(GstCaps* caps) {
+  return structures_naming(
+      caps, {cuda::kCapsFeature, GST_CAPS_FEATURE_MEMORY_VULKAN_IMAGE, GST_CAPS_FEATURE_MEMORY_VULKAN_BUFFER},
+      false);
+}
+
+GstCaps* in_vulkan_memory(GstCaps* formats) {
+  GstCaps* plain = in_system_memory(formats);  // intersected without their features
+  GstCaps* vulkan_formats = gst_caps_from_string(kVulkanFormats);
+  GstCaps* held = gst_caps_intersect(plain, vulkan_formats);
+  GstCaps* result =
+      in_memories(held, {GST_CAPS_FEATURE_MEMORY_VULKAN_IMAGE, GST_CAPS_FEATURE_MEMORY_VULKAN_BUFFER});
+  gst_caps_unref(held);
+  gst_caps_unref(vulkan_formats);
+  gst_caps_unref(plain);
+  return result;
 }
 
 guint structures_in_cuda_memory_count(GstCaps* caps) {
@@ -102,11 +144,12 @@ GstCaps* in_cuda_memory(GstCaps* formats) {
   return result;
 }
 
-void add_pad_templates(GstElementClass* klass, const char* sink_caps, const char* src_caps) {
+void add_pad_templates(GstElementClass* klass, const char* sink_caps, const char* src_caps, bool vulkan) {
   for (auto [name, direction, caps_string] :
        {std::tuple{"sink", GST_PAD_SINK, sink_caps}, std::tuple{"src", GST_PAD_SRC, src_caps}}) {
     GstCaps* formats = gst_caps_from_string(caps_string);
     GstCaps* caps = gst_caps_merge(in_both_memories(formats), in_cuda_memory(formats));
+    if (vulkan) caps = gst_caps_merge(caps, in_vulkan_memory(formats));
     gst_element_class_add_pad_template(klass, gst_pad_template_new(name, direction, GST_PAD_ALWAYS, caps));
     gst_caps_unref(caps);
     gst_caps_unref(formats);
@@ -199,16 +242,19 @@ GstPad* only_sink_pad(GstElement* element) {
 }
 
 // Whether a pad template of `element` names GStreamer's Vulkan memory (memory:VulkanImage or
-// memory:VulkanBuffer): one of GStreamer's Vulkan elements.
+// memory:VulkanBuffer) and the element is not ours: one of GStreamer's Vulkan elements.
 bool templates_name_vulkan_memory(GstElement* element) {
+  if (GST_IS_VKCOMPUTE_FILTER(element)) return false;
   for (const GList* l = gst_element_class_get_pad_template_list(GST_ELEMENT_GET_CLASS(element)); l;
        l = l->next) {
     GstCaps* caps = gst_pad_template_get_caps(static_cast<GstPadTemplate*>(l->data));
     bool names = false;
     for (guint i = 0; !names && !gst_caps_is_any(caps) && i < gst_caps_get_size(caps); ++i) {
       const GstCapsFeatures* features = gst_caps_get_features(caps, i);
-      names = features && (gst_caps_features_contains(features, GST_CAPS_FEATURE_MEMORY_VULKAN_IMAGE) ||
-                           gst_caps_features_contains(features, GST_CAPS_FEATURE_MEMORY_VULKAN_BUFFER));
+      // ANY (videoconvert's templates from 1.24) contains every feature, and names no memory.
+      names = features && !gst_caps_features_is_any(features) &&
+              (gst_caps_features_contains(features, GST_CAPS_FEATURE_MEMORY_VULKAN_IMAGE) ||
+               gst_caps_features_contains(features, GST_CAPS_FEATURE_MEMORY_VULKAN_BUFFER));
     }
     gst_caps_unref(caps);
     if (names) return true;

@@ -9,6 +9,11 @@
 // not libgstvulkan's GstVulkanBufferMemory, which memory:VulkanBuffer promises.
 #define GST_CAPS_FEATURE_MEMORY_VKCOMPUTE_DEVICE "memory:VkComputeDevice"
 
+// GStreamer's caps features of its Vulkan elements' frames (gst/vulkan/gstvkimagememory.h and
+// gstvkbuffermemory.h, whose headers we do not build with).
+#define GST_CAPS_FEATURE_MEMORY_VULKAN_IMAGE "memory:VulkanImage"
+#define GST_CAPS_FEATURE_MEMORY_VULKAN_BUFFER "memory:VulkanBuffer"
+
 namespace vkc {
 
 // Whether `features` name device memory explicitly (ANY does not).
@@ -26,8 +31,17 @@ GstCaps* in_both_memories(GstCaps* caps);
 
 // Adds always-pad templates "sink" and "src" to `klass`: the caps strings' structures, each in both
 // memories and, those of formats it holds, in GStreamer's CUDA memory (memory:CUDAMemory), which
-// every element reads and writes (gst/base/cudaframes.hpp).
-void add_pad_templates(GstElementClass* klass, const char* sink_caps, const char* src_caps);
+// every element reads and writes (gst/base/cudaframes.hpp), and with `vulkan` in GStreamer's Vulkan
+// memories (in_vulkan_memory()).
+void add_pad_templates(GstElementClass* klass, const char* sink_caps, const char* src_caps, bool vulkan);
+
+// The structures of `formats` whose format GStreamer's Vulkan elements hold in an image of a plain
+// texel per plane, in memory:VulkanImage and in memory:VulkanBuffer (new caps).
+GstCaps* in_vulkan_memory(GstCaps* formats);
+// The structures of `caps` in GStreamer's Vulkan memories (new caps).
+GstCaps* structures_in_vulkan_memory(GstCaps* caps);
+// The structures of `caps` in neither GStreamer's CUDA memory nor its Vulkan memories (new caps).
+GstCaps* structures_in_plain_memory(GstCaps* caps);
 
 // The structures of `formats` whose format GStreamer's CUDA memory holds, in that memory (new caps).
 GstCaps* in_cuda_memory(GstCaps* formats);
@@ -49,11 +63,6 @@ GstCaps* keep_memory(GstCaps* caps, bool device);
 // null when `src` is not linked. A new reference. From a sink pad: the element whose source pad
 // feeds it.
 GstElement* element_after(GstPad* src);
-
-// GStreamer's caps features of its Vulkan elements' frames (gst/vulkan/gstvkimagememory.h and
-// gstvkbuffermemory.h, whose headers we do not build with).
-#define GST_CAPS_FEATURE_MEMORY_VULKAN_IMAGE "memory:VulkanImage"
-#define GST_CAPS_FEATURE_MEMORY_VULKAN_BUFFER "memory:VulkanBuffer"
 
 // Whether one of GStreamer's Vulkan elements (a pad template naming memory:VulkanImage or
 // memory:VulkanBuffer) is next to `element`, upstream or downstream, through elements of one pad on

@@ -33,8 +33,7 @@ class SlotCopies {
   // `layout` moved into the slot's output copy with the same strides. A new copy is zeroed by a
   // fill recorded into `cmd`, so that its row padding, which no kernel writes, reads the same in
   // every run: the caller orders the fill before the kernels.
-  FrameLayout output_copy(uint32_t slot, Commands cmd, const GstVideoInfo& info,
-                          const FrameLayout& layout);
+  FrameLayout output_copy(uint32_t slot, Commands cmd, const GstVideoInfo& info, const FrameLayout& layout);
 
  private:
   // Device copies of one kind (input or output): the slots' own, and spares from slots whose frames

@@ -150,6 +150,18 @@ BarrierLayout barrier_layout(const GstVulkanLibrary& library) {
   return library.has_operation ? BarrierLayout::kFlags64 : BarrierLayout::kFlags32;
 }
 
+bool read_image(const GstVulkanLibrary& library, GstMemory* memory, ImageHead& head) {
+  if (!library.is_image_memory(memory)) return false;
+  const auto& image = *reinterpret_cast<const ImageMemoryFields<BarrierMemoryInfo32>*>(memory);
+  head.device = image.device;
+  head.image = image.image;
+  head.create_info = image.create_info;
+  head.create_info.pNext = nullptr;  // GStreamer's, not ours to follow
+  head.create_info.pQueueFamilyIndices = nullptr;
+  head.usage = image.usage;
+  return true;
+}
+
 bool read_barrier(const GstVulkanLibrary& library, GstMemory* memory, BarrierState& state) {
   return barrier_layout(library) == BarrierLayout::kFlags64
              ? read_as<BarrierMemoryInfo64>(library, memory, state)

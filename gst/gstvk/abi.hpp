@@ -154,6 +154,17 @@ struct BarrierState {
   guint64 semaphore_value = 0;
 };
 
+// What a GstVulkanImageMemory is: the device and image it holds and how the image was made (the
+// head before the barrier state, the same in both layouts).
+struct ImageHead {
+  GstVulkanDevice* device = nullptr;
+  VkImage image = VK_NULL_HANDLE;
+  VkImageCreateInfo create_info{};
+  VkImageUsageFlags usage = 0;
+};
+// The head of `memory` when it is GStreamer's image memory; false for any other memory.
+bool read_image(const GstVulkanLibrary& library, GstMemory* memory, ImageHead& head);
+
 // The state of `memory`, GStreamer's image or buffer memory; false for any other memory.
 bool read_barrier(const GstVulkanLibrary& library, GstMemory* memory, BarrierState& state);
 // Stores `state` as the memory's new state after our work on it, as GStreamer's elements do after

@@ -75,7 +75,12 @@ bool ElementContext::answer(GstElement* element, GstQuery* query) {
 void ElementContext::start(GstElement* element, const Device& ours, bool vulkan_near) {
   // The application's device, set on the element (GStreamer's helpers take only instances).
   GstContext* set = gst_element_get_context(element, kDeviceContext);
-  if (!set && !vulkan_near) return;  // no library loaded, no instance made, nothing posted
+  // No instance made and nothing posted without a reason; nothing to share without the library in
+  // the process (in_process()).
+  if ((!set && !vulkan_near) || !in_process()) {
+    if (set) gst_context_unref(set);
+    return;
+  }
   std::string why;
   const GstVulkanLibrary* library = gst_vulkan_library(why);
   std::lock_guard<std::recursive_mutex> lock(lock_);
@@ -91,9 +96,11 @@ void ElementContext::start(GstElement* element, const Device& ours, bool vulkan_
   // there could never be shared, so the elements around make their own.
   if (!device_ && barrier_layout(*library) == BarrierLayout::kFlags64) {
     if (!library->ensure_element_data(element, nullptr, &instance_)) return;
+    met_instance(instance_);
     device_ = make_device(element, *library, ours);
   }
   if (!device_) return;
+  met_instance(fields(device_).instance);
   if (library->queue_run_context_query(element, &queue_))
     GST_DEBUG_OBJECT(element, "GStreamer's Vulkan queue %p, of an element around", queue_);
   else if (library->device_select_queue)
@@ -140,6 +147,11 @@ void ElementContext::stop() {
 GstVulkanDevice* ElementContext::device() {
   std::lock_guard<std::recursive_mutex> lock(lock_);
   return device_;
+}
+
+GstVulkanQueue* ElementContext::queue() {
+  std::lock_guard<std::recursive_mutex> lock(lock_);
+  return queue_;
 }
 
 }  // namespace vkc::gstvk

@@ -42,6 +42,9 @@ class ElementContext {
 
   // The device held (valid while held), or null.
   GstVulkanDevice* device();
+  // The queue held (valid while held), or null: the one the elements around submit on, whose
+  // submit lock they take.
+  GstVulkanQueue* queue();
 
  private:
   // Makes a device on the instance held, on the GPU of `ours`, with the extensions that frames

@@ -2,7 +2,11 @@
 
 #include <dlfcn.h>
 
+#include <atomic>
 #include <mutex>
+#include <set>
+
+#include "vk/reaper.hpp"
 
 GST_DEBUG_CATEGORY_EXTERN(gst_vkcompute_runtime_debug);
 #define GST_CAT_DEFAULT gst_vkcompute_runtime_debug
@@ -121,6 +125,25 @@ const GstVulkanLibrary* gst_vulkan_library(std::string& why) {
     return nullptr;
   }
   return &loaded.functions;
+}
+
+bool in_process() {
+  static std::atomic<bool> found{false};
+  if (found.load(std::memory_order_relaxed)) return true;
+  void* library = dlopen("libgstvulkan-1.0.so.0", RTLD_LAZY | RTLD_NOLOAD);
+  if (!library) return false;
+  dlclose(library);  // the reference RTLD_NOLOAD took; the library stays, as its users hold it
+  found = true;
+  return true;
+}
+
+void met_instance(GstVulkanInstance* instance) {
+  // Compared, never followed: an instance freed and another made at its address counts once (the
+  // drivers stay loaded while GStreamer's global instance lives, which is the process's life).
+  static std::mutex mutex;
+  static std::set<const void*> met;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (instance && met.insert(instance).second) after_other_instance();
 }
 
 void turn_off(const std::string& why) {

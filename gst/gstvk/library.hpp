@@ -83,10 +83,20 @@ struct GstVulkanLibrary {
 // is logged once, at INFO: without it interop is off, which is no fault of the pipeline.
 const GstVulkanLibrary* gst_vulkan_library(std::string& why);
 
+// Whether GStreamer's Vulkan library is in the process already: every element that makes its frames
+// or contexts (its vulkan plugin's, an application's) links it, so until then there is nothing to
+// take, and it is not loaded for pipelines of other elements.
+bool in_process();
+
 // Whether frames and contexts of GStreamer's Vulkan elements can be taken at all; `why` when not.
 inline bool available(std::string& why) {
   return gst_vulkan_library(why) != nullptr;
 }
+
+// Each of GStreamer's Vulkan instances our elements meet (through a context or a frame's device): the
+// first time, the reaper's exit handler is registered again, to run before the exit handlers of the
+// drivers that instance loaded (vk/reaper.hpp, after_other_instance()).
+void met_instance(GstVulkanInstance* instance);
 
 // Turns interop off for the rest of the process, with one warning that gives `why`: the library's
 // memory does not read as gstvk/abi.hpp declares it (check_layout()). Later calls keep the first

@@ -187,6 +187,10 @@ uint64_t instance_generation() {
   return instances_created.load();
 }
 
+void note_other_instance() {
+  ++instances_created;
+}
+
 int Device::default_index() {
   const char* env = g_getenv("GST_VKCOMPUTE_DEVICE");
   if (!env || !*env) return -1;

@@ -48,6 +48,8 @@ class MemoryBlocks;
 // How many Vulkan instances the process has made. The loader loads the driver with each one (and
 // unloads it when the instance goes), so a driver's exit handlers are registered anew after each.
 uint64_t instance_generation();
+// Counts a Vulkan instance that another library made (vk/reaper.hpp, after_other_instance()).
+void note_other_instance();
 
 // Bytes of Vulkan memory that buffers of a device hold (vkc::Buffer), by the kind asked for.
 // Imports of host memory are not counted: their memory belongs to whoever allocated it.

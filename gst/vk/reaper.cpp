@@ -181,6 +181,13 @@ Reaper& reaper() {
 
 namespace {
 
+// Registers stop_at_exit() again when an instance was made since it last was. Lock held.
+void register_exit_handler(Reaper& r) {
+  if (r.exit_handler_generation == instance_generation()) return;
+  r.exit_handler_generation = instance_generation();
+  std::atexit([] { reaper().stop_at_exit(); });
+}
+
 // Hands `job` to the reaper's thread.
 void give(Abandoned job) {
   Reaper& r = reaper();
@@ -194,16 +201,21 @@ void give(Abandoned job) {
     // in use was loaded (this job's instance exists), stop_at_exit runs before the driver's own
     // teardown. The driver is loaded anew with each instance, and its handlers with it (lavapipe
     // crashed in a release the reaper ran while the process exited: test_live, 1 run in 8).
-    if (r.exit_handler_generation != instance_generation()) {
-      r.exit_handler_generation = instance_generation();
-      std::atexit([] { reaper().stop_at_exit(); });
-    }
+    register_exit_handler(r);
     r.jobs.push_back(std::move(job));
   }
   r.changed.notify_one();
 }
 
 }  // namespace
+
+void after_other_instance() {
+  note_other_instance();
+  Reaper& r = reaper();
+  std::lock_guard<std::mutex> guard(r.lock);
+  // Before any job the reaper has no handler: the first job registers it, after this instance.
+  if (r.exit_handler_generation != 0) register_exit_handler(r);
+}
 
 void release_after_gpu(std::unique_ptr<CommandRing> ring, std::shared_ptr<void> resources) {
   if (!ring || ring->wait_all(0) != Completion::kPending) {

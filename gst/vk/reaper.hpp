@@ -25,6 +25,11 @@ void release_after_gpu(std::unique_ptr<CommandRing> ring, std::shared_ptr<void> 
 // before the driver's own teardown: a device that only they held closes then.
 void release_after_queue(std::shared_ptr<Device> device, std::shared_ptr<void> resources);
 
+// Another library made a Vulkan instance (GStreamer's Vulkan elements): the drivers it loaded
+// register their exit handlers after the reaper's, so the reaper's is registered again, to run
+// before theirs (exit handlers run in the reverse order of their registration).
+void after_other_instance();
+
 // Keeps `resources` until `when`, then frees them on the same thread: work that may wait, and should
 // not run on the caller's thread. A process that exits does not wait for them; they stay.
 void release_at(std::chrono::steady_clock::time_point when, std::shared_ptr<void> resources);

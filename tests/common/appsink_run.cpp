@@ -42,9 +42,26 @@ void RunToAppsink(const std::string& description, AppsinkRun& run) {
                 Describe(message).c_str());
     if (GST_MESSAGE_TYPE(message) == GST_MESSAGE_ELEMENT)
       run.messages.push_back(gst_structure_copy(gst_message_get_structure(message)));
+    if (GST_MESSAGE_TYPE(message) == GST_MESSAGE_WARNING && !IsCpuDeviceWarning(message)) {
+      GError* warning = nullptr;
+      gst_message_parse_warning(message, &warning, nullptr);
+      run.warnings.push_back(warning ? warning->message : Describe(message));
+      g_clear_error(&warning);
+    }
     gst_message_unref(message);
   }
   gst_object_unref(bus);
+  if (GstElement* e = gst_bin_get_by_name(GST_BIN(pipeline), "e")) {
+    GstPad* pad = gst_element_get_static_pad(e, "sink");
+    if (GstCaps* caps = pad ? gst_pad_get_current_caps(pad) : nullptr) {
+      gchar* text = gst_caps_to_string(caps);
+      run.e_sink_caps = text;
+      g_free(text);
+      gst_caps_unref(caps);
+    }
+    if (pad) gst_object_unref(pad);
+    gst_object_unref(e);
+  }
   gst_element_set_state(pipeline, GST_STATE_NULL);
   gst_object_unref(sink);
   gst_object_unref(pipeline);

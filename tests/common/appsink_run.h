@@ -12,6 +12,8 @@ namespace vktest {
 struct AppsinkRun {
   std::vector<GstSample*> samples;      // in the order they reached the appsink
   std::vector<GstStructure*> messages;  // the element messages' structures, in the order posted
+  std::vector<std::string> warnings;    // the warnings posted but the CPU device's (IsCpuDeviceWarning)
+  std::string e_sink_caps;              // the caps of the sink pad of the element named "e", if any
   AppsinkRun() = default;
   AppsinkRun(const AppsinkRun&) = delete;
   AppsinkRun& operator=(const AppsinkRun&) = delete;

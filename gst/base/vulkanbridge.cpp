@@ -1,0 +1,320 @@
+#include "vulkanbridge.hpp"
+
+#include <numeric>
+
+#include "frame.hpp"
+#include "gstvk/abi.hpp"
+
+namespace vkc {
+
+namespace {
+
+// How long a copy may take on GStreamer's device before the frame fails (a lost or hung device).
+constexpr uint64_t kCopyTimeoutNs = 10'000'000'000ull;
+
+// Bytes per texel of the single-plane formats GStreamer's Vulkan elements make a frame's plane
+// images in (gst_vulkan_format_from_video_info_2 with one image per plane); 0 for others.
+guint texel_bytes(VkFormat format) {
+  switch (format) {
+    case VK_FORMAT_R8_UNORM: return 1;
+    case VK_FORMAT_R8G8_UNORM:
+    case VK_FORMAT_R16_UNORM: return 2;
+    case VK_FORMAT_R8G8B8_UNORM:
+    case VK_FORMAT_B8G8R8_UNORM: return 3;
+    case VK_FORMAT_R8G8B8A8_UNORM:
+    case VK_FORMAT_R8G8B8A8_SRGB:
+    case VK_FORMAT_B8G8R8A8_UNORM:
+    case VK_FORMAT_B8G8R8A8_SRGB:
+    case VK_FORMAT_R16G16_UNORM:
+    case VK_FORMAT_A2R10G10B10_UNORM_PACK32:
+    case VK_FORMAT_A2B10G10R10_UNORM_PACK32: return 4;
+    case VK_FORMAT_R16G16B16A16_UNORM: return 8;
+    default: return 0;
+  }
+}
+
+// Stages and access of a stored barrier state as the first scope of a barrier of Vulkan 1.0:
+// synchronization2's bits beyond 32 (a decoder's, a copy's) widen to what covers them.
+VkPipelineStageFlags first_stages(guint64 stages) {
+  if (stages >> 32) return VkPipelineStageFlags(VK_PIPELINE_STAGE_ALL_COMMANDS_BIT);
+  return stages ? VkPipelineStageFlags(stages) : VkPipelineStageFlags(VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT);
+}
+VkAccessFlags first_access(guint64 access) {
+  return (access >> 32) ? VkAccessFlags(VK_ACCESS_MEMORY_WRITE_BIT) : VkAccessFlags(access);
+}
+
+std::string object_name(GstVulkanDevice* device) {
+  gchar* name = gst_object_get_name(GST_OBJECT(device));
+  std::string text = name ? name : "a GstVulkanDevice";
+  g_free(name);
+  return text;
+}
+
+std::string hex(guint64 value) {
+  gchar* text = g_strdup_printf("0x%" G_GINT64_MODIFIER "x", value);
+  std::string result = text;
+  g_free(text);
+  return result;
+}
+
+}  // namespace
+
+bool in_vulkan_image_memory(GstBuffer* buffer) {
+  if (gst_buffer_n_memory(buffer) == 0) return false;
+  GstMemory* first = gst_buffer_peek_memory(buffer, 0);
+  // Only memory of GStreamer's allocators can be its image memory: the library is not loaded for
+  // system memory or ours.
+  if (!first->allocator || g_strcmp0(first->allocator->mem_type, "VulkanImage") != 0) return false;
+  std::string why;
+  const gstvk::GstVulkanLibrary* library = gstvk::gst_vulkan_library(why);
+  return library && library->is_image_memory(first);
+}
+
+std::unique_ptr<VulkanBridge> VulkanBridge::make(GstBuffer* buffer, GstVulkanQueue* shared, uint32_t slots,
+                                                 std::string& error) {
+  const gstvk::GstVulkanLibrary* library = gstvk::gst_vulkan_library(error);
+  if (!library) return nullptr;
+  gstvk::ImageHead head;
+  if (!gstvk::read_image(*library, gst_buffer_peek_memory(buffer, 0), head)) {
+    error = "the frame is not in GStreamer's Vulkan image memory";
+    return nullptr;
+  }
+  gstvk::met_instance(gstvk::fields(head.device).instance);
+  // The queue object its elements share, else one of its queues: the first of the compute family
+  // from 1.24, the device's first before (1.22 opens one queue, of the first graphics family, which
+  // holds compute too).
+  GstVulkanQueue* queue = nullptr;
+  if (shared && gstvk::fields(shared).device == head.device)
+    queue = static_cast<GstVulkanQueue*>(gst_object_ref(shared));
+  else if (library->device_select_queue)
+    queue = library->device_select_queue(head.device, VK_QUEUE_COMPUTE_BIT);
+  else
+    queue = library->device_get_queue(head.device, 0, 0);
+  if (!queue) {
+    error = "GStreamer's Vulkan device " + object_name(head.device) + " has no queue to copy the frame on";
+    return nullptr;
+  }
+  std::unique_ptr<VulkanBridge> bridge(new VulkanBridge(*library, head.device, queue, slots));
+  gst_object_unref(queue);
+  const VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, nullptr,
+                                          VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
+                                          gstvk::fields(bridge->queue_).family};
+  VkResult result = vkCreateCommandPool(bridge->vk_device_, &pool_info, nullptr, &bridge->pool_);
+  if (result == VK_SUCCESS) {
+    const VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, nullptr,
+                                            bridge->pool_, VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
+    result = vkAllocateCommandBuffers(bridge->vk_device_, &alloc, &bridge->commands_);
+  }
+  if (result == VK_SUCCESS) {
+    const VkFenceCreateInfo fence_info{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO, nullptr, 0};
+    result = vkCreateFence(bridge->vk_device_, &fence_info, nullptr, &bridge->done_);
+  }
+  if (result != VK_SUCCESS) {
+    error = "GStreamer's Vulkan device " + bridge->device_name_ +
+            " could not make a command buffer and fence (" + std::to_string(int(result)) + ")";
+    return nullptr;
+  }
+  return bridge;
+}
+
+VulkanBridge::VulkanBridge(const gstvk::GstVulkanLibrary& library, GstVulkanDevice* device,
+                           GstVulkanQueue* queue, uint32_t slots)
+    : library_(library),
+      device_(static_cast<GstVulkanDevice*>(gst_object_ref(device))),
+      queue_(static_cast<GstVulkanQueue*>(gst_object_ref(queue))),
+      vk_device_(gstvk::fields(device).device),
+      device_name_(object_name(device)),
+      hosts_(slots, nullptr) {}
+
+VulkanBridge::~VulkanBridge() {
+  // A copy that failed its wait may still run: its fence goes first.
+  if (in_flight_) vkWaitForFences(vk_device_, 1, &done_, VK_TRUE, kCopyTimeoutNs);
+  if (done_) vkDestroyFence(vk_device_, done_, nullptr);
+  if (pool_) vkDestroyCommandPool(vk_device_, pool_, nullptr);  // its command buffer with it
+  for (GstMemory* host : hosts_)
+    if (host) gst_memory_unref(host);
+  gst_object_unref(queue_);
+  gst_object_unref(device_);
+}
+
+std::string VulkanBridge::why_not_shared(bool& lasting) const {
+  lasting = gstvk::barrier_layout(library_) == gstvk::BarrierLayout::kFlags32;
+  return lasting ? "GStreamer 1.22 opens its Vulkan devices with no Vulkan feature, and this element needs "
+                   "timeline semaphores"
+                 : "running this element on GStreamer's device is not built yet";
+}
+
+bool VulkanBridge::serves(GstBuffer* buffer) const {
+  gstvk::ImageHead head;
+  return gstvk::read_image(library_, gst_buffer_peek_memory(buffer, 0), head) && head.device == device_;
+}
+
+GstMemory* VulkanBridge::host_memory(uint32_t slot, gsize bytes, std::string& error) {
+  GstMemory*& host = hosts_[slot];
+  if (host && host->size >= bytes) return host;
+  if (host) gst_memory_unref(host);
+  host = library_.buffer_memory_alloc(
+      device_, bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+      VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+  if (!host)
+    error = "GStreamer's Vulkan device " + device_name_ + " could not allocate " + std::to_string(bytes) +
+            " bytes of host-visible memory";
+  return host;
+}
+
+GstBuffer* VulkanBridge::copy(uint32_t slot, GstBuffer* buffer, const GstVideoInfo& info,
+                              std::string& error) {
+  const guint planes = GST_VIDEO_INFO_N_PLANES(&info);
+  if (gst_buffer_n_memory(buffer) != planes) {
+    error = std::to_string(gst_buffer_n_memory(buffer)) + " memories for " + std::to_string(planes) +
+            " planes (GStreamer's Vulkan frames hold an image per plane)";
+    return nullptr;
+  }
+  // Where each plane goes in host memory: rows of the plane's bytes, each starting at a multiple of
+  // 4 bytes and of the texel (Vulkan's rule for a copy's buffer offset and row length).
+  struct Plane {
+    GstMemory* memory;
+    gstvk::ImageHead head;
+    gstvk::BarrierState state;
+    guint texel, rows;
+    gsize row_bytes, offset, stride;
+  };
+  std::vector<Plane> copies(planes);
+  gsize bytes = 0;
+  for (guint p = 0; p < planes; ++p) {
+    Plane& c = copies[p];
+    c.memory = gst_buffer_peek_memory(buffer, p);
+    if (!gstvk::read_image(library_, c.memory, c.head) || c.head.device != device_ ||
+        !gstvk::read_barrier(library_, c.memory, c.state)) {
+      error = "plane " + std::to_string(p) + " is not an image of GStreamer's Vulkan device " + device_name_;
+      return nullptr;
+    }
+    c.texel = texel_bytes(c.head.create_info.format);
+    plane_extent(info, p, c.rows, c.row_bytes);
+    const VkExtent3D& extent = c.head.create_info.extent;
+    if (c.texel == 0 || c.row_bytes % c.texel != 0) {
+      error = "plane " + std::to_string(p) + "'s image has VkFormat " +
+              std::to_string(int(c.head.create_info.format)) + ", which does not hold the plane's samples";
+      return nullptr;
+    }
+    if (extent.width < c.row_bytes / c.texel || extent.height < c.rows) {
+      error = "plane " + std::to_string(p) + "'s image is " + std::to_string(extent.width) + "x" +
+              std::to_string(extent.height) + ", smaller than the caps' plane";
+      return nullptr;
+    }
+    if (!(c.head.usage & VK_IMAGE_USAGE_TRANSFER_SRC_BIT)) {
+      error = "plane " + std::to_string(p) + "'s image cannot be copied from (its usage " +
+              hex(c.head.usage) + " has no VK_IMAGE_USAGE_TRANSFER_SRC_BIT)";
+      return nullptr;
+    }
+    const gsize align = std::lcm(gsize(4), gsize(c.texel));
+    c.stride = (c.row_bytes + align - 1) / align * align;
+    c.offset = (bytes + align - 1) / align * align;
+    bytes = c.offset + c.stride * c.rows;
+  }
+  GstMemory* host = host_memory(slot, bytes, error);
+  if (!host) return nullptr;
+  const VkBuffer host_buffer =
+      reinterpret_cast<const gstvk::BufferMemoryFields<gstvk::BarrierMemoryInfo32>*>(host)->buffer;
+
+  const VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO, nullptr,
+                                       VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT, nullptr};
+  vkBeginCommandBuffer(commands_, &begin);
+  std::vector<VkSemaphore> semaphores;
+  std::vector<uint64_t> waits, signals;
+  for (const Plane& c : copies) {
+    const VkImageSubresourceRange range{VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+    const VkImageMemoryBarrier to_read{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
+                                       nullptr,
+                                       first_access(c.state.access_flags),
+                                       VK_ACCESS_TRANSFER_READ_BIT,
+                                       c.state.image_layout,
+                                       VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                                       VK_QUEUE_FAMILY_IGNORED,
+                                       VK_QUEUE_FAMILY_IGNORED,
+                                       c.head.image,
+                                       range};
+    vkCmdPipelineBarrier(commands_, first_stages(c.state.pipeline_stages), VK_PIPELINE_STAGE_TRANSFER_BIT, 0,
+                         0, nullptr, 0, nullptr, 1, &to_read);
+    const VkBufferImageCopy region{c.offset,  uint32_t(c.stride / c.texel),
+                                   0,         {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
+                                   {0, 0, 0}, {uint32_t(c.row_bytes / c.texel), c.rows, 1}};
+    vkCmdCopyImageToBuffer(commands_, c.head.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, host_buffer, 1,
+                           &region);
+    if (c.state.semaphore) {
+      semaphores.push_back(c.state.semaphore);
+      waits.push_back(c.state.semaphore_value);
+      signals.push_back(c.state.semaphore_value + 1);
+    }
+  }
+  // The copies' writes made visible to the host, which reads them once the fence is signalled.
+  const VkBufferMemoryBarrier to_host{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER,
+                                      nullptr,
+                                      VK_ACCESS_TRANSFER_WRITE_BIT,
+                                      VK_ACCESS_HOST_READ_BIT,
+                                      VK_QUEUE_FAMILY_IGNORED,
+                                      VK_QUEUE_FAMILY_IGNORED,
+                                      host_buffer,
+                                      0,
+                                      VK_WHOLE_SIZE};
+  vkCmdPipelineBarrier(commands_, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 0, nullptr,
+                       1, &to_host, 0, nullptr);
+  vkEndCommandBuffer(commands_);
+
+  // From 1.24, after the value each image's last writer signals, and one higher when done.
+  const std::vector<VkPipelineStageFlags> wait_stages(semaphores.size(), VK_PIPELINE_STAGE_TRANSFER_BIT);
+  const VkTimelineSemaphoreSubmitInfo timeline{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO,
+                                               nullptr,
+                                               uint32_t(waits.size()),
+                                               waits.data(),
+                                               uint32_t(signals.size()),
+                                               signals.data()};
+  const VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO,
+                            semaphores.empty() ? nullptr : &timeline,
+                            uint32_t(semaphores.size()),
+                            semaphores.data(),
+                            wait_stages.data(),
+                            1,
+                            &commands_,
+                            uint32_t(semaphores.size()),
+                            semaphores.data()};
+  library_.queue_submit_lock(queue_);
+  VkResult result = vkQueueSubmit(gstvk::fields(queue_).queue, 1, &submit, done_);
+  library_.queue_submit_unlock(queue_);
+  in_flight_ = result == VK_SUCCESS;
+  if (result == VK_SUCCESS) result = vkWaitForFences(vk_device_, 1, &done_, VK_TRUE, kCopyTimeoutNs);
+  if (result != VK_SUCCESS) {
+    error =
+        "GStreamer's Vulkan device " + device_name_ + " did not copy the frame (" +
+        (result == VK_TIMEOUT ? std::string("not done in 10 s") : "VkResult " + std::to_string(int(result))) +
+        ")";
+    return nullptr;
+  }
+  in_flight_ = false;
+  vkResetFences(vk_device_, 1, &done_);
+  vkResetCommandBuffer(commands_, 0);
+  // The images' new state, as GStreamer's elements store theirs after their work.
+  for (const Plane& c : copies) {
+    gstvk::BarrierState state = c.state;
+    state.pipeline_stages = VK_PIPELINE_STAGE_TRANSFER_BIT;
+    state.access_flags = VK_ACCESS_TRANSFER_READ_BIT;
+    state.image_layout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+    if (state.semaphore) state.semaphore_value++;
+    gstvk::write_barrier(library_, c.memory, state);
+  }
+
+  GstBuffer* out = gst_buffer_new();
+  gst_buffer_append_memory(out, gst_memory_ref(host));
+  gsize offsets[GST_VIDEO_MAX_PLANES] = {};
+  gint strides[GST_VIDEO_MAX_PLANES] = {};
+  for (guint p = 0; p < planes; ++p) {
+    offsets[p] = copies[p].offset;
+    strides[p] = gint(copies[p].stride);
+  }
+  gst_buffer_add_video_meta_full(out, GST_VIDEO_FRAME_FLAG_NONE, GST_VIDEO_INFO_FORMAT(&info),
+                                 GST_VIDEO_INFO_WIDTH(&info), GST_VIDEO_INFO_HEIGHT(&info), planes, offsets,
+                                 strides);
+  return out;
+}
+
+}  // namespace vkc

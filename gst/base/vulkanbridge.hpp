@@ -1,0 +1,71 @@
+// Frames in GStreamer's Vulkan image memory (memory:VulkanImage) on a GstVulkanDevice that our
+// element does not run on: GStreamer 1.22's devices, which have no Vulkan feature and so cannot be
+// shared, and, until our elements run on GStreamer's device, every release's. That device's GPU
+// copies each frame into host-visible memory of its own (GStreamer's buffer memory), and the element
+// reads that copy as a frame of system memory: imported in place where our device can
+// (VK_EXT_external_memory_host), else copied once more by the CPU. The CPU never maps GStreamer's
+// images. The copy follows GStreamer's protocol for its memory: from the stages, access and layout
+// that the last writer stored in it, on GStreamer's queue under its submit lock, after its timeline
+// semaphore's value from 1.24 (then signalled one higher), and the memory's new state stored after.
+// The streaming thread waits for the copy (a fence), as GStreamer's vulkandownload waits for its own.
+#pragma once
+
+#include <gst/video/video.h>
+#include <vulkan/vulkan.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gstvk/library.hpp"
+
+namespace vkc {
+
+// Whether `buffer` holds GStreamer's image memory (its first memory: a frame is in one memory kind).
+bool in_vulkan_image_memory(GstBuffer* buffer);
+
+class VulkanBridge {
+ public:
+  // On the device of `buffer`'s images, for `slots` frames in flight at most, submitting on `queue`
+  // when it is of that device (the queue object the elements around share: its submit lock is
+  // theirs), else on one of the device's: null with `error` set when that device has no queue to
+  // copy on or its objects cannot be made.
+  static std::unique_ptr<VulkanBridge> make(GstBuffer* buffer, GstVulkanQueue* queue, uint32_t slots,
+                                            std::string& error);
+  // Waits for the copy in progress, if any, and lets go of GStreamer's objects.
+  ~VulkanBridge();
+  VulkanBridge(const VulkanBridge&) = delete;
+  VulkanBridge& operator=(const VulkanBridge&) = delete;
+
+  // Whether `buffer`'s images are on this bridge's device.
+  bool serves(GstBuffer* buffer) const;
+  // `buffer` (an image per plane of `info`) copied into `slot`'s host memory, whose previous frame
+  // has completed: a new buffer of that memory with a GstVideoMeta. Null with `error` naming the
+  // fault (a memory of another kind or device, an image that cannot be read or is too small).
+  GstBuffer* copy(uint32_t slot, GstBuffer* buffer, const GstVideoInfo& info, std::string& error);
+
+  // The device's name, for messages.
+  const std::string& device_name() const { return device_name_; }
+  // Why its frames are not read in place; `lasting` when that holds whatever this plugin does
+  // (GStreamer 1.22's devices have no Vulkan feature), not when this plugin does not do it yet.
+  std::string why_not_shared(bool& lasting) const;
+
+ private:
+  VulkanBridge(const gstvk::GstVulkanLibrary& library, GstVulkanDevice* device, GstVulkanQueue* queue,
+               uint32_t slots);
+  // `slot`'s host memory, made or grown to `bytes`; null with `error` set.
+  GstMemory* host_memory(uint32_t slot, gsize bytes, std::string& error);
+
+  const gstvk::GstVulkanLibrary& library_;
+  GstVulkanDevice* device_;  // a reference
+  GstVulkanQueue* queue_;    // a reference
+  VkDevice vk_device_;
+  std::string device_name_;
+  VkCommandPool pool_ = VK_NULL_HANDLE;
+  VkCommandBuffer commands_ = VK_NULL_HANDLE;
+  VkFence done_ = VK_NULL_HANDLE;
+  bool in_flight_ = false;         // a copy was submitted and not seen done: done_ will be signalled
+  std::vector<GstMemory*> hosts_;  // by slot: GstVulkanBufferMemory, host-visible, or null
+};
+
+}  // namespace vkc

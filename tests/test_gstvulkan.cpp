@@ -1,0 +1,180 @@
+// Frames of GStreamer's Vulkan elements into our analyses (gst/base/vulkanbridge.hpp): for lumamax
+// and histogram, `videotestsrc pattern=snow ! caps ! vulkanupload ! E ! vulkandownload` posts the
+// same messages as `videotestsrc pattern=snow ! caps ! E`, its frames pass through E unchanged (the
+// bytes of `vulkanupload ! vulkandownload` alone), E's sink caps are memory:VulkanImage, and on
+// GStreamer 1.22, whose devices cannot be shared, E posts exactly one warning per start, naming
+// both devices. The cases are the formats and sizes for which GStreamer's own round trip returns
+// its input on that release (its upload and download ignore the stride of a plane whose row bytes
+// are not its stride up to 1.28.2, and 1.26's upload takes fewer formats on lavapipe), among those
+// E reads. memory:VulkanBuffer (vulkanupload's buffers) gives the same messages too.
+#include <string>
+#include <vector>
+
+#include "common/appsink_run.h"
+#include "common/bus_wait.h"
+#include "common/gstvk_library.h"
+#include "common/visible_bytes.h"
+
+namespace {
+
+using gstvk_test::GstMinor;
+
+struct Case {
+  const char* format;
+  int width, height;
+};
+
+// The stock round trip's exact cases on lavapipe (GStreamer 1.22.0 and 1.26.2).
+std::vector<Case> StockExactCases() {
+  std::vector<Case> cases;
+  const bool old = GstMinor() < 24;
+  for (const char* format : old ? std::vector<const char*>{"RGBA", "BGRx", "ARGB"}
+                                : std::vector<const char*>{"RGBA", "BGRA", "ARGB"})
+    for (auto [w, h] : {std::pair{1, 1}, std::pair{3, 5}, std::pair{97, 61}}) cases.push_back({format, w, h});
+  for (const char* format : old ? std::vector<const char*>{"GRAY8", "NV12", "Y444", "GRAY16_LE"}
+                                : std::vector<const char*>{"NV12"})
+    for (auto [w, h] : {std::pair{4, 4}, std::pair{64, 48}}) cases.push_back({format, w, h});
+  if (old) cases.push_back({"I420", 64, 48});
+  return cases;
+}
+
+// Whether `element`'s sink template takes `format` in system memory.
+bool Reads(const char* element, const char* format) {
+  GstElementFactory* factory = gst_element_factory_find(element);
+  fail_unless(factory != nullptr, "no element %s", element);
+  GstCaps* caps = gst_caps_new_simple("video/x-raw", "format", G_TYPE_STRING, format, nullptr);
+  const bool reads = gst_element_factory_can_sink_any_caps(factory, caps);
+  gst_caps_unref(caps);
+  gst_object_unref(factory);
+  return reads;
+}
+
+std::string Source(const Case& c) {
+  return "videotestsrc pattern=snow num-buffers=3 ! video/x-raw,format=" + std::string(c.format) +
+         ",width=" + std::to_string(c.width) + ",height=" + std::to_string(c.height) + " ! ";
+}
+
+std::string Text(const GstStructure* s) {
+  gchar* text = gst_structure_to_string(s);
+  std::string result = text;
+  g_free(text);
+  return result;
+}
+
+// The messages of two runs, field by field.
+void ExpectSameMessages(const vktest::AppsinkRun& got, const vktest::AppsinkRun& want,
+                        const std::string& what) {
+  fail_unless(got.messages.size() == want.messages.size(), "%s: %zu messages, %zu in system memory",
+              what.c_str(), got.messages.size(), want.messages.size());
+  for (size_t i = 0; i < got.messages.size(); ++i)
+    fail_unless(gst_structure_is_equal(got.messages[i], want.messages[i]),
+                "%s: message %zu\n  %s\nin system memory\n  %s", what.c_str(), i,
+                Text(got.messages[i]).c_str(), Text(want.messages[i]).c_str());
+}
+
+std::string Bytes(GstSample* sample) {
+  GstVideoInfo info;
+  fail_unless(gst_video_info_from_caps(&info, gst_sample_get_caps(sample)));
+  return vktest::VisibleBytes(info, gst_sample_get_buffer(sample));
+}
+
+}  // namespace
+
+GST_START_TEST(test_analyses_read_vulkan_images) {
+  vktest::RequirePhysicalDevice();
+  const bool warns = GstMinor() < 24;
+  int runs = 0;
+  for (const Case& c : StockExactCases()) {
+    vktest::AppsinkRun stock;
+    vktest::RunToAppsink(Source(c) + "vulkanupload ! vulkandownload ! appsink name=out", stock);
+    for (const char* element : {"lumamax", "histogram"}) {
+      if (!Reads(element, c.format)) continue;
+      const std::string what = std::string(element) + " on " + c.format + " " + std::to_string(c.width) +
+                               "x" + std::to_string(c.height);
+      vktest::AppsinkRun vulkan, system;
+      vktest::RunToAppsink(
+          Source(c) + "vulkanupload ! " + element + " name=e ! vulkandownload ! appsink name=out", vulkan);
+      vktest::RunToAppsink(Source(c) + element + " name=e ! appsink name=out", system);
+      ExpectSameMessages(vulkan, system, what);
+      fail_unless(vulkan.e_sink_caps.find("memory:VulkanImage") != std::string::npos, "%s: sink caps %s",
+                  what.c_str(), vulkan.e_sink_caps.c_str());
+      fail_unless(vulkan.samples.size() == stock.samples.size(), "%s: %zu frames, %zu without it",
+                  what.c_str(), vulkan.samples.size(), stock.samples.size());
+      for (size_t i = 0; i < vulkan.samples.size(); ++i)
+        fail_unless(Bytes(vulkan.samples[i]) == Bytes(stock.samples[i]), "%s: frame %zu changed",
+                    what.c_str(), i);
+      size_t not_shared = 0;
+      for (const std::string& warning : vulkan.warnings)
+        if (warning.find("is not shared") != std::string::npos) not_shared++;
+      fail_unless(not_shared == (warns ? 1u : 0u), "%s: %zu warnings of a device not shared (%zu in all: %s)",
+                  what.c_str(), not_shared, vulkan.warnings.size(),
+                  vulkan.warnings.empty() ? "" : vulkan.warnings[0].c_str());
+      if (warns)
+        fail_unless(vulkan.warnings[0].find("llvmpipe") != std::string::npos &&
+                        vulkan.warnings[0].find("vulkandevice") != std::string::npos,
+                    "%s: the warning names not both devices: %s", what.c_str(), vulkan.warnings[0].c_str());
+      runs++;
+    }
+  }
+  std::printf("%d cases of GStreamer 1.%u's Vulkan frames into the analyses\n", runs, GstMinor());
+  fail_unless(runs >= 8, "only %d cases", runs);
+}
+GST_END_TEST;
+
+// vulkanupload's buffers (memory:VulkanBuffer, host-visible) into lumamax: the same messages as in
+// system memory.
+GST_START_TEST(test_analysis_reads_vulkan_buffers) {
+  vktest::RequirePhysicalDevice();
+  const Case c{"RGBA", 64, 48};
+  vktest::AppsinkRun vulkan, system;
+  vktest::RunToAppsink(
+      Source(c) + "vulkanupload ! video/x-raw(memory:VulkanBuffer) ! lumamax name=e ! appsink name=out",
+      vulkan);
+  vktest::RunToAppsink(Source(c) + "lumamax name=e ! appsink name=out", system);
+  fail_unless(vulkan.e_sink_caps.find("memory:VulkanBuffer") != std::string::npos, "sink caps %s",
+              vulkan.e_sink_caps.c_str());
+  ExpectSameMessages(vulkan, system, "lumamax on vulkanupload's buffers");
+}
+GST_END_TEST;
+
+// histogram draw=true after vulkanupload would have to write frames in GStreamer's Vulkan memory:
+// a negotiation error that says what to do, not a frame in the wrong memory. (Through its buffers:
+// vulkanupload stopped with an image upload in flight frees it under the GPU, which the layer
+// reports.)
+GST_START_TEST(test_drawing_into_vulkan_frames_is_refused) {
+  vktest::RequirePhysicalDevice();
+  GstElement* pipeline = vktest::ParsePipeline(
+      (Source({"RGBA", 64, 48}) +
+       "vulkanupload ! video/x-raw(memory:VulkanBuffer) ! histogram draw=true ! fakesink")
+          .c_str());
+  gst_element_set_state(pipeline, GST_STATE_PLAYING);
+  GstMessage* message = vktest::WaitForErrorOrEos(pipeline, 30 * GST_SECOND);
+  fail_unless(message && GST_MESSAGE_TYPE(message) == GST_MESSAGE_ERROR, "no error: %s",
+              message ? vktest::Describe(message).c_str() : "nothing within 30 s");
+  GError* error = nullptr;
+  gst_message_parse_error(message, &error, nullptr);
+  fail_unless(g_strrstr(error->message, "put vulkandownload before it") != nullptr, "%s", error->message);
+  g_error_free(error);
+  gst_message_unref(message);
+  gst_element_set_state(pipeline, GST_STATE_NULL);
+  gst_object_unref(pipeline);
+}
+GST_END_TEST;
+
+namespace {
+
+Suite* gstvulkan_suite() {
+  Suite* suite = suite_create("gstvulkan");
+  TCase* analyses = vktest::NewTCase("analyses", 600);
+  suite_add_tcase(suite, analyses);
+  tcase_add_test(analyses, test_analyses_read_vulkan_images);
+  tcase_add_test(analyses, test_analysis_reads_vulkan_buffers);
+  tcase_add_test(analyses, test_drawing_into_vulkan_frames_is_refused);
+  return suite;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return vktest::RunRuntimeSuite(&argc, &argv, gstvulkan_suite(), "gstvulkan", __FILE__);
+}
