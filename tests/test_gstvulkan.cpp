@@ -13,6 +13,7 @@
 #include "common/appsink_run.h"
 #include "common/bus_wait.h"
 #include "common/gstvk_library.h"
+#include "common/test_data.h"
 #include "common/visible_bytes.h"
 
 namespace {
@@ -121,6 +122,36 @@ GST_START_TEST(test_analyses_read_vulkan_images) {
 }
 GST_END_TEST;
 
+// The filters read frames of GStreamer's Vulkan elements the same way and write theirs in our
+// memory: `vulkanupload ! video/x-raw(memory:VulkanImage) ! F` gives the frames of `F` alone (left to
+// itself, vulkanupload hands a filter its buffers, read as system memory is).
+GST_START_TEST(test_filters_read_vulkan_images) {
+  vktest::RequirePhysicalDevice();
+  const std::string lut = "lut location=" + vktest::TestDataDir() + "/lookup_amatorka.png";
+  for (const std::string& filter : {std::string("morph operation=open width=3 height=3"), lut,
+                                    std::string("rgb2yuv ! video/x-raw,format=NV12")})
+    for (const Case& c : {Case{"RGBA", 64, 48}, Case{"RGBA", 97, 61}}) {
+      const std::string element = filter.substr(0, filter.find(' '));
+      const std::string named = element + " name=e" + filter.substr(element.size());
+      const std::string what =
+          filter + " on " + c.format + " " + std::to_string(c.width) + "x" + std::to_string(c.height);
+      vktest::AppsinkRun vulkan, system;
+      vktest::RunToAppsink(
+          Source(c) + "vulkanupload ! video/x-raw(memory:VulkanImage) ! " + named + " ! appsink name=out",
+          vulkan);
+      vktest::RunToAppsink(Source(c) + named + " ! appsink name=out", system);
+      fail_unless(vulkan.e_sink_caps.find("memory:VulkanImage") != std::string::npos, "%s: sink caps %s",
+                  what.c_str(), vulkan.e_sink_caps.c_str());
+      fail_unless(vulkan.samples.size() == system.samples.size() && !system.samples.empty(),
+                  "%s: %zu frames, %zu in system memory", what.c_str(), vulkan.samples.size(),
+                  system.samples.size());
+      for (size_t i = 0; i < vulkan.samples.size(); ++i)
+        fail_unless(Bytes(vulkan.samples[i]) == Bytes(system.samples[i]), "%s: frame %zu differs",
+                    what.c_str(), i);
+    }
+}
+GST_END_TEST;
+
 // vulkanupload's buffers (memory:VulkanBuffer, host-visible) into lumamax: the same messages as in
 // system memory.
 GST_START_TEST(test_analysis_reads_vulkan_buffers) {
@@ -169,6 +200,7 @@ Suite* gstvulkan_suite() {
   suite_add_tcase(suite, analyses);
   tcase_add_test(analyses, test_analyses_read_vulkan_images);
   tcase_add_test(analyses, test_analysis_reads_vulkan_buffers);
+  tcase_add_test(analyses, test_filters_read_vulkan_images);
   tcase_add_test(analyses, test_drawing_into_vulkan_frames_is_refused);
   return suite;
 }

@@ -289,14 +289,21 @@ static GstFlowReturn gst_vkcompute_filter_transform(GstBaseTransform* trans, Gst
 // are read and written through copies on the GPU (gst/base/cudaframes.hpp) where this process has
 // CUDA (else such caps are not offered, and pipelines negotiate system memory as without them): an
 // analysis passes them on as they are, so such caps stay in that memory on the other pad; a filter
-// writes a new frame, so any of its inputs may come, and its output may go, in CUDA memory.
+// writes a new frame, so any of its inputs may come, and its output may go, in CUDA memory. Frames
+// of GStreamer's Vulkan elements are read through GStreamer's device (vulkanbridge.hpp) where its
+// Vulkan library is in the process (our own templates name those memories too): an analysis passes
+// them on in their memory, a filter takes them in and writes its output in ours.
 static GstCaps* gst_vkcompute_filter_transform_caps(GstBaseTransform* trans, GstPadDirection direction,
                                                     GstCaps* caps, GstCaps* filter) {
   auto* klass = GST_VKCOMPUTE_FILTER_GET_CLASS(trans);
   std::string why;
   const bool cuda = vkc::cuda::available(why);
+  GstCaps* vulkan = vkc::structures_in_vulkan_memory(caps);
+  const bool vulkan_in_process = vkc::gstvk::in_process() && vkc::gstvk::available(why);
   GstCaps* read = vkc::structures_in_plain_memory(caps);
   if (!klass->analysis && cuda) read = gst_caps_merge(read, vkc::structures_in_cuda_memory(caps, true));
+  if (!klass->analysis && vulkan_in_process && direction == GST_PAD_SINK)
+    read = gst_caps_merge(read, gst_caps_ref(vulkan));
   GstCaps* formats =
       klass->transform_formats ? klass->transform_formats(direction, read) : gst_caps_ref(read);
   gst_caps_unref(read);
@@ -305,17 +312,12 @@ static GstCaps* gst_vkcompute_filter_transform_caps(GstBaseTransform* trans, Gst
     result = gst_caps_merge(result, vkc::structures_in_cuda_memory(caps, true));
   else if (cuda)
     result = gst_caps_merge(result, vkc::in_cuda_memory(formats));
+  if (vulkan_in_process && klass->analysis)
+    result = gst_caps_merge(result, gst_caps_ref(vulkan));
+  else if (vulkan_in_process && direction == GST_PAD_SRC)
+    result = gst_caps_merge(result, vkc::in_vulkan_memory(formats));
+  gst_caps_unref(vulkan);
   gst_caps_unref(formats);
-  // An analysis passes frames of GStreamer's Vulkan elements on in their memory (vulkanbridge.hpp
-  // reads them), where GStreamer's Vulkan library is in the process: our own templates name those
-  // memories too.
-  if (klass->analysis) {
-    GstCaps* vulkan = vkc::structures_in_vulkan_memory(caps);
-    if (!gst_caps_is_empty(vulkan) && vkc::gstvk::in_process() && vkc::gstvk::available(why))
-      result = gst_caps_merge(result, vulkan);
-    else
-      gst_caps_unref(vulkan);
-  }
   if (!filter) return result;
   GstCaps* filtered = gst_caps_intersect_full(filter, result, GST_CAPS_INTERSECT_FIRST);
   gst_caps_unref(result);
@@ -417,11 +419,11 @@ static void gst_vkcompute_filter_init(GstVkComputeFilter* self) {
 
 void gst_vkcompute_filter_class_add_pad_templates(GstVkComputeFilterClass* klass, const char* sink_caps,
                                                   const char* src_caps) {
-  vkc::add_pad_templates(GST_ELEMENT_CLASS(klass), sink_caps, src_caps, false);
+  vkc::add_pad_templates(GST_ELEMENT_CLASS(klass), sink_caps, src_caps, vkc::VulkanMemoryOn::kSink);
 }
 
 void gst_vkcompute_filter_class_init_analysis(GstVkComputeFilterClass* klass, const char* caps_string) {
-  vkc::add_pad_templates(GST_ELEMENT_CLASS(klass), caps_string, caps_string, true);
+  vkc::add_pad_templates(GST_ELEMENT_CLASS(klass), caps_string, caps_string, vkc::VulkanMemoryOn::kBothPads);
   GST_BASE_TRANSFORM_CLASS(klass)->passthrough_on_same_caps = TRUE;
   klass->analysis = TRUE;
 }

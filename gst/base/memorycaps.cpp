@@ -144,12 +144,14 @@ GstCaps* in_cuda_memory(GstCaps* formats) {
   return result;
 }
 
-void add_pad_templates(GstElementClass* klass, const char* sink_caps, const char* src_caps, bool vulkan) {
+void add_pad_templates(GstElementClass* klass, const char* sink_caps, const char* src_caps,
+                       VulkanMemoryOn vulkan) {
   for (auto [name, direction, caps_string] :
        {std::tuple{"sink", GST_PAD_SINK, sink_caps}, std::tuple{"src", GST_PAD_SRC, src_caps}}) {
     GstCaps* formats = gst_caps_from_string(caps_string);
     GstCaps* caps = gst_caps_merge(in_both_memories(formats), in_cuda_memory(formats));
-    if (vulkan) caps = gst_caps_merge(caps, in_vulkan_memory(formats));
+    if (direction == GST_PAD_SINK || vulkan == VulkanMemoryOn::kBothPads)
+      caps = gst_caps_merge(caps, in_vulkan_memory(formats));
     gst_element_class_add_pad_template(klass, gst_pad_template_new(name, direction, GST_PAD_ALWAYS, caps));
     gst_caps_unref(caps);
     gst_caps_unref(formats);

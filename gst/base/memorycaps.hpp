@@ -31,9 +31,12 @@ GstCaps* in_both_memories(GstCaps* caps);
 
 // Adds always-pad templates "sink" and "src" to `klass`: the caps strings' structures, each in both
 // memories and, those of formats it holds, in GStreamer's CUDA memory (memory:CUDAMemory), which
-// every element reads and writes (gst/base/cudaframes.hpp), and with `vulkan` in GStreamer's Vulkan
-// memories (in_vulkan_memory()).
-void add_pad_templates(GstElementClass* klass, const char* sink_caps, const char* src_caps, bool vulkan);
+// every element reads and writes (gst/base/cudaframes.hpp), and on the pads `vulkan` names in
+// GStreamer's Vulkan memories (in_vulkan_memory()): an analysis passes such frames on, a filter
+// takes them in.
+enum class VulkanMemoryOn { kSink, kBothPads };
+void add_pad_templates(GstElementClass* klass, const char* sink_caps, const char* src_caps,
+                       VulkanMemoryOn vulkan);
 
 // The structures of `formats` whose format GStreamer's Vulkan elements hold in an image of a plain
 // texel per plane, in memory:VulkanImage and in memory:VulkanBuffer (new caps).
