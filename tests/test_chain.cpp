@@ -679,23 +679,31 @@ GST_START_TEST(test_renegotiation_and_flush_mid_chain) {
 GST_END_TEST;
 
 // Every element offers both memories on both pads, device memory first (gst-inspect-1.0 shows
-// both), and nothing else but, last, the analyses' frames in GStreamer's CUDA memory
-// (test_cuda_caps).
+// both), and nothing else but, after them, frames in GStreamer's CUDA memory (test_cuda_caps) and,
+// last, in GStreamer's Vulkan memories: on both pads of the analyses, on the sink pad of the filters
+// (test_gstvulkan).
 GST_START_TEST(test_pad_templates_offer_both_memories) {
   for (const char* name : {"rgb2yuv", "lumamax", "histogram", "morph", "lut"}) {
     GstElementFactory* factory = gst_element_factory_find(name);
     fail_unless(factory != nullptr, "no element %s", name);
+    const bool analysis = g_str_equal(name, "lumamax") || g_str_equal(name, "histogram");
     for (const GList* t = gst_element_factory_get_static_pad_templates(factory); t; t = t->next) {
       auto* templ = static_cast<GstStaticPadTemplate*>(t->data);
       GstCaps* caps = gst_static_pad_template_get_caps(templ);
-      bool device = false, system = false;
+      bool device = false, system = false, vulkan = false;
       for (guint i = 0; i < gst_caps_get_size(caps); ++i) {
         GstCapsFeatures* features = gst_caps_get_features(caps, i);
-        if (gst_caps_features_contains(features, kFeature)) {
+        if (gst_caps_features_contains(features, "memory:VulkanImage") ||
+            gst_caps_features_contains(features, "memory:VulkanBuffer")) {
+          fail_unless(device && system, "%s %s: GStreamer's Vulkan memory before ours", name,
+                      templ->name_template);
+          vulkan = true;
+        } else if (gst_caps_features_contains(features, kFeature)) {
           fail_if(system, "%s %s: device memory after system memory", name, templ->name_template);
           device = true;
         } else if (gst_caps_features_contains(features, "memory:CUDAMemory")) {
           fail_unless(device && system, "%s %s: CUDA memory before ours", name, templ->name_template);
+          fail_if(vulkan, "%s %s: CUDA memory after GStreamer's Vulkan memory", name, templ->name_template);
         } else {
           fail_unless(gst_caps_features_is_equal(features, GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY),
                       "%s %s: unexpected caps features", name, templ->name_template);
@@ -704,6 +712,9 @@ GST_START_TEST(test_pad_templates_offer_both_memories) {
       }
       fail_unless(device && system, "%s %s: not device memory then system memory", name,
                   templ->name_template);
+      fail_unless(vulkan == (analysis || templ->direction == GST_PAD_SINK),
+                  "%s %s: GStreamer's Vulkan memory %s", name, templ->name_template,
+                  vulkan ? "offered" : "not offered");
       gst_caps_unref(caps);
     }
     gst_object_unref(factory);
