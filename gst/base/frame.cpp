@@ -255,7 +255,7 @@ bool InputBinding::bind(const std::shared_ptr<Device>& device, GstBuffer* buf, c
   }
   GST_CAT_DEBUG(gst_vkcompute_runtime_debug, "binding the input in place failed (%s); copying the frame",
                 why.c_str());
-  release();
+  unbind();  // `buf` (bind_copy()'s copy among them) stays
   // Last resort: one CPU copy into the slot's staging buffer.
   path_ = InputPath::kStaged;
   gsize size = gst_buffer_get_size(buf);
@@ -278,11 +278,15 @@ bool InputBinding::may_unpin(GstBuffer* buf) const {
   return buf && !buf->pool && GST_MINI_OBJECT_REFCOUNT_VALUE(buf) == 1;
 }
 
-void InputBinding::release() {
+void InputBinding::unbind() {
   imports_.clear();  // before unmapping: an import must not outlive the mapping it covers
   for (auto& [mem, map] : maps_) gst_memory_unmap(mem, &map);
   maps_.clear();
   pieces_.clear();
+}
+
+void InputBinding::release() {
+  unbind();
   if (copy_) gst_buffer_unref(std::exchange(copy_, nullptr));
 }
 

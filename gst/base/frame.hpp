@@ -102,6 +102,8 @@ class InputBinding {
     vk::Buffer buffer;
     vk::DeviceSize offset = 0, size = 0;
   };
+  // Lets go of the maps and imports, not of bind_copy()'s copy (the staging fallback reads it).
+  void unbind();
   // Makes `mem` GPU-visible in place (our host memory, or an import), keeping its map; false when
   // it cannot be.
   bool bind_memory(const std::shared_ptr<Device>& device, GstMemory* mem, Piece& piece, std::string& why);

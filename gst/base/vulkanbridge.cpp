@@ -33,16 +33,6 @@ guint texel_bytes(VkFormat format) {
   }
 }
 
-// Stages and access of a stored barrier state as the first scope of a barrier of Vulkan 1.0:
-// synchronization2's bits beyond 32 (a decoder's, a copy's) widen to what covers them.
-VkPipelineStageFlags first_stages(guint64 stages) {
-  if (stages >> 32) return VkPipelineStageFlags(VK_PIPELINE_STAGE_ALL_COMMANDS_BIT);
-  return stages ? VkPipelineStageFlags(stages) : VkPipelineStageFlags(VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT);
-}
-VkAccessFlags first_access(guint64 access) {
-  return (access >> 32) ? VkAccessFlags(VK_ACCESS_MEMORY_WRITE_BIT) : VkAccessFlags(access);
-}
-
 std::string object_name(GstVulkanDevice* device) {
   gchar* name = gst_object_get_name(GST_OBJECT(device));
   std::string text = name ? name : "a GstVulkanDevice";
@@ -79,6 +69,8 @@ std::unique_ptr<VulkanBridge> VulkanBridge::make(GstBuffer* buffer, GstVulkanQue
     error = "the frame is not in GStreamer's Vulkan image memory";
     return nullptr;
   }
+  // The fields read and written below are where gstvk/abi.hpp says on this device's library.
+  if (!gstvk::check_layout(head.device, error)) return nullptr;
   gstvk::met_instance(gstvk::fields(head.device).instance);
   // The queue object its elements share, else one of its queues: the first of the compute family
   // from 1.24, the device's first before (1.22 opens one queue, of the first graphics family, which
@@ -164,6 +156,10 @@ GstMemory* VulkanBridge::host_memory(uint32_t slot, gsize bytes, std::string& er
 
 GstBuffer* VulkanBridge::copy(uint32_t slot, GstBuffer* buffer, const GstVideoInfo& info,
                               std::string& error) {
+  if (broken_) {
+    error = "GStreamer's Vulkan device " + device_name_ + " did not finish an earlier copy";
+    return nullptr;
+  }
   const guint planes = GST_VIDEO_INFO_N_PLANES(&info);
   if (gst_buffer_n_memory(buffer) != planes) {
     error = std::to_string(gst_buffer_n_memory(buffer)) + " memories for " + std::to_string(planes) +
@@ -224,9 +220,12 @@ GstBuffer* VulkanBridge::copy(uint32_t slot, GstBuffer* buffer, const GstVideoIn
   std::vector<uint64_t> waits, signals;
   for (const Plane& c : copies) {
     const VkImageSubresourceRange range{VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+    // After whatever wrote the image, whatever its stage (a render pass's on a graphics queue, a
+    // decoder's beyond 32 bits): all commands and writes before, as GStreamer's own download does,
+    // which also covers the semaphore wait below (a wait at all commands).
     const VkImageMemoryBarrier to_read{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
                                        nullptr,
-                                       first_access(c.state.access_flags),
+                                       VK_ACCESS_MEMORY_WRITE_BIT,
                                        VK_ACCESS_TRANSFER_READ_BIT,
                                        c.state.image_layout,
                                        VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
@@ -234,8 +233,8 @@ GstBuffer* VulkanBridge::copy(uint32_t slot, GstBuffer* buffer, const GstVideoIn
                                        VK_QUEUE_FAMILY_IGNORED,
                                        c.head.image,
                                        range};
-    vkCmdPipelineBarrier(commands_, first_stages(c.state.pipeline_stages), VK_PIPELINE_STAGE_TRANSFER_BIT, 0,
-                         0, nullptr, 0, nullptr, 1, &to_read);
+    vkCmdPipelineBarrier(commands_, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0,
+                         nullptr, 0, nullptr, 1, &to_read);
     const VkBufferImageCopy region{c.offset,  uint32_t(c.stride / c.texel),
                                    0,         {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
                                    {0, 0, 0}, {uint32_t(c.row_bytes / c.texel), c.rows, 1}};
@@ -262,7 +261,7 @@ GstBuffer* VulkanBridge::copy(uint32_t slot, GstBuffer* buffer, const GstVideoIn
   vkEndCommandBuffer(commands_);
 
   // From 1.24, after the value each image's last writer signals, and one higher when done.
-  const std::vector<VkPipelineStageFlags> wait_stages(semaphores.size(), VK_PIPELINE_STAGE_TRANSFER_BIT);
+  const std::vector<VkPipelineStageFlags> wait_stages(semaphores.size(), VK_PIPELINE_STAGE_ALL_COMMANDS_BIT);
   const VkTimelineSemaphoreSubmitInfo timeline{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO,
                                                nullptr,
                                                uint32_t(waits.size()),
@@ -281,9 +280,23 @@ GstBuffer* VulkanBridge::copy(uint32_t slot, GstBuffer* buffer, const GstVideoIn
   library_.queue_submit_lock(queue_);
   VkResult result = vkQueueSubmit(gstvk::fields(queue_).queue, 1, &submit, done_);
   library_.queue_submit_unlock(queue_);
-  in_flight_ = result == VK_SUCCESS;
-  if (result == VK_SUCCESS) result = vkWaitForFences(vk_device_, 1, &done_, VK_TRUE, kCopyTimeoutNs);
+  if (result == VK_SUCCESS) {
+    in_flight_ = true;
+    // The images' new state, as GStreamer's elements store theirs after their work: stored once
+    // submitted, as the semaphores reach their new values whether or not the wait below sees it.
+    for (const Plane& c : copies) {
+      gstvk::BarrierState state = c.state;
+      state.pipeline_stages = VK_PIPELINE_STAGE_TRANSFER_BIT;
+      state.access_flags = VK_ACCESS_TRANSFER_READ_BIT;
+      state.image_layout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+      if (state.semaphore) state.semaphore_value++;
+      gstvk::write_barrier(library_, c.memory, state);
+    }
+    result = vkWaitForFences(vk_device_, 1, &done_, VK_TRUE, kCopyTimeoutNs);
+  }
   if (result != VK_SUCCESS) {
+    // A copy still pending keeps its command buffer and fence: the bridge takes no other frame.
+    broken_ = true;
     error =
         "GStreamer's Vulkan device " + device_name_ + " did not copy the frame (" +
         (result == VK_TIMEOUT ? std::string("not done in 10 s") : "VkResult " + std::to_string(int(result))) +
@@ -293,15 +306,6 @@ GstBuffer* VulkanBridge::copy(uint32_t slot, GstBuffer* buffer, const GstVideoIn
   in_flight_ = false;
   vkResetFences(vk_device_, 1, &done_);
   vkResetCommandBuffer(commands_, 0);
-  // The images' new state, as GStreamer's elements store theirs after their work.
-  for (const Plane& c : copies) {
-    gstvk::BarrierState state = c.state;
-    state.pipeline_stages = VK_PIPELINE_STAGE_TRANSFER_BIT;
-    state.access_flags = VK_ACCESS_TRANSFER_READ_BIT;
-    state.image_layout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
-    if (state.semaphore) state.semaphore_value++;
-    gstvk::write_barrier(library_, c.memory, state);
-  }
 
   GstBuffer* out = gst_buffer_new();
   gst_buffer_append_memory(out, gst_memory_ref(host));

@@ -65,6 +65,7 @@ class VulkanBridge {
   VkCommandBuffer commands_ = VK_NULL_HANDLE;
   VkFence done_ = VK_NULL_HANDLE;
   bool in_flight_ = false;         // a copy was submitted and not seen done: done_ will be signalled
+  bool broken_ = false;            // a copy's wait failed: its command buffer may still be pending
   std::vector<GstMemory*> hosts_;  // by slot: GstVulkanBufferMemory, host-visible, or null
 };
 

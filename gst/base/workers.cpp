@@ -40,12 +40,18 @@ Workers::Clock::time_point Workers::check(bool owner_awaited) {
   if (now - tasks_.front().since < kStuck) return tasks_.front().since + kStuck;
   // Either way the next look is a kStuck from now: the new thread takes a task, or a busy one gets
   // its CPU or the owner's lock back and ends its task.
-  if (owner_awaited) return now + kStuck;
-  const std::vector<pid_t> busy = busy_;
-  guard.unlock();
-  const bool cpu_bound = any_runnable(busy);
-  guard.lock();
-  if (!cpu_bound && !ending_ && idle_ < tasks_.size()) start_thread();
+  // A veto holds for kMaxVetoes looks in a row at most: a task queued behind busy threads that stay
+  // runnable, or behind a lock that stays awaited, still gets a thread within that many kStuck.
+  bool vetoed = owner_awaited;
+  if (!vetoed) {
+    const std::vector<pid_t> busy = busy_;
+    guard.unlock();
+    vetoed = any_runnable(busy);
+    guard.lock();
+  }
+  if (vetoed && ++vetoes_ < kMaxVetoes) return now + kStuck;
+  vetoes_ = 0;
+  if (!ending_ && idle_ < tasks_.size()) start_thread();
   return now + kStuck;
 }
 

@@ -41,8 +41,9 @@ class Workers {
   void run(std::function<void()> task);
   // Starts a thread when the oldest task not started has waited kStuck, no busy thread is runnable,
   // and `owner_awaited` is false: threads wait for a lock the caller holds, which the busy threads
-  // (ending their tasks) may be among, and they go on as soon as it lets go. Returns when to call
-  // again (Clock::time_point::max(): when a task has been added).
+  // (ending their tasks) may be among, and they go on as soon as it lets go. After kMaxVetoes looks
+  // in a row kept from it so, it starts one anyway. Returns when to call again
+  // (Clock::time_point::max(): when a task has been added).
   Clock::time_point check(bool owner_awaited = false);
 
   // Threads alive now (running a task or idle), for tests and the bench.
@@ -58,6 +59,8 @@ class Workers {
 
   static constexpr size_t kEager = 2;
   static constexpr std::chrono::microseconds kStuck{1000};
+  // Looks in a row that may keep a thread from starting (check()), at most.
+  static constexpr int kMaxVetoes = 8;
   // An idle thread goes away after this long, unless it is the last.
   static constexpr std::chrono::seconds kIdleLife{2};
 
@@ -74,6 +77,7 @@ class Workers {
   size_t threads_ = 0;            // lock
   size_t idle_ = 0;               // lock: threads waiting for a task
   std::vector<pid_t> busy_;       // lock: the kernel thread IDs of the threads running a task
+  int vetoes_ = 0;                // lock: looks in a row that started no thread for a waiting task
   bool ending_ = false;           // lock
 };
 
