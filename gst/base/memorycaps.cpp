@@ -49,6 +49,21 @@ GstCaps* in_memories(GstCaps* caps, std::initializer_list<const char*> features)
 }
 }  // namespace
 
+namespace {
+// The structures of `formats` whose format is among `held` (a caps string), in each memory of
+// `features` (new caps).
+GstCaps* held_in(GstCaps* formats, const char* held, std::initializer_list<const char*> features) {
+  GstCaps* plain = in_system_memory(formats);  // intersected without their features
+  GstCaps* held_formats = gst_caps_from_string(held);
+  GstCaps* kept = gst_caps_intersect(plain, held_formats);
+  GstCaps* result = in_memories(kept, features);
+  gst_caps_unref(kept);
+  gst_caps_unref(held_formats);
+  gst_caps_unref(plain);
+  return result;
+}
+}  // namespace
+
 GstCaps* in_both_memories(GstCaps* caps) {
   return in_memories(caps, {GST_CAPS_FEATURE_MEMORY_VKCOMPUTE_DEVICE, GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY});
 }
@@ -105,15 +120,8 @@ GstCaps* structures_in_plain_memory(GstCaps* caps) {
 }
 
 GstCaps* in_vulkan_memory(GstCaps* formats) {
-  GstCaps* plain = in_system_memory(formats);  // intersected without their features
-  GstCaps* vulkan_formats = gst_caps_from_string(kVulkanFormats);
-  GstCaps* held = gst_caps_intersect(plain, vulkan_formats);
-  GstCaps* result =
-      in_memories(held, {GST_CAPS_FEATURE_MEMORY_VULKAN_IMAGE, GST_CAPS_FEATURE_MEMORY_VULKAN_BUFFER});
-  gst_caps_unref(held);
-  gst_caps_unref(vulkan_formats);
-  gst_caps_unref(plain);
-  return result;
+  return held_in(formats, kVulkanFormats,
+                 {GST_CAPS_FEATURE_MEMORY_VULKAN_IMAGE, GST_CAPS_FEATURE_MEMORY_VULKAN_BUFFER});
 }
 
 guint structures_in_cuda_memory_count(GstCaps* caps) {
@@ -134,14 +142,7 @@ GstCaps* keep_cuda_memory(GstCaps* caps, bool cuda) {
 }
 
 GstCaps* in_cuda_memory(GstCaps* formats) {
-  GstCaps* plain = in_system_memory(formats);  // intersected without their features
-  GstCaps* cuda_formats = gst_caps_from_string(kCudaFormats);
-  GstCaps* held = gst_caps_intersect(plain, cuda_formats);
-  GstCaps* result = in_memories(held, {cuda::kCapsFeature});
-  gst_caps_unref(held);
-  gst_caps_unref(cuda_formats);
-  gst_caps_unref(plain);
-  return result;
+  return held_in(formats, kCudaFormats, {cuda::kCapsFeature});
 }
 
 void add_pad_templates(GstElementClass* klass, const char* sink_caps, const char* src_caps,
