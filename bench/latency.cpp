@@ -226,6 +226,8 @@ bool run_once(const Options& o, const GstVideoInfo& info, size_t frames, int run
   const Stats s = stats_of(run_ms, missing);
   const std::string label = "run " + std::to_string(run);
   print_stats(label.c_str(), s);
+  // The first frame's, left out of the figures: what the start costs (the kernels compiling).
+  if (journeys.arrived_us[0]) print_path(journeys, 0, "first", nullptr);
   if (worst != SIZE_MAX) print_path(journeys, worst, "worst", log);
   // And a typical frame's: where the median goes.
   if (!by_latency.empty()) {

@@ -10,10 +10,15 @@ Kernel::Kernel(std::shared_ptr<Device> device, const KernelInfo& info)
       name_(info.name),
       bindings_(info.bindings),
       push_bytes_(info.push_constant_bytes),
-      compiled_(device_->kernels().get(info)) {}
+      compiling_(device_->kernels().get(info)) {}
 
 Kernel::~Kernel() {
   if (!sets_.empty()) device_->note_released();
+}
+
+const CompiledKernel& Kernel::compiled() const {
+  if (compiled_ == nullptr) compiled_ = compiling_.get().get();  // rethrows the compile's error
+  return *compiled_;
 }
 
 vk::DescriptorSet Kernel::descriptor_set(uint32_t index) const {
@@ -25,7 +30,7 @@ vk::DescriptorSet Kernel::descriptor_set(uint32_t index) const {
                                           .maxSets = 1,
                                           .poolSizeCount = 1,
                                           .pPoolSizes = &size});
-    vk::DescriptorSetLayout layout = *compiled_->set_layout;
+    vk::DescriptorSetLayout layout = *compiled().set_layout;
     vk::raii::DescriptorSets allocated(
         dev, vk::DescriptorSetAllocateInfo{
                  .descriptorPool = *pools_.back(), .descriptorSetCount = 1, .pSetLayouts = &layout});
@@ -74,11 +79,11 @@ void Kernel::dispatch(Commands cmd, uint32_t set, const void* push_constants, ui
                        std::to_string(groups_y) + " workgroups in one dispatch; the device takes at most " +
                        std::to_string(most[0]) + " x " + std::to_string(most[1]) +
                        " (maxComputeWorkGroupCount)");
-  cmd.bindPipeline(vk::PipelineBindPoint::eCompute, *compiled_->pipeline);
-  cmd.bindDescriptorSets(vk::PipelineBindPoint::eCompute, *compiled_->layout, 0, descriptor_set(set),
+  cmd.bindPipeline(vk::PipelineBindPoint::eCompute, *compiled().pipeline);
+  cmd.bindDescriptorSets(vk::PipelineBindPoint::eCompute, *compiled().layout, 0, descriptor_set(set),
                          set < contents_.size() ? contents_[set].version : 0);
   if (push_bytes_)
-    cmd.pushConstants(*compiled_->layout, vk::ShaderStageFlagBits::eCompute, 0, push_bytes_, push_constants);
+    cmd.pushConstants(*compiled().layout, vk::ShaderStageFlagBits::eCompute, 0, push_bytes_, push_constants);
   cmd.dispatch(groups_x, groups_y, 1);
 }
 

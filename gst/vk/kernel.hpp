@@ -46,12 +46,15 @@ class Kernel {
 
  private:
   vk::DescriptorSet descriptor_set(uint32_t index) const;
+  // The compiled pipeline, waited for at its first use (it compiles from the constructor on).
+  const CompiledKernel& compiled() const;
 
   std::shared_ptr<Device> device_;
   const char* name_;
   uint32_t bindings_;
   uint32_t push_bytes_;
-  std::shared_ptr<const CompiledKernel> compiled_;
+  KernelCache::Compiled compiling_;
+  mutable const CompiledKernel* compiled_ = nullptr;  // once compiling_ was waited for
   // One small pool per set, created on first use of each set index.
   mutable std::vector<vk::raii::DescriptorPool> pools_;
   mutable std::vector<vk::raii::DescriptorSet> sets_;

@@ -1,5 +1,7 @@
 #include "kernel_cache.hpp"
 
+#include <pthread.h>
+
 #include <array>
 #include <atomic>
 
@@ -45,6 +47,8 @@ KernelCache::KernelCache(const Device& device) : device_(device) {
 }
 
 KernelCache::~KernelCache() {
+  // Compiles still running (their elements stopped first) use the device: they end before it closes.
+  for (auto& [key, kernel] : kernels_) kernel.wait();
   try {
     std::vector<uint8_t> data = pipeline_cache_.getData();
     std::lock_guard<std::mutex> guard(saved_lock);
@@ -58,11 +62,16 @@ uint64_t KernelCache::compiled_count() {
   return compiled.load();
 }
 
-std::shared_ptr<const CompiledKernel> KernelCache::get(const KernelInfo& info) {
+KernelCache::Compiled KernelCache::get(const KernelInfo& info) {
   Key key{info.spirv, info.spirv_bytes, info.bindings, info.push_constant_bytes, info.specialization};
   std::lock_guard<std::mutex> guard(lock_);
-  auto& kernel = kernels_[key];
-  if (!kernel) kernel = compile(info);
+  Compiled& kernel = kernels_[key];
+  // The info's name and SPIR-V are the plugin's static data; its specialization is copied.
+  if (!kernel.valid())
+    kernel = std::async(std::launch::async, [this, info] {
+               pthread_setname_np(pthread_self(), "vkc:compile");
+               return compile(info);
+             }).share();
   return kernel;
 }
 
