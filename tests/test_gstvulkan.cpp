@@ -170,6 +170,50 @@ GST_START_TEST(test_analysis_reads_vulkan_buffers) {
 }
 GST_END_TEST;
 
+// The queue object `element` answers a CONTEXT query for "gst.vulkan.queue" with (a new reference),
+// or null.
+GstVulkanQueue* AnsweredQueue(GstElement* element) {
+  GstQuery* query = gst_query_new_context("gst.vulkan.queue");
+  GstVulkanQueue* queue = nullptr;
+  if (gst_element_query(element, query)) {
+    GstContext* context = nullptr;
+    gst_query_parse_context(query, &context);
+    if (context) gstvk_test::Library().context_get_vulkan_queue(context, &queue);
+  }
+  gst_query_unref(query);
+  return queue;
+}
+
+// An analysis behind vulkanupload and a queue (each on a streaming thread of its own) copies its frames
+// on vulkanupload's queue object, whose submit lock vulkanupload takes too, also on 1.22, where no
+// device is shared at start: asked for its queue, the analysis answers with vulkanupload's.
+GST_START_TEST(test_copies_submit_on_the_upstream_queue) {
+  vktest::RequirePhysicalDevice();
+  GstElement* pipeline = vktest::ParsePipeline(
+      (Source({"RGBA", 64, 48}) +
+       "vulkanupload name=up ! video/x-raw(memory:VulkanImage) ! queue ! lumamax name=e ! fakesink")
+          .c_str());
+  gst_element_set_state(pipeline, GST_STATE_PLAYING);
+  GstMessage* message = vktest::WaitForErrorOrEos(pipeline, 30 * GST_SECOND);
+  fail_unless(message && GST_MESSAGE_TYPE(message) == GST_MESSAGE_EOS, "no EOS: %s",
+              message ? vktest::Describe(message).c_str() : "nothing within 30 s");
+  gst_message_unref(message);
+  GstElement* up = gst_bin_get_by_name(GST_BIN(pipeline), "up");
+  GstElement* e = gst_bin_get_by_name(GST_BIN(pipeline), "e");
+  GstVulkanQueue* theirs = AnsweredQueue(up);
+  GstVulkanQueue* ours = AnsweredQueue(e);
+  fail_unless(theirs != nullptr, "vulkanupload answered with no queue");
+  fail_unless(ours == theirs, "lumamax answered with queue %p, vulkanupload with %p",
+              static_cast<void*>(ours), static_cast<void*>(theirs));
+  gst_clear_object(&theirs);
+  gst_clear_object(&ours);
+  gst_object_unref(up);
+  gst_object_unref(e);
+  gst_element_set_state(pipeline, GST_STATE_NULL);
+  gst_object_unref(pipeline);
+}
+GST_END_TEST;
+
 // histogram draw=true after vulkanupload would have to write frames in GStreamer's Vulkan memory:
 // a negotiation error that says what to do, not a frame in the wrong memory. (Through its buffers:
 // vulkanupload stopped with an image upload in flight frees it under the GPU, which the layer
@@ -204,6 +248,7 @@ Suite* gstvulkan_suite() {
   tcase_add_test(analyses, test_analysis_reads_vulkan_buffers);
   tcase_add_test(analyses, test_filters_read_vulkan_images);
   tcase_add_test(analyses, test_drawing_into_vulkan_frames_is_refused);
+  tcase_add_test(analyses, test_copies_submit_on_the_upstream_queue);
   return suite;
 }
 

@@ -442,7 +442,9 @@ GstFlowReturn FrameStream::acquire_output(Frame& frame, bool& cuda_output) {
 GstBuffer* FrameStream::copy_from_vulkan(GstBuffer* in, uint32_t slot, std::string& error) {
   if (!vulkan_ || !vulkan_->serves(in)) {
     vulkan_.reset();  // a device of GStreamer's that no frame comes from any more
-    vulkan_ = VulkanBridge::make(in, owner_.gst_vulkan_queue(), ring_->depth(), error);
+    vulkan_ = VulkanBridge::make(
+        in, [this](GstVulkanDevice* device) { return owner_.gst_vulkan_queue(device); }, ring_->depth(),
+        error);
     if (!vulkan_) return nullptr;
     // Once per device and start: the frames take the slow way, through host memory.
     bool lasting = false;

@@ -60,8 +60,9 @@ class FrameStream {
                             const std::string& debug) = 0;
     // Posts an element warning.
     virtual void post_warning(GQuark domain, gint code, const std::string& message) = 0;
-    // The queue of GStreamer's Vulkan elements around, which they lock to submit (borrowed), or null.
-    virtual GstVulkanQueue* gst_vulkan_queue() = 0;
+    // The queue on `device` of GStreamer's Vulkan elements upstream, which they lock to submit (a new
+    // reference), or null (gstvk::ElementContext::queue_upstream()).
+    virtual GstVulkanQueue* gst_vulkan_queue(GstVulkanDevice* device) = 0;
     // The mean GPU time per frame of the latest window of timed frames, in microseconds, from the
     // thread that finishes frames.
     virtual void gpu_time(double mean_us) = 0;

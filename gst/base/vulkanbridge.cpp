@@ -60,7 +60,7 @@ bool in_vulkan_image_memory(GstBuffer* buffer) {
   return library && library->is_image_memory(first);
 }
 
-std::unique_ptr<VulkanBridge> VulkanBridge::make(GstBuffer* buffer, GstVulkanQueue* shared, uint32_t slots,
+std::unique_ptr<VulkanBridge> VulkanBridge::make(GstBuffer* buffer, const QueueOf& queue_of, uint32_t slots,
                                                  std::string& error) {
   const gstvk::GstVulkanLibrary* library = gstvk::gst_vulkan_library(error);
   if (!library) return nullptr;
@@ -72,15 +72,13 @@ std::unique_ptr<VulkanBridge> VulkanBridge::make(GstBuffer* buffer, GstVulkanQue
   // The fields read and written below are where gstvk/abi.hpp says on this device's library.
   if (!gstvk::check_layout(head.device, error)) return nullptr;
   gstvk::met_instance(gstvk::fields(head.device).instance);
-  // The queue object its elements share, else one of its queues: the first of the compute family
-  // from 1.24, the device's first before (1.22 opens one queue, of the first graphics family, which
-  // holds compute too).
-  GstVulkanQueue* queue = nullptr;
-  if (shared && gstvk::fields(shared).device == head.device)
-    queue = static_cast<GstVulkanQueue*>(gst_object_ref(shared));
-  else if (library->device_select_queue)
+  // The queue object the elements that made the frame share, else one of its queues: the first of the
+  // compute family from 1.24, the device's first before (1.22 opens one queue, of the first graphics
+  // family, which holds compute too). A queue object made here has a submit lock of its own.
+  GstVulkanQueue* queue = queue_of(head.device);
+  if (!queue && library->device_select_queue)
     queue = library->device_select_queue(head.device, VK_QUEUE_COMPUTE_BIT);
-  else
+  else if (!queue)
     queue = library->device_get_queue(head.device, 0, 0);
   if (!queue) {
     error = "GStreamer's Vulkan device " + object_name(head.device) + " has no queue to copy the frame on";

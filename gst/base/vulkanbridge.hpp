@@ -13,6 +13,7 @@
 #include <gst/video/video.h>
 #include <vulkan/vulkan.h>
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -26,11 +27,12 @@ bool in_vulkan_image_memory(GstBuffer* buffer);
 
 class VulkanBridge {
  public:
-  // On the device of `buffer`'s images, for `slots` frames in flight at most, submitting on `queue`
-  // when it is of that device (the queue object the elements around share: its submit lock is
-  // theirs), else on one of the device's: null with `error` set when that device has no queue to
-  // copy on or its objects cannot be made.
-  static std::unique_ptr<VulkanBridge> make(GstBuffer* buffer, GstVulkanQueue* queue, uint32_t slots,
+  // On the device of `buffer`'s images, for `slots` frames in flight at most, submitting on the queue
+  // `queue_of` gives for that device (a new reference: the queue object the elements that made the
+  // frame share, whose submit lock is theirs), else on one of the device's: null with `error` set when
+  // that device has no queue to copy on or its objects cannot be made.
+  using QueueOf = std::function<GstVulkanQueue*(GstVulkanDevice* device)>;
+  static std::unique_ptr<VulkanBridge> make(GstBuffer* buffer, const QueueOf& queue_of, uint32_t slots,
                                             std::string& error);
   // Waits for the copy in progress, if any, and lets go of GStreamer's objects.
   ~VulkanBridge();

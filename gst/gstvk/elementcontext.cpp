@@ -13,6 +13,7 @@ namespace vkc::gstvk {
 namespace {
 
 constexpr const char* kDeviceContext = "gst.vulkan.device";
+constexpr const char* kQueueContext = "gst.vulkan.queue";
 
 // Device extensions that GStreamer never enables and that frames exchanged with our elements use
 // where the GPU has them: host memory imported (frames of system memory read in place), memory and
@@ -144,14 +145,41 @@ void ElementContext::stop() {
   device_ = nullptr;
 }
 
+GstVulkanQueue* ElementContext::queue_upstream(GstElement* element, GstVulkanDevice* device) {
+  std::string why;
+  const GstVulkanLibrary* library = gst_vulkan_library(why);
+  if (!library) return nullptr;
+  std::lock_guard<std::recursive_mutex> lock(lock_);
+  // Upstream only: an element downstream may hold a queue object of its own on the same device, whose
+  // lock the frame's maker does not take.
+  GstVulkanQueue* theirs = nullptr;
+  GstPad* sink = gst_element_get_static_pad(element, "sink");
+  GstQuery* query = gst_query_new_context(kQueueContext);
+  if (sink && gst_pad_peer_query(sink, query)) {
+    GstContext* context = nullptr;
+    gst_query_parse_context(query, &context);
+    if (context) library->context_get_vulkan_queue(context, &theirs);
+  }
+  gst_query_unref(query);
+  if (sink) gst_object_unref(sink);
+  if (theirs && fields(theirs).device != device) gst_clear_object(&theirs);
+  if (!theirs)
+    return queue_ && fields(queue_).device == device ? static_cast<GstVulkanQueue*>(gst_object_ref(queue_))
+                                                     : nullptr;
+  if (!device_ || device_ == device) {
+    if (!device_) device_ = static_cast<GstVulkanDevice*>(gst_object_ref(device));
+    if (queue_ != theirs) {
+      if (queue_) gst_object_unref(queue_);
+      queue_ = static_cast<GstVulkanQueue*>(gst_object_ref(theirs));
+      GST_DEBUG_OBJECT(element, "GStreamer's Vulkan queue %p, of the elements upstream", queue_);
+    }
+  }
+  return theirs;
+}
+
 GstVulkanDevice* ElementContext::device() {
   std::lock_guard<std::recursive_mutex> lock(lock_);
   return device_;
-}
-
-GstVulkanQueue* ElementContext::queue() {
-  std::lock_guard<std::recursive_mutex> lock(lock_);
-  return queue_;
 }
 
 }  // namespace vkc::gstvk

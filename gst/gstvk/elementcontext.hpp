@@ -40,11 +40,14 @@ class ElementContext {
   // At stop: lets go of the device and queue (the instance stays, as set_context() gave it).
   void stop();
 
+  // At a frame of GStreamer's on `device`: the queue that the elements upstream, which made it, submit on
+  // and lock (asked now: at start() they may have had none), else the one held when it is of `device`;
+  // a new reference, or null. Theirs is held from then on, for the elements around, where no device was
+  // held or this one (on GStreamer 1.22, where no device is made at start, the elements upstream's).
+  GstVulkanQueue* queue_upstream(GstElement* element, GstVulkanDevice* device);
+
   // The device held (valid while held), or null.
   GstVulkanDevice* device();
-  // The queue held (valid while held), or null: the one the elements around submit on, whose
-  // submit lock they take.
-  GstVulkanQueue* queue();
 
  private:
   // Makes a device on the instance held, on the GPU of `ours`, with the extensions that frames

@@ -45,6 +45,7 @@ Loaded load() {
       resolve(library, f.device_run_context_query, "gst_vulkan_device_run_context_query"),
       resolve(library, f.queue_run_context_query, "gst_vulkan_queue_run_context_query"),
       resolve(library, f.context_get_vulkan_device, "gst_context_get_vulkan_device"),
+      resolve(library, f.context_get_vulkan_queue, "gst_context_get_vulkan_queue"),
       resolve(library, f.instance_new, "gst_vulkan_instance_new"),
       resolve(library, f.instance_open, "gst_vulkan_instance_open"),
       resolve(library, f.instance_check_version, "gst_vulkan_instance_check_version"),

@@ -39,6 +39,7 @@ struct GstVulkanLibrary {
   gboolean (*device_run_context_query)(GstElement* element, GstVulkanDevice** device);
   gboolean (*queue_run_context_query)(GstElement* element, GstVulkanQueue** queue);
   gboolean (*context_get_vulkan_device)(GstContext* context, GstVulkanDevice** device);
+  gboolean (*context_get_vulkan_queue)(GstContext* context, GstVulkanQueue** queue);
 
   // Instances, devices and queues.
   GstVulkanInstance* (*instance_new)();
