@@ -17,8 +17,12 @@ Kernel::~Kernel() {
 }
 
 const CompiledKernel& Kernel::compiled() const {
-  if (compiled_ == nullptr) compiled_ = compiling_.get().get();  // rethrows the compile's error
-  return *compiled_;
+  const CompiledKernel* compiled = compiled_.load(std::memory_order_acquire);
+  if (compiled == nullptr) {
+    compiled = compiling_.get().get();  // rethrows the compile's error
+    compiled_.store(compiled, std::memory_order_release);
+  }
+  return *compiled;
 }
 
 vk::DescriptorSet Kernel::descriptor_set(uint32_t index) const {

@@ -1,6 +1,7 @@
 // A compute pipeline built from SPIR-V embedded in the plugin, with its descriptor sets.
 #pragma once
 
+#include <atomic>
 #include <initializer_list>
 #include <memory>
 #include <stdexcept>
@@ -54,7 +55,7 @@ class Kernel {
   uint32_t bindings_;
   uint32_t push_bytes_;
   KernelCache::Compiled compiling_;
-  mutable const CompiledKernel* compiled_ = nullptr;  // once compiling_ was waited for
+  mutable std::atomic<const CompiledKernel*> compiled_{nullptr};  // once compiling_ was waited for
   // One small pool per set, created on first use of each set index.
   mutable std::vector<vk::raii::DescriptorPool> pools_;
   mutable std::vector<vk::raii::DescriptorSet> sets_;

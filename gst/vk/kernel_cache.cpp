@@ -4,6 +4,7 @@
 
 #include <array>
 #include <atomic>
+#include <chrono>
 
 #include "device.hpp"
 
@@ -66,6 +67,14 @@ KernelCache::Compiled KernelCache::get(const KernelInfo& info) {
   Key key{info.spirv, info.spirv_bytes, info.bindings, info.push_constant_bytes, info.specialization};
   std::lock_guard<std::mutex> guard(lock_);
   Compiled& kernel = kernels_[key];
+  // A compile that failed (the device out of memory, or lost) is tried again by the next element.
+  if (kernel.valid() && kernel.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
+    try {
+      kernel.get();
+    } catch (...) {
+      kernel = Compiled();
+    }
+  }
   // The info's name and SPIR-V are the plugin's static data; its specialization is copied.
   if (!kernel.valid())
     kernel = std::async(std::launch::async, [this, info] {
