@@ -85,6 +85,11 @@ KernelCache::Compiled KernelCache::get(const KernelInfo& info) {
 }
 
 std::shared_ptr<const CompiledKernel> KernelCache::compile(const KernelInfo& info) const {
+  // On a CPU implementation (lavapipe) one at a time: its compiler shares the cores the frames run on,
+  // so side by side gains nothing there, and Debian 13's GPU-assisted validation layer on it made a
+  // concurrent vkCreateComputePipelines fail (VK_ERROR_UNKNOWN) and the suite's run of it 5x slower.
+  std::unique_lock<std::mutex> one_at_a_time(cpu_compile_lock_, std::defer_lock);
+  if (device_.is_cpu()) one_at_a_time.lock();
   const auto& dev = device_.device();
   auto kernel = std::make_shared<CompiledKernel>();
   std::vector<vk::DescriptorSetLayoutBinding> slots(info.bindings);

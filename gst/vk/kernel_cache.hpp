@@ -64,7 +64,8 @@ class KernelCache {
 
   const Device& device_;
   vk::raii::PipelineCache pipeline_cache_ = nullptr;
-  std::mutex lock_;  // guards kernels_
+  std::mutex lock_;                      // guards kernels_
+  mutable std::mutex cpu_compile_lock_;  // compiles on a CPU device, one at a time (compile())
   std::map<Key, Compiled> kernels_;
 };
 
