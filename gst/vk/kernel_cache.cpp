@@ -75,21 +75,30 @@ KernelCache::Compiled KernelCache::get(const KernelInfo& info) {
       kernel = Compiled();
     }
   }
+  if (kernel.valid()) return kernel;
+  if (device_.is_cpu()) {
+    // On a CPU implementation (lavapipe) here, on the caller's thread: its compiler shares the cores
+    // the frames run on, so side by side gains nothing, and Debian 13's validation layers on it failed
+    // compiles on threads of their own (VK_ERROR_UNKNOWN under GPU-assisted validation, a bogus
+    // VUID-VkShaderModuleCreateInfo-pCode-08739 beside a device's creation) and ran 5x slower.
+    std::promise<std::shared_ptr<const CompiledKernel>> compiled_here;
+    try {
+      compiled_here.set_value(compile(info));
+    } catch (...) {
+      compiled_here.set_exception(std::current_exception());
+    }
+    kernel = compiled_here.get_future().share();
+    return kernel;
+  }
   // The info's name and SPIR-V are the plugin's static data; its specialization is copied.
-  if (!kernel.valid())
-    kernel = std::async(std::launch::async, [this, info] {
-               pthread_setname_np(pthread_self(), "vkc:compile");
-               return compile(info);
-             }).share();
+  kernel = std::async(std::launch::async, [this, info] {
+             pthread_setname_np(pthread_self(), "vkc:compile");
+             return compile(info);
+           }).share();
   return kernel;
 }
 
 std::shared_ptr<const CompiledKernel> KernelCache::compile(const KernelInfo& info) const {
-  // On a CPU implementation (lavapipe) one at a time: its compiler shares the cores the frames run on,
-  // so side by side gains nothing there, and Debian 13's GPU-assisted validation layer on it made a
-  // concurrent vkCreateComputePipelines fail (VK_ERROR_UNKNOWN) and the suite's run of it 5x slower.
-  std::unique_lock<std::mutex> one_at_a_time(cpu_compile_lock_, std::defer_lock);
-  if (device_.is_cpu()) one_at_a_time.lock();
   const auto& dev = device_.device();
   auto kernel = std::make_shared<CompiledKernel>();
   std::vector<vk::DescriptorSetLayoutBinding> slots(info.bindings);

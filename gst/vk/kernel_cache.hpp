@@ -45,11 +45,12 @@ class KernelCache {
   KernelCache& operator=(const KernelCache&) = delete;
 
   // The compiled kernel for `info`, ready once compiled (or holding the compile's error). On first
-  // use the compile starts on a thread of its own and this returns at once: each element makes its
-  // kernels as the caps reach it, so a chain's kernels compile side by side while the caps travel
-  // on, not one after another in front of the first frame (13 kernels for a five-element chain:
-  // 0.6-0.7 s on an H200 whose driver cache was empty, run 157, which a live source's frames
-  // waited behind). Thread-safe; a kernel compiled or compiling already is not compiled again.
+  // use on a GPU the compile starts on a thread of its own and this returns at once: each element
+  // makes its kernels as the caps reach it, so a chain's kernels compile side by side while the caps
+  // travel on, not one after another in front of the first frame (13 kernels for a five-element
+  // chain: 0.6-0.7 s on an H200 whose driver cache was empty, run 157, which a live source's frames
+  // waited behind). On a CPU device it compiles here (get()). Thread-safe; a kernel compiled or
+  // compiling already is not compiled again.
   using Compiled = std::shared_future<std::shared_ptr<const CompiledKernel>>;
   Compiled get(const KernelInfo& info);
 
@@ -64,8 +65,7 @@ class KernelCache {
 
   const Device& device_;
   vk::raii::PipelineCache pipeline_cache_ = nullptr;
-  std::mutex lock_;                      // guards kernels_
-  mutable std::mutex cpu_compile_lock_;  // compiles on a CPU device, one at a time (compile())
+  std::mutex lock_;  // guards kernels_
   std::map<Key, Compiled> kernels_;
 };
 
