@@ -124,9 +124,9 @@ GST_START_TEST(test_analyses_read_vulkan_images) {
 }
 GST_END_TEST;
 
-// The filters read frames of GStreamer's Vulkan elements the same way and write theirs in our
-// memory: `vulkanupload ! video/x-raw(memory:VulkanImage) ! F` gives the frames of `F` alone (left to
-// itself, vulkanupload hands a filter its buffers, read as system memory is).
+// The filters read frames of GStreamer's Vulkan elements the same way: `vulkanupload !
+// video/x-raw(memory:VulkanImage) ! F ! appsink` gives the frames of `F` alone (left to itself,
+// vulkanupload hands a filter its buffers, read as system memory is), in system memory.
 GST_START_TEST(test_filters_read_vulkan_images) {
   vktest::RequirePhysicalDevice();
   const std::string lut = "lut location=" + vktest::TestDataDir() + "/lookup_amatorka.png";
@@ -150,6 +150,51 @@ GST_START_TEST(test_filters_read_vulkan_images) {
       for (size_t i = 0; i < vulkan.samples.size(); ++i)
         fail_unless(Bytes(vulkan.samples[i]) == Bytes(system.samples[i]), "%s: frame %zu differs",
                     what.c_str(), i);
+    }
+}
+GST_END_TEST;
+
+// The filters write their frames in GStreamer's Vulkan images for the Vulkan elements downstream
+// (copied in by their device: vulkanoutputs.hpp): `F ! vulkandownload` and `vulkanupload ! F !
+// vulkandownload` give the frames of `F` alone, and F's src caps are memory:VulkanImage.
+GST_START_TEST(test_filters_write_vulkan_images) {
+  vktest::RequirePhysicalDevice();
+  struct Filter {
+    std::string element;  // with its properties
+    std::string format;   // of its output, when the caps name one
+    std::vector<Case> cases;
+  };
+  const std::vector<Case> rgba = {{"RGBA", 1, 1}, {"RGBA", 64, 48}, {"RGBA", 97, 61}};
+  // NV12 97 wide is not among them: GStreamer's download ignores the stride of a plane whose rows are
+  // narrower than it (the file's header), so its bytes are not the frame's.
+  const std::vector<Case> to_nv12 = {{"RGBA", 1, 1}, {"RGBA", 64, 48}};
+  for (const Filter& f : {Filter{"morph operation=open width=3 height=3", "", rgba},
+                          Filter{"lut location=" + vktest::TestDataDir() + "/lookup_amatorka.png", "", rgba},
+                          Filter{"rgb2yuv", "NV12", to_nv12}})
+    for (const Case& c : f.cases) {
+      const std::string name = f.element.substr(0, f.element.find(' '));
+      const std::string named = name + " name=e" + f.element.substr(name.size());
+      const std::string format = f.format.empty() ? "" : ",format=" + f.format;
+      const std::string in_images = named + " ! video/x-raw(memory:VulkanImage)" + format;
+      const std::string what =
+          name + " on " + c.format + " " + std::to_string(c.width) + "x" + std::to_string(c.height);
+      vktest::AppsinkRun written, both, system;
+      vktest::RunToAppsink(Source(c) + in_images + " ! vulkandownload ! appsink name=out", written);
+      vktest::RunToAppsink(Source(c) + "vulkanupload ! video/x-raw(memory:VulkanImage) ! " + in_images +
+                               " ! vulkandownload ! appsink name=out",
+                           both);
+      vktest::RunToAppsink(Source(c) + named + " ! video/x-raw" + format + " ! appsink name=out", system);
+      for (const vktest::AppsinkRun* run : {&written, &both}) {
+        const char* how = run == &written ? "written" : "read and written";
+        fail_unless(run->e_src_caps.find("memory:VulkanImage") != std::string::npos, "%s, %s: src caps %s",
+                    what.c_str(), how, run->e_src_caps.c_str());
+        fail_unless(run->samples.size() == system.samples.size() && !system.samples.empty(),
+                    "%s, %s: %zu frames, %zu in system memory", what.c_str(), how, run->samples.size(),
+                    system.samples.size());
+        for (size_t i = 0; i < run->samples.size(); ++i)
+          fail_unless(Bytes(run->samples[i]) == Bytes(system.samples[i]), "%s, %s: frame %zu differs",
+                      what.c_str(), how, i);
+      }
     }
 }
 GST_END_TEST;
@@ -214,11 +259,35 @@ GST_START_TEST(test_copies_submit_on_the_upstream_queue) {
 }
 GST_END_TEST;
 
-// histogram draw=true after vulkanupload would have to write frames in GStreamer's Vulkan memory:
-// a negotiation error that says what to do, not a frame in the wrong memory. (Through its buffers:
-// vulkanupload stopped with an image upload in flight frees it under the GPU, which the layer
-// reports.)
-GST_START_TEST(test_drawing_into_vulkan_frames_is_refused) {
+// histogram draw=true between vulkanupload and vulkandownload draws into GStreamer's Vulkan images:
+// the frames of `histogram draw=true` alone, its src caps memory:VulkanImage.
+GST_START_TEST(test_drawing_into_vulkan_images) {
+  vktest::RequirePhysicalDevice();
+  for (const Case& c : {Case{"RGBA", 64, 48}, Case{"RGBA", 97, 61}}) {
+    const std::string what =
+        "histogram draw=true on " + std::to_string(c.width) + "x" + std::to_string(c.height);
+    vktest::AppsinkRun vulkan, system;
+    vktest::RunToAppsink(Source(c) +
+                             "vulkanupload ! video/x-raw(memory:VulkanImage) ! histogram name=e draw=true ! "
+                             "vulkandownload ! appsink name=out",
+                         vulkan);
+    vktest::RunToAppsink(Source(c) + "histogram name=e draw=true ! appsink name=out", system);
+    fail_unless(vulkan.e_src_caps.find("memory:VulkanImage") != std::string::npos, "%s: src caps %s",
+                what.c_str(), vulkan.e_src_caps.c_str());
+    fail_unless(vulkan.samples.size() == system.samples.size() && !system.samples.empty(),
+                "%s: %zu frames, %zu in system memory", what.c_str(), vulkan.samples.size(),
+                system.samples.size());
+    for (size_t i = 0; i < vulkan.samples.size(); ++i)
+      fail_unless(Bytes(vulkan.samples[i]) == Bytes(system.samples[i]), "%s: frame %zu differs", what.c_str(),
+                  i);
+  }
+}
+GST_END_TEST;
+
+// histogram draw=true after vulkanupload's buffers (memory:VulkanBuffer, passed on in that memory)
+// would have to write frames in GStreamer's Vulkan buffer memory: a negotiation error that says what
+// to do, not a frame in the wrong memory.
+GST_START_TEST(test_drawing_into_vulkan_buffers_is_refused) {
   vktest::RequirePhysicalDevice();
   GstElement* pipeline = vktest::ParsePipeline(
       (Source({"RGBA", 64, 48}) +
@@ -247,7 +316,9 @@ Suite* gstvulkan_suite() {
   tcase_add_test(analyses, test_analyses_read_vulkan_images);
   tcase_add_test(analyses, test_analysis_reads_vulkan_buffers);
   tcase_add_test(analyses, test_filters_read_vulkan_images);
-  tcase_add_test(analyses, test_drawing_into_vulkan_frames_is_refused);
+  tcase_add_test(analyses, test_filters_write_vulkan_images);
+  tcase_add_test(analyses, test_drawing_into_vulkan_images);
+  tcase_add_test(analyses, test_drawing_into_vulkan_buffers_is_refused);
   tcase_add_test(analyses, test_copies_submit_on_the_upstream_queue);
   return suite;
 }

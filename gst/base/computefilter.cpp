@@ -10,6 +10,7 @@
 #include "gstvk/library.hpp"
 #include "memorycaps.hpp"
 #include "vk/batch.hpp"
+#include "vulkanpool.hpp"
 
 // deviceopen, filterdownstream, framestream and linkchanges log in it too
 GST_DEBUG_CATEGORY(gst_vkcompute_filter_debug);
@@ -178,17 +179,13 @@ static gboolean gst_vkcompute_filter_set_caps(GstBaseTransform* trans, GstCaps* 
   // GstBaseTransform has just chosen passthrough for equal caps; an analysis element that draws
   // into its frames, or whose frames move between host and device memory, needs output buffers.
   const bool passthrough = priv->stream->wants_passthrough();
-  GstCaps* out_vulkan = vkc::structures_in_vulkan_memory(outcaps);
-  const bool out_in_vulkan_memory = !gst_caps_is_empty(out_vulkan);
-  gst_caps_unref(out_vulkan);
-  if (!passthrough && out_in_vulkan_memory) {
-    // An analysis that draws writes a new frame, which it cannot make in GStreamer's Vulkan memory.
-    GST_ELEMENT_ERROR(
-        self, CORE, NEGOTIATION,
-        ("%s draws into its frames, and cannot write frames in GStreamer's Vulkan memory: put vulkandownload "
-         "before it",
-         GST_OBJECT_NAME(self)),
-        ("output caps %" GST_PTR_FORMAT, outcaps));
+  if (!passthrough && vkc::caps_in_vulkan_buffer_memory(outcaps)) {
+    // Frames are written in GStreamer's Vulkan images (vulkanoutputs.hpp), not in its buffers.
+    GST_ELEMENT_ERROR(self, CORE, NEGOTIATION,
+                      ("%s writes new frames, and cannot write them in GStreamer's Vulkan buffer memory "
+                       "(memory:VulkanBuffer): put vulkandownload before it",
+                       GST_OBJECT_NAME(self)),
+                      ("output caps %" GST_PTR_FORMAT, outcaps));
     return FALSE;
   }
   priv->stream->set_passthrough(passthrough);
@@ -205,16 +202,30 @@ static gboolean gst_vkcompute_filter_propose_allocation(GstBaseTransform* trans,
 }
 
 // Outputs in our memory come from a pool of ours (framepools.hpp); in CUDA memory, from a pool of
-// GStreamer's CUDA memory (cudapool.hpp) in the context shared with the CUDA elements around.
+// GStreamer's CUDA memory (cudapool.hpp) in the context shared with the CUDA elements around; in
+// GStreamer's Vulkan image memory, from a pool of GStreamer's images (vulkanpool.hpp) on the device
+// of the Vulkan elements downstream.
 static gboolean gst_vkcompute_filter_decide_allocation(GstBaseTransform* trans, GstQuery* query) {
   auto* self = GST_VKCOMPUTE_FILTER(trans);
   auto* priv = get_priv(self);
   if (!priv->pools || !priv->stream) return FALSE;
   GstCaps* caps = nullptr;
   gst_query_parse_allocation(query, &caps, nullptr);
+  GstCaps* vulkan = caps ? vkc::structures_in_vulkan_memory(caps) : nullptr;
+  const bool in_vulkan_memory = vulkan && !gst_caps_is_empty(vulkan);
+  if (vulkan) gst_caps_unref(vulkan);
+  std::string error;
+  if (in_vulkan_memory) {
+    if (vkc::decide_vulkan_image_pool(GST_ELEMENT(self), query, priv->vulkan_context,
+                                      kVkComputeFramesInFlight, error))
+      return TRUE;
+    GST_ELEMENT_ERROR(self, RESOURCE, FAILED,
+                      ("No pool of GStreamer's Vulkan images for the output frames: %s.", error.c_str()),
+                      (nullptr));
+    return FALSE;
+  }
   if (!caps || vkc::structures_in_cuda_memory_count(caps) == 0)
     return priv->pools->decide(query, priv->stream->out_device());
-  std::string error;
   if (vkc::decide_cuda_pool(GST_ELEMENT(self), query, priv->cuda_context,
                             vkc::cuda::device_ordinal(*priv->device), kVkComputeFramesInFlight, error))
     return TRUE;
@@ -292,7 +303,8 @@ static GstFlowReturn gst_vkcompute_filter_transform(GstBaseTransform* trans, Gst
 // writes a new frame, so any of its inputs may come, and its output may go, in CUDA memory. Frames
 // of GStreamer's Vulkan elements are read through GStreamer's device (vulkanbridge.hpp) where its
 // Vulkan library is in the process (our own templates name those memories too): an analysis passes
-// them on in their memory, a filter takes them in and writes its output in ours.
+// them on in their memory; a filter takes them in, and writes its output in any memory, GStreamer's
+// Vulkan images too (vulkanoutputs.hpp).
 static GstCaps* gst_vkcompute_filter_transform_caps(GstBaseTransform* trans, GstPadDirection direction,
                                                     GstCaps* caps, GstCaps* filter) {
   auto* klass = GST_VKCOMPUTE_FILTER_GET_CLASS(trans);
@@ -302,8 +314,7 @@ static GstCaps* gst_vkcompute_filter_transform_caps(GstBaseTransform* trans, Gst
   const bool vulkan_in_process = vkc::gstvk::in_process() && vkc::gstvk::available(why);
   GstCaps* read = vkc::structures_in_plain_memory(caps);
   if (!klass->analysis && cuda) read = gst_caps_merge(read, vkc::structures_in_cuda_memory(caps, true));
-  if (!klass->analysis && vulkan_in_process && direction == GST_PAD_SINK)
-    read = gst_caps_merge(read, gst_caps_ref(vulkan));
+  if (!klass->analysis && vulkan_in_process) read = gst_caps_merge(read, gst_caps_ref(vulkan));
   GstCaps* formats =
       klass->transform_formats ? klass->transform_formats(direction, read) : gst_caps_ref(read);
   gst_caps_unref(read);
@@ -314,8 +325,9 @@ static GstCaps* gst_vkcompute_filter_transform_caps(GstBaseTransform* trans, Gst
     result = gst_caps_merge(result, vkc::in_cuda_memory(formats));
   if (vulkan_in_process && klass->analysis)
     result = gst_caps_merge(result, gst_caps_ref(vulkan));
-  else if (vulkan_in_process && direction == GST_PAD_SRC)
-    result = gst_caps_merge(result, vkc::in_vulkan_memory(formats));
+  else if (vulkan_in_process)  // sink caps from src caps: both memories; src caps from sink caps: images
+    result = gst_caps_merge(result, direction == GST_PAD_SRC ? vkc::in_vulkan_memory(formats)
+                                                             : vkc::in_vulkan_image_memory(formats));
   gst_caps_unref(vulkan);
   gst_caps_unref(formats);
   if (!filter) return result;
@@ -419,7 +431,7 @@ static void gst_vkcompute_filter_init(GstVkComputeFilter* self) {
 
 void gst_vkcompute_filter_class_add_pad_templates(GstVkComputeFilterClass* klass, const char* sink_caps,
                                                   const char* src_caps) {
-  vkc::add_pad_templates(GST_ELEMENT_CLASS(klass), sink_caps, src_caps, vkc::VulkanMemoryOn::kSink);
+  vkc::add_pad_templates(GST_ELEMENT_CLASS(klass), sink_caps, src_caps, vkc::VulkanMemoryOn::kImagesOut);
 }
 
 void gst_vkcompute_filter_class_init_analysis(GstVkComputeFilterClass* klass, const char* caps_string) {

@@ -75,8 +75,8 @@ void ElementOwner::post_warning(GQuark domain, gint code, const std::string& mes
                            nullptr, __FILE__, GST_FUNCTION, __LINE__);
 }
 
-GstVulkanQueue* ElementOwner::gst_vulkan_queue(GstVulkanDevice* device) {
-  return gst_vkcompute_filter_private(self_)->vulkan_context.queue_upstream(GST_ELEMENT(self_), device);
+GstVulkanQueue* ElementOwner::gst_vulkan_queue(GstVulkanDevice* device, GstPadDirection side) {
+  return gst_vkcompute_filter_private(self_)->vulkan_context.queue_of(GST_ELEMENT(self_), device, side);
 }
 
 void ElementOwner::post_error(GError* error) {

@@ -27,7 +27,7 @@ class ElementOwner final : public vkc::FrameStream::Owner {
   bool output_joins_batch() override;
   void post_error(GQuark domain, gint code, const std::string& message, const std::string& debug) override;
   void post_warning(GQuark domain, gint code, const std::string& message) override;
-  GstVulkanQueue* gst_vulkan_queue(GstVulkanDevice* device) override;
+  GstVulkanQueue* gst_vulkan_queue(GstVulkanDevice* device, GstPadDirection side) override;
   // The same for `error` (taken; null: an error that says nothing more).
   void post_error(GError* error);
   void gpu_time(double mean_us) override;

@@ -34,7 +34,8 @@ constexpr guint kWideLoadBytes = 16;
 struct GpuLeftovers {
   std::unique_ptr<CapsState> caps_state;
   std::unique_ptr<SlotCopies> copies;
-  std::unique_ptr<CudaFrames> cuda;  // the CUDA copies' targets
+  std::unique_ptr<CudaFrames> cuda;               // the CUDA copies' targets
+  std::unique_ptr<VulkanOutputs> vulkan_outputs;  // the downloads' targets of outputs in Vulkan images
   FrameScheduler::Frames frames;
 };
 
@@ -135,6 +136,8 @@ class FrameStream::FrameWork : public FrameScheduler::Work {
   Frame frame;
   InputBinding input;
   bool cuda_output = false;  // the output is in CUDA memory: pushed once CUDA's copy into it is done
+  // The output is in GStreamer's Vulkan image memory: pushed once its device's copy into it is done.
+  bool vulkan_output = false;
 
  private:
   // Pushes the frame's output (in host or CUDA memory), or hands it to the streaming thread when
@@ -147,6 +150,13 @@ class FrameStream::FrameWork : public FrameScheduler::Work {
       gst_buffer_unref(out);
       stream_.owner_.post_error(GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
                                 "Frame could not be copied into CUDA memory: " + error + ".", "");
+      return GST_FLOW_ERROR;
+    }
+    if (vulkan_output && !stream_.vulkan_outputs_->copy_out(frame.slot, error)) {
+      gst_buffer_unref(out);
+      stream_.owner_.post_error(GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
+                                "Frame could not be copied into GStreamer's Vulkan memory: " + error + ".",
+                                "");
       return GST_FLOW_ERROR;
     }
     if (stream_.held_.take(out)) return GST_FLOW_OK;
@@ -318,6 +328,7 @@ void FrameStream::stop() {
   ring_.reset();
   copies_.reset();
   cuda_.reset();
+  vulkan_outputs_.reset();
 }
 
 // Frames that end within a short wait release their buffers here, before the state change returns,
@@ -340,6 +351,7 @@ void FrameStream::release_after_gpu(FrameScheduler::Frames frames) {
   leftovers->caps_state = std::move(caps_state_);
   leftovers->copies = std::move(copies_);
   leftovers->cuda = std::move(cuda_);
+  leftovers->vulkan_outputs = std::move(vulkan_outputs_);
   leftovers->frames = std::move(frames);
   scheduler_->stop();  // its waits use the ring
   vkc::release_after_gpu(std::move(ring_), std::move(leftovers));
@@ -415,7 +427,7 @@ bool FrameStream::record_and_submit(Frame& frame, const InputBinding& input, boo
   return true;
 }
 
-GstFlowReturn FrameStream::acquire_output(Frame& frame, bool& cuda_output) {
+GstFlowReturn FrameStream::acquire_output(Frame& frame, bool& cuda_output, bool& vulkan_output) {
   GstFlowReturn flow = owner_.acquire_output(frame.inbuf, &frame.outbuf);
   if (flow != GST_FLOW_OK) return flow;
   std::string error;
@@ -426,6 +438,18 @@ GstFlowReturn FrameStream::acquire_output(Frame& frame, bool& cuda_output) {
     owner_.post_error(
         GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
         "Output frame in CUDA memory could not be written from the Vulkan device: " + error + ".", "");
+    return GST_FLOW_ERROR;
+  }
+  vulkan_output = in_vulkan_image_memory(frame.outbuf);
+  if (vulkan_output) {
+    if (!vulkan_outputs_) vulkan_outputs_ = std::make_unique<VulkanOutputs>(device_, ring_->depth());
+    if (vulkan_outputs_->bind(
+            frame.slot, frame.outbuf, out_info_,
+            [this](GstVulkanDevice* device) { return owner_.gst_vulkan_queue(device, GST_PAD_SRC); },
+            frame.out, error))
+      return GST_FLOW_OK;
+    owner_.post_error(GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
+                      "Output frame in GStreamer's Vulkan memory could not be written: " + error + ".", "");
     return GST_FLOW_ERROR;
   }
   GstMemory* outmem = gst_buffer_peek_memory(frame.outbuf, 0);
@@ -443,8 +467,8 @@ GstBuffer* FrameStream::copy_from_vulkan(GstBuffer* in, uint32_t slot, std::stri
   if (!vulkan_ || !vulkan_->serves(in)) {
     vulkan_.reset();  // a device of GStreamer's that no frame comes from any more
     vulkan_ = VulkanBridge::make(
-        in, [this](GstVulkanDevice* device) { return owner_.gst_vulkan_queue(device); }, ring_->depth(),
-        error);
+        in, [this](GstVulkanDevice* device) { return owner_.gst_vulkan_queue(device, GST_PAD_SINK); },
+        ring_->depth(), error);
     if (!vulkan_) return nullptr;
     // Once per device and start: the frames take the slow way, through host memory.
     bool lasting = false;
@@ -500,7 +524,7 @@ GstFlowReturn FrameStream::submit_frame(GstBuffer* in, const GstSegment& segment
   last_path_ = work->input.path();
 
   if (!passthrough_) {
-    GstFlowReturn flow = acquire_output(frame, work->cuda_output);
+    GstFlowReturn flow = acquire_output(frame, work->cuda_output, work->vulkan_output);
     if (flow != GST_FLOW_OK) return flow;
     GST_LOG("%s: output buffer acquired", name_.c_str());
   }

@@ -37,6 +37,7 @@
 #include "staging.hpp"
 #include "vkmemory.hpp"
 #include "vulkanbridge.hpp"
+#include "vulkanoutputs.hpp"
 
 namespace vkc {
 
@@ -60,9 +61,9 @@ class FrameStream {
                             const std::string& debug) = 0;
     // Posts an element warning.
     virtual void post_warning(GQuark domain, gint code, const std::string& message) = 0;
-    // The queue on `device` of GStreamer's Vulkan elements upstream, which they lock to submit (a new
-    // reference), or null (gstvk::ElementContext::queue_upstream()).
-    virtual GstVulkanQueue* gst_vulkan_queue(GstVulkanDevice* device) = 0;
+    // The queue on `device` of GStreamer's Vulkan elements on the pad of `side` (upstream: GST_PAD_SINK),
+    // which they lock to submit (a new reference), or null (gstvk::ElementContext::queue_of()).
+    virtual GstVulkanQueue* gst_vulkan_queue(GstVulkanDevice* device, GstPadDirection side) = 0;
     // The mean GPU time per frame of the latest window of timed frames, in microseconds, from the
     // thread that finishes frames.
     virtual void gpu_time(double mean_us) = 0;
@@ -110,8 +111,9 @@ class FrameStream {
   // `leaves_with_results`: the frame waits for complete() and leaves from its finish (attach-meta).
   GstFlowReturn submit_frame(GstBuffer* in, const GstSegment& segment, uint32_t slot, GstBuffer** out,
                              bool& leaves_with_results);
-  // `cuda_output`: set when the output is a frame in CUDA memory (CudaFrames::bind_output()).
-  GstFlowReturn acquire_output(Frame& frame, bool& cuda_output);
+  // `cuda_output`: set when the output is a frame in CUDA memory (CudaFrames::bind_output());
+  // `vulkan_output`: in GStreamer's Vulkan image memory (VulkanOutputs::bind()).
+  GstFlowReturn acquire_output(Frame& frame, bool& cuda_output, bool& vulkan_output);
   // `in` (GStreamer's Vulkan image memory) copied by its device into host memory for `slot`
   // (vulkanbridge.hpp), the bridge made on its first frame; null with `error` set.
   GstBuffer* copy_from_vulkan(GstBuffer* in, uint32_t slot, std::string& error);
@@ -141,6 +143,8 @@ class FrameStream {
   // Frames in GStreamer's Vulkan image memory, copied by its device (vulkanbridge.hpp), from the
   // first one on.
   std::unique_ptr<VulkanBridge> vulkan_;
+  // Outputs in GStreamer's Vulkan image memory (vulkanoutputs.hpp), from the first one on.
+  std::unique_ptr<VulkanOutputs> vulkan_outputs_;
   // Frames from their submission until they leave (scheduler.hpp).
   std::unique_ptr<FrameScheduler> scheduler_;
   // Outputs in host memory finished while the streaming thread is inside a frame (heldoutputs.hpp).

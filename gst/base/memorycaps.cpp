@@ -27,6 +27,11 @@ bool caps_in_device_memory(GstCaps* caps) {
          features_in_device_memory(gst_caps_get_features(caps, 0));
 }
 
+bool caps_in_vulkan_buffer_memory(GstCaps* caps) {
+  return caps && !gst_caps_is_empty(caps) && !gst_caps_is_any(caps) &&
+         gst_caps_features_contains(gst_caps_get_features(caps, 0), GST_CAPS_FEATURE_MEMORY_VULKAN_BUFFER);
+}
+
 bool in_device_memory(GstBuffer* buffer) {
   return gst_buffer_n_memory(buffer) == 1 &&
          gst_memory_is_type(gst_buffer_peek_memory(buffer, 0), GST_VKCOMPUTE_DEVICE_MEMORY_TYPE);
@@ -124,6 +129,10 @@ GstCaps* in_vulkan_memory(GstCaps* formats) {
                  {GST_CAPS_FEATURE_MEMORY_VULKAN_IMAGE, GST_CAPS_FEATURE_MEMORY_VULKAN_BUFFER});
 }
 
+GstCaps* in_vulkan_image_memory(GstCaps* formats) {
+  return held_in(formats, kVulkanFormats, {GST_CAPS_FEATURE_MEMORY_VULKAN_IMAGE});
+}
+
 guint structures_in_cuda_memory_count(GstCaps* caps) {
   GstCaps* in_cuda = structures_in_cuda_memory(caps, true);
   const guint count = gst_caps_get_size(in_cuda);
@@ -151,8 +160,9 @@ void add_pad_templates(GstElementClass* klass, const char* sink_caps, const char
        {std::tuple{"sink", GST_PAD_SINK, sink_caps}, std::tuple{"src", GST_PAD_SRC, src_caps}}) {
     GstCaps* formats = gst_caps_from_string(caps_string);
     GstCaps* caps = gst_caps_merge(in_both_memories(formats), in_cuda_memory(formats));
-    if (direction == GST_PAD_SINK || vulkan == VulkanMemoryOn::kBothPads)
-      caps = gst_caps_merge(caps, in_vulkan_memory(formats));
+    caps = gst_caps_merge(caps, direction == GST_PAD_SINK || vulkan == VulkanMemoryOn::kBothPads
+                                    ? in_vulkan_memory(formats)
+                                    : in_vulkan_image_memory(formats));
     gst_element_class_add_pad_template(klass, gst_pad_template_new(name, direction, GST_PAD_ALWAYS, caps));
     gst_caps_unref(caps);
     gst_caps_unref(formats);

@@ -20,6 +20,8 @@ namespace vkc {
 bool features_in_device_memory(const GstCapsFeatures* features);
 // Whether fixed `caps` (their first structure) are in device memory.
 bool caps_in_device_memory(GstCaps* caps);
+// Whether fixed caps are in GStreamer's Vulkan buffer memory (memory:VulkanBuffer).
+bool caps_in_vulkan_buffer_memory(GstCaps* caps);
 
 // Whether `buffer` is one memory of device memory (VkComputeDeviceMemory, of any device).
 bool in_device_memory(GstBuffer* buffer);
@@ -31,16 +33,18 @@ GstCaps* in_both_memories(GstCaps* caps);
 
 // Adds always-pad templates "sink" and "src" to `klass`: the caps strings' structures, each in both
 // memories and, those of formats it holds, in GStreamer's CUDA memory (memory:CUDAMemory), which
-// every element reads and writes (gst/base/cudaframes.hpp), and on the pads `vulkan` names in
-// GStreamer's Vulkan memories (in_vulkan_memory()): an analysis passes such frames on, a filter
-// takes them in.
-enum class VulkanMemoryOn { kSink, kBothPads };
+// every element reads and writes (gst/base/cudaframes.hpp), and in GStreamer's Vulkan memories as
+// `vulkan` says: an analysis passes such frames on (both memories on both pads), a filter takes them
+// in (both on the sink pad) and writes images (memory:VulkanImage on the src pad).
+enum class VulkanMemoryOn { kImagesOut, kBothPads };
 void add_pad_templates(GstElementClass* klass, const char* sink_caps, const char* src_caps,
                        VulkanMemoryOn vulkan);
 
 // The structures of `formats` whose format GStreamer's Vulkan elements hold in an image of a plain
 // texel per plane, in memory:VulkanImage and in memory:VulkanBuffer (new caps).
 GstCaps* in_vulkan_memory(GstCaps* formats);
+// The same in memory:VulkanImage only: what a filter writes (new caps).
+GstCaps* in_vulkan_image_memory(GstCaps* formats);
 // The structures of `caps` in GStreamer's Vulkan memories (new caps).
 GstCaps* structures_in_vulkan_memory(GstCaps* caps);
 // The structures of `caps` in neither GStreamer's CUDA memory nor its Vulkan memories (new caps).

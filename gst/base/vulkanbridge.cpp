@@ -1,5 +1,6 @@
 #include "vulkanbridge.hpp"
 
+#include <cstring>
 #include <numeric>
 
 #include "frame.hpp"
@@ -114,7 +115,8 @@ VulkanBridge::VulkanBridge(const gstvk::GstVulkanLibrary& library, GstVulkanDevi
       queue_(static_cast<GstVulkanQueue*>(gst_object_ref(queue))),
       vk_device_(gstvk::fields(device).device),
       device_name_(object_name(device)),
-      hosts_(slots, nullptr) {}
+      hosts_(slots, nullptr),
+      outputs_(slots) {}
 
 VulkanBridge::~VulkanBridge() {
   // A copy that failed its wait may still run: its fence goes first.
@@ -144,7 +146,7 @@ GstMemory* VulkanBridge::host_memory(uint32_t slot, gsize bytes, std::string& er
   if (host && host->size >= bytes) return host;
   if (host) gst_memory_unref(host);
   host = library_.buffer_memory_alloc(
-      device_, bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+      device_, bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
       VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
   if (!host)
     error = "GStreamer's Vulkan device " + device_name_ + " could not allocate " + std::to_string(bytes) +
@@ -152,36 +154,29 @@ GstMemory* VulkanBridge::host_memory(uint32_t slot, gsize bytes, std::string& er
   return host;
 }
 
-GstBuffer* VulkanBridge::copy(uint32_t slot, GstBuffer* buffer, const GstVideoInfo& info,
-                              std::string& error) {
+bool VulkanBridge::planes_of(GstBuffer* buffer, const GstVideoInfo& info, Direction direction,
+                             std::vector<Plane>& copies, gsize& bytes, std::string& error) const {
   if (broken_) {
     error = "GStreamer's Vulkan device " + device_name_ + " did not finish an earlier copy";
-    return nullptr;
+    return false;
   }
   const guint planes = GST_VIDEO_INFO_N_PLANES(&info);
   if (gst_buffer_n_memory(buffer) != planes) {
     error = std::to_string(gst_buffer_n_memory(buffer)) + " memories for " + std::to_string(planes) +
             " planes (GStreamer's Vulkan frames hold an image per plane)";
-    return nullptr;
+    return false;
   }
-  // Where each plane goes in host memory: rows of the plane's bytes, each starting at a multiple of
-  // 4 bytes and of the texel (Vulkan's rule for a copy's buffer offset and row length).
-  struct Plane {
-    GstMemory* memory;
-    gstvk::ImageHead head;
-    gstvk::BarrierState state;
-    guint texel, rows;
-    gsize row_bytes, offset, stride;
-  };
-  std::vector<Plane> copies(planes);
-  gsize bytes = 0;
+  const bool reads = direction == Direction::kToHost;
+  const VkImageUsageFlags usage = reads ? VK_IMAGE_USAGE_TRANSFER_SRC_BIT : VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+  copies.assign(planes, Plane{});
+  bytes = 0;
   for (guint p = 0; p < planes; ++p) {
     Plane& c = copies[p];
     c.memory = gst_buffer_peek_memory(buffer, p);
     if (!gstvk::read_image(library_, c.memory, c.head) || c.head.device != device_ ||
         !gstvk::read_barrier(library_, c.memory, c.state)) {
       error = "plane " + std::to_string(p) + " is not an image of GStreamer's Vulkan device " + device_name_;
-      return nullptr;
+      return false;
     }
     c.texel = texel_bytes(c.head.create_info.format);
     plane_extent(info, p, c.rows, c.row_bytes);
@@ -189,28 +184,37 @@ GstBuffer* VulkanBridge::copy(uint32_t slot, GstBuffer* buffer, const GstVideoIn
     if (c.texel == 0 || c.row_bytes % c.texel != 0) {
       error = "plane " + std::to_string(p) + "'s image has VkFormat " +
               std::to_string(int(c.head.create_info.format)) + ", which does not hold the plane's samples";
-      return nullptr;
+      return false;
     }
     if (extent.width < c.row_bytes / c.texel || extent.height < c.rows) {
       error = "plane " + std::to_string(p) + "'s image is " + std::to_string(extent.width) + "x" +
               std::to_string(extent.height) + ", smaller than the caps' plane";
-      return nullptr;
+      return false;
     }
-    if (!(c.head.usage & VK_IMAGE_USAGE_TRANSFER_SRC_BIT)) {
-      error = "plane " + std::to_string(p) + "'s image cannot be copied from (its usage " +
-              hex(c.head.usage) + " has no VK_IMAGE_USAGE_TRANSFER_SRC_BIT)";
-      return nullptr;
+    if (!(c.head.usage & usage)) {
+      error = "plane " + std::to_string(p) + "'s image cannot be copied " + (reads ? "from" : "into") +
+              " (its usage " + hex(c.head.usage) + " has no " +
+              (reads ? "VK_IMAGE_USAGE_TRANSFER_SRC_BIT" : "VK_IMAGE_USAGE_TRANSFER_DST_BIT") + ")";
+      return false;
     }
+    // Rows of the plane's bytes, each starting at a multiple of 4 bytes and of the texel (Vulkan's
+    // rule for a copy's buffer offset and row length).
     const gsize align = std::lcm(gsize(4), gsize(c.texel));
     c.stride = (c.row_bytes + align - 1) / align * align;
     c.offset = (bytes + align - 1) / align * align;
     bytes = c.offset + c.stride * c.rows;
   }
-  GstMemory* host = host_memory(slot, bytes, error);
-  if (!host) return nullptr;
+  return true;
+}
+
+bool VulkanBridge::transfer(const std::vector<Plane>& copies, GstMemory* host, Direction direction,
+                            std::string& error) {
+  const bool reads = direction == Direction::kToHost;
   const VkBuffer host_buffer =
       reinterpret_cast<const gstvk::BufferMemoryFields<gstvk::BarrierMemoryInfo32>*>(host)->buffer;
-
+  const VkImageLayout layout =
+      reads ? VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL : VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+  const VkAccessFlags access = reads ? VK_ACCESS_TRANSFER_READ_BIT : VK_ACCESS_TRANSFER_WRITE_BIT;
   const VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO, nullptr,
                                        VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT, nullptr};
   vkBeginCommandBuffer(commands_, &begin);
@@ -218,47 +222,55 @@ GstBuffer* VulkanBridge::copy(uint32_t slot, GstBuffer* buffer, const GstVideoIn
   std::vector<uint64_t> waits, signals;
   for (const Plane& c : copies) {
     const VkImageSubresourceRange range{VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-    // After whatever wrote the image, whatever its stage (a render pass's on a graphics queue, a
-    // decoder's beyond 32 bits): all commands and writes before, as GStreamer's own download does,
-    // which also covers the semaphore wait below (a wait at all commands).
-    const VkImageMemoryBarrier to_read{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
-                                       nullptr,
-                                       VK_ACCESS_MEMORY_WRITE_BIT,
-                                       VK_ACCESS_TRANSFER_READ_BIT,
-                                       c.state.image_layout,
-                                       VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-                                       VK_QUEUE_FAMILY_IGNORED,
-                                       VK_QUEUE_FAMILY_IGNORED,
-                                       c.head.image,
-                                       range};
+    // After whatever used the image before, whatever its stage (a render pass's on a graphics queue,
+    // a decoder's beyond 32 bits; for an output, the readers of the pool's image before it came back):
+    // all commands, reads and writes, as GStreamer's own download does, which also covers the
+    // semaphore wait below (a wait at all commands). An output's old contents are not kept.
+    const VkImageMemoryBarrier barrier{
+        VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
+        nullptr,
+        VkAccessFlags(reads ? VK_ACCESS_MEMORY_WRITE_BIT
+                            : VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT),
+        access,
+        reads ? c.state.image_layout : VK_IMAGE_LAYOUT_UNDEFINED,
+        layout,
+        VK_QUEUE_FAMILY_IGNORED,
+        VK_QUEUE_FAMILY_IGNORED,
+        c.head.image,
+        range};
     vkCmdPipelineBarrier(commands_, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0,
-                         nullptr, 0, nullptr, 1, &to_read);
+                         nullptr, 0, nullptr, 1, &barrier);
     const VkBufferImageCopy region{c.offset,  uint32_t(c.stride / c.texel),
                                    0,         {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
                                    {0, 0, 0}, {uint32_t(c.row_bytes / c.texel), c.rows, 1}};
-    vkCmdCopyImageToBuffer(commands_, c.head.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, host_buffer, 1,
-                           &region);
+    if (reads)
+      vkCmdCopyImageToBuffer(commands_, c.head.image, layout, host_buffer, 1, &region);
+    else
+      vkCmdCopyBufferToImage(commands_, host_buffer, c.head.image, layout, 1, &region);
     if (c.state.semaphore) {
       semaphores.push_back(c.state.semaphore);
       waits.push_back(c.state.semaphore_value);
       signals.push_back(c.state.semaphore_value + 1);
     }
   }
-  // The copies' writes made visible to the host, which reads them once the fence is signalled.
-  const VkBufferMemoryBarrier to_host{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER,
-                                      nullptr,
-                                      VK_ACCESS_TRANSFER_WRITE_BIT,
-                                      VK_ACCESS_HOST_READ_BIT,
-                                      VK_QUEUE_FAMILY_IGNORED,
-                                      VK_QUEUE_FAMILY_IGNORED,
-                                      host_buffer,
-                                      0,
-                                      VK_WHOLE_SIZE};
-  vkCmdPipelineBarrier(commands_, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 0, nullptr,
-                       1, &to_host, 0, nullptr);
+  if (reads) {
+    // The copies' writes made visible to the host, which reads them once the fence is signalled.
+    // (The host's writes into an output's memory are visible to the copies from the submission on.)
+    const VkBufferMemoryBarrier to_host{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER,
+                                        nullptr,
+                                        VK_ACCESS_TRANSFER_WRITE_BIT,
+                                        VK_ACCESS_HOST_READ_BIT,
+                                        VK_QUEUE_FAMILY_IGNORED,
+                                        VK_QUEUE_FAMILY_IGNORED,
+                                        host_buffer,
+                                        0,
+                                        VK_WHOLE_SIZE};
+    vkCmdPipelineBarrier(commands_, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 0, nullptr,
+                         1, &to_host, 0, nullptr);
+  }
   vkEndCommandBuffer(commands_);
 
-  // From 1.24, after the value each image's last writer signals, and one higher when done.
+  // From 1.24, after the value each image's last user signals, and one higher when done.
   const std::vector<VkPipelineStageFlags> wait_stages(semaphores.size(), VK_PIPELINE_STAGE_ALL_COMMANDS_BIT);
   const VkTimelineSemaphoreSubmitInfo timeline{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO,
                                                nullptr,
@@ -285,8 +297,8 @@ GstBuffer* VulkanBridge::copy(uint32_t slot, GstBuffer* buffer, const GstVideoIn
     for (const Plane& c : copies) {
       gstvk::BarrierState state = c.state;
       state.pipeline_stages = VK_PIPELINE_STAGE_TRANSFER_BIT;
-      state.access_flags = VK_ACCESS_TRANSFER_READ_BIT;
-      state.image_layout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+      state.access_flags = access;
+      state.image_layout = layout;
       if (state.semaphore) state.semaphore_value++;
       gstvk::write_barrier(library_, c.memory, state);
     }
@@ -299,24 +311,62 @@ GstBuffer* VulkanBridge::copy(uint32_t slot, GstBuffer* buffer, const GstVideoIn
         "GStreamer's Vulkan device " + device_name_ + " did not copy the frame (" +
         (result == VK_TIMEOUT ? std::string("not done in 10 s") : "VkResult " + std::to_string(int(result))) +
         ")";
-    return nullptr;
+    return false;
   }
   in_flight_ = false;
   vkResetFences(vk_device_, 1, &done_);
   vkResetCommandBuffer(commands_, 0);
+  return true;
+}
 
+GstBuffer* VulkanBridge::copy(uint32_t slot, GstBuffer* buffer, const GstVideoInfo& info,
+                              std::string& error) {
+  std::vector<Plane> copies;
+  gsize bytes = 0;
+  if (!planes_of(buffer, info, Direction::kToHost, copies, bytes, error)) return nullptr;
+  GstMemory* host = host_memory(slot, bytes, error);
+  if (!host || !transfer(copies, host, Direction::kToHost, error)) return nullptr;
   GstBuffer* out = gst_buffer_new();
   gst_buffer_append_memory(out, gst_memory_ref(host));
   gsize offsets[GST_VIDEO_MAX_PLANES] = {};
   gint strides[GST_VIDEO_MAX_PLANES] = {};
-  for (guint p = 0; p < planes; ++p) {
+  for (size_t p = 0; p < copies.size(); ++p) {
     offsets[p] = copies[p].offset;
     strides[p] = gint(copies[p].stride);
   }
   gst_buffer_add_video_meta_full(out, GST_VIDEO_FRAME_FLAG_NONE, GST_VIDEO_INFO_FORMAT(&info),
-                                 GST_VIDEO_INFO_WIDTH(&info), GST_VIDEO_INFO_HEIGHT(&info), planes, offsets,
-                                 strides);
+                                 GST_VIDEO_INFO_WIDTH(&info), GST_VIDEO_INFO_HEIGHT(&info),
+                                 guint(copies.size()), offsets, strides);
   return out;
+}
+
+bool VulkanBridge::bind_output(uint32_t slot, GstBuffer* buffer, const GstVideoInfo& info, gsize offsets[],
+                               gsize strides[], gsize& bytes, std::string& error) {
+  Output& out = outputs_[slot];
+  out = Output{};
+  if (!planes_of(buffer, info, Direction::kToImages, out.copies, bytes, error)) return false;
+  out.host = host_memory(slot, bytes, error);
+  if (!out.host) return false;
+  out.bytes = bytes;
+  for (size_t p = 0; p < out.copies.size(); ++p) {
+    offsets[p] = out.copies[p].offset;
+    strides[p] = out.copies[p].stride;
+  }
+  return true;
+}
+
+bool VulkanBridge::copy_out(uint32_t slot, const uint8_t* frame, std::string& error) {
+  Output& out = outputs_[slot];
+  GstMapInfo map;
+  if (!out.host || !gst_memory_map(out.host, &map, GST_MAP_WRITE)) {
+    error = "GStreamer's Vulkan device " + device_name_ + "'s host memory for the output could not be mapped";
+    return false;
+  }
+  std::memcpy(map.data, frame, out.bytes);
+  gst_memory_unmap(out.host, &map);
+  const bool copied = transfer(out.copies, out.host, Direction::kToImages, error);
+  out = Output{};
+  return copied;
 }
 
 }  // namespace vkc

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "gstvk/abi.hpp"
 #include "gstvk/library.hpp"
 
 namespace vkc {
@@ -46,6 +47,16 @@ class VulkanBridge {
   // fault (a memory of another kind or device, an image that cannot be read or is too small).
   GstBuffer* copy(uint32_t slot, GstBuffer* buffer, const GstVideoInfo& info, std::string& error);
 
+  // Binds `buffer` (an image per plane of `info`, from GStreamer's pool) as `slot`'s output: the frame
+  // is to be laid out as `offsets`, `strides` and `bytes` give (the slot's host memory's layout), and
+  // copy_out() then moves it into the images. False with `error` naming the fault.
+  bool bind_output(uint32_t slot, GstBuffer* buffer, const GstVideoInfo& info, gsize offsets[],
+                   gsize strides[], gsize& bytes, std::string& error);
+  // Once the frame is done: `frame` (laid out as bind_output() said) copied by the CPU into the slot's
+  // host memory, and from there by GStreamer's device into the output's images, whose new state is
+  // stored in them. Waits for the copy.
+  bool copy_out(uint32_t slot, const uint8_t* frame, std::string& error);
+
   // The device's name, for messages.
   const std::string& device_name() const { return device_name_; }
   // Why its frames are not read in place; `lasting` when that holds whatever this plugin does
@@ -58,6 +69,28 @@ class VulkanBridge {
   // `slot`'s host memory, made or grown to `bytes`; null with `error` set.
   GstMemory* host_memory(uint32_t slot, gsize bytes, std::string& error);
 
+  // One plane's image and where it lies in host memory.
+  struct Plane {
+    GstMemory* memory = nullptr;
+    gstvk::ImageHead head{};
+    gstvk::BarrierState state{};
+    guint texel = 0, rows = 0;
+    gsize row_bytes = 0, offset = 0, stride = 0;
+  };
+  enum class Direction { kToHost, kToImages };
+  // The planes of `buffer` (an image per plane of `info`, of this device, which the copy's direction
+  // may use) and the host memory they take, `bytes`; false with `error` naming the fault.
+  bool planes_of(GstBuffer* buffer, const GstVideoInfo& info, Direction direction, std::vector<Plane>& copies,
+                 gsize& bytes, std::string& error) const;
+  // Copies between the images and `host`, on GStreamer's queue, and waits; the images' new state stored.
+  bool transfer(const std::vector<Plane>& copies, GstMemory* host, Direction direction, std::string& error);
+  // An output bound to a slot (bind_output()) until copy_out().
+  struct Output {
+    std::vector<Plane> copies;
+    GstMemory* host = nullptr;  // the slot's host memory (hosts_ holds it)
+    gsize bytes = 0;
+  };
+
   const gstvk::GstVulkanLibrary& library_;
   GstVulkanDevice* device_;  // a reference
   GstVulkanQueue* queue_;    // a reference
@@ -69,6 +102,7 @@ class VulkanBridge {
   bool in_flight_ = false;         // a copy was submitted and not seen done: done_ will be signalled
   bool broken_ = false;            // a copy's wait failed: its command buffer may still be pending
   std::vector<GstMemory*> hosts_;  // by slot: GstVulkanBufferMemory, host-visible, or null
+  std::vector<Output> outputs_;    // by slot
 };
 
 }  // namespace vkc

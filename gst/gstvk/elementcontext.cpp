@@ -145,23 +145,23 @@ void ElementContext::stop() {
   device_ = nullptr;
 }
 
-GstVulkanQueue* ElementContext::queue_upstream(GstElement* element, GstVulkanDevice* device) {
+GstVulkanQueue* ElementContext::queue_of(GstElement* element, GstVulkanDevice* device, GstPadDirection side) {
   std::string why;
   const GstVulkanLibrary* library = gst_vulkan_library(why);
   if (!library) return nullptr;
   std::lock_guard<std::recursive_mutex> lock(lock_);
-  // Upstream only: an element downstream may hold a queue object of its own on the same device, whose
-  // lock the frame's maker does not take.
+  // On that side only: an element on the other may hold a queue object of its own on the same device,
+  // whose lock the frame's maker does not take.
   GstVulkanQueue* theirs = nullptr;
-  GstPad* sink = gst_element_get_static_pad(element, "sink");
+  GstPad* pad = gst_element_get_static_pad(element, side == GST_PAD_SINK ? "sink" : "src");
   GstQuery* query = gst_query_new_context(kQueueContext);
-  if (sink && gst_pad_peer_query(sink, query)) {
+  if (pad && gst_pad_peer_query(pad, query)) {
     GstContext* context = nullptr;
     gst_query_parse_context(query, &context);
     if (context) library->context_get_vulkan_queue(context, &theirs);
   }
   gst_query_unref(query);
-  if (sink) gst_object_unref(sink);
+  if (pad) gst_object_unref(pad);
   if (theirs && fields(theirs).device != device) gst_clear_object(&theirs);
   if (!theirs)
     return queue_ && fields(queue_).device == device ? static_cast<GstVulkanQueue*>(gst_object_ref(queue_))
@@ -171,10 +171,32 @@ GstVulkanQueue* ElementContext::queue_upstream(GstElement* element, GstVulkanDev
     if (queue_ != theirs) {
       if (queue_) gst_object_unref(queue_);
       queue_ = static_cast<GstVulkanQueue*>(gst_object_ref(theirs));
-      GST_DEBUG_OBJECT(element, "GStreamer's Vulkan queue %p, of the elements upstream", queue_);
+      GST_DEBUG_OBJECT(element, "GStreamer's Vulkan queue %p, of the elements %s", queue_,
+                       side == GST_PAD_SINK ? "upstream" : "downstream");
     }
   }
   return theirs;
+}
+
+GstVulkanDevice* ElementContext::device_downstream(GstElement* element) {
+  std::string why;
+  const GstVulkanLibrary* library = gst_vulkan_library(why);
+  if (!library) return nullptr;
+  std::lock_guard<std::recursive_mutex> lock(lock_);
+  if (!device_) {
+    GstPad* src = gst_element_get_static_pad(element, "src");
+    GstQuery* query = gst_query_new_context(kDeviceContext);
+    if (src && gst_pad_peer_query(src, query)) {
+      GstContext* context = nullptr;
+      gst_query_parse_context(query, &context);
+      if (context) library->context_get_vulkan_device(context, &device_);
+    }
+    gst_query_unref(query);
+    if (src) gst_object_unref(src);
+    if (device_)
+      GST_DEBUG_OBJECT(element, "GStreamer's Vulkan device %p, of the elements downstream", device_);
+  }
+  return device_ ? static_cast<GstVulkanDevice*>(gst_object_ref(device_)) : nullptr;
 }
 
 GstVulkanDevice* ElementContext::device() {

@@ -40,11 +40,15 @@ class ElementContext {
   // At stop: lets go of the device and queue (the instance stays, as set_context() gave it).
   void stop();
 
-  // At a frame of GStreamer's on `device`: the queue that the elements upstream, which made it, submit on
-  // and lock (asked now: at start() they may have had none), else the one held when it is of `device`;
+  // At a frame of GStreamer's on `device`: the queue that the elements on the pad of `side` (GST_PAD_SINK:
+  // upstream, which made an input frame; GST_PAD_SRC: downstream, whose pool made an output frame) submit
+  // on and lock (asked now: at start() they may have had none), else the one held when it is of `device`;
   // a new reference, or null. Theirs is held from then on, for the elements around, where no device was
-  // held or this one (on GStreamer 1.22, where no device is made at start, the elements upstream's).
-  GstVulkanQueue* queue_upstream(GstElement* element, GstVulkanDevice* device);
+  // held or this one (on GStreamer 1.22, where no device is made at start, theirs).
+  GstVulkanQueue* queue_of(GstElement* element, GstVulkanDevice* device, GstPadDirection side);
+  // The device held, else the one the elements downstream answer a CONTEXT query with (held from then
+  // on): a new reference, or null. For a pool of GStreamer's images for the element's output.
+  GstVulkanDevice* device_downstream(GstElement* element);
 
   // The device held (valid while held), or null.
   GstVulkanDevice* device();

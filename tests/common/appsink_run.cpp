@@ -1,5 +1,7 @@
 #include "appsink_run.h"
 
+#include <utility>
+
 #include <gst/app/gstappsink.h>
 
 #include "bus_wait.h"
@@ -52,14 +54,16 @@ void RunToAppsink(const std::string& description, AppsinkRun& run) {
   }
   gst_object_unref(bus);
   if (GstElement* e = gst_bin_get_by_name(GST_BIN(pipeline), "e")) {
-    GstPad* pad = gst_element_get_static_pad(e, "sink");
-    if (GstCaps* caps = pad ? gst_pad_get_current_caps(pad) : nullptr) {
-      gchar* text = gst_caps_to_string(caps);
-      run.e_sink_caps = text;
-      g_free(text);
-      gst_caps_unref(caps);
+    for (auto [name, text] : {std::pair{"sink", &run.e_sink_caps}, std::pair{"src", &run.e_src_caps}}) {
+      GstPad* pad = gst_element_get_static_pad(e, name);
+      if (GstCaps* caps = pad ? gst_pad_get_current_caps(pad) : nullptr) {
+        gchar* string = gst_caps_to_string(caps);
+        *text = string;
+        g_free(string);
+        gst_caps_unref(caps);
+      }
+      if (pad) gst_object_unref(pad);
     }
-    if (pad) gst_object_unref(pad);
     gst_object_unref(e);
   }
   gst_element_set_state(pipeline, GST_STATE_NULL);

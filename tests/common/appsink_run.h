@@ -14,6 +14,7 @@ struct AppsinkRun {
   std::vector<GstStructure*> messages;  // the element messages' structures, in the order posted
   std::vector<std::string> warnings;    // the warnings posted but the CPU device's (IsCpuDeviceWarning)
   std::string e_sink_caps;              // the caps of the sink pad of the element named "e", if any
+  std::string e_src_caps;               // and of its src pad
   AppsinkRun() = default;
   AppsinkRun(const AppsinkRun&) = delete;
   AppsinkRun& operator=(const AppsinkRun&) = delete;
