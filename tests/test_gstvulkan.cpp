@@ -6,7 +6,8 @@
 // both devices. The cases are the formats and sizes for which GStreamer's own round trip returns
 // its input on that release (its upload and download ignore the stride of a plane whose row bytes
 // are not its stride up to 1.28.2, and 1.26's upload takes fewer formats on lavapipe), among those
-// E reads. memory:VulkanBuffer (vulkanupload's buffers) gives the same messages too.
+// E reads. memory:VulkanBuffer (vulkanupload's buffers) gives the same messages too. The filters take
+// such frames too, and write theirs in memory:VulkanImage for vulkandownload (gst/base/vulkanoutputs.hpp).
 #include <string>
 #include <vector>
 
