@@ -680,8 +680,8 @@ GST_END_TEST;
 
 // Every element offers both memories on both pads, device memory first (gst-inspect-1.0 shows
 // both), and nothing else but, after them, frames in GStreamer's CUDA memory (test_cuda_caps) and,
-// last, in GStreamer's Vulkan memories: on both pads of the analyses, on the sink pad of the filters
-// (test_gstvulkan).
+// last, in GStreamer's Vulkan memories (test_gstvulkan): both on both pads of the analyses and on the
+// sink pad of the filters, images only on the src pad of the filters (they write no VulkanBuffer).
 GST_START_TEST(test_pad_templates_offer_both_memories) {
   for (const char* name : {"rgb2yuv", "lumamax", "histogram", "morph", "lut"}) {
     GstElementFactory* factory = gst_element_factory_find(name);
@@ -690,7 +690,7 @@ GST_START_TEST(test_pad_templates_offer_both_memories) {
     for (const GList* t = gst_element_factory_get_static_pad_templates(factory); t; t = t->next) {
       auto* templ = static_cast<GstStaticPadTemplate*>(t->data);
       GstCaps* caps = gst_static_pad_template_get_caps(templ);
-      bool device = false, system = false, vulkan = false;
+      bool device = false, system = false, vulkan = false, vulkan_buffer = false;
       for (guint i = 0; i < gst_caps_get_size(caps); ++i) {
         GstCapsFeatures* features = gst_caps_get_features(caps, i);
         if (gst_caps_features_contains(features, "memory:VulkanImage") ||
@@ -698,6 +698,7 @@ GST_START_TEST(test_pad_templates_offer_both_memories) {
           fail_unless(device && system, "%s %s: GStreamer's Vulkan memory before ours", name,
                       templ->name_template);
           vulkan = true;
+          vulkan_buffer = vulkan_buffer || gst_caps_features_contains(features, "memory:VulkanBuffer");
         } else if (gst_caps_features_contains(features, kFeature)) {
           fail_if(system, "%s %s: device memory after system memory", name, templ->name_template);
           device = true;
@@ -712,9 +713,10 @@ GST_START_TEST(test_pad_templates_offer_both_memories) {
       }
       fail_unless(device && system, "%s %s: not device memory then system memory", name,
                   templ->name_template);
-      fail_unless(vulkan == (analysis || templ->direction == GST_PAD_SINK),
-                  "%s %s: GStreamer's Vulkan memory %s", name, templ->name_template,
-                  vulkan ? "offered" : "not offered");
+      fail_unless(vulkan, "%s %s: GStreamer's Vulkan memory not offered", name, templ->name_template);
+      fail_unless(vulkan_buffer == (analysis || templ->direction == GST_PAD_SINK),
+                  "%s %s: GStreamer's Vulkan buffer memory %s", name, templ->name_template,
+                  vulkan_buffer ? "offered" : "not offered");
       gst_caps_unref(caps);
     }
     gst_object_unref(factory);
