@@ -230,6 +230,16 @@ GstVulkanQueue* AnsweredQueue(GstElement* element) {
   return queue;
 }
 
+// Sets `pipeline` playing and returns its EOS or ERROR message, failing unless it is `expected` within 30 s.
+static GstMessage* PlayUntil(GstElement* pipeline, GstMessageType expected) {
+  gst_element_set_state(pipeline, GST_STATE_PLAYING);
+  GstMessage* message = vktest::WaitForErrorOrEos(pipeline, 30 * GST_SECOND);
+  fail_unless(message && GST_MESSAGE_TYPE(message) == expected, "no %s: %s",
+              gst_message_type_get_name(expected),
+              message ? vktest::Describe(message).c_str() : "nothing within 30 s");
+  return message;
+}
+
 // An analysis behind vulkanupload and a queue (each on a streaming thread of its own) copies its frames
 // on vulkanupload's queue object, whose submit lock vulkanupload takes too, also on 1.22, where no
 // device is shared at start: asked for its queue, the analysis answers with vulkanupload's.
@@ -239,11 +249,7 @@ GST_START_TEST(test_copies_submit_on_the_upstream_queue) {
       (Source({"RGBA", 64, 48}) +
        "vulkanupload name=up ! video/x-raw(memory:VulkanImage) ! queue ! lumamax name=e ! fakesink")
           .c_str());
-  gst_element_set_state(pipeline, GST_STATE_PLAYING);
-  GstMessage* message = vktest::WaitForErrorOrEos(pipeline, 30 * GST_SECOND);
-  fail_unless(message && GST_MESSAGE_TYPE(message) == GST_MESSAGE_EOS, "no EOS: %s",
-              message ? vktest::Describe(message).c_str() : "nothing within 30 s");
-  gst_message_unref(message);
+  gst_message_unref(PlayUntil(pipeline, GST_MESSAGE_EOS));
   GstElement* up = gst_bin_get_by_name(GST_BIN(pipeline), "up");
   GstElement* e = gst_bin_get_by_name(GST_BIN(pipeline), "e");
   GstVulkanQueue* theirs = AnsweredQueue(up);
@@ -294,10 +300,7 @@ GST_START_TEST(test_drawing_into_vulkan_buffers_is_refused) {
       (Source({"RGBA", 64, 48}) +
        "vulkanupload ! video/x-raw(memory:VulkanBuffer) ! histogram draw=true ! fakesink")
           .c_str());
-  gst_element_set_state(pipeline, GST_STATE_PLAYING);
-  GstMessage* message = vktest::WaitForErrorOrEos(pipeline, 30 * GST_SECOND);
-  fail_unless(message && GST_MESSAGE_TYPE(message) == GST_MESSAGE_ERROR, "no error: %s",
-              message ? vktest::Describe(message).c_str() : "nothing within 30 s");
+  GstMessage* message = PlayUntil(pipeline, GST_MESSAGE_ERROR);
   GError* error = nullptr;
   gst_message_parse_error(message, &error, nullptr);
   fail_unless(g_strrstr(error->message, "put vulkandownload before it") != nullptr, "%s", error->message);

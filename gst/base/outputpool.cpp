@@ -10,6 +10,15 @@ bool allocation_caps(GstQuery* query, GstCaps*& caps, GstVideoInfo& info, std::s
   return false;
 }
 
+GstBufferPool* proposed_pool(GstQuery* query, const char* type_name, guint& min_buffers) {
+  GstBufferPool* pool = nullptr;
+  min_buffers = 0;
+  if (gst_query_get_n_allocation_pools(query) > 0)
+    gst_query_parse_nth_allocation_pool(query, 0, &pool, nullptr, &min_buffers, nullptr);
+  if (pool && g_strcmp0(G_OBJECT_TYPE_NAME(pool), type_name) != 0) gst_clear_object(&pool);
+  return pool;
+}
+
 bool set_output_pool(GstQuery* query, GstBufferPool* pool, GstCaps* caps, const GstVideoInfo& info,
                      guint min_buffers, const char* what, std::string& error,
                      const std::function<void(GstStructure* config)>& also) {

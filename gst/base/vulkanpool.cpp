@@ -13,11 +13,8 @@ bool decide_vulkan_image_pool(GstElement* element, GstQuery* query, gstvk::Eleme
   if (!allocation_caps(query, caps, info, error)) return false;
   const gstvk::GstVulkanLibrary* library = gstvk::gst_vulkan_library(error);
   if (!library) return false;
-  GstBufferPool* pool = nullptr;
   guint min_buffers = 0;
-  if (gst_query_get_n_allocation_pools(query) > 0)
-    gst_query_parse_nth_allocation_pool(query, 0, &pool, nullptr, &min_buffers, nullptr);
-  if (pool && g_strcmp0(G_OBJECT_TYPE_NAME(pool), "GstVulkanImageBufferPool") != 0) gst_clear_object(&pool);
+  GstBufferPool* pool = proposed_pool(query, "GstVulkanImageBufferPool", min_buffers);
   if (!pool) {
     GstVulkanDevice* device = context.device_downstream(element);
     if (!device) {

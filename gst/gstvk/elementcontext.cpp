@@ -43,6 +43,21 @@ bool vulkan_context_type(const gchar* type) {
   return type && g_str_has_prefix(type, "gst.vulkan.");
 }
 
+// The context of `type` that the element linked to `element`'s pad `pad_name` answers a CONTEXT
+// query with (a new reference), or null.
+GstContext* peer_context(GstElement* element, const char* pad_name, const char* type) {
+  GstContext* context = nullptr;
+  GstPad* pad = gst_element_get_static_pad(element, pad_name);
+  GstQuery* query = gst_query_new_context(type);
+  if (pad && gst_pad_peer_query(pad, query)) {
+    gst_query_parse_context(query, &context);
+    if (context) gst_context_ref(context);
+  }
+  gst_query_unref(query);
+  if (pad) gst_object_unref(pad);
+  return context;
+}
+
 }  // namespace
 
 ElementContext::~ElementContext() {
@@ -153,15 +168,10 @@ GstVulkanQueue* ElementContext::queue_of(GstElement* element, GstVulkanDevice* d
   // On that side only: an element on the other may hold a queue object of its own on the same device,
   // whose lock the frame's maker does not take.
   GstVulkanQueue* theirs = nullptr;
-  GstPad* pad = gst_element_get_static_pad(element, side == GST_PAD_SINK ? "sink" : "src");
-  GstQuery* query = gst_query_new_context(kQueueContext);
-  if (pad && gst_pad_peer_query(pad, query)) {
-    GstContext* context = nullptr;
-    gst_query_parse_context(query, &context);
-    if (context) library->context_get_vulkan_queue(context, &theirs);
+  if (GstContext* context = peer_context(element, side == GST_PAD_SINK ? "sink" : "src", kQueueContext)) {
+    library->context_get_vulkan_queue(context, &theirs);
+    gst_context_unref(context);
   }
-  gst_query_unref(query);
-  if (pad) gst_object_unref(pad);
   if (theirs && fields(theirs).device != device) gst_clear_object(&theirs);
   if (!theirs)
     return queue_ && fields(queue_).device == device ? static_cast<GstVulkanQueue*>(gst_object_ref(queue_))
@@ -184,15 +194,10 @@ GstVulkanDevice* ElementContext::device_downstream(GstElement* element) {
   if (!library) return nullptr;
   std::lock_guard<std::recursive_mutex> lock(lock_);
   if (!device_) {
-    GstPad* src = gst_element_get_static_pad(element, "src");
-    GstQuery* query = gst_query_new_context(kDeviceContext);
-    if (src && gst_pad_peer_query(src, query)) {
-      GstContext* context = nullptr;
-      gst_query_parse_context(query, &context);
-      if (context) library->context_get_vulkan_device(context, &device_);
+    if (GstContext* context = peer_context(element, "src", kDeviceContext)) {
+      library->context_get_vulkan_device(context, &device_);
+      gst_context_unref(context);
     }
-    gst_query_unref(query);
-    if (src) gst_object_unref(src);
     if (device_)
       GST_DEBUG_OBJECT(element, "GStreamer's Vulkan device %p, of the elements downstream", device_);
   }
