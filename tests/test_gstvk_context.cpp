@@ -1,11 +1,11 @@
 // Our elements among GStreamer's Vulkan elements share one GstVulkanDevice through GStreamer's
 // contexts (gst/gstvk/elementcontext.hpp): from 1.24 the device an element of ours makes when a
 // Vulkan element of GStreamer's is near (through a queue too) is the one those elements take, with
-// the extensions ours need; on 1.22, where no device of GStreamer's can be shared, ours makes and
-// answers none and the stock elements keep their own; a device the application sets on an element
-// of ours is the one it answers with and the stock elements take, on both; a pipeline with no
-// Vulkan element of GStreamer's near ours sees no instance made and no Vulkan context message; and
-// once the pipeline is gone, nothing holds the shared device any more.
+// the extensions ours need, and the one it runs on (gst/base/deviceshare.hpp); on 1.22, where no device of
+// GStreamer's can be shared, ours makes and answers none and the stock elements keep their own; a device the
+// application sets on an element of ours is the one it answers with and the stock elements take, on both; a
+// pipeline with no Vulkan element of GStreamer's near ours sees no instance made and no Vulkan context
+// message; and once the pipeline is gone, nothing holds the shared device any more.
 #include <string>
 
 #include "gstvk/library.hpp"
@@ -50,21 +50,19 @@ void SetStateAndWait(GstElement* pipeline, GstState state, const char* what) {
       "%s did not reach %s", what, gst_element_state_get_name(state));
 }
 
+// `element`'s gst-vulkan-device property (compared only: the reference is dropped).
+const void* RunsOn(GstElement* pipeline, const char* element) {
+  GstElement* e = gst_bin_get_by_name(GST_BIN(pipeline), element);
+  GstObject* device = nullptr;
+  g_object_get(e, "gst-vulkan-device", &device, nullptr);
+  gst_object_unref(e);
+  if (device) gst_object_unref(device);
+  return device;
+}
+
 // Set from a device's weak reference when the last reference goes.
 void Gone(gpointer gone, GObject*) {
   *static_cast<bool*>(gone) = true;
-}
-
-// A device of GStreamer's on physical device 0, made as the application would make one to share.
-GstVulkanDevice* ApplicationDevice() {
-  const GstVulkanLibrary& library = Library();
-  GError* error = nullptr;
-  GstVulkanInstance* instance = library.instance_new();
-  fail_unless(library.instance_open(instance, &error), "instance: %s", error ? error->message : "?");
-  GstVulkanDevice* device = library.device_new_with_index(instance, 0);
-  fail_unless(library.device_open(device, &error), "device: %s", error ? error->message : "?");
-  gst_object_unref(instance);  // the device holds it
-  return device;
 }
 
 }  // namespace
@@ -90,14 +88,19 @@ GST_START_TEST(test_shared_device_made_by_ours) {
     fail_unless(stock != nullptr, "%s: vulkandownload answers no device", description.c_str());
     bool gone = false;
     g_object_weak_ref(G_OBJECT(stock), Gone, &gone);
+    const void* runs_on = RunsOn(pipeline, "e");
     if (shares) {
       fail_unless(ours == stock, "%s: lumamax answers device %p, vulkandownload %p", description.c_str(),
                   ours, stock);
+      fail_unless(runs_on == stock, "%s: lumamax runs on GStreamer's device %p, not vulkandownload's %p",
+                  description.c_str(), runs_on, stock);
       fail_unless(Library().device_is_extension_enabled(stock, VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME),
                   "%s: the shared device was not made by lumamax (no %s)", description.c_str(),
                   VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME);
     } else {
       fail_unless(ours == nullptr, "%s: lumamax answers a device on GStreamer 1.%u", description.c_str(),
+                  GstMinor());
+      fail_unless(runs_on == nullptr, "%s: lumamax runs on GStreamer's device on 1.%u", description.c_str(),
                   GstMinor());
     }
     if (ours) gst_object_unref(ours);
@@ -110,27 +113,27 @@ GST_START_TEST(test_shared_device_made_by_ours) {
 GST_END_TEST;
 
 // A device the application sets on lumamax (a "gst.vulkan.device" context) is the one lumamax
-// answers with and vulkandownload, started after it, takes: on every release.
+// answers with and vulkandownload, started after it, takes: on every release. From 1.24 lumamax runs
+// on it (its gst-vulkan-device property).
 GST_START_TEST(test_application_device) {
   vktest::RequirePhysicalDevice();
-  GstVulkanDevice* device = ApplicationDevice();
+  GstVulkanDevice* device = gstvk_test::ApplicationDevice();
   const char* description =
       "videotestsrc ! video/x-raw,format=RGBA,width=64,height=48 ! vulkanupload ! vulkandownload name=down ! "
       "lumamax name=e ! fakesink";
   GstElement* pipeline = vktest::ParsePipeline(description);
-  GstContext* context = gst_context_new(kDeviceContext, TRUE);
-  // As gst_context_set_vulkan_device() fills it.
-  gst_structure_set(gst_context_writable_structure(context), kDeviceContext, G_OBJECT_TYPE(device), device,
-                    nullptr);
   GstElement* e = gst_bin_get_by_name(GST_BIN(pipeline), "e");
-  gst_element_set_context(e, context);
+  gstvk_test::SetApplicationDevice(e, device);
   gst_object_unref(e);
-  gst_context_unref(context);
   SetStateAndWait(pipeline, GST_STATE_PAUSED, description);
   GstVulkanDevice* ours = DeviceAnswered(pipeline, "e", "sink");
   GstVulkanDevice* stock = DeviceAnswered(pipeline, "down", "src");
   fail_unless(ours == device, "lumamax answers device %p, the application set %p", ours, device);
   fail_unless(stock == device, "vulkandownload answers device %p, the application set %p on lumamax", stock,
+              device);
+  const void* runs_on = RunsOn(pipeline, "e");
+  fail_unless(runs_on == (GstMinor() >= 24 ? static_cast<void*>(device) : nullptr),
+              "lumamax runs on GStreamer's device %p on 1.%u; the application set %p", runs_on, GstMinor(),
               device);
   gst_object_unref(ours);
   gst_object_unref(stock);

@@ -240,6 +240,98 @@ static GstMessage* PlayUntil(GstElement* pipeline, GstMessageType expected) {
   return message;
 }
 
+// `element`'s gst-vulkan-device property (compared only: the reference is dropped).
+static const void* RunsOn(GstElement* pipeline, const char* element) {
+  GstElement* e = gst_bin_get_by_name(GST_BIN(pipeline), element);
+  GstObject* device = nullptr;
+  g_object_get(e, "gst-vulkan-device", &device, nullptr);
+  gst_object_unref(e);
+  if (device) gst_object_unref(device);
+  return device;
+}
+
+// The "is not shared" warnings of a run.
+static std::vector<std::string> NotShared(const vktest::AppsinkRun& run) {
+  std::vector<std::string> found;
+  for (const std::string& warning : run.warnings)
+    if (warning.find("is not shared") != std::string::npos) found.push_back(warning);
+  return found;
+}
+
+// Set from a device's weak reference when the last reference goes.
+static void Gone(gpointer gone, GObject*) {
+  *static_cast<bool*>(gone) = true;
+}
+
+// lumamax in a pipeline with no Vulkan element of GStreamer's, run with `device` set on it by the
+// application and without: both runs post the same messages, and nothing of ours holds the device once
+// they are gone. Returns the device lumamax ran on (its gst-vulkan-device property), and the warnings
+// of a device not shared in `warnings`. Takes `device`.
+static const void* RunOnApplicationDevice(GstVulkanDevice* device, std::vector<std::string>& warnings) {
+  bool gone = false;
+  g_object_weak_ref(G_OBJECT(device), Gone, &gone);
+  const void* runs_on = nullptr;
+  {
+    const std::string description = Source({"RGBA", 97, 61}) + "lumamax name=e ! appsink name=out";
+    vktest::AppsinkRun shared, own;
+    shared.before_play = [device](GstElement* pipeline) {
+      GstElement* e = gst_bin_get_by_name(GST_BIN(pipeline), "e");
+      gstvk_test::SetApplicationDevice(e, device);
+      gst_object_unref(e);
+    };
+    shared.at_end = [&runs_on](GstElement* pipeline) { runs_on = RunsOn(pipeline, "e"); };
+    vktest::RunToAppsink(description, shared);
+    vktest::RunToAppsink(description, own);
+    ExpectSameMessages(shared, own, "lumamax with the application's device");
+    warnings = NotShared(shared);
+  }  // the runs' frames, whose imports hold the device of ours, go with them
+  gst_object_unref(device);
+  fail_unless(gone, "the application's device is still held after the pipeline went");
+  return runs_on;
+}
+
+// A device that the application made and set on lumamax (a "gst.vulkan.device" context): from 1.24
+// lumamax runs its frames on that VkDevice (its gst-vulkan-device property), silently; on 1.22 it keeps
+// its own, with one warning that says why.
+GST_START_TEST(test_runs_on_the_application_device) {
+  vktest::RequirePhysicalDevice();
+  GstVulkanDevice* device = gstvk_test::ApplicationDevice();
+  std::vector<std::string> warnings;
+  const void* runs_on = RunOnApplicationDevice(device, warnings);
+  if (GstMinor() >= 24) {
+    fail_unless(runs_on == device, "lumamax runs on GStreamer's device %p, the application set %p", runs_on,
+                static_cast<void*>(device));
+    fail_unless(warnings.empty(), "a warning: %s", warnings.empty() ? "" : warnings[0].c_str());
+  } else {
+    fail_unless(runs_on == nullptr, "lumamax runs on GStreamer's device %p on 1.22", runs_on);
+    fail_unless(warnings.size() == 1 && warnings[0].find("GStreamer 1.22") != std::string::npos,
+                "%zu warnings of a device not shared, the first: %s", warnings.size(),
+                warnings.empty() ? "" : warnings[0].c_str());
+  }
+}
+GST_END_TEST;
+
+// The application's device on an instance made for Vulkan 1.1 (GST_VULKAN_INSTANCE_API_VERSION) lacks
+// the timeline semaphores of 1.2: lumamax keeps its own device and says why in one warning naming both
+// devices. (Not between vulkanupload and vulkandownload: on such an instance GStreamer 1.26's own
+// upload uses synchronization2 without enabling it, which the validation layer reports.)
+GST_START_TEST(test_instance_below_1_2_is_not_shared) {
+  vktest::RequirePhysicalDevice();
+  g_setenv("GST_VULKAN_INSTANCE_API_VERSION", "1.1", TRUE);
+  GstVulkanDevice* device = gstvk_test::ApplicationDevice();
+  g_unsetenv("GST_VULKAN_INSTANCE_API_VERSION");
+  std::vector<std::string> warnings;
+  const void* runs_on = RunOnApplicationDevice(device, warnings);
+  fail_unless(runs_on == nullptr, "lumamax runs on GStreamer's device %p", runs_on);
+  const char* reason = GstMinor() >= 24 ? "older than 1.2" : "GStreamer 1.22";
+  fail_unless(warnings.size() == 1 && warnings[0].find(reason) != std::string::npos &&
+                  warnings[0].find("vulkandevice") != std::string::npos &&
+                  warnings[0].find("e's Vulkan device (llvmpipe") != std::string::npos,
+              "%zu warnings of a device not shared (want one naming both devices and \"%s\"), the first: %s",
+              warnings.size(), reason, warnings.empty() ? "" : warnings[0].c_str());
+}
+GST_END_TEST;
+
 // An analysis behind vulkanupload and a queue (each on a streaming thread of its own) copies its frames
 // on vulkanupload's queue object, whose submit lock vulkanupload takes too, also on 1.22, where no
 // device is shared at start: asked for its queue, the analysis answers with vulkanupload's.
@@ -324,6 +416,8 @@ Suite* gstvulkan_suite() {
   tcase_add_test(analyses, test_drawing_into_vulkan_images);
   tcase_add_test(analyses, test_drawing_into_vulkan_buffers_is_refused);
   tcase_add_test(analyses, test_copies_submit_on_the_upstream_queue);
+  tcase_add_test(analyses, test_runs_on_the_application_device);
+  tcase_add_test(analyses, test_instance_below_1_2_is_not_shared);
   return suite;
 }
 

@@ -6,6 +6,7 @@
 #include "cuda/bridge.hpp"
 #include "cudapool.hpp"
 #include "deviceopen.hpp"
+#include "deviceshare.hpp"
 #include "filterprivate.hpp"
 #include "gstvk/library.hpp"
 #include "memorycaps.hpp"
@@ -59,24 +60,41 @@ static gboolean gst_vkcompute_filter_start(GstBaseTransform* trans) {
 
   auto device = vkc::open_device(GST_ELEMENT(self), index);
   if (!device) return FALSE;
+  // Beside GStreamer's Vulkan elements, on their device where it can run our work (deviceshare.hpp);
+  // where it cannot, the first frame of theirs says why.
+  priv->vulkan_context.start(GST_ELEMENT(self), *device, vkc::vulkan_element_near(GST_ELEMENT(self)));
+  std::string not_shared;
+  GstObject* gst_device = nullptr;
+  if (auto shared = vkc::share_gst_device(GST_ELEMENT(self), priv->vulkan_context, index, not_shared)) {
+    device = std::move(shared);
+    gst_device = GST_OBJECT(gst_object_ref(priv->vulkan_context.device()));
+  }
   try {
     priv->stream = std::make_unique<vkc::FrameStream>(device, *priv->operation, priv->owner,
                                                       GST_OBJECT_NAME(self), priv->values.counts);
   } catch (const std::exception& e) {
+    if (gst_device) gst_object_unref(gst_device);
     gst_vkcompute_filter_post_exception(self, e);
     return FALSE;
   }
   priv->refused.restart_count();
-  priv->vulkan_context.start(GST_ELEMENT(self), *device, vkc::vulkan_element_near(GST_ELEMENT(self)));
   priv->pools = std::make_unique<vkc::FramePools>(device, priv->values.counts, kVkComputeFramesInFlight);
   priv->device = std::move(device);
   GST_OBJECT_LOCK(self);
+  priv->not_shared_told = nullptr;
   priv->values.device_name = priv->device->name();
   priv->values.opened_index = priv->device->index();
+  priv->values.opened_id = priv->device->id();
+  gst_object_replace(&priv->values.gst_vulkan_device, gst_device);
   priv->values.running = true;
   GST_OBJECT_UNLOCK(self);
   g_object_notify(G_OBJECT(self), "device-name");
   g_object_notify(G_OBJECT(self), "device-index");
+  if (!not_shared.empty()) priv->owner.gst_device_not_shared(priv->vulkan_context.device(), not_shared);
+  if (gst_device) {
+    gst_object_unref(gst_device);
+    g_object_notify(G_OBJECT(self), "gst-vulkan-device");
+  }
   return TRUE;
 }
 
@@ -85,6 +103,7 @@ static void release_streaming(GstVkComputeFilter* self) {
   auto* priv = get_priv(self);
   GST_OBJECT_LOCK(self);
   priv->values.running = false;
+  gst_object_replace(&priv->values.gst_vulkan_device, nullptr);
   GST_OBJECT_UNLOCK(self);
   const gint64 start = g_get_monotonic_time();
   priv->stream.reset();  // hands its frames over
@@ -163,7 +182,7 @@ static gboolean gst_vkcompute_filter_set_caps(GstBaseTransform* trans, GstCaps* 
   // caps they go in the CUDA memory of the pool decide_allocation() chose.
   const bool out_device =
       out_device_caps || (vkc::structures_in_cuda_memory_count(outcaps) == 0 &&
-                          vkc::device_frames_behind_fan_out(trans->srcpad, priv->device->index()));
+                          vkc::device_frames_behind_fan_out(trans->srcpad, priv->device->id()));
   priv->refused.restart_count();
   GError* error = nullptr;
   try {
@@ -342,8 +361,7 @@ static GstCaps* gst_vkcompute_filter_fixate_caps(GstBaseTransform* trans, GstPad
                                                  GstCaps* caps, GstCaps* othercaps) {
   auto* priv = get_priv(GST_VKCOMPUTE_FILTER(trans));
   if (direction == GST_PAD_SINK && priv->device) {
-    othercaps =
-        vkc::keep_memory(othercaps, vkc::peer_takes_device_memory(trans->srcpad, priv->device->index()));
+    othercaps = vkc::keep_memory(othercaps, vkc::peer_takes_device_memory(trans->srcpad, priv->device->id()));
     // Frames that came in CUDA memory go on in it where downstream takes it (a decoder's frames on
     // to an encoder stay on the GPU); others go in system memory where downstream takes that too.
     othercaps = vkc::keep_cuda_memory(othercaps, vkc::structures_in_cuda_memory_count(caps) > 0);

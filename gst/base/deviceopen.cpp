@@ -48,7 +48,17 @@ std::shared_ptr<Device> open_device(GstElement* element, gint index) {
   // Unset, the device follows the elements of ours around (their frames are in its memory), else the
   // GPU of a CUDA context upstream (a decoder's frames in CUDA memory are copied on that GPU).
   const bool automatic = index < 0 && Device::default_index() < 0;
-  const gint neighbours = automatic ? device_of_neighbours(element) : -1;
+  gint neighbours = automatic ? device_of_neighbours(element) : -1;
+  // The neighbours run on GStreamer's device (deviceshare.hpp): ours on that GPU until this element's
+  // start adopts the same.
+  if (neighbours >= Device::kFirstAdoptedId) {
+    if (auto adopted = Device::adopted_with_id(neighbours)) {
+      GST_INFO_OBJECT(element, "using the Vulkan device of the elements of ours beside it, GStreamer's on %s",
+                      adopted->name().c_str());
+      return adopted;
+    }
+    neighbours = -1;
+  }
   const gint cuda_device = automatic && neighbours < 0 ? cuda::upstream_cuda_device(element) : -1;
   const gint of_cuda = cuda_device >= 0 ? cuda::vulkan_index(cuda_device) : -1;
   std::string error;

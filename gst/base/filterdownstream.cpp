@@ -1,6 +1,8 @@
 // GstVkComputeFilter's side that faces downstream (filterprivate.hpp): the frame stream's pushes,
 // output buffers and errors (ElementOwner), whether a frame's work may wait in the streaming thread's
 // batch, and the caps a peer that changed while PLAYING gets.
+#include "cuda/gstcudamemory.hpp"
+#include "deviceshare.hpp"
 #include "filterprivate.hpp"
 #include "memorycaps.hpp"
 #include "vk/batch.hpp"
@@ -48,7 +50,7 @@ static GstPadProbeReturn caps_for_current_peer(GstPad* pad, GstPadProbeInfo* inf
       gst_vkcompute_filter_post_exception(self, e);
     }
   }
-  if (priv->device) vkc::system_memory_for_new_peer(pad, info, priv->device->index());
+  if (priv->device) vkc::system_memory_for_new_peer(pad, info, priv->device->id());
   return GST_PAD_PROBE_OK;
 }
 
@@ -77,6 +79,28 @@ void ElementOwner::post_warning(GQuark domain, gint code, const std::string& mes
 
 GstVulkanQueue* ElementOwner::gst_vulkan_queue(GstVulkanDevice* device, GstPadDirection side) {
   return gst_vkcompute_filter_private(self_)->vulkan_context.queue_of(GST_ELEMENT(self_), device, side);
+}
+
+void ElementOwner::gst_device_not_shared(GstVulkanDevice* device, std::string why) {
+  auto* priv = gst_vkcompute_filter_private(self_);
+  GST_OBJECT_LOCK(self_);
+  const bool told = priv->not_shared_told == device;  // compared, never read
+  priv->not_shared_told = device;
+  const gint index = priv->values.device_index;
+  GST_OBJECT_UNLOCK(self_);
+  if (told || !priv->device) return;
+  if (why.empty() && device != priv->vulkan_context.device())
+    why =
+        "the element did not know of it at its start (no Vulkan element of GStreamer's next to it, through "
+        "queues and capsfilters, had it)";
+  if (why.empty())
+    why = vkc::why_not_shareable(device, priv->vulkan_context.queue(), index,
+                                 vkc::cuda::upstream_cuda_device(GST_ELEMENT(self_)) >= 0);
+  if (why.empty()) why = "the element runs on another device of GStreamer's";
+  post_warning(GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_SETTINGS,
+               "GStreamer's Vulkan device " + vkc::describe_gst_device(device) + " is not shared with " +
+                   GST_OBJECT_NAME(self_) + "'s Vulkan device (" + priv->device->name() + "): " + why +
+                   "; frames are copied between the two through host memory");
 }
 
 void ElementOwner::post_error(GError* error) {

@@ -28,6 +28,7 @@ class ElementOwner final : public vkc::FrameStream::Owner {
   void post_error(GQuark domain, gint code, const std::string& message, const std::string& debug) override;
   void post_warning(GQuark domain, gint code, const std::string& message) override;
   GstVulkanQueue* gst_vulkan_queue(GstVulkanDevice* device, GstPadDirection side) override;
+  void gst_device_not_shared(GstVulkanDevice* device, std::string why = {}) override;
   // The same for `error` (taken; null: an error that says nothing more).
   void post_error(GError* error);
   void gpu_time(double mean_us) override;
@@ -63,6 +64,8 @@ struct GstVkComputeFilterPrivate {
   // The instance, device and queue shared with GStreamer's Vulkan elements around (set_context(),
   // CONTEXT queries, start()).
   vkc::gstvk::ElementContext vulkan_context;
+  // The GStreamer device that the element last warned it does not share, since its start (object lock).
+  GstVulkanDevice* not_shared_told = nullptr;
   // Marked by change_state() while READY to PAUSED runs start(), which opens the device.
   vkc::StartGate start_gate;
 };

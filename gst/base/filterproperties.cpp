@@ -32,6 +32,16 @@ void install_filter_properties(GObjectClass* gobject_class) {
                        "element has started): the device an automatic choice took",
                        -1, G_MAXINT, -1, GParamFlags(G_PARAM_READABLE | G_PARAM_STATIC_STRINGS)));
   g_object_class_install_property(
+      gobject_class, kGstVulkanDevice,
+      g_param_spec_object(
+          "gst-vulkan-device", "GStreamer Vulkan device",
+          "The GstVulkanDevice of GStreamer's Vulkan elements that the element runs on, sharing their "
+          "VkDevice "
+          "(GStreamer 1.24 and later, where such an element is next to it or the application sets a "
+          "gst.vulkan.device context on it); NULL when it runs on a device of its own, and until it has "
+          "started",
+          GST_TYPE_OBJECT, GParamFlags(G_PARAM_READABLE | G_PARAM_STATIC_STRINGS)));
+  g_object_class_install_property(
       gobject_class, kGpuTime,
       g_param_spec_double(
           "gpu-time", "GPU time",
@@ -58,7 +68,7 @@ void install_filter_properties(GObjectClass* gobject_class) {
 }
 
 gint FilterPropertyValues::known_device() const {
-  if (running) return opened_index;
+  if (running) return opened_id;
   return device_index >= 0 ? device_index : Device::default_index();
 }
 
@@ -87,6 +97,7 @@ void FilterPropertyValues::get(GObject* object, guint prop_id, GValue* value, GP
     case kDevice: g_value_set_int(value, device_index); break;
     case kDeviceName: g_value_set_string(value, device_name.empty() ? nullptr : device_name.c_str()); break;
     case kDeviceIndex: g_value_set_int(value, opened_index); break;
+    case kGstVulkanDevice: g_value_set_object(value, gst_vulkan_device); break;
     case kGpuTime: g_value_set_double(value, gpu_time_us); break;
     case kUploads: g_value_set_uint64(value, counts->uploads); break;
     case kDownloads: g_value_set_uint64(value, counts->downloads); break;

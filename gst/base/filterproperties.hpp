@@ -11,7 +11,15 @@
 
 namespace vkc {
 
-enum FilterProperty : guint { kDevice = 1, kDeviceName, kDeviceIndex, kGpuTime, kUploads, kDownloads };
+enum FilterProperty : guint {
+  kDevice = 1,
+  kDeviceName,
+  kDeviceIndex,
+  kGstVulkanDevice,
+  kGpuTime,
+  kUploads,
+  kDownloads
+};
 
 // Installs them on the base class, with the texts gst-inspect-1.0 shows.
 void install_filter_properties(GObjectClass* gobject_class);
@@ -22,14 +30,17 @@ struct FilterPropertyValues {
   // The device opened at the last start; `running` from then to the stop.
   std::string device_name;
   gint opened_index = -1;
+  gint opened_id = -1;  // Device::id(), in the elements' device query
+  // GStreamer's GstVulkanDevice the element runs on (a reference), else null (deviceshare.hpp).
+  GstObject* gst_vulkan_device = nullptr;
   bool running = false;
   double gpu_time_us = 0;  // the mean of the latest window of timed frames
   // `uploads` and `downloads` since the last start, counted by the stream; the device allocator
   // counts CPU maps.
   std::shared_ptr<TransferCounts> counts = std::make_shared<TransferCounts>();
 
-  // The device the element runs on, else the one its `device` or GST_VKCOMPUTE_DEVICE sets; -1 when
-  // it will choose at its start.
+  // The device the element runs on (its Device::id()), else the one its `device` or
+  // GST_VKCOMPUTE_DEVICE sets; -1 when it will choose at its start.
   gint known_device() const;
 
   void set(GObject* object, guint id, const GValue* value, GParamSpec* pspec);

@@ -20,9 +20,9 @@ constexpr uint64_t kWriteWaitNs = 10'000'000'000ull;
 // One cached import per memory and device: a frame that a tee hands to elements on two devices keeps
 // both, so neither device's work in flight loses the import it reads.
 GQuark import_quark(const Device& device) {
-  // Looked up once per device index (every imported frame asks): no string built per frame.
+  // Looked up once per device (every imported frame asks): no string built per frame.
   static std::array<std::atomic<GQuark>, 16> known{};
-  const int index = device.index();
+  const int index = device.id();
   const bool kept = index >= 0 && size_t(index) < known.size();
   if (kept)
     if (const GQuark quark = known[index].load(std::memory_order_relaxed)) return quark;

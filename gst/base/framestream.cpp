@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "cuda/gstcudamemory.hpp"
+#include "gstvk/abi.hpp"
 #include "vk/batch.hpp"
 #include "vk/kernel.hpp"
 #include "vk/reaper.hpp"
@@ -470,16 +471,14 @@ GstBuffer* FrameStream::copy_from_vulkan(GstBuffer* in, uint32_t slot, std::stri
         in, [this](GstVulkanDevice* device) { return owner_.gst_vulkan_queue(device, GST_PAD_SINK); },
         ring_->depth(), error);
     if (!vulkan_) return nullptr;
-    // Once per device and start: the frames take the slow way, through host memory.
-    bool lasting = false;
-    const std::string text = "GStreamer's Vulkan device " + vulkan_->device_name() + " is not shared with " +
-                             name_ + "'s Vulkan device (" + device_->name() +
-                             "): " + vulkan_->why_not_shared(lasting) +
-                             "; its frames are copied between the two through host memory";
-    if (lasting)
-      owner_.post_warning(GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_SETTINGS, text);
+    // Once per device and start: the frames take the slow way, through host memory. On the device
+    // shared with GStreamer's elements that is for now (reading the images in place comes later).
+    GstVulkanDevice* theirs = vulkan_->gst_device();
+    if (device_->adopted() && gstvk::fields(theirs).device == static_cast<VkDevice>(*device_->device()))
+      GST_INFO("%s: frames of the shared Vulkan device %s are read through host memory", name_.c_str(),
+               vulkan_->device_name().c_str());
     else
-      GST_INFO("%s", text.c_str());
+      owner_.gst_device_not_shared(theirs);
   }
   return vulkan_->copy(slot, in, in_info_, error);
 }

@@ -64,6 +64,9 @@ class FrameStream {
     // The queue on `device` of GStreamer's Vulkan elements on the pad of `side` (upstream: GST_PAD_SINK),
     // which they lock to submit (a new reference), or null (gstvk::ElementContext::queue_of()).
     virtual GstVulkanQueue* gst_vulkan_queue(GstVulkanDevice* device, GstPadDirection side) = 0;
+    // Warns, once per device and start, that the element does not run on GStreamer's device `device`,
+    // whose frames it meets, saying `why` (when empty: what it finds now).
+    virtual void gst_device_not_shared(GstVulkanDevice* device, std::string why = {}) = 0;
     // The mean GPU time per frame of the latest window of timed frames, in microseconds, from the
     // thread that finishes frames.
     virtual void gpu_time(double mean_us) = 0;

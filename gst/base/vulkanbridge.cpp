@@ -129,13 +129,6 @@ VulkanBridge::~VulkanBridge() {
   gst_object_unref(device_);
 }
 
-std::string VulkanBridge::why_not_shared(bool& lasting) const {
-  lasting = gstvk::barrier_layout(library_) == gstvk::BarrierLayout::kFlags32;
-  return lasting ? "GStreamer 1.22 opens its Vulkan devices with no Vulkan feature, and this element needs "
-                   "timeline semaphores"
-                 : "running this element on GStreamer's device is not built yet";
-}
-
 bool VulkanBridge::serves(GstBuffer* buffer) const {
   gstvk::ImageHead head;
   return gstvk::read_image(library_, gst_buffer_peek_memory(buffer, 0), head) && head.device == device_;

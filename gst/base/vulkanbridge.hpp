@@ -59,9 +59,8 @@ class VulkanBridge {
 
   // The device's name, for messages.
   const std::string& device_name() const { return device_name_; }
-  // Why its frames are not read in place; `lasting` when that holds whatever this plugin does
-  // (GStreamer 1.22's devices have no Vulkan feature), not when this plugin does not do it yet.
-  std::string why_not_shared(bool& lasting) const;
+  // GStreamer's device the bridge copies on (valid while the bridge lives).
+  GstVulkanDevice* gst_device() const { return device_; }
 
  private:
   VulkanBridge(const gstvk::GstVulkanLibrary& library, GstVulkanDevice* device, GstVulkanQueue* queue,

@@ -209,4 +209,9 @@ GstVulkanDevice* ElementContext::device() {
   return device_;
 }
 
+GstVulkanQueue* ElementContext::queue() {
+  std::lock_guard<std::recursive_mutex> lock(lock_);
+  return queue_;
+}
+
 }  // namespace vkc::gstvk

@@ -52,6 +52,8 @@ class ElementContext {
 
   // The device held (valid while held), or null.
   GstVulkanDevice* device();
+  // The queue held (valid while held), or null.
+  GstVulkanQueue* queue();
 
  private:
   // Makes a device on the instance held, on the GPU of `ours`, with the extensions that frames

@@ -79,6 +79,7 @@ Loaded load() {
         "plugin does not read";
     return loaded;
   }
+  resolve(library, f.instance_check_api_version, "gst_vulkan_instance_check_api_version");
   resolve(library, f.device_select_queue, "gst_vulkan_device_select_queue");
   resolve(library, f.image_buffer_pool_config_set_allocation_params,
           "gst_vulkan_image_buffer_pool_config_set_allocation_params");

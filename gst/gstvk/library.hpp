@@ -68,6 +68,8 @@ struct GstVulkanLibrary {
   GstBufferPool* (*image_buffer_pool_new)(GstVulkanDevice* device);
 
   // GStreamer 1.24 and later; null before.
+  // Whether the instance asks for Vulkan `major`.`minor`.`patch` or later (what its devices offer).
+  gboolean (*instance_check_api_version)(GstVulkanInstance* instance, guint major, guint minor, guint patch);
   GstVulkanQueue* (*device_select_queue)(GstVulkanDevice* device, VkQueueFlagBits flags);
   void (*image_buffer_pool_config_set_allocation_params)(GstStructure* config, VkImageUsageFlags usage,
                                                          VkMemoryPropertyFlags properties,

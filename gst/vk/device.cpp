@@ -129,6 +129,30 @@ std::string unusable_reason(const vk::raii::PhysicalDevice& physical, int index)
   return {};
 }
 
+// The device extensions that DeviceFeatures use which `physical` has (with both clocks, for
+// calibrated timestamps): host memory imported, memory and semaphores exported to CUDA, the GPU's
+// clock read beside the CPU's.
+std::vector<std::string> usable_extensions(const vk::raii::PhysicalDevice& physical) {
+  std::vector<std::string> usable;
+  const auto available = physical.enumerateDeviceExtensionProperties();
+  for (const char* name :
+       {VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME, VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME,
+        VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME})
+    if (has_extension(available, name)) usable.push_back(name);
+  if (has_extension(available, VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME)) {
+    const auto domains = physical.getCalibrateableTimeDomainsEXT();
+    auto has = [&](vk::TimeDomainEXT d) {
+      return std::find(domains.begin(), domains.end(), d) != domains.end();
+    };
+    if (has(vk::TimeDomainEXT::eDevice) && has(vk::TimeDomainEXT::eClockMonotonic))
+      usable.push_back(VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME);
+  }
+  return usable;
+}
+
+// How long closing an adopted device waits for work of ours still on its queue.
+constexpr uint64_t kAdoptedCloseTimeoutNs = 10'000'000'000ull;
+
 }  // namespace
 
 // Vulkan instances made so far (instance_generation()).
@@ -138,12 +162,25 @@ static std::atomic<uint64_t> instances_created{0};
 class Instance {
  public:
   static std::shared_ptr<Instance> get(std::string& error);
+  // Another library's instance, for the devices adopted on it: never destroyed by us.
+  static std::shared_ptr<Instance> borrow(VkInstance handle);
+  ~Instance() {
+    if (borrowed) instance.release();
+  }
 
   vk::raii::Context context;
   vk::raii::Instance instance = nullptr;
   vk::raii::DebugUtilsMessengerEXT messenger = nullptr;
   bool debug_utils = false;
+  bool borrowed = false;
 };
+
+std::shared_ptr<Instance> Instance::borrow(VkInstance handle) {
+  auto borrowed = std::make_shared<Instance>();
+  borrowed->instance = vk::raii::Instance(borrowed->context, handle);
+  borrowed->borrowed = true;
+  return borrowed;
+}
 
 std::shared_ptr<Instance> Instance::get(std::string& error) {
   static std::mutex lock;
@@ -218,6 +255,42 @@ int Device::index_with_uuid(const uint8_t (&uuid)[VK_UUID_SIZE]) {
   } catch (const vk::SystemError&) {
   }
   return -1;
+}
+
+namespace {
+// Adopted devices by VkDevice, while they live; adopted_ids names the next.
+std::mutex adopted_lock;
+std::map<VkDevice, std::weak_ptr<Device>> adopted_devices;
+int adopted_ids = Device::kFirstAdoptedId;
+}  // namespace
+
+std::shared_ptr<Device> Device::adopt(ForeignDevice foreign, std::string& error) {
+  std::lock_guard<std::mutex> guard(adopted_lock);
+  if (auto existing = adopted_devices[foreign.device].lock()) return existing;
+  try {
+    auto instance = Instance::borrow(foreign.instance);
+    vk::raii::PhysicalDevice physical(instance->instance, foreign.physical);
+    // Our timelines live on the device (timeline.hpp): the feature must have been enabled with it.
+    const auto features =
+        physical.getFeatures2<vk::PhysicalDeviceFeatures2, vk::PhysicalDeviceVulkan12Features>();
+    if (!features.get<vk::PhysicalDeviceVulkan12Features>().timelineSemaphore) {
+      error = "the GPU has no timeline semaphores";
+      return nullptr;
+    }
+    std::shared_ptr<Device> device(new Device(instance, std::move(physical), foreign, adopted_ids++));
+    adopted_devices[device->foreign_->device] = device;
+    return device;
+  } catch (const vk::SystemError& e) {
+    error = std::string("it does not answer: ") + e.what();
+    return nullptr;
+  }
+}
+
+std::shared_ptr<Device> Device::adopted_with_id(int id) {
+  std::lock_guard<std::mutex> guard(adopted_lock);
+  for (auto& [handle, weak] : adopted_devices)
+    if (auto device = weak.lock(); device && device->id() == id) return device;
+  return nullptr;
 }
 
 std::shared_ptr<Device> Device::acquire(int index, std::string& error, DeviceChoiceInfo* info) {
@@ -299,8 +372,7 @@ std::shared_ptr<Device> Device::acquire(int index, std::string& error, DeviceCho
   return nullptr;
 }
 
-Device::Device(std::shared_ptr<Instance> instance, vk::raii::PhysicalDevice physical, int index)
-    : instance_(std::move(instance)), physical_(std::move(physical)), index_(index) {
+void Device::describe_physical() {
   properties_ = physical_.getProperties();
   memory_ = physical_.getMemoryProperties();
   name_ = properties_.deviceName.data();
@@ -318,39 +390,38 @@ Device::Device(std::shared_ptr<Instance> instance, vk::raii::PhysicalDevice phys
     features_.subgroup_size = subgroup.subgroupSize;
     features_.subgroup_ops = subgroup.supportedOperations;
   }
+  features_.host_pointer_alignment =
+      chain.get<vk::PhysicalDeviceExternalMemoryHostPropertiesEXT>().minImportedHostPointerAlignment;
 
   const char* copy_input = g_getenv("GST_VKCOMPUTE_COPY_INPUT");
   features_.copy_input_to_device = copy_input
                                        ? g_strcmp0(copy_input, "0") != 0
                                        : properties_.deviceType == vk::PhysicalDeviceType::eDiscreteGpu;
+}
 
+void Device::note_extensions(const std::vector<std::string>& enabled) {
+  auto has = [&](const char* name) {
+    return std::find(enabled.begin(), enabled.end(), name) != enabled.end();
+  };
+  features_.host_pointer_import = has(VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME);
+  features_.memory_fd_export = has(VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME);
+  features_.semaphore_fd_export = has(VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME);
+  features_.calibrated_timestamps = has(VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME);
+}
+
+void Device::make_helpers() {
+  for (auto& timeline : timelines_) timeline = std::make_unique<Timeline>(device_);
+  kernels_ = std::make_unique<KernelCache>(*this);
+  blocks_ = std::make_unique<MemoryBlocks>(*this);
+}
+
+Device::Device(std::shared_ptr<Instance> instance, vk::raii::PhysicalDevice physical, int index)
+    : instance_(std::move(instance)), physical_(std::move(physical)), index_(index), id_(index) {
+  describe_physical();
+  const std::vector<std::string> wanted = usable_extensions(physical_);
   std::vector<const char*> extensions;
-  auto available = physical_.enumerateDeviceExtensionProperties();
-  if (has_extension(available, VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME)) {
-    extensions.push_back(VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME);
-    features_.host_pointer_import = true;
-    features_.host_pointer_alignment =
-        chain.get<vk::PhysicalDeviceExternalMemoryHostPropertiesEXT>().minImportedHostPointerAlignment;
-  }
-
-  if (has_extension(available, VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME)) {
-    extensions.push_back(VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME);
-    features_.memory_fd_export = true;
-  }
-  if (has_extension(available, VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME)) {
-    extensions.push_back(VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME);
-    features_.semaphore_fd_export = true;
-  }
-  if (has_extension(available, VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME)) {
-    const auto domains = physical_.getCalibrateableTimeDomainsEXT();
-    auto has = [&](vk::TimeDomainEXT d) {
-      return std::find(domains.begin(), domains.end(), d) != domains.end();
-    };
-    if (has(vk::TimeDomainEXT::eDevice) && has(vk::TimeDomainEXT::eClockMonotonic)) {
-      extensions.push_back(VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME);
-      features_.calibrated_timestamps = true;
-    }
-  }
+  for (const std::string& name : wanted) extensions.push_back(name.c_str());
+  note_extensions(wanted);
 
   const uint32_t compute_family = uint32_t(compute_queue_family(physical_));
   const int transfer_family = transfer_queue_family(physical_);
@@ -372,9 +443,7 @@ Device::Device(std::shared_ptr<Instance> instance, vk::raii::PhysicalDevice phys
                             .enabledExtensionCount = uint32_t(extensions.size()),
                             .ppEnabledExtensionNames = extensions.data()};
   device_ = vk::raii::Device(physical_, info);
-  for (auto& timeline : timelines_) timeline = std::make_unique<Timeline>(device_);
-  kernels_ = std::make_unique<KernelCache>(*this);
-  blocks_ = std::make_unique<MemoryBlocks>(*this);
+  make_helpers();
   queues_[size_t(QueueRole::kCompute)] = {compute_family, *device_.getQueue(compute_family, 0), &locks_[0],
                                           timelines_[0].get()};
   families_ = {compute_family};
@@ -402,9 +471,57 @@ Device::Device(std::shared_ptr<Instance> instance, vk::raii::PhysicalDevice phys
       features_.copy_input_to_device ? "copied to device memory" : "read in place");
 }
 
+Device::Device(std::shared_ptr<Instance> instance, vk::raii::PhysicalDevice physical, ForeignDevice& foreign,
+               int id)
+    : instance_(std::move(instance)), physical_(std::move(physical)), index_(foreign.index), id_(id) {
+  describe_physical();
+  std::vector<std::string> enabled;
+  for (const std::string& name : usable_extensions(physical_))
+    if (std::find(foreign.extensions.begin(), foreign.extensions.end(), name) != foreign.extensions.end())
+      enabled.push_back(name);
+  note_extensions(enabled);
+  device_ = vk::raii::Device(physical_, foreign.device);
+  make_helpers();
+  // Every role on the one queue, under our lock and the other library's (queue_lock.hpp).
+  locks_[0].share_with(foreign.lock_queue, foreign.unlock_queue);
+  const Queue queue{foreign.queue_family, vk::Queue(foreign.queue), &locks_[0], timelines_[0].get()};
+  for (Queue& role : queues_) role = queue;
+  families_ = {foreign.queue_family};
+  foreign_ = std::make_shared<ForeignDevice>(std::move(foreign));
+  GST_INFO(
+      "adopted a Vulkan device of another library on %s (device %d, queue family %u, subgroup size %u, "
+      "host import %s, CUDA export %s)",
+      name_.c_str(), index_, queue.family, features_.subgroup_size,
+      features_.host_pointer_import ? "yes" : "no",
+      features_.memory_fd_export && features_.semaphore_fd_export ? "yes" : "no");
+}
+
 Device::~Device() {
-  if (*device_) device_.waitIdle();
+  if (adopted()) {
+    // Not idle: the other library's queues may be submitting. Our own work is what must end.
+    for (auto& timeline : timelines_) {
+      if (!timeline || timeline->submitted() == 0) continue;
+      const vk::Semaphore semaphore = timeline->semaphore();
+      const uint64_t value = timeline->submitted();
+      const vk::SemaphoreWaitInfo wait{.semaphoreCount = 1, .pSemaphores = &semaphore, .pValues = &value};
+      try {
+        if (device_.waitSemaphores(wait, kAdoptedCloseTimeoutNs) != vk::Result::eSuccess)
+          GST_WARNING("work of ours on the adopted device %s did not end within 10 s", name_.c_str());
+      } catch (const vk::SystemError& e) {
+        GST_WARNING("waiting for work of ours on the adopted device %s: %s", name_.c_str(), e.what());
+      }
+    }
+  } else if (*device_) {
+    device_.waitIdle();
+  }
   kernels_.reset();
+  blocks_.reset();
+  for (auto& timeline : timelines_) timeline.reset();
+  if (adopted()) {
+    device_.release();
+    GST_INFO("let go of the adopted Vulkan device on %s", name_.c_str());
+    return;
+  }
   GST_INFO("closed Vulkan device %d: %s", index_, name_.c_str());
 }
 

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -88,6 +89,24 @@ struct DeviceChoiceInfo {
   std::string passed_over;  // kAutomatic: each device passed over and why, "; " between them
 };
 
+// A VkDevice that another library made and owns (GStreamer's Vulkan elements'), for Device::adopt():
+// its handles, what it enables that DeviceFeatures use, and the queue ours go on.
+struct ForeignDevice {
+  VkInstance instance = VK_NULL_HANDLE;
+  VkPhysicalDevice physical = VK_NULL_HANDLE;
+  int index = -1;  // the physical device's index in the loader's list (the `device` property's)
+  VkDevice device = VK_NULL_HANDLE;
+  // The one queue every role of ours submits on (QueueRole), and its family.
+  VkQueue queue = VK_NULL_HANDLE;
+  uint32_t queue_family = 0;
+  // The device extensions enabled on `device`: DeviceFeatures holds only what they allow.
+  std::vector<std::string> extensions;
+  // The other library's lock of `queue`, taken inside ours around each of our submissions.
+  std::function<void()> lock_queue, unlock_queue;
+  // The other library's references to its objects, let go once the Device of ours is gone.
+  std::shared_ptr<void> owner;
+};
+
 // One VkDevice per physical device per process, shared by every element using it (acquire()).
 // Queue submission is serialized with a mutex, so any streaming thread may submit.
 class Device {
@@ -96,6 +115,16 @@ class Device {
   // On failure returns nullptr and sets `error` to a sentence saying what was needed and found.
   // `info`, when given, says how the device was chosen.
   static std::shared_ptr<Device> acquire(int index, std::string& error, DeviceChoiceInfo* info = nullptr);
+
+  // Our Device on a VkDevice another library made (GStreamer's, shared with its Vulkan elements), one
+  // per VkDevice while it lives: its instance and device are borrowed, never destroyed or waited
+  // idle (that would need every other queue of the device), and every role submits on the queue given.
+  // Null with `error` set when the device has no timeline semaphores enabled or fails to answer.
+  static std::shared_ptr<Device> adopt(ForeignDevice foreign, std::string& error);
+  // The adopted Device whose id() is `id` while it lives, else null.
+  static std::shared_ptr<Device> adopted_with_id(int id);
+  // Ids of adopted devices start here, past every device index.
+  static constexpr int kFirstAdoptedId = 4096;
 
   // The index the automatic choice resolves to when `index` is -1: GST_VKCOMPUTE_DEVICE when set,
   // otherwise -1.
@@ -117,7 +146,14 @@ class Device {
   uint32_t queue_family(QueueRole role = QueueRole::kCompute) const { return queue(role).family; }
   // The distinct queue families of the roles: buffers are shared between them (memory.cpp).
   const std::vector<uint32_t>& queue_families() const { return families_; }
+  // The index of the physical device in the loader's list (the `device` property's).
   int index() const { return index_; }
+  // Which VkDevice of the process this is, in the elements' device query (memorycaps.hpp): the
+  // index for a device of ours, kFirstAdoptedId and up for adopted ones. Two elements exchange device
+  // memory only on the same id: an adopted device and ours on the same GPU are two devices.
+  int id() const { return id_; }
+  // Whether another library made the VkDevice (adopt()).
+  bool adopted() const { return foreign_ != nullptr; }
   const std::string& name() const { return name_; }
   // A CPU implementation of Vulkan (VK_PHYSICAL_DEVICE_TYPE_CPU: Mesa's lavapipe, SwiftShader):
   // its "GPU" work runs on the host's cores.
@@ -192,6 +228,16 @@ class Device {
 
  private:
   Device(std::shared_ptr<Instance> instance, vk::raii::PhysicalDevice physical, int index);
+  // Adopts `foreign`'s device (adopt()).
+  Device(std::shared_ptr<Instance> instance, vk::raii::PhysicalDevice physical, ForeignDevice& foreign,
+         int id);
+  // The properties, memory, identity and subgroup operations of the physical device, and whether
+  // analyses copy their input to device memory.
+  void describe_physical();
+  // Sets the features that the `enabled` device extensions give.
+  void note_extensions(const std::vector<std::string>& enabled);
+  // The timelines, kernels and memory blocks of the device, once device_ is set.
+  void make_helpers();
   void set_name_raw(vk::ObjectType type, uint64_t handle, const char* name) const;
 
   // One VkQueue. Roles without a queue of their own share the compute queue, and its lock.
@@ -203,12 +249,15 @@ class Device {
   };
   const Queue& queue(QueueRole role) const { return queues_[size_t(role)]; }
 
+  // An adopted device's owner: GStreamer's references, let go after everything below.
+  std::shared_ptr<ForeignDevice> foreign_;
   std::shared_ptr<Instance> instance_;
   vk::raii::PhysicalDevice physical_;
   vk::PhysicalDeviceProperties properties_;
   vk::PhysicalDeviceMemoryProperties memory_;
   DeviceFeatures features_;
   int index_;
+  int id_;
   std::string name_;
   vk::raii::Device device_ = nullptr;
   Queue queues_[3];  // by QueueRole

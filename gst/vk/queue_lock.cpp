@@ -29,9 +29,12 @@ void QueueLock::lock() {
   }
   waiting_--;
   held_ = true;
+  guard.unlock();
+  if (outer_lock_) outer_lock_();
 }
 
 void QueueLock::unlock() {
+  if (outer_unlock_) outer_unlock_();
   std::lock_guard<std::mutex> guard(mutex_);
   held_ = false;
   if (hurried_waiting_ > 0)
@@ -46,6 +49,11 @@ void QueueLock::hurry(std::thread::id thread, bool on) {
   if (!on) hurried_.erase(std::remove(hurried_.begin(), hurried_.end(), thread), hurried_.end());
   // A waiting thread that is hurried now moves ahead.
   if (on && waiting_ > 0) free_.notify_all();
+}
+
+void QueueLock::share_with(std::function<void()> lock, std::function<void()> unlock) {
+  outer_lock_ = std::move(lock);
+  outer_unlock_ = std::move(unlock);
 }
 
 int QueueLock::waiters() {

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <condition_variable>
+#include <functional>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -24,6 +25,9 @@ class QueueLock {
   void hurry(std::thread::id thread, bool on);
   // Threads waiting for the lock now (for tests).
   int waiters();
+  // Another library's lock of the same VkQueue (GStreamer's queue submit lock, on a device adopted
+  // from it), taken after ours and let go before it. Set before the lock is first used.
+  void share_with(std::function<void()> lock, std::function<void()> unlock);
 
  private:
   bool hurried(std::thread::id thread) const;
@@ -35,6 +39,7 @@ class QueueLock {
   int waiting_ = 0;                       // mutex_: all waiters
   int hurried_waiting_ = 0;               // mutex_: the hurried ones among them
   std::vector<std::thread::id> hurried_;  // mutex_
+  std::function<void()> outer_lock_, outer_unlock_;
 };
 
 }  // namespace vkc

@@ -32,6 +32,7 @@ void RunToAppsink(const std::string& description, AppsinkRun& run) {
   GstElement* pipeline = ParsePipeline(description.c_str());
   GstElement* sink = gst_bin_get_by_name(GST_BIN(pipeline), "out");
   fail_unless(sink != nullptr, "%s: no appsink named out", description.c_str());
+  if (run.before_play) run.before_play(pipeline);
   fail_unless(gst_element_set_state(pipeline, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE, "%s",
               description.c_str());
   while (GstSample* sample = gst_app_sink_try_pull_sample(GST_APP_SINK(sink), kPullTimeout))
@@ -66,6 +67,7 @@ void RunToAppsink(const std::string& description, AppsinkRun& run) {
     }
     gst_object_unref(e);
   }
+  if (run.at_end) run.at_end(pipeline);
   gst_element_set_state(pipeline, GST_STATE_NULL);
   gst_object_unref(sink);
   gst_object_unref(pipeline);

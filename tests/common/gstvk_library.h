@@ -23,4 +23,27 @@ inline guint GstMinor() {
   return minor;
 }
 
+// A device of GStreamer's on physical device 0, made as an application makes one to share (on an
+// instance of the Vulkan version GST_VULKAN_INSTANCE_API_VERSION asks for, when set).
+inline GstVulkanDevice* ApplicationDevice() {
+  const vkc::gstvk::GstVulkanLibrary& library = Library();
+  GError* error = nullptr;
+  GstVulkanInstance* instance = library.instance_new();
+  fail_unless(library.instance_open(instance, &error), "instance: %s", error ? error->message : "?");
+  GstVulkanDevice* device = library.device_new_with_index(instance, 0);
+  fail_unless(library.device_open(device, &error), "device: %s", error ? error->message : "?");
+  gst_object_unref(instance);  // the device holds it
+  return device;
+}
+
+// Sets `device` on `element` as the application does: a "gst.vulkan.device" context, filled as
+// gst_context_set_vulkan_device() fills it.
+inline void SetApplicationDevice(GstElement* element, GstVulkanDevice* device) {
+  GstContext* context = gst_context_new("gst.vulkan.device", TRUE);
+  gst_structure_set(gst_context_writable_structure(context), "gst.vulkan.device", G_OBJECT_TYPE(device),
+                    device, nullptr);
+  gst_element_set_context(element, context);
+  gst_context_unref(context);
+}
+
 }  // namespace gstvk_test

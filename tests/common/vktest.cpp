@@ -91,6 +91,8 @@ constexpr ToleratedMessage kToleratedMessages[] = {
      "the GPU-assisted runs keep the core checks on by choice: slower, and they check everything"},
     {"WARNING-GPU-Assisted-Validation", "vkCreateDevice(): Internal Warning: Forcing ",
      "the layer turns on the device features its instrumentation needs on the device it wraps"},
+    {"WARNING-GPU-Assisted-Validation", "vkCreateDevice(): Internal Warning: Adding a ",
+     "the same, on a device that enables none of them itself (GStreamer's, on an instance of Vulkan 1.1)"},
     {"WARNING-GPU-Assisted-Validation",
      "vkCreateDevice(): Internal Warning: Ray Query validation option was enabled, but the rayQuery feature "
      "was not supported",
