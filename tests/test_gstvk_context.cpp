@@ -50,21 +50,6 @@ void SetStateAndWait(GstElement* pipeline, GstState state, const char* what) {
       "%s did not reach %s", what, gst_element_state_get_name(state));
 }
 
-// `element`'s gst-vulkan-device property (compared only: the reference is dropped).
-const void* RunsOn(GstElement* pipeline, const char* element) {
-  GstElement* e = gst_bin_get_by_name(GST_BIN(pipeline), element);
-  GstObject* device = nullptr;
-  g_object_get(e, "gst-vulkan-device", &device, nullptr);
-  gst_object_unref(e);
-  if (device) gst_object_unref(device);
-  return device;
-}
-
-// Set from a device's weak reference when the last reference goes.
-void Gone(gpointer gone, GObject*) {
-  *static_cast<bool*>(gone) = true;
-}
-
 }  // namespace
 
 // vulkanupload ! vulkandownload ! [queue !] lumamax to PAUSED, three pipelines in turn: from 1.24 the
@@ -87,8 +72,8 @@ GST_START_TEST(test_shared_device_made_by_ours) {
     GstVulkanDevice* stock = DeviceAnswered(pipeline, "down", "src");
     fail_unless(stock != nullptr, "%s: vulkandownload answers no device", description.c_str());
     bool gone = false;
-    g_object_weak_ref(G_OBJECT(stock), Gone, &gone);
-    const void* runs_on = RunsOn(pipeline, "e");
+    g_object_weak_ref(G_OBJECT(stock), gstvk_test::Gone, &gone);
+    const void* runs_on = gstvk_test::RunsOn(pipeline, "e");
     if (shares) {
       fail_unless(ours == stock, "%s: lumamax answers device %p, vulkandownload %p", description.c_str(),
                   ours, stock);
@@ -131,7 +116,7 @@ GST_START_TEST(test_application_device) {
   fail_unless(ours == device, "lumamax answers device %p, the application set %p", ours, device);
   fail_unless(stock == device, "vulkandownload answers device %p, the application set %p on lumamax", stock,
               device);
-  const void* runs_on = RunsOn(pipeline, "e");
+  const void* runs_on = gstvk_test::RunsOn(pipeline, "e");
   fail_unless(runs_on == (GstMinor() >= 24 ? static_cast<void*>(device) : nullptr),
               "lumamax runs on GStreamer's device %p on 1.%u; the application set %p", runs_on, GstMinor(),
               device);

@@ -8,6 +8,7 @@
 // are not its stride up to 1.28.2, and 1.26's upload takes fewer formats on lavapipe), among those
 // E reads. memory:VulkanBuffer (vulkanupload's buffers) gives the same messages too. The filters take
 // such frames too, and write theirs in memory:VulkanImage for vulkandownload (gst/base/vulkanoutputs.hpp).
+#include <atomic>
 #include <string>
 #include <vector>
 
@@ -76,6 +77,35 @@ void ExpectSameMessages(const vktest::AppsinkRun& got, const vktest::AppsinkRun&
                 Text(got.messages[i]).c_str(), Text(want.messages[i]).c_str());
 }
 
+// CPU maps of GStreamer's Vulkan image memory since the counter was installed: the allocator's map
+// function, wrapped. lavapipe's memory is host-visible, so a map of a frame would pass unnoticed
+// otherwise; our elements read the images on the GPU, through a copy made by a device.
+std::atomic<int> image_maps{0};
+GstMemoryMapFullFunction image_map = nullptr;
+
+gpointer CountedImageMap(GstMemory* memory, GstMapInfo* info, gsize size) {
+  image_maps++;
+  return image_map(memory, info, size);
+}
+
+void CountImageMaps() {
+  if (image_map) return;
+  gstvk_test::Library().image_memory_init_once();
+  GstAllocator* allocator = gst_allocator_find("VulkanImage");
+  fail_unless(
+      allocator != nullptr && allocator->mem_map_full != nullptr,
+      "GStreamer's Vulkan image allocator, or its map function, is not found: maps cannot be counted");
+  image_map = allocator->mem_map_full;
+  allocator->mem_map_full = CountedImageMap;
+  gst_object_unref(allocator);
+}
+
+// The uploads an element counts for `frames` frames of GStreamer's images: none where it runs on their
+// device (1.24 and later), which copies them into its memory on the GPU; one each through host memory.
+guint64 ExpectedUploads(size_t frames) {
+  return GstMinor() >= 24 ? 0 : frames;
+}
+
 std::string Bytes(GstSample* sample) {
   GstVideoInfo info;
   fail_unless(gst_video_info_from_caps(&info, gst_sample_get_caps(sample)));
@@ -86,6 +116,7 @@ std::string Bytes(GstSample* sample) {
 
 GST_START_TEST(test_analyses_read_vulkan_images) {
   vktest::RequirePhysicalDevice();
+  CountImageMaps();
   const bool warns = GstMinor() < 24;
   int runs = 0;
   for (const Case& c : StockExactCases()) {
@@ -102,6 +133,10 @@ GST_START_TEST(test_analyses_read_vulkan_images) {
       ExpectSameMessages(vulkan, system, what);
       fail_unless(vulkan.e_sink_caps.find("memory:VulkanImage") != std::string::npos, "%s: sink caps %s",
                   what.c_str(), vulkan.e_sink_caps.c_str());
+      fail_unless(vulkan.e_uploads == ExpectedUploads(vulkan.samples.size()),
+                  "%s: %" G_GUINT64_FORMAT " uploads for %zu frames", what.c_str(), vulkan.e_uploads,
+                  vulkan.samples.size());
+      fail_unless(image_maps == 0, "%s: %d CPU maps of GStreamer's images", what.c_str(), image_maps.load());
       fail_unless(vulkan.samples.size() == stock.samples.size(), "%s: %zu frames, %zu without it",
                   what.c_str(), vulkan.samples.size(), stock.samples.size());
       for (size_t i = 0; i < vulkan.samples.size(); ++i)
@@ -130,6 +165,7 @@ GST_END_TEST;
 // vulkanupload hands a filter its buffers, read as system memory is), in system memory.
 GST_START_TEST(test_filters_read_vulkan_images) {
   vktest::RequirePhysicalDevice();
+  CountImageMaps();
   const std::string lut = "lut location=" + vktest::TestDataDir() + "/lookup_amatorka.png";
   for (const std::string& filter : {std::string("morph operation=open width=3 height=3"), lut,
                                     std::string("rgb2yuv ! video/x-raw,format=NV12")})
@@ -145,12 +181,16 @@ GST_START_TEST(test_filters_read_vulkan_images) {
       vktest::RunToAppsink(Source(c) + named + " ! appsink name=out", system);
       fail_unless(vulkan.e_sink_caps.find("memory:VulkanImage") != std::string::npos, "%s: sink caps %s",
                   what.c_str(), vulkan.e_sink_caps.c_str());
+      fail_unless(vulkan.e_uploads == ExpectedUploads(vulkan.samples.size()),
+                  "%s: %" G_GUINT64_FORMAT " uploads for %zu frames", what.c_str(), vulkan.e_uploads,
+                  vulkan.samples.size());
       fail_unless(vulkan.samples.size() == system.samples.size() && !system.samples.empty(),
                   "%s: %zu frames, %zu in system memory", what.c_str(), vulkan.samples.size(),
                   system.samples.size());
       for (size_t i = 0; i < vulkan.samples.size(); ++i)
         fail_unless(Bytes(vulkan.samples[i]) == Bytes(system.samples[i]), "%s: frame %zu differs",
                     what.c_str(), i);
+      fail_unless(image_maps == 0, "%s: %d CPU maps of GStreamer's images", what.c_str(), image_maps.load());
     }
 }
 GST_END_TEST;
@@ -240,16 +280,6 @@ static GstMessage* PlayUntil(GstElement* pipeline, GstMessageType expected) {
   return message;
 }
 
-// `element`'s gst-vulkan-device property (compared only: the reference is dropped).
-static const void* RunsOn(GstElement* pipeline, const char* element) {
-  GstElement* e = gst_bin_get_by_name(GST_BIN(pipeline), element);
-  GstObject* device = nullptr;
-  g_object_get(e, "gst-vulkan-device", &device, nullptr);
-  gst_object_unref(e);
-  if (device) gst_object_unref(device);
-  return device;
-}
-
 // The "is not shared" warnings of a run.
 static std::vector<std::string> NotShared(const vktest::AppsinkRun& run) {
   std::vector<std::string> found;
@@ -258,18 +288,13 @@ static std::vector<std::string> NotShared(const vktest::AppsinkRun& run) {
   return found;
 }
 
-// Set from a device's weak reference when the last reference goes.
-static void Gone(gpointer gone, GObject*) {
-  *static_cast<bool*>(gone) = true;
-}
-
 // lumamax in a pipeline with no Vulkan element of GStreamer's, run with `device` set on it by the
 // application and without: both runs post the same messages, and nothing of ours holds the device once
 // they are gone. Returns the device lumamax ran on (its gst-vulkan-device property), and the warnings
 // of a device not shared in `warnings`. Takes `device`.
 static const void* RunOnApplicationDevice(GstVulkanDevice* device, std::vector<std::string>& warnings) {
   bool gone = false;
-  g_object_weak_ref(G_OBJECT(device), Gone, &gone);
+  g_object_weak_ref(G_OBJECT(device), gstvk_test::Gone, &gone);
   const void* runs_on = nullptr;
   {
     const std::string description = Source({"RGBA", 97, 61}) + "lumamax name=e ! appsink name=out";
@@ -279,7 +304,7 @@ static const void* RunOnApplicationDevice(GstVulkanDevice* device, std::vector<s
       gstvk_test::SetApplicationDevice(e, device);
       gst_object_unref(e);
     };
-    shared.at_end = [&runs_on](GstElement* pipeline) { runs_on = RunsOn(pipeline, "e"); };
+    shared.at_end = [&runs_on](GstElement* pipeline) { runs_on = gstvk_test::RunsOn(pipeline, "e"); };
     vktest::RunToAppsink(description, shared);
     vktest::RunToAppsink(description, own);
     ExpectSameMessages(shared, own, "lumamax with the application's device");

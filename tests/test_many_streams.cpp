@@ -406,7 +406,10 @@ GST_START_TEST(test_threads_do_not_grow_with_elements) {
   const std::string identities = "identity ! identity ! identity ! identity ! identity";
   const ThreadCount identity = MostThreadsWhileFlowing(Same(identities, kPipelines, kRounds), kRounds);
   const ThreadCount one_identity = MostThreadsWhileFlowing(Same(identities, 1, 1), 1);
-  const ThreadCount one_ours = MostThreadsWhileFlowing(Same(FiveChain("NV12"), 1, 1), 1);
+  // As many rounds as the 32: a thread that the device starts lazily (lavapipe's shader cache writer
+  // after the first kernels) is counted in one chain too, not only in the 32 (CI once saw one chain add
+  // 8 threads, counted after a single frame, and the 32 hold 9).
+  const ThreadCount one_ours = MostThreadsWhileFlowing(Same(FiveChain("NV12"), 1, kRounds), kRounds);
   const ThreadCount ours = MostThreadsWhileFlowing(Same(FiveChain("NV12"), kPipelines, kRounds), kRounds);
   const int process_threads = one_ours.others() - one_identity.others();
   std::printf(

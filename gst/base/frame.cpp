@@ -67,6 +67,7 @@ const char* input_path_name(InputPath path) {
     case InputPath::kGathered: return "several memories, gathered by GPU copies";
     case InputPath::kStaged: return "staging copy";
     case InputPath::kCuda: return "CUDA memory, copied by CUDA into device memory";
+    case InputPath::kVulkanImage: return "GStreamer's Vulkan images on the same device, copied on the GPU";
   }
   return "?";
 }

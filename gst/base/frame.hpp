@@ -42,13 +42,15 @@ struct Frame {
 // How the GPU reaches an input buffer's bytes, in order of preference. The CPU copies a frame
 // only in the last case.
 enum class InputPath {
-  kDevice,     // the buffer lives in device-local memory of ours (memory:VkComputeDevice): zero copies
-  kOwnMemory,  // the buffer lives in our host-visible Vulkan memory: zero copies
-  kImported,   // system memory imported with VK_EXT_external_memory_host: zero copies
-  kGathered,   // several memories (a buffer per plane, or split anywhere), each ours or imported:
-               // copied by the GPU into one device buffer of the frame's slot (record_gather())
-  kStaged,     // copied by the CPU into a staging buffer: one copy
-  kCuda,       // GStreamer's CUDA memory, copied by CUDA into a device buffer of the slot (CudaFrames)
+  kDevice,       // the buffer lives in device-local memory of ours (memory:VkComputeDevice): zero copies
+  kOwnMemory,    // the buffer lives in our host-visible Vulkan memory: zero copies
+  kImported,     // system memory imported with VK_EXT_external_memory_host: zero copies
+  kGathered,     // several memories (a buffer per plane, or split anywhere), each ours or imported:
+                 // copied by the GPU into one device buffer of the frame's slot (record_gather())
+  kStaged,       // copied by the CPU into a staging buffer: one copy
+  kCuda,         // GStreamer's CUDA memory, copied by CUDA into a device buffer of the slot (CudaFrames)
+  kVulkanImage,  // GStreamer's images on the device we run on, copied by the frame's own commands into a
+                 // device buffer of the slot (VulkanBridge::record_read())
 };
 
 // An input buffer made GPU-visible for the duration of one frame. Holds the CPU mapping and any
@@ -82,13 +84,20 @@ class InputBinding {
     cuda_value_ = value;
   }
   uint64_t cuda_value() const { return cuda_value_; }
+  // The frame is GStreamer's images on the device we run on, read by the frame's own commands.
+  void bound_from_vulkan_image() {
+    release();
+    path_ = InputPath::kVulkanImage;
+  }
   InputPath path() const { return path_; }
   // kGathered: records copying each memory's bytes to its place in `to` (at least the buffer's
   // size), laid out as one memory would be; `layout` from bind() then reads `to`. Ordered before
   // later dispatches by the caller's barrier.
   void record_gather(Commands cmd, vk::Buffer to) const;
   // Whether the GPU reads the frame from host memory (an upload, in the element's counts).
-  bool from_host() const { return path_ != InputPath::kDevice && path_ != InputPath::kCuda; }
+  bool from_host() const {
+    return path_ != InputPath::kDevice && path_ != InputPath::kCuda && path_ != InputPath::kVulkanImage;
+  }
   // Whether release(), with `buf` let go of, may free an import of host memory, which unpins its
   // pages (0.6-0.9 ms for a 1080p RGBA frame on the H200): an import for this frame only, or the
   // import cached on system memory whose buffer goes with this reference, having no pool to go

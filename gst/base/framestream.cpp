@@ -399,6 +399,7 @@ bool FrameStream::record_and_submit(Frame& frame, const InputBinding& input, boo
   frame.cmd = ring_->begin(frame.slot);
   if (input.path() == InputPath::kCuda)
     ring_->wait_before(frame.slot, cuda_->input_semaphore(), input.cuda_value());
+  if (input.path() == InputPath::kVulkanImage && !record_vulkan_read(frame, error)) return false;
   gather_input(frame, input);
   ChainEnds ends(*ring_, *copies_, in_info_, out_info_, frame);
   record_after_earlier_work(frame.cmd);
@@ -464,23 +465,51 @@ GstFlowReturn FrameStream::acquire_output(Frame& frame, bool& cuda_output, bool&
   return GST_FLOW_OK;
 }
 
-GstBuffer* FrameStream::copy_from_vulkan(GstBuffer* in, uint32_t slot, std::string& error) {
+VulkanBridge* FrameStream::vulkan_bridge(GstBuffer* in, bool& shared, std::string& error) {
   if (!vulkan_ || !vulkan_->serves(in)) {
     vulkan_.reset();  // a device of GStreamer's that no frame comes from any more
     vulkan_ = VulkanBridge::make(
         in, [this](GstVulkanDevice* device) { return owner_.gst_vulkan_queue(device, GST_PAD_SINK); },
         ring_->depth(), error);
     if (!vulkan_) return nullptr;
-    // Once per device and start: the frames take the slow way, through host memory. On the device
-    // shared with GStreamer's elements that is for now (reading the images in place comes later).
     GstVulkanDevice* theirs = vulkan_->gst_device();
-    if (device_->adopted() && gstvk::fields(theirs).device == static_cast<VkDevice>(*device_->device()))
-      GST_INFO("%s: frames of the shared Vulkan device %s are read through host memory", name_.c_str(),
-               vulkan_->device_name().c_str());
-    else
-      owner_.gst_device_not_shared(theirs);
+    vulkan_shared_ =
+        device_->adopted() && gstvk::fields(theirs).device == static_cast<VkDevice>(*device_->device());
+    // Once per device and start: frames of another device take the slow way, through host memory.
+    if (!vulkan_shared_) owner_.gst_device_not_shared(theirs);
   }
-  return vulkan_->copy(slot, in, in_info_, error);
+  shared = vulkan_shared_;
+  return vulkan_.get();
+}
+
+bool FrameStream::bind_vulkan_input(GstBuffer* in, uint32_t slot, InputBinding& input, FrameLayout& layout,
+                                    std::string& error) {
+  bool shared = false;
+  VulkanBridge* bridge = vulkan_bridge(in, shared, error);
+  if (!bridge) return false;
+  if (shared) {
+    input.bound_from_vulkan_image();  // recorded with the frame's commands
+    return true;
+  }
+  GstBuffer* copy = bridge->copy(slot, in, in_info_, error);
+  return copy && input.bind_copy(device_, copy, in_info_, copies_->staging(slot), layout, error);
+}
+
+bool FrameStream::record_vulkan_read(Frame& frame, GError** error) {
+  std::vector<std::pair<VkSemaphore, uint64_t>> waits;
+  std::string why;
+  const bool recorded = vulkan_->record_read(
+      frame.cmd, frame.inbuf, in_info_,
+      [this, &frame](gsize bytes) { return copies_->input_copy(frame.slot, vk::DeviceSize(bytes)); },
+      frame.in, waits, why);
+  if (!recorded) {
+    g_set_error(error, GST_STREAM_ERROR, GST_STREAM_ERROR_FAILED,
+                "Frame in GStreamer's Vulkan memory could not be read: %s.", why.c_str());
+    return false;
+  }
+  for (const auto& [semaphore, value] : waits)
+    ring_->wait_before(frame.slot, vk::Semaphore(semaphore), value);
+  return true;
 }
 
 // Binds the input, takes an output buffer, records and submits one frame into `slot`, and hands it
@@ -507,8 +536,7 @@ GstFlowReturn FrameStream::submit_frame(GstBuffer* in, const GstSegment& segment
     }
     work->input.bound_from_cuda(value);
   } else if (in_vulkan_image_memory(in)) {
-    GstBuffer* copy = copy_from_vulkan(in, slot, error);
-    if (!copy || !work->input.bind_copy(device_, copy, in_info_, copies_->staging(slot), frame.in, error)) {
+    if (!bind_vulkan_input(in, slot, work->input, frame.in, error)) {
       owner_.post_error(GST_STREAM_ERROR, GST_STREAM_ERROR_FAILED,
                         "Frame in GStreamer's Vulkan memory could not be read: " + error + ".", "");
       return GST_FLOW_ERROR;

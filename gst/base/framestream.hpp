@@ -117,9 +117,15 @@ class FrameStream {
   // `cuda_output`: set when the output is a frame in CUDA memory (CudaFrames::bind_output());
   // `vulkan_output`: in GStreamer's Vulkan image memory (VulkanOutputs::bind()).
   GstFlowReturn acquire_output(Frame& frame, bool& cuda_output, bool& vulkan_output);
-  // `in` (GStreamer's Vulkan image memory) copied by its device into host memory for `slot`
-  // (vulkanbridge.hpp), the bridge made on its first frame; null with `error` set.
-  GstBuffer* copy_from_vulkan(GstBuffer* in, uint32_t slot, std::string& error);
+  // The bridge to the device of `in` (GStreamer's Vulkan image memory), made on its first frame
+  // (vulkanbridge.hpp); `shared` when the element runs on that device. Null with `error` set.
+  VulkanBridge* vulkan_bridge(GstBuffer* in, bool& shared, std::string& error);
+  // Binds `in`, GStreamer's Vulkan images: read on the GPU by the frame's commands on the device the
+  // element runs on (record_vulkan_read()), else copied by their device into host memory for `slot`.
+  bool bind_vulkan_input(GstBuffer* in, uint32_t slot, InputBinding& input, FrameLayout& layout,
+                         std::string& error);
+  // Records the copy of the frame's images into its slot's device memory (InputPath::kVulkanImage).
+  bool record_vulkan_read(Frame& frame, GError** error);
   bool record_and_submit(Frame& frame, const InputBinding& input, bool cuda_output, GError** error);
   void record_analysis_output(Frame& frame);
   void stage_input(Frame& frame);
@@ -146,6 +152,7 @@ class FrameStream {
   // Frames in GStreamer's Vulkan image memory, copied by its device (vulkanbridge.hpp), from the
   // first one on.
   std::unique_ptr<VulkanBridge> vulkan_;
+  bool vulkan_shared_ = false;  // vulkan_'s device is the one we run on
   // Outputs in GStreamer's Vulkan image memory (vulkanoutputs.hpp), from the first one on.
   std::unique_ptr<VulkanOutputs> vulkan_outputs_;
   // Frames from their submission until they leave (scheduler.hpp).

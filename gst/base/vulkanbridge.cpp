@@ -200,6 +200,52 @@ bool VulkanBridge::planes_of(GstBuffer* buffer, const GstVideoInfo& info, Direct
   return true;
 }
 
+bool VulkanBridge::record_read(Commands cmd, GstBuffer* buffer, const GstVideoInfo& info,
+                               const Target& target, FrameLayout& layout,
+                               std::vector<std::pair<VkSemaphore, uint64_t>>& waits, std::string& error) {
+  std::vector<Plane> copies;
+  gsize bytes = 0;
+  if (!planes_of(buffer, info, Direction::kToHost, copies, bytes, error)) return false;
+  layout = FrameLayout{};
+  layout.buffer = target(bytes);
+  layout.device_local = true;
+  constexpr vk::ImageLayout kRead = vk::ImageLayout::eTransferSrcOptimal;
+  for (size_t p = 0; p < copies.size(); ++p) {
+    const Plane& c = copies[p];
+    // After the image's last writer, whatever its stage (a decoder's is beyond 32 bits): all commands'
+    // writes, as for the host copy above. Queue families ignored: the shared device's images are used
+    // on the queue family of the queue we submit on, or made concurrent (checked by planes_of()'s caller).
+    const vk::ImageMemoryBarrier barrier{.srcAccessMask = vk::AccessFlagBits::eMemoryWrite,
+                                         .dstAccessMask = vk::AccessFlagBits::eTransferRead,
+                                         .oldLayout = vk::ImageLayout(c.state.image_layout),
+                                         .newLayout = kRead,
+                                         .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+                                         .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+                                         .image = c.head.image,
+                                         .subresourceRange = {vk::ImageAspectFlagBits::eColor, 0, 1, 0, 1}};
+    cmd.imageBarrier(vk::PipelineStageFlagBits::eAllCommands, vk::PipelineStageFlagBits::eTransfer, barrier);
+    const vk::BufferImageCopy region{.bufferOffset = c.offset,
+                                     .bufferRowLength = uint32_t(c.stride / c.texel),
+                                     .bufferImageHeight = 0,
+                                     .imageSubresource = {vk::ImageAspectFlagBits::eColor, 0, 0, 1},
+                                     .imageOffset = {0, 0, 0},
+                                     .imageExtent = {uint32_t(c.row_bytes / c.texel), c.rows, 1}};
+    cmd.copyImageToBuffer(c.head.image, kRead, layout.buffer, region);
+    layout.offset[p] = uint32_t(c.offset);
+    layout.stride[p] = uint32_t(c.stride);
+    if (c.state.semaphore) waits.emplace_back(c.state.semaphore, c.state.semaphore_value);
+    // The image's new state, as GStreamer's elements store theirs once their work is recorded. Its
+    // timeline stays where its writer left it: we hold the frame until our read is done, so no writer
+    // comes after it before then (GStreamer's pools and decoders reuse only frames given back).
+    gstvk::BarrierState state = c.state;
+    state.pipeline_stages = VK_PIPELINE_STAGE_TRANSFER_BIT;
+    state.access_flags = VK_ACCESS_TRANSFER_READ_BIT;
+    state.image_layout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+    gstvk::write_barrier(library_, c.memory, state);
+  }
+  return true;
+}
+
 bool VulkanBridge::transfer(const std::vector<Plane>& copies, GstMemory* host, Direction direction,
                             std::string& error) {
   const bool reads = direction == Direction::kToHost;

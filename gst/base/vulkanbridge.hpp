@@ -8,6 +8,9 @@
 // that the last writer stored in it, on GStreamer's queue under its submit lock, after its timeline
 // semaphore's value from 1.24 (then signalled one higher), and the memory's new state stored after.
 // The streaming thread waits for the copy (a fence), as GStreamer's vulkandownload waits for its own.
+// On the device our element runs on (GStreamer's, adopted: deviceshare.hpp), an input frame is read
+// on the GPU instead: the copy of its images into device memory of ours is recorded into the frame's
+// own commands (record_read()), with no CPU wait and no host memory.
 #pragma once
 
 #include <gst/video/video.h>
@@ -18,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "frame.hpp"
 #include "gstvk/abi.hpp"
 #include "gstvk/library.hpp"
 
@@ -46,6 +50,16 @@ class VulkanBridge {
   // has completed: a new buffer of that memory with a GstVideoMeta. Null with `error` naming the
   // fault (a memory of another kind or device, an image that cannot be read or is too small).
   GstBuffer* copy(uint32_t slot, GstBuffer* buffer, const GstVideoInfo& info, std::string& error);
+
+  // On the device the element runs on, when it is this bridge's (adopted): records into `cmd`, the
+  // frame's own commands, the copy of `buffer`'s images (an image per plane of `info`) into the device
+  // memory that `target` gives for the bytes it needs, points `layout` at it, and stores the images' new
+  // state (transfer read). `waits` gets the timeline points (GStreamer 1.24 and later) the frame's work
+  // must wait for: the images' last writers, on whatever queue. False with `error` naming the fault.
+  using Target = std::function<vk::Buffer(gsize bytes)>;
+  bool record_read(Commands cmd, GstBuffer* buffer, const GstVideoInfo& info, const Target& target,
+                   FrameLayout& layout, std::vector<std::pair<VkSemaphore, uint64_t>>& waits,
+                   std::string& error);
 
   // Binds `buffer` (an image per plane of `info`, from GStreamer's pool) as `slot`'s output: the frame
   // is to be laid out as `offsets`, `strides` and `bytes` give (the slot's host memory's layout), and

@@ -118,6 +118,36 @@ void CommandLog::replay(vk::CommandBuffer cmd) const {
         cmd.resetQueryPool(pool, first, uint32_t(r.word()));
         break;
       }
+      case Op::kImageBarrier: {
+        const auto src = r.flags<vk::PipelineStageFlags>();
+        const auto dst = r.flags<vk::PipelineStageFlags>();
+        vk::ImageMemoryBarrier barrier;
+        barrier.srcAccessMask = r.flags<vk::AccessFlags>();
+        barrier.dstAccessMask = r.flags<vk::AccessFlags>();
+        barrier.oldLayout = vk::ImageLayout(r.word());
+        barrier.newLayout = vk::ImageLayout(r.word());
+        barrier.srcQueueFamilyIndex = uint32_t(r.word());
+        barrier.dstQueueFamilyIndex = uint32_t(r.word());
+        vk::ImageSubresourceRange& range = barrier.subresourceRange;
+        range.aspectMask = r.flags<vk::ImageAspectFlags>();
+        range.baseMipLevel = uint32_t(r.word());
+        range.levelCount = uint32_t(r.word());
+        range.baseArrayLayer = uint32_t(r.word());
+        range.layerCount = uint32_t(r.word());
+        barrier.image = r.handle<vk::Image>();
+        cmd.pipelineBarrier(src, dst, {}, nullptr, nullptr, barrier);
+        break;
+      }
+      case Op::kCopyImage: {
+        const auto image = r.handle<vk::Image>();
+        const auto layout = vk::ImageLayout(r.word());
+        const auto buffer = r.handle<vk::Buffer>();
+        size_t bytes = 0;
+        vk::BufferImageCopy region;
+        std::memcpy(&region, r.bytes(bytes), sizeof region);
+        cmd.copyImageToBuffer(image, layout, buffer, region);
+        break;
+      }
     }
   }
 }
@@ -132,6 +162,34 @@ void Commands::pipelineBarrier(vk::PipelineStageFlags src, vk::PipelineStageFlag
   log_->put(uint64_t(VkDependencyFlags(flags)));
   log_->put(uint64_t(VkAccessFlags(barrier.srcAccessMask)));
   log_->put(uint64_t(VkAccessFlags(barrier.dstAccessMask)));
+}
+
+void Commands::imageBarrier(vk::PipelineStageFlags src, vk::PipelineStageFlags dst,
+                            const vk::ImageMemoryBarrier& barrier) {
+  if (!log_) return cmd_.pipelineBarrier(src, dst, {}, nullptr, nullptr, barrier);
+  log_->put(uint64_t(CommandLog::Op::kImageBarrier));
+  log_->put(uint64_t(VkPipelineStageFlags(src)));
+  log_->put(uint64_t(VkPipelineStageFlags(dst)));
+  // Field by field (the struct has padding, and no chained struct is used).
+  const vk::ImageSubresourceRange& range = barrier.subresourceRange;
+  for (uint64_t word :
+       {uint64_t(VkAccessFlags(barrier.srcAccessMask)), uint64_t(VkAccessFlags(barrier.dstAccessMask)),
+        uint64_t(barrier.oldLayout), uint64_t(barrier.newLayout), uint64_t(barrier.srcQueueFamilyIndex),
+        uint64_t(barrier.dstQueueFamilyIndex), uint64_t(VkImageAspectFlags(range.aspectMask)),
+        uint64_t(range.baseMipLevel), uint64_t(range.levelCount), uint64_t(range.baseArrayLayer),
+        uint64_t(range.layerCount)})
+    log_->put(word);
+  log_->put_handle(barrier.image);
+}
+
+void Commands::copyImageToBuffer(vk::Image image, vk::ImageLayout layout, vk::Buffer buffer,
+                                 const vk::BufferImageCopy& region) {
+  if (!log_) return cmd_.copyImageToBuffer(image, layout, buffer, region);
+  log_->put(uint64_t(CommandLog::Op::kCopyImage));
+  log_->put_handle(image);
+  log_->put(uint64_t(layout));
+  log_->put_handle(buffer);
+  log_->put_bytes(&region, sizeof region);
 }
 
 void Commands::copyBuffer(vk::Buffer src, vk::Buffer dst,

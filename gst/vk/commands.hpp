@@ -40,7 +40,9 @@ class CommandLog {
     kPushConstants,
     kDispatch,
     kTimestamp,
-    kResetQueries
+    kResetQueries,
+    kImageBarrier,
+    kCopyImage
   };
   void put(uint64_t word) { words_.push_back(word); }
   template <typename Handle>
@@ -59,9 +61,14 @@ class Commands {
   // Records them into `cmd` at once (a command buffer of the caller's own, as bench/'s).
   Commands(vk::CommandBuffer cmd) : cmd_(cmd) {}  // NOLINT(google-explicit-constructor)
 
-  // The plugin's barriers are all global memory barriers.
+  // The plugin's barriers are global memory barriers, but for the images of GStreamer's frames.
   void pipelineBarrier(vk::PipelineStageFlags src, vk::PipelineStageFlags dst, vk::DependencyFlags flags,
                        const vk::MemoryBarrier& barrier, std::nullptr_t, std::nullptr_t);
+  // One image's barrier (its layout changed), with no other.
+  void imageBarrier(vk::PipelineStageFlags src, vk::PipelineStageFlags dst,
+                    const vk::ImageMemoryBarrier& barrier);
+  void copyImageToBuffer(vk::Image image, vk::ImageLayout layout, vk::Buffer buffer,
+                         const vk::BufferImageCopy& region);
   void copyBuffer(vk::Buffer src, vk::Buffer dst, vk::ArrayProxy<const vk::BufferCopy> const& regions);
   void fillBuffer(vk::Buffer buffer, vk::DeviceSize offset, vk::DeviceSize size, uint32_t data);
   void updateBuffer(vk::Buffer buffer, vk::DeviceSize offset, vk::DeviceSize size, const void* data);

@@ -46,4 +46,20 @@ inline void SetApplicationDevice(GstElement* element, GstVulkanDevice* device) {
   gst_context_unref(context);
 }
 
+// The gst-vulkan-device property of the element named `element` in `pipeline` (compared only: the
+// reference is dropped).
+inline const void* RunsOn(GstElement* pipeline, const char* element) {
+  GstElement* e = gst_bin_get_by_name(GST_BIN(pipeline), element);
+  GstObject* device = nullptr;
+  g_object_get(e, "gst-vulkan-device", &device, nullptr);
+  gst_object_unref(e);
+  if (device) gst_object_unref(device);
+  return device;
+}
+
+// A weak reference's notify: sets the bool it is given when the object's last reference goes.
+inline void Gone(gpointer gone, GObject*) {
+  *static_cast<bool*>(gone) = true;
+}
+
 }  // namespace gstvk_test
