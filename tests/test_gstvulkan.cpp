@@ -100,8 +100,9 @@ void CountImageMaps() {
   gst_object_unref(allocator);
 }
 
-// The uploads an element counts for `frames` frames of GStreamer's images: none where it runs on their
-// device (1.24 and later), which copies them into its memory on the GPU; one each through host memory.
+// The uploads an element counts for `frames` frames of GStreamer's images (and the downloads for its
+// outputs into them): none where it runs on their device (1.24 and later), which copies them on the
+// GPU; one each through host memory.
 guint64 ExpectedUploads(size_t frames) {
   return GstMinor() >= 24 ? 0 : frames;
 }
@@ -195,6 +196,62 @@ GST_START_TEST(test_filters_read_vulkan_images) {
 }
 GST_END_TEST;
 
+// A chain of our elements between vulkanupload and vulkandownload: `vulkanupload ! lut ! morph !
+// histogram ! rgb2yuv ! NV12 ! vulkandownload` gives the frames and messages of the chain in system
+// memory; from 1.24 the whole chain runs on GStreamer's device, its inner links in our device memory
+// (memory:VkComputeDevice), with no upload or download anywhere (the images read and written on the GPU).
+GST_START_TEST(test_chain_between_vulkan_elements) {
+  vktest::RequirePhysicalDevice();
+  CountImageMaps();
+  const std::string lut = "lut location=" + vktest::TestDataDir() + "/lookup_amatorka.png";
+  const std::string chain =
+      lut + " name=e ! morph name=m operation=dilate width=3 height=3 ! histogram name=h ! rgb2yuv name=y ! ";
+  for (const Case& c : {Case{"RGBA", 64, 48}, Case{"RGBA", 1, 1}}) {
+    const std::string what = "the chain on " + std::to_string(c.width) + "x" + std::to_string(c.height);
+    vktest::AppsinkRun vulkan, system;
+    guint64 transfers = 0;
+    std::string inner_caps;
+    vulkan.at_end = [&](GstElement* pipeline) {
+      for (const char* name : {"m", "h", "y"}) {
+        GstElement* e = gst_bin_get_by_name(GST_BIN(pipeline), name);
+        guint64 uploads = 0, downloads = 0;
+        g_object_get(e, "uploads", &uploads, "downloads", &downloads, nullptr);
+        transfers += uploads + downloads;
+        if (std::string(name) == "m") {
+          GstPad* pad = gst_element_get_static_pad(e, "sink");
+          GstCaps* caps = gst_pad_get_current_caps(pad);
+          gchar* text = caps ? gst_caps_to_string(caps) : g_strdup("");
+          inner_caps = text;
+          g_free(text);
+          if (caps) gst_caps_unref(caps);
+          gst_object_unref(pad);
+        }
+        gst_object_unref(e);
+      }
+    };
+    vktest::RunToAppsink(
+        Source(c) + "vulkanupload ! " + chain +
+            "video/x-raw(memory:VulkanImage),format=NV12 ! vulkandownload ! appsink name=out",
+        vulkan);
+    vktest::RunToAppsink(Source(c) + chain + "video/x-raw,format=NV12 ! appsink name=out", system);
+    ExpectSameMessages(vulkan, system, what);
+    fail_unless(vulkan.samples.size() == system.samples.size() && !system.samples.empty(),
+                "%s: %zu frames, %zu in system memory", what.c_str(), vulkan.samples.size(),
+                system.samples.size());
+    for (size_t i = 0; i < vulkan.samples.size(); ++i)
+      fail_unless(Bytes(vulkan.samples[i]) == Bytes(system.samples[i]), "%s: frame %zu differs", what.c_str(),
+                  i);
+    fail_unless(image_maps == 0, "%s: %d CPU maps of GStreamer's images", what.c_str(), image_maps.load());
+    if (GstMinor() >= 24) {
+      fail_unless(inner_caps.find("memory:VkComputeDevice") != std::string::npos, "%s: lut to morph in %s",
+                  what.c_str(), inner_caps.c_str());
+      fail_unless(vulkan.e_uploads + transfers == 0, "%s: %" G_GUINT64_FORMAT " uploads and downloads",
+                  what.c_str(), vulkan.e_uploads + transfers);
+    }
+  }
+}
+GST_END_TEST;
+
 // The filters write their frames in GStreamer's Vulkan images for the Vulkan elements downstream
 // (copied in by their device: vulkanoutputs.hpp): `F ! vulkandownload` and `vulkanupload ! F !
 // vulkandownload` give the frames of `F` alone, and F's src caps are memory:VulkanImage.
@@ -229,6 +286,12 @@ GST_START_TEST(test_filters_write_vulkan_images) {
         const char* how = run == &written ? "written" : "read and written";
         fail_unless(run->e_src_caps.find("memory:VulkanImage") != std::string::npos, "%s, %s: src caps %s",
                     what.c_str(), how, run->e_src_caps.c_str());
+        // From 1.24 the images are written on the GPU, on the device of vulkandownload that F runs on.
+        const guint64 uploads = run == &written ? run->samples.size() : ExpectedUploads(run->samples.size());
+        fail_unless(run->e_uploads == uploads && run->e_downloads == ExpectedUploads(run->samples.size()),
+                    "%s, %s: %" G_GUINT64_FORMAT " uploads and %" G_GUINT64_FORMAT
+                    " downloads for %zu frames",
+                    what.c_str(), how, run->e_uploads, run->e_downloads, run->samples.size());
         fail_unless(run->samples.size() == system.samples.size() && !system.samples.empty(),
                     "%s, %s: %zu frames, %zu in system memory", what.c_str(), how, run->samples.size(),
                     system.samples.size());
@@ -438,6 +501,7 @@ Suite* gstvulkan_suite() {
   tcase_add_test(analyses, test_analysis_reads_vulkan_buffers);
   tcase_add_test(analyses, test_filters_read_vulkan_images);
   tcase_add_test(analyses, test_filters_write_vulkan_images);
+  tcase_add_test(analyses, test_chain_between_vulkan_elements);
   tcase_add_test(analyses, test_drawing_into_vulkan_images);
   tcase_add_test(analyses, test_drawing_into_vulkan_buffers_is_refused);
   tcase_add_test(analyses, test_copies_submit_on_the_upstream_queue);

@@ -4,7 +4,6 @@
 #include <utility>
 
 #include "cuda/gstcudamemory.hpp"
-#include "gstvk/abi.hpp"
 #include "vk/batch.hpp"
 #include "vk/kernel.hpp"
 #include "vk/reaper.hpp"
@@ -395,7 +394,7 @@ void FrameStream::gather_input(Frame& frame, const InputBinding& input) {
 }
 
 bool FrameStream::record_and_submit(Frame& frame, const InputBinding& input, bool cuda_output,
-                                    GError** error) {
+                                    bool vulkan_output, GError** error) {
   frame.cmd = ring_->begin(frame.slot);
   if (input.path() == InputPath::kCuda)
     ring_->wait_before(frame.slot, cuda_->input_semaphore(), input.cuda_value());
@@ -411,6 +410,8 @@ bool FrameStream::record_and_submit(Frame& frame, const InputBinding& input, boo
   if (!operation_.begin_frame(*caps_state_, frame, error)) return false;
   stage_input(frame);
   if (!operation_.record(*caps_state_, frame, error)) return false;
+  if (vulkan_output && vulkan_outputs_->on_gpu())
+    vulkan_outputs_->record_write(frame.slot, frame.cmd, *ring_);
   // The CPU reads an analysis's results, and an output the kernels wrote in host memory, once the
   // frame is done. (A downloaded output is made visible by the download; one in device memory is
   // never read by the CPU here.)
@@ -421,7 +422,7 @@ bool FrameStream::record_and_submit(Frame& frame, const InputBinding& input, boo
   const bool joins_batch = out_device_ && owner_.output_joins_batch();
   ring_->submit(frame.slot, true);
   if (!joins_batch) batch::flush();
-  if (frame.outbuf && frame.out.device_local && !cuda_output) {
+  if (frame.outbuf && frame.out.device_local && !cuda_output && !vulkan_output) {
     // A reader of an output in device memory, on any thread, orders its work after this point.
     gst_vkcompute_memory_set_written(gst_buffer_peek_memory(frame.outbuf, 0),
                                      ring_->compute_point(frame.slot));
@@ -472,11 +473,9 @@ VulkanBridge* FrameStream::vulkan_bridge(GstBuffer* in, bool& shared, std::strin
         in, [this](GstVulkanDevice* device) { return owner_.gst_vulkan_queue(device, GST_PAD_SINK); },
         ring_->depth(), error);
     if (!vulkan_) return nullptr;
-    GstVulkanDevice* theirs = vulkan_->gst_device();
-    vulkan_shared_ =
-        device_->adopted() && gstvk::fields(theirs).device == static_cast<VkDevice>(*device_->device());
+    vulkan_shared_ = vulkan_->same_device(*device_);
     // Once per device and start: frames of another device take the slow way, through host memory.
-    if (!vulkan_shared_) owner_.gst_device_not_shared(theirs);
+    if (!vulkan_shared_) owner_.gst_device_not_shared(vulkan_->gst_device());
   }
   shared = vulkan_shared_;
   return vulkan_.get();
@@ -556,7 +555,7 @@ GstFlowReturn FrameStream::submit_frame(GstBuffer* in, const GstSegment& segment
     GST_LOG("%s: output buffer acquired", name_.c_str());
   }
   GError* gerror = nullptr;
-  if (!record_and_submit(frame, work->input, work->cuda_output, &gerror)) {
+  if (!record_and_submit(frame, work->input, work->cuda_output, work->vulkan_output, &gerror)) {
     owner_.post_error(gerror ? gerror->domain : GST_CORE_ERROR, gerror ? gerror->code : GST_CORE_ERROR_FAILED,
                       gerror ? gerror->message : name_ + " failed without saying why", "");
     g_clear_error(&gerror);

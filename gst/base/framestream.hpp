@@ -126,7 +126,8 @@ class FrameStream {
                          std::string& error);
   // Records the copy of the frame's images into its slot's device memory (InputPath::kVulkanImage).
   bool record_vulkan_read(Frame& frame, GError** error);
-  bool record_and_submit(Frame& frame, const InputBinding& input, bool cuda_output, GError** error);
+  bool record_and_submit(Frame& frame, const InputBinding& input, bool cuda_output, bool vulkan_output,
+                         GError** error);
   void record_analysis_output(Frame& frame);
   void stage_input(Frame& frame);
   void gather_input(Frame& frame, const InputBinding& input);

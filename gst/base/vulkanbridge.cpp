@@ -200,6 +200,15 @@ bool VulkanBridge::planes_of(GstBuffer* buffer, const GstVideoInfo& info, Direct
   return true;
 }
 
+vk::BufferImageCopy VulkanBridge::plane_region(const Plane& c) {
+  return vk::BufferImageCopy{.bufferOffset = c.offset,
+                             .bufferRowLength = uint32_t(c.stride / c.texel),
+                             .bufferImageHeight = 0,
+                             .imageSubresource = {vk::ImageAspectFlagBits::eColor, 0, 0, 1},
+                             .imageOffset = {0, 0, 0},
+                             .imageExtent = {uint32_t(c.row_bytes / c.texel), c.rows, 1}};
+}
+
 bool VulkanBridge::record_read(Commands cmd, GstBuffer* buffer, const GstVideoInfo& info,
                                const Target& target, FrameLayout& layout,
                                std::vector<std::pair<VkSemaphore, uint64_t>>& waits, std::string& error) {
@@ -224,13 +233,7 @@ bool VulkanBridge::record_read(Commands cmd, GstBuffer* buffer, const GstVideoIn
                                          .image = c.head.image,
                                          .subresourceRange = {vk::ImageAspectFlagBits::eColor, 0, 1, 0, 1}};
     cmd.imageBarrier(vk::PipelineStageFlagBits::eAllCommands, vk::PipelineStageFlagBits::eTransfer, barrier);
-    const vk::BufferImageCopy region{.bufferOffset = c.offset,
-                                     .bufferRowLength = uint32_t(c.stride / c.texel),
-                                     .bufferImageHeight = 0,
-                                     .imageSubresource = {vk::ImageAspectFlagBits::eColor, 0, 0, 1},
-                                     .imageOffset = {0, 0, 0},
-                                     .imageExtent = {uint32_t(c.row_bytes / c.texel), c.rows, 1}};
-    cmd.copyImageToBuffer(c.head.image, kRead, layout.buffer, region);
+    cmd.copyImageToBuffer(c.head.image, kRead, layout.buffer, plane_region(c));
     layout.offset[p] = uint32_t(c.offset);
     layout.stride[p] = uint32_t(c.stride);
     if (c.state.semaphore) waits.emplace_back(c.state.semaphore, c.state.semaphore_value);
@@ -279,9 +282,7 @@ bool VulkanBridge::transfer(const std::vector<Plane>& copies, GstMemory* host, D
         range};
     vkCmdPipelineBarrier(commands_, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0,
                          nullptr, 0, nullptr, 1, &barrier);
-    const VkBufferImageCopy region{c.offset,  uint32_t(c.stride / c.texel),
-                                   0,         {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
-                                   {0, 0, 0}, {uint32_t(c.row_bytes / c.texel), c.rows, 1}};
+    const VkBufferImageCopy region = plane_region(c);
     if (reads)
       vkCmdCopyImageToBuffer(commands_, c.head.image, layout, host_buffer, 1, &region);
     else
@@ -379,19 +380,65 @@ GstBuffer* VulkanBridge::copy(uint32_t slot, GstBuffer* buffer, const GstVideoIn
   return out;
 }
 
-bool VulkanBridge::bind_output(uint32_t slot, GstBuffer* buffer, const GstVideoInfo& info, gsize offsets[],
-                               gsize strides[], gsize& bytes, std::string& error) {
+bool VulkanBridge::bind_output(uint32_t slot, GstBuffer* buffer, const GstVideoInfo& info, bool on_gpu,
+                               gsize offsets[], gsize strides[], gsize& bytes, std::string& error) {
   Output& out = outputs_[slot];
   out = Output{};
   if (!planes_of(buffer, info, Direction::kToImages, out.copies, bytes, error)) return false;
-  out.host = host_memory(slot, bytes, error);
-  if (!out.host) return false;
+  if (!on_gpu) {
+    out.host = host_memory(slot, bytes, error);
+    if (!out.host) return false;
+  }
   out.bytes = bytes;
   for (size_t p = 0; p < out.copies.size(); ++p) {
     offsets[p] = out.copies[p].offset;
     strides[p] = out.copies[p].stride;
   }
   return true;
+}
+
+void VulkanBridge::record_write(uint32_t slot, Commands cmd, vk::Buffer from,
+                                std::vector<std::pair<VkSemaphore, uint64_t>>& waits,
+                                std::vector<std::pair<VkSemaphore, uint64_t>>& signals) {
+  Output& out = outputs_[slot];
+  // The kernels' writes of the frame, and any copy into it, before the copies read it.
+  const vk::MemoryBarrier written{
+      .srcAccessMask = vk::AccessFlagBits::eShaderWrite | vk::AccessFlagBits::eTransferWrite,
+      .dstAccessMask = vk::AccessFlagBits::eTransferRead};
+  cmd.pipelineBarrier(vk::PipelineStageFlagBits::eComputeShader | vk::PipelineStageFlagBits::eTransfer,
+                      vk::PipelineStageFlagBits::eTransfer, {}, written, nullptr, nullptr);
+  constexpr vk::ImageLayout kWrite = vk::ImageLayout::eTransferDstOptimal;
+  for (const Plane& c : out.copies) {
+    // After the image's earlier readers and writers (the pool's image came back from them), whatever
+    // their stage; its old contents are not kept.
+    const vk::ImageMemoryBarrier barrier{
+        .srcAccessMask = vk::AccessFlagBits::eMemoryRead | vk::AccessFlagBits::eMemoryWrite,
+        .dstAccessMask = vk::AccessFlagBits::eTransferWrite,
+        .oldLayout = vk::ImageLayout::eUndefined,
+        .newLayout = kWrite,
+        .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+        .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+        .image = c.head.image,
+        .subresourceRange = {vk::ImageAspectFlagBits::eColor, 0, 1, 0, 1}};
+    cmd.imageBarrier(vk::PipelineStageFlagBits::eAllCommands, vk::PipelineStageFlagBits::eTransfer, barrier);
+    cmd.copyBufferToImage(from, c.head.image, kWrite, plane_region(c));
+    gstvk::BarrierState state = c.state;
+    state.pipeline_stages = VK_PIPELINE_STAGE_TRANSFER_BIT;
+    state.access_flags = VK_ACCESS_TRANSFER_WRITE_BIT;
+    state.image_layout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+    // GstVulkanOperation's protocol: after the value the image's last user signalled, one higher when
+    // done, which the next user waits for.
+    if (state.semaphore) {
+      waits.emplace_back(state.semaphore, state.semaphore_value);
+      signals.emplace_back(state.semaphore, ++state.semaphore_value);
+    }
+    gstvk::write_barrier(library_, c.memory, state);
+  }
+  out = Output{};
+}
+
+bool VulkanBridge::same_device(const Device& device) const {
+  return device.adopted() && gstvk::fields(device_).device == static_cast<VkDevice>(*device.device());
 }
 
 bool VulkanBridge::copy_out(uint32_t slot, const uint8_t* frame, std::string& error) {

@@ -24,6 +24,7 @@
 #include "frame.hpp"
 #include "gstvk/abi.hpp"
 #include "gstvk/library.hpp"
+#include "vk/device.hpp"
 
 namespace vkc {
 
@@ -63,9 +64,20 @@ class VulkanBridge {
 
   // Binds `buffer` (an image per plane of `info`, from GStreamer's pool) as `slot`'s output: the frame
   // is to be laid out as `offsets`, `strides` and `bytes` give (the slot's host memory's layout), and
-  // copy_out() then moves it into the images. False with `error` naming the fault.
-  bool bind_output(uint32_t slot, GstBuffer* buffer, const GstVideoInfo& info, gsize offsets[],
+  // copy_out() then moves it into the images; or, on the device the element runs on (`on_gpu`), the
+  // frame's own commands do (record_write()). False with `error` naming the fault.
+  bool bind_output(uint32_t slot, GstBuffer* buffer, const GstVideoInfo& info, bool on_gpu, gsize offsets[],
                    gsize strides[], gsize& bytes, std::string& error);
+  // On the device the element runs on: records into `cmd`, after the frame's kernels, the copy of
+  // `from` (device memory of ours, laid out as bind_output() said) into the images bound to `slot`,
+  // and stores their new state (transfer write). `waits` gets the timeline points of the images'
+  // earlier users and `signals` the points this write signals (GStreamer 1.24 and later), for the
+  // frame's submission: the readers downstream, on any queue, wait for them.
+  void record_write(uint32_t slot, Commands cmd, vk::Buffer from,
+                    std::vector<std::pair<VkSemaphore, uint64_t>>& waits,
+                    std::vector<std::pair<VkSemaphore, uint64_t>>& signals);
+  // Whether the bridge's device is the VkDevice that `device` runs on (adopted: deviceshare.hpp).
+  bool same_device(const Device& device) const;
   // Once the frame is done: `frame` (laid out as bind_output() said) copied by the CPU into the slot's
   // host memory, and from there by GStreamer's device into the output's images, whose new state is
   // stored in them. Waits for the copy.
@@ -91,6 +103,8 @@ class VulkanBridge {
     gsize row_bytes = 0, offset = 0, stride = 0;
   };
   enum class Direction { kToHost, kToImages };
+  // The copy of plane `c` between its image and its place in a buffer laid out as planes_of() says.
+  static vk::BufferImageCopy plane_region(const Plane& c);
   // The planes of `buffer` (an image per plane of `info`, of this device, which the copy's direction
   // may use) and the host memory they take, `bytes`; false with `error` naming the fault.
   bool planes_of(GstBuffer* buffer, const GstVideoInfo& info, Direction direction, std::vector<Plane>& copies,

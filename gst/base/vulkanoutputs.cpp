@@ -9,21 +9,34 @@ bool VulkanOutputs::bind(uint32_t slot, GstBuffer* buffer, const GstVideoInfo& i
     bridge_.reset();
     bridge_ = VulkanBridge::make(buffer, queue_of, uint32_t(targets_.size()), error);
     if (!bridge_) return false;
+    const bool on_gpu = bridge_->same_device(*device_);
+    if (on_gpu != on_gpu_)
+      for (auto& target : targets_) target.reset();  // of the other kind
+    on_gpu_ = on_gpu;
   }
   gsize offsets[GST_VIDEO_MAX_PLANES] = {}, strides[GST_VIDEO_MAX_PLANES] = {}, bytes = 0;
-  if (!bridge_->bind_output(slot, buffer, info, offsets, strides, bytes, error)) return false;
+  if (!bridge_->bind_output(slot, buffer, info, on_gpu_, offsets, strides, bytes, error)) return false;
   std::unique_ptr<Buffer>& target = targets_[slot];
   if (!target || target->size() < bytes) {
     target.reset();
-    target = Buffer::create_host(device_, bytes, "vkcompute output for GStreamer's Vulkan images");
+    target = on_gpu_ ? Buffer::create_device(device_, bytes, "vkcompute output for GStreamer's Vulkan images")
+                     : Buffer::create_host(device_, bytes, "vkcompute output for GStreamer's Vulkan images");
   }
   layout = FrameLayout{};
   layout.buffer = target->handle();
+  layout.device_local = on_gpu_;
   for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES(&info); ++p) {
     layout.offset[p] = uint32_t(offsets[p]);
     layout.stride[p] = uint32_t(strides[p]);
   }
   return true;
+}
+
+void VulkanOutputs::record_write(uint32_t slot, Commands cmd, CommandRing& ring) {
+  std::vector<std::pair<VkSemaphore, uint64_t>> waits, signals;
+  bridge_->record_write(slot, cmd, targets_[slot]->handle(), waits, signals);
+  for (const auto& [semaphore, value] : waits) ring.wait_before(slot, vk::Semaphore(semaphore), value);
+  for (const auto& [semaphore, value] : signals) ring.signal_after(slot, vk::Semaphore(semaphore), value);
 }
 
 bool VulkanOutputs::copy_out(uint32_t slot, std::string& error) {

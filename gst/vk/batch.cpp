@@ -20,7 +20,8 @@ struct Entry {
   std::vector<vk::PipelineStageFlags> wait_stages;
   std::vector<vk::CommandBuffer> commands;
   std::vector<vk::Semaphore> signals;
-  std::shared_ptr<SubmitPoint> point;  // uploads and downloads only
+  std::vector<uint64_t> signal_values;  // a timeline semaphore's value; ignored for binary ones
+  std::shared_ptr<SubmitPoint> point;   // uploads and downloads only
   const char* label = nullptr;
   uint32_t others = 0;  // merged compute work: the entries beside the first
 };
@@ -63,12 +64,18 @@ void append(Entry& to, const vk::SubmitInfo& info) {
   append(to.wait_stages, info.pWaitDstStageMask, info.waitSemaphoreCount);
   append(to.commands, info.pCommandBuffers, info.commandBufferCount);
   append(to.signals, info.pSignalSemaphores, info.signalSemaphoreCount);
+  if (const auto* values = signal_values(info))
+    append(to.signal_values, values->pSignalSemaphoreValues, info.signalSemaphoreCount);
+  else
+    to.signal_values.resize(to.signals.size(), 0);
 }
 
 // `e` as one submission; `values` (which must outlive it) carries its waits' values.
 vk::SubmitInfo submit_info(const Entry& e, vk::TimelineSemaphoreSubmitInfo& values) {
   values = vk::TimelineSemaphoreSubmitInfo{.waitSemaphoreValueCount = uint32_t(e.wait_values.size()),
-                                           .pWaitSemaphoreValues = e.wait_values.data()};
+                                           .pWaitSemaphoreValues = e.wait_values.data(),
+                                           .signalSemaphoreValueCount = uint32_t(e.signal_values.size()),
+                                           .pSignalSemaphoreValues = e.signal_values.data()};
   return vk::SubmitInfo{.pNext = &values,
                         .waitSemaphoreCount = uint32_t(e.waits.size()),
                         .pWaitSemaphores = e.waits.data(),

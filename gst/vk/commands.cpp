@@ -148,6 +148,16 @@ void CommandLog::replay(vk::CommandBuffer cmd) const {
         cmd.copyImageToBuffer(image, layout, buffer, region);
         break;
       }
+      case Op::kCopyToImage: {
+        const auto buffer = r.handle<vk::Buffer>();
+        const auto image = r.handle<vk::Image>();
+        const auto layout = vk::ImageLayout(r.word());
+        size_t bytes = 0;
+        vk::BufferImageCopy region;
+        std::memcpy(&region, r.bytes(bytes), sizeof region);
+        cmd.copyBufferToImage(buffer, image, layout, region);
+        break;
+      }
     }
   }
 }
@@ -189,6 +199,16 @@ void Commands::copyImageToBuffer(vk::Image image, vk::ImageLayout layout, vk::Bu
   log_->put_handle(image);
   log_->put(uint64_t(layout));
   log_->put_handle(buffer);
+  log_->put_bytes(&region, sizeof region);
+}
+
+void Commands::copyBufferToImage(vk::Buffer buffer, vk::Image image, vk::ImageLayout layout,
+                                 const vk::BufferImageCopy& region) {
+  if (!log_) return cmd_.copyBufferToImage(buffer, image, layout, region);
+  log_->put(uint64_t(CommandLog::Op::kCopyToImage));
+  log_->put_handle(buffer);
+  log_->put_handle(image);
+  log_->put(uint64_t(layout));
   log_->put_bytes(&region, sizeof region);
 }
 

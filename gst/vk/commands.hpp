@@ -42,7 +42,8 @@ class CommandLog {
     kTimestamp,
     kResetQueries,
     kImageBarrier,
-    kCopyImage
+    kCopyImage,
+    kCopyToImage
   };
   void put(uint64_t word) { words_.push_back(word); }
   template <typename Handle>
@@ -68,6 +69,8 @@ class Commands {
   void imageBarrier(vk::PipelineStageFlags src, vk::PipelineStageFlags dst,
                     const vk::ImageMemoryBarrier& barrier);
   void copyImageToBuffer(vk::Image image, vk::ImageLayout layout, vk::Buffer buffer,
+                         const vk::BufferImageCopy& region);
+  void copyBufferToImage(vk::Buffer buffer, vk::Image image, vk::ImageLayout layout,
                          const vk::BufferImageCopy& region);
   void copyBuffer(vk::Buffer src, vk::Buffer dst, vk::ArrayProxy<const vk::BufferCopy> const& regions);
   void fillBuffer(vk::Buffer buffer, vk::DeviceSize offset, vk::DeviceSize size, uint32_t data);

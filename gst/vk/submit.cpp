@@ -47,6 +47,8 @@ Commands CommandRing::begin(uint32_t slot) {
   s.upload.begun = s.download.begun = false;  // a recording abandoned without submit
   s.waits.clear();
   s.wait_values.clear();
+  s.signals.clear();
+  s.signal_values.clear();
   s.recording.next.clear();
   Commands cmd(s.recording.next);
   s.timed = *timestamps_ && begun_++ % timestamp_interval_ == 0;
@@ -130,6 +132,11 @@ void CommandRing::wait_before(uint32_t slot, vk::Semaphore semaphore, uint64_t v
   slots_[slot].wait_values.push_back(value);
 }
 
+void CommandRing::signal_after(uint32_t slot, vk::Semaphore semaphore, uint64_t value) {
+  slots_[slot].signals.push_back(semaphore);
+  slots_[slot].signal_values.push_back(value);
+}
+
 void CommandRing::submit(uint32_t slot, bool defer) {
   Slot& s = slots_[slot];
   if (s.started)
@@ -164,17 +171,27 @@ void CommandRing::submit(uint32_t slot, bool defer) {
     wait_values.push_back(0);  // binary
   }
   const std::vector<vk::PipelineStageFlags> wait_stages(waits.size(), after_upload);
+  std::vector<vk::Semaphore> signals = std::move(s.signals);
+  std::vector<uint64_t> signal_values = std::move(s.signal_values);
+  s.signals.clear();
+  s.signal_values.clear();
+  if (s.download.begun) {
+    signals.push_back(computed);
+    signal_values.push_back(0);  // binary
+  }
   vk::TimelineSemaphoreSubmitInfo values{.waitSemaphoreValueCount = uint32_t(wait_values.size()),
-                                         .pWaitSemaphoreValues = wait_values.data()};
+                                         .pWaitSemaphoreValues = wait_values.data(),
+                                         .signalSemaphoreValueCount = uint32_t(signal_values.size()),
+                                         .pSignalSemaphoreValues = signal_values.data()};
+  if (!waits.empty() || !signals.empty()) compute.pNext = &values;
   if (!waits.empty()) {
-    compute.pNext = &values;
     compute.waitSemaphoreCount = uint32_t(waits.size());
     compute.pWaitSemaphores = waits.data();
     compute.pWaitDstStageMask = wait_stages.data();
   }
-  if (s.download.begun) {
-    compute.signalSemaphoreCount = 1;
-    compute.pSignalSemaphores = &computed;
+  if (!signals.empty()) {
+    compute.signalSemaphoreCount = uint32_t(signals.size());
+    compute.pSignalSemaphores = signals.data();
   }
   s.done = s.compute_done = device_->submit(compute, nullptr, QueueRole::kCompute, defer, label_);
   if (s.download.begun) {

@@ -52,6 +52,9 @@ class CommandRing {
   // `semaphore` reaches `value`: work of another API that writes what the slot reads (a CUDA copy
   // signalling an ExportedTimeline). Its writes are then visible to the compute work's commands.
   void wait_before(uint32_t slot, vk::Semaphore semaphore, uint64_t value);
+  // Makes the slot's next compute work signal the timeline semaphore `semaphore` with `value` when
+  // done: another API's readers of what it writes (GStreamer's, of its images) wait for it.
+  void signal_after(uint32_t slot, vk::Semaphore semaphore, uint64_t value);
   // Ends recording and submits the slot's work (upload, compute, download, in that order); the
   // slot is complete when the last of them reaches its point on its queue's timeline. With
   // `defer`, the work joins the calling thread's batch when one is open (batch.hpp).
@@ -132,6 +135,8 @@ class CommandRing {
     Copies download;
     std::vector<vk::Semaphore> waits;  // wait_before() since begin(), with their values
     std::vector<uint64_t> wait_values;
+    std::vector<vk::Semaphore> signals;  // signal_after() since begin(), with their values
+    std::vector<uint64_t> signal_values;
     bool submitted = false;
     bool timed = false;    // one of the submissions to time
     bool started = false;  // start_timing() wrote its first timestamp

@@ -22,14 +22,25 @@ const vk::TimelineSemaphoreSubmitInfo* wait_values(const vk::SubmitInfo& info) {
              : nullptr;
 }
 
+const vk::TimelineSemaphoreSubmitInfo* signal_values(const vk::SubmitInfo& info) {
+  const auto* next = static_cast<const vk::TimelineSemaphoreSubmitInfo*>(info.pNext);
+  return next && next->sType == vk::StructureType::eTimelineSemaphoreSubmitInfo &&
+                 next->signalSemaphoreValueCount == info.signalSemaphoreCount && info.signalSemaphoreCount > 0
+             ? next
+             : nullptr;
+}
+
 uint64_t Timeline::submit(vk::Queue queue, const vk::SubmitInfo& info, vk::Fence fence, const char* label,
                           uint32_t others) {
   const uint64_t value = submitted_.load(std::memory_order_relaxed) + 1;
   std::vector<vk::Semaphore> signals(info.pSignalSemaphores,
                                      info.pSignalSemaphores + info.signalSemaphoreCount);
   signals.push_back(*semaphore_);
-  // Binary semaphores ignore their values.
+  // Binary semaphores ignore their values; timeline ones of others keep theirs (signal_values()).
   std::vector<uint64_t> values(signals.size(), 0);
+  if (const auto* given = signal_values(info))
+    std::copy(given->pSignalSemaphoreValues, given->pSignalSemaphoreValues + info.signalSemaphoreCount,
+              values.begin());
   values.back() = value;
   vk::TimelineSemaphoreSubmitInfo timeline{.signalSemaphoreValueCount = uint32_t(values.size()),
                                            .pSignalSemaphoreValues = values.data()};

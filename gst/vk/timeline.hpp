@@ -32,6 +32,8 @@ enum class Completion {
 // The values of a submission's waits (its VkTimelineSemaphoreSubmitInfo in pNext), or null when it
 // waits for binary semaphores only.
 const vk::TimelineSemaphoreSubmitInfo* wait_values(const vk::SubmitInfo& info);
+// The same for the values `info` signals (another API's timeline semaphores), or null.
+const vk::TimelineSemaphoreSubmitInfo* signal_values(const vk::SubmitInfo& info);
 
 // One queue's timeline semaphore and the values submitted on it.
 class Timeline {

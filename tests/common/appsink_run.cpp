@@ -66,7 +66,7 @@ void RunToAppsink(const std::string& description, AppsinkRun& run) {
       if (pad) gst_object_unref(pad);
     }
     if (g_object_class_find_property(G_OBJECT_GET_CLASS(e), "uploads"))
-      g_object_get(e, "uploads", &run.e_uploads, nullptr);
+      g_object_get(e, "uploads", &run.e_uploads, "downloads", &run.e_downloads, nullptr);
     gst_object_unref(e);
   }
   if (run.at_end) run.at_end(pipeline);

@@ -16,7 +16,8 @@ struct AppsinkRun {
   std::vector<std::string> warnings;    // the warnings posted but the CPU device's (IsCpuDeviceWarning)
   std::string e_sink_caps;              // the caps of the sink pad of the element named "e", if any
   std::string e_src_caps;               // and of its src pad
-  guint64 e_uploads = 0;                // its `uploads` property at the end, when it has one
+  guint64 e_uploads = 0;                // its `uploads` and `downloads` properties at the end, when it
+  guint64 e_downloads = 0;              // has them
   // Called with the pipeline before it plays (to set a context), and at its end, before it stops (to
   // read what the elements hold while running); either may be empty.
   std::function<void(GstElement*pipeline)> before_play, at_end;
