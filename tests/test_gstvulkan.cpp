@@ -113,6 +113,16 @@ std::string Bytes(GstSample* sample) {
   return vktest::VisibleBytes(info, gst_sample_get_buffer(sample));
 }
 
+// The frames of two runs (`want`: in system memory, or GStreamer's round trip alone), byte for byte
+// (their visible bytes), and as many, at least one.
+void ExpectSameFrames(const vktest::AppsinkRun& got, const vktest::AppsinkRun& want,
+                      const std::string& what) {
+  fail_unless(got.samples.size() == want.samples.size() && !want.samples.empty(),
+              "%s: %zu frames, %zu in system memory", what.c_str(), got.samples.size(), want.samples.size());
+  for (size_t i = 0; i < got.samples.size(); ++i)
+    fail_unless(Bytes(got.samples[i]) == Bytes(want.samples[i]), "%s: frame %zu differs", what.c_str(), i);
+}
+
 }  // namespace
 
 GST_START_TEST(test_analyses_read_vulkan_images) {
@@ -138,11 +148,7 @@ GST_START_TEST(test_analyses_read_vulkan_images) {
                   "%s: %" G_GUINT64_FORMAT " uploads for %zu frames", what.c_str(), vulkan.e_uploads,
                   vulkan.samples.size());
       fail_unless(image_maps == 0, "%s: %d CPU maps of GStreamer's images", what.c_str(), image_maps.load());
-      fail_unless(vulkan.samples.size() == stock.samples.size(), "%s: %zu frames, %zu without it",
-                  what.c_str(), vulkan.samples.size(), stock.samples.size());
-      for (size_t i = 0; i < vulkan.samples.size(); ++i)
-        fail_unless(Bytes(vulkan.samples[i]) == Bytes(stock.samples[i]), "%s: frame %zu changed",
-                    what.c_str(), i);
+      ExpectSameFrames(vulkan, stock, what + " (against vulkanupload ! vulkandownload)");
       size_t not_shared = 0;
       for (const std::string& warning : vulkan.warnings)
         if (warning.find("is not shared") != std::string::npos) not_shared++;
@@ -185,12 +191,7 @@ GST_START_TEST(test_filters_read_vulkan_images) {
       fail_unless(vulkan.e_uploads == ExpectedUploads(vulkan.samples.size()),
                   "%s: %" G_GUINT64_FORMAT " uploads for %zu frames", what.c_str(), vulkan.e_uploads,
                   vulkan.samples.size());
-      fail_unless(vulkan.samples.size() == system.samples.size() && !system.samples.empty(),
-                  "%s: %zu frames, %zu in system memory", what.c_str(), vulkan.samples.size(),
-                  system.samples.size());
-      for (size_t i = 0; i < vulkan.samples.size(); ++i)
-        fail_unless(Bytes(vulkan.samples[i]) == Bytes(system.samples[i]), "%s: frame %zu differs",
-                    what.c_str(), i);
+      ExpectSameFrames(vulkan, system, what);
       fail_unless(image_maps == 0, "%s: %d CPU maps of GStreamer's images", what.c_str(), image_maps.load());
     }
 }
@@ -235,12 +236,7 @@ GST_START_TEST(test_chain_between_vulkan_elements) {
         vulkan);
     vktest::RunToAppsink(Source(c) + chain + "video/x-raw,format=NV12 ! appsink name=out", system);
     ExpectSameMessages(vulkan, system, what);
-    fail_unless(vulkan.samples.size() == system.samples.size() && !system.samples.empty(),
-                "%s: %zu frames, %zu in system memory", what.c_str(), vulkan.samples.size(),
-                system.samples.size());
-    for (size_t i = 0; i < vulkan.samples.size(); ++i)
-      fail_unless(Bytes(vulkan.samples[i]) == Bytes(system.samples[i]), "%s: frame %zu differs", what.c_str(),
-                  i);
+    ExpectSameFrames(vulkan, system, what);
     fail_unless(image_maps == 0, "%s: %d CPU maps of GStreamer's images", what.c_str(), image_maps.load());
     if (GstMinor() >= 24) {
       fail_unless(inner_caps.find("memory:VkComputeDevice") != std::string::npos, "%s: lut to morph in %s",
@@ -292,12 +288,7 @@ GST_START_TEST(test_filters_write_vulkan_images) {
                     "%s, %s: %" G_GUINT64_FORMAT " uploads and %" G_GUINT64_FORMAT
                     " downloads for %zu frames",
                     what.c_str(), how, run->e_uploads, run->e_downloads, run->samples.size());
-        fail_unless(run->samples.size() == system.samples.size() && !system.samples.empty(),
-                    "%s, %s: %zu frames, %zu in system memory", what.c_str(), how, run->samples.size(),
-                    system.samples.size());
-        for (size_t i = 0; i < run->samples.size(); ++i)
-          fail_unless(Bytes(run->samples[i]) == Bytes(system.samples[i]), "%s, %s: frame %zu differs",
-                      what.c_str(), how, i);
+        ExpectSameFrames(*run, system, what + ", " + how);
       }
     }
 }
@@ -461,12 +452,7 @@ GST_START_TEST(test_drawing_into_vulkan_images) {
     vktest::RunToAppsink(Source(c) + "histogram name=e draw=true ! appsink name=out", system);
     fail_unless(vulkan.e_src_caps.find("memory:VulkanImage") != std::string::npos, "%s: src caps %s",
                 what.c_str(), vulkan.e_src_caps.c_str());
-    fail_unless(vulkan.samples.size() == system.samples.size() && !system.samples.empty(),
-                "%s: %zu frames, %zu in system memory", what.c_str(), vulkan.samples.size(),
-                system.samples.size());
-    for (size_t i = 0; i < vulkan.samples.size(); ++i)
-      fail_unless(Bytes(vulkan.samples[i]) == Bytes(system.samples[i]), "%s: frame %zu differs", what.c_str(),
-                  i);
+    ExpectSameFrames(vulkan, system, what);
   }
 }
 GST_END_TEST;

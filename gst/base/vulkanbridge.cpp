@@ -200,6 +200,34 @@ bool VulkanBridge::planes_of(GstBuffer* buffer, const GstVideoInfo& info, Direct
   return true;
 }
 
+vk::ImageMemoryBarrier VulkanBridge::plane_barrier(const Plane& c, Direction direction) {
+  const bool reads = direction == Direction::kToHost;
+  // After whatever used the image before, whatever its stage (a render pass's on a graphics queue, a
+  // decoder's beyond 32 bits; for an output, the readers of the pool's image before it came back): all
+  // commands, reads and writes, as GStreamer's own download does, which also covers a semaphore wait
+  // at all commands. An output's old contents are not kept. Queue families ignored: the images are
+  // used on the family of the queue we submit on, or made concurrent.
+  return vk::ImageMemoryBarrier{
+      .srcAccessMask = reads ? vk::AccessFlags(vk::AccessFlagBits::eMemoryWrite)
+                             : vk::AccessFlagBits::eMemoryRead | vk::AccessFlagBits::eMemoryWrite,
+      .dstAccessMask = reads ? vk::AccessFlagBits::eTransferRead : vk::AccessFlagBits::eTransferWrite,
+      .oldLayout = reads ? vk::ImageLayout(c.state.image_layout) : vk::ImageLayout::eUndefined,
+      .newLayout = reads ? vk::ImageLayout::eTransferSrcOptimal : vk::ImageLayout::eTransferDstOptimal,
+      .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+      .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+      .image = c.head.image,
+      .subresourceRange = {vk::ImageAspectFlagBits::eColor, 0, 1, 0, 1}};
+}
+
+gstvk::BarrierState VulkanBridge::state_after(const Plane& c, Direction direction) {
+  const bool reads = direction == Direction::kToHost;
+  gstvk::BarrierState state = c.state;
+  state.pipeline_stages = VK_PIPELINE_STAGE_TRANSFER_BIT;
+  state.access_flags = reads ? VK_ACCESS_TRANSFER_READ_BIT : VK_ACCESS_TRANSFER_WRITE_BIT;
+  state.image_layout = reads ? VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL : VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+  return state;
+}
+
 vk::BufferImageCopy VulkanBridge::plane_region(const Plane& c) {
   return vk::BufferImageCopy{.bufferOffset = c.offset,
                              .bufferRowLength = uint32_t(c.stride / c.texel),
@@ -218,33 +246,18 @@ bool VulkanBridge::record_read(Commands cmd, GstBuffer* buffer, const GstVideoIn
   layout = FrameLayout{};
   layout.buffer = target(bytes);
   layout.device_local = true;
-  constexpr vk::ImageLayout kRead = vk::ImageLayout::eTransferSrcOptimal;
   for (size_t p = 0; p < copies.size(); ++p) {
     const Plane& c = copies[p];
-    // After the image's last writer, whatever its stage (a decoder's is beyond 32 bits): all commands'
-    // writes, as for the host copy above. Queue families ignored: the shared device's images are used
-    // on the queue family of the queue we submit on, or made concurrent (checked by planes_of()'s caller).
-    const vk::ImageMemoryBarrier barrier{.srcAccessMask = vk::AccessFlagBits::eMemoryWrite,
-                                         .dstAccessMask = vk::AccessFlagBits::eTransferRead,
-                                         .oldLayout = vk::ImageLayout(c.state.image_layout),
-                                         .newLayout = kRead,
-                                         .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-                                         .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-                                         .image = c.head.image,
-                                         .subresourceRange = {vk::ImageAspectFlagBits::eColor, 0, 1, 0, 1}};
-    cmd.imageBarrier(vk::PipelineStageFlagBits::eAllCommands, vk::PipelineStageFlagBits::eTransfer, barrier);
-    cmd.copyImageToBuffer(c.head.image, kRead, layout.buffer, plane_region(c));
+    cmd.imageBarrier(vk::PipelineStageFlagBits::eAllCommands, vk::PipelineStageFlagBits::eTransfer,
+                     plane_barrier(c, Direction::kToHost));
+    cmd.copyImageToBuffer(c.head.image, vk::ImageLayout::eTransferSrcOptimal, layout.buffer, plane_region(c));
     layout.offset[p] = uint32_t(c.offset);
     layout.stride[p] = uint32_t(c.stride);
     if (c.state.semaphore) waits.emplace_back(c.state.semaphore, c.state.semaphore_value);
     // The image's new state, as GStreamer's elements store theirs once their work is recorded. Its
     // timeline stays where its writer left it: we hold the frame until our read is done, so no writer
     // comes after it before then (GStreamer's pools and decoders reuse only frames given back).
-    gstvk::BarrierState state = c.state;
-    state.pipeline_stages = VK_PIPELINE_STAGE_TRANSFER_BIT;
-    state.access_flags = VK_ACCESS_TRANSFER_READ_BIT;
-    state.image_layout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
-    gstvk::write_barrier(library_, c.memory, state);
+    gstvk::write_barrier(library_, c.memory, state_after(c, Direction::kToHost));
   }
   return true;
 }
@@ -256,30 +269,13 @@ bool VulkanBridge::transfer(const std::vector<Plane>& copies, GstMemory* host, D
       reinterpret_cast<const gstvk::BufferMemoryFields<gstvk::BarrierMemoryInfo32>*>(host)->buffer;
   const VkImageLayout layout =
       reads ? VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL : VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
-  const VkAccessFlags access = reads ? VK_ACCESS_TRANSFER_READ_BIT : VK_ACCESS_TRANSFER_WRITE_BIT;
   const VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO, nullptr,
                                        VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT, nullptr};
   vkBeginCommandBuffer(commands_, &begin);
   std::vector<VkSemaphore> semaphores;
   std::vector<uint64_t> waits, signals;
   for (const Plane& c : copies) {
-    const VkImageSubresourceRange range{VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-    // After whatever used the image before, whatever its stage (a render pass's on a graphics queue,
-    // a decoder's beyond 32 bits; for an output, the readers of the pool's image before it came back):
-    // all commands, reads and writes, as GStreamer's own download does, which also covers the
-    // semaphore wait below (a wait at all commands). An output's old contents are not kept.
-    const VkImageMemoryBarrier barrier{
-        VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
-        nullptr,
-        VkAccessFlags(reads ? VK_ACCESS_MEMORY_WRITE_BIT
-                            : VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT),
-        access,
-        reads ? c.state.image_layout : VK_IMAGE_LAYOUT_UNDEFINED,
-        layout,
-        VK_QUEUE_FAMILY_IGNORED,
-        VK_QUEUE_FAMILY_IGNORED,
-        c.head.image,
-        range};
+    const VkImageMemoryBarrier barrier = plane_barrier(c, direction);
     vkCmdPipelineBarrier(commands_, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0,
                          nullptr, 0, nullptr, 1, &barrier);
     const VkBufferImageCopy region = plane_region(c);
@@ -335,10 +331,7 @@ bool VulkanBridge::transfer(const std::vector<Plane>& copies, GstMemory* host, D
     // The images' new state, as GStreamer's elements store theirs after their work: stored once
     // submitted, as the semaphores reach their new values whether or not the wait below sees it.
     for (const Plane& c : copies) {
-      gstvk::BarrierState state = c.state;
-      state.pipeline_stages = VK_PIPELINE_STAGE_TRANSFER_BIT;
-      state.access_flags = access;
-      state.image_layout = layout;
+      gstvk::BarrierState state = state_after(c, direction);
       if (state.semaphore) state.semaphore_value++;
       gstvk::write_barrier(library_, c.memory, state);
     }
@@ -407,25 +400,11 @@ void VulkanBridge::record_write(uint32_t slot, Commands cmd, vk::Buffer from,
       .dstAccessMask = vk::AccessFlagBits::eTransferRead};
   cmd.pipelineBarrier(vk::PipelineStageFlagBits::eComputeShader | vk::PipelineStageFlagBits::eTransfer,
                       vk::PipelineStageFlagBits::eTransfer, {}, written, nullptr, nullptr);
-  constexpr vk::ImageLayout kWrite = vk::ImageLayout::eTransferDstOptimal;
   for (const Plane& c : out.copies) {
-    // After the image's earlier readers and writers (the pool's image came back from them), whatever
-    // their stage; its old contents are not kept.
-    const vk::ImageMemoryBarrier barrier{
-        .srcAccessMask = vk::AccessFlagBits::eMemoryRead | vk::AccessFlagBits::eMemoryWrite,
-        .dstAccessMask = vk::AccessFlagBits::eTransferWrite,
-        .oldLayout = vk::ImageLayout::eUndefined,
-        .newLayout = kWrite,
-        .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .image = c.head.image,
-        .subresourceRange = {vk::ImageAspectFlagBits::eColor, 0, 1, 0, 1}};
-    cmd.imageBarrier(vk::PipelineStageFlagBits::eAllCommands, vk::PipelineStageFlagBits::eTransfer, barrier);
-    cmd.copyBufferToImage(from, c.head.image, kWrite, plane_region(c));
-    gstvk::BarrierState state = c.state;
-    state.pipeline_stages = VK_PIPELINE_STAGE_TRANSFER_BIT;
-    state.access_flags = VK_ACCESS_TRANSFER_WRITE_BIT;
-    state.image_layout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+    cmd.imageBarrier(vk::PipelineStageFlagBits::eAllCommands, vk::PipelineStageFlagBits::eTransfer,
+                     plane_barrier(c, Direction::kToImages));
+    cmd.copyBufferToImage(from, c.head.image, vk::ImageLayout::eTransferDstOptimal, plane_region(c));
+    gstvk::BarrierState state = state_after(c, Direction::kToImages);
     // GstVulkanOperation's protocol: after the value the image's last user signalled, one higher when
     // done, which the next user waits for.
     if (state.semaphore) {

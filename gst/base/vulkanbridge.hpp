@@ -105,6 +105,10 @@ class VulkanBridge {
   enum class Direction { kToHost, kToImages };
   // The copy of plane `c` between its image and its place in a buffer laid out as planes_of() says.
   static vk::BufferImageCopy plane_region(const Plane& c);
+  // The barrier before that copy, from what the image's last user stored in it; and the state to store
+  // in it after the copy (its timeline point as it was).
+  static vk::ImageMemoryBarrier plane_barrier(const Plane& c, Direction direction);
+  static gstvk::BarrierState state_after(const Plane& c, Direction direction);
   // The planes of `buffer` (an image per plane of `info`, of this device, which the copy's direction
   // may use) and the host memory they take, `bytes`; false with `error` naming the fault.
   bool planes_of(GstBuffer* buffer, const GstVideoInfo& info, Direction direction, std::vector<Plane>& copies,
