@@ -34,6 +34,18 @@ guint texel_bytes(VkFormat format) {
   }
 }
 
+// The planes of a multi-planar VkFormat of 4:2:0 (a Vulkan Video decoder's frames), their texels'
+// bytes in `texels`; 0 for other formats.
+guint multi_planar_420(VkFormat format, guint texels[3]) {
+  switch (format) {
+    case VK_FORMAT_G8_B8R8_2PLANE_420_UNORM: texels[0] = 1, texels[1] = 2; return 2;
+    case VK_FORMAT_G10X6_B10X6R10X6_2PLANE_420_UNORM_3PACK16:
+    case VK_FORMAT_G16_B16R16_2PLANE_420_UNORM: texels[0] = 2, texels[1] = 4; return 2;
+    case VK_FORMAT_G8_B8_R8_3PLANE_420_UNORM: texels[0] = texels[1] = texels[2] = 1; return 3;
+    default: return 0;
+  }
+}
+
 std::string object_name(GstVulkanDevice* device) {
   gchar* name = gst_object_get_name(GST_OBJECT(device));
   std::string text = name ? name : "a GstVulkanDevice";
@@ -154,9 +166,11 @@ bool VulkanBridge::planes_of(GstBuffer* buffer, const GstVideoInfo& info, Direct
     return false;
   }
   const guint planes = GST_VIDEO_INFO_N_PLANES(&info);
-  if (gst_buffer_n_memory(buffer) != planes) {
+  // An image per plane (GStreamer's upload and pools), or one image of all planes (its decoders').
+  const bool one_image = gst_buffer_n_memory(buffer) == 1 && planes > 1;
+  if (gst_buffer_n_memory(buffer) != planes && !one_image) {
     error = std::to_string(gst_buffer_n_memory(buffer)) + " memories for " + std::to_string(planes) +
-            " planes (GStreamer's Vulkan frames hold an image per plane)";
+            " planes (GStreamer's Vulkan frames hold an image per plane, or one image of them all)";
     return false;
   }
   const bool reads = direction == Direction::kToHost;
@@ -165,15 +179,27 @@ bool VulkanBridge::planes_of(GstBuffer* buffer, const GstVideoInfo& info, Direct
   bytes = 0;
   for (guint p = 0; p < planes; ++p) {
     Plane& c = copies[p];
-    c.memory = gst_buffer_peek_memory(buffer, p);
+    c.memory = gst_buffer_peek_memory(buffer, one_image ? 0 : p);
     if (!gstvk::read_image(library_, c.memory, c.head) || c.head.device != device_ ||
         !gstvk::read_barrier(library_, c.memory, c.state)) {
       error = "plane " + std::to_string(p) + " is not an image of GStreamer's Vulkan device " + device_name_;
       return false;
     }
+    VkExtent3D extent = c.head.create_info.extent;
     c.texel = texel_bytes(c.head.create_info.format);
+    if (one_image) {
+      guint texels[3] = {};
+      if (multi_planar_420(c.head.create_info.format, texels) != planes) {
+        error = "the frame's one image has VkFormat " + std::to_string(int(c.head.create_info.format)) +
+                ", which is not of the caps' " + std::to_string(planes) + " planes of 4:2:0";
+        return false;
+      }
+      c.texel = texels[p];
+      c.aspect = VkImageAspectFlagBits(VK_IMAGE_ASPECT_PLANE_0_BIT << p);
+      c.first_of_image = p == 0;
+      if (p > 0) extent = {(extent.width + 1) / 2, (extent.height + 1) / 2, 1};
+    }
     plane_extent(info, p, c.rows, c.row_bytes);
-    const VkExtent3D& extent = c.head.create_info.extent;
     if (c.texel == 0 || c.row_bytes % c.texel != 0) {
       error = "plane " + std::to_string(p) + "'s image has VkFormat " +
               std::to_string(int(c.head.create_info.format)) + ", which does not hold the plane's samples";
@@ -232,7 +258,7 @@ vk::BufferImageCopy VulkanBridge::plane_region(const Plane& c) {
   return vk::BufferImageCopy{.bufferOffset = c.offset,
                              .bufferRowLength = uint32_t(c.stride / c.texel),
                              .bufferImageHeight = 0,
-                             .imageSubresource = {vk::ImageAspectFlagBits::eColor, 0, 0, 1},
+                             .imageSubresource = {vk::ImageAspectFlagBits(c.aspect), 0, 0, 1},
                              .imageOffset = {0, 0, 0},
                              .imageExtent = {uint32_t(c.row_bytes / c.texel), c.rows, 1}};
 }
@@ -248,11 +274,13 @@ bool VulkanBridge::record_read(Commands cmd, GstBuffer* buffer, const GstVideoIn
   layout.device_local = true;
   for (size_t p = 0; p < copies.size(); ++p) {
     const Plane& c = copies[p];
-    cmd.imageBarrier(vk::PipelineStageFlagBits::eAllCommands, vk::PipelineStageFlagBits::eTransfer,
-                     plane_barrier(c, Direction::kToHost));
+    if (c.first_of_image)
+      cmd.imageBarrier(vk::PipelineStageFlagBits::eAllCommands, vk::PipelineStageFlagBits::eTransfer,
+                       plane_barrier(c, Direction::kToHost));
     cmd.copyImageToBuffer(c.head.image, vk::ImageLayout::eTransferSrcOptimal, layout.buffer, plane_region(c));
     layout.offset[p] = uint32_t(c.offset);
     layout.stride[p] = uint32_t(c.stride);
+    if (!c.first_of_image) continue;
     if (c.state.semaphore) waits.emplace_back(c.state.semaphore, c.state.semaphore_value);
     // The image's new state, as GStreamer's elements store theirs once their work is recorded. Its
     // timeline stays where its writer left it: we hold the frame until our read is done, so no writer
@@ -276,14 +304,15 @@ bool VulkanBridge::transfer(const std::vector<Plane>& copies, GstMemory* host, D
   std::vector<uint64_t> waits, signals;
   for (const Plane& c : copies) {
     const VkImageMemoryBarrier barrier = plane_barrier(c, direction);
-    vkCmdPipelineBarrier(commands_, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0,
-                         nullptr, 0, nullptr, 1, &barrier);
+    if (c.first_of_image)
+      vkCmdPipelineBarrier(commands_, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0,
+                           0, nullptr, 0, nullptr, 1, &barrier);
     const VkBufferImageCopy region = plane_region(c);
     if (reads)
       vkCmdCopyImageToBuffer(commands_, c.head.image, layout, host_buffer, 1, &region);
     else
       vkCmdCopyBufferToImage(commands_, host_buffer, c.head.image, layout, 1, &region);
-    if (c.state.semaphore) {
+    if (c.first_of_image && c.state.semaphore) {
       semaphores.push_back(c.state.semaphore);
       waits.push_back(c.state.semaphore_value);
       signals.push_back(c.state.semaphore_value + 1);
@@ -331,6 +360,7 @@ bool VulkanBridge::transfer(const std::vector<Plane>& copies, GstMemory* host, D
     // The images' new state, as GStreamer's elements store theirs after their work: stored once
     // submitted, as the semaphores reach their new values whether or not the wait below sees it.
     for (const Plane& c : copies) {
+      if (!c.first_of_image) continue;
       gstvk::BarrierState state = state_after(c, direction);
       if (state.semaphore) state.semaphore_value++;
       gstvk::write_barrier(library_, c.memory, state);
@@ -401,9 +431,11 @@ void VulkanBridge::record_write(uint32_t slot, Commands cmd, vk::Buffer from,
   cmd.pipelineBarrier(vk::PipelineStageFlagBits::eComputeShader | vk::PipelineStageFlagBits::eTransfer,
                       vk::PipelineStageFlagBits::eTransfer, {}, written, nullptr, nullptr);
   for (const Plane& c : out.copies) {
-    cmd.imageBarrier(vk::PipelineStageFlagBits::eAllCommands, vk::PipelineStageFlagBits::eTransfer,
-                     plane_barrier(c, Direction::kToImages));
+    if (c.first_of_image)
+      cmd.imageBarrier(vk::PipelineStageFlagBits::eAllCommands, vk::PipelineStageFlagBits::eTransfer,
+                       plane_barrier(c, Direction::kToImages));
     cmd.copyBufferToImage(from, c.head.image, vk::ImageLayout::eTransferDstOptimal, plane_region(c));
+    if (!c.first_of_image) continue;
     gstvk::BarrierState state = state_after(c, Direction::kToImages);
     // GstVulkanOperation's protocol: after the value the image's last user signalled, one higher when
     // done, which the next user waits for.

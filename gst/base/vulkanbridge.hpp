@@ -101,6 +101,10 @@ class VulkanBridge {
     gstvk::BarrierState state{};
     guint texel = 0, rows = 0;
     gsize row_bytes = 0, offset = 0, stride = 0;
+    // One plane of a multi-planar image (a decoder's frame) is copied through its plane's aspect; the
+    // image's barrier, state and timeline go with its first plane only.
+    VkImageAspectFlagBits aspect = VK_IMAGE_ASPECT_COLOR_BIT;
+    bool first_of_image = true;
   };
   enum class Direction { kToHost, kToImages };
   // The copy of plane `c` between its image and its place in a buffer laid out as planes_of() says.

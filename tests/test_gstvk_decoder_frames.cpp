@@ -1,0 +1,279 @@
+// Frames as GStreamer's Vulkan Video decoders make them: one multi-planar image per frame
+// (VK_FORMAT_G8_B8R8_2PLANE_420_UNORM for NV12), coded larger than the caps (64x64 for 64x48), its
+// last writer's state and, from 1.24, the point of its timeline semaphore stored in the memory
+// (gst/base/vulkanbridge.hpp). A frame made so on the application's device, its planes written by a
+// test submission that signals the image's timeline one higher, into lumamax and morph: lumamax posts
+// the messages it posts on the same NV12 bytes in system memory, and morph outputs the same frame. From
+// 1.24 they run on that device and read the image on the GPU (no upload); the test's own commands
+// follow GStreamer's protocol, so the validation layer, counting GStreamer's instance's messages too,
+// sees every access ordered. Mesa 22.3's lavapipe (Debian 12, GStreamer 1.22, whose devices are not
+// shared: vulkanbridge.cpp's host path reads such images the same way) has no such format: there the
+// test checks that it has none, and says so.
+#include <gst/app/gstappsink.h>
+#include <gst/app/gstappsrc.h>
+#include <gst/video/video.h>
+
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "common/bus_wait.h"
+#include "common/gstvk_library.h"
+#include "common/test_seed.h"
+#include "common/visible_bytes.h"
+#include "gstvk/abi.hpp"
+
+namespace {
+
+using gstvk_test::GstMinor;
+using gstvk_test::Library;
+
+constexpr int kWidth = 64, kHeight = 48, kCoded = 64;
+constexpr VkFormat kFormat = VK_FORMAT_G8_B8R8_2PLANE_420_UNORM;
+
+bool FormatCopies(GstVulkanDevice* device) {
+  VkFormatProperties properties{};
+  vkGetPhysicalDeviceFormatProperties(vkc::gstvk::fields(vkc::gstvk::fields(device).physical_device).device,
+                                      kFormat, &properties);
+  const VkFormatFeatureFlags needed = VK_FORMAT_FEATURE_TRANSFER_SRC_BIT | VK_FORMAT_FEATURE_TRANSFER_DST_BIT;
+  return (properties.optimalTilingFeatures & needed) == needed;
+}
+
+// NV12 bytes of a kCoded x kCoded frame, seeded: the luma plane, then the interleaved chroma plane.
+std::vector<uint8_t> CodedBytes() {
+  std::vector<uint8_t> bytes(kCoded * kCoded * 3 / 2);
+  std::mt19937 random(vktest::TestSeed());
+  for (uint8_t& b : bytes) b = uint8_t(random());
+  return bytes;
+}
+
+// A frame of one G8_B8R8_2PLANE_420 image on `device`, kCoded square, holding `coded`: written by a
+// copy from a host-visible buffer, submitted on the device's queue under its lock, the image's new state
+// (and its timeline one higher, from 1.24) stored in the memory as GStreamer's decoders store theirs.
+GstBuffer* DecodedFrame(GstVulkanDevice* device, const std::vector<uint8_t>& coded) {
+  const vkc::gstvk::GstVulkanLibrary& library = Library();
+  GstMemory* image = library.image_memory_alloc(
+      device, kFormat, kCoded, kCoded, VK_IMAGE_TILING_OPTIMAL,
+      VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+  fail_unless(image != nullptr, "no image of VkFormat %d", int(kFormat));
+  GstMemory* staging =
+      library.buffer_memory_alloc(device, coded.size(), VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+                                  VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+  GstMapInfo map;
+  fail_unless(gst_memory_map(staging, &map, GST_MAP_WRITE));
+  std::memcpy(map.data, coded.data(), coded.size());
+  gst_memory_unmap(staging, &map);
+
+  const VkDevice vk_device = vkc::gstvk::fields(device).device;
+  GstVulkanQueue* queue = library.device_get_queue(device, 0, 0);
+  const vkc::gstvk::QueueFields& q = vkc::gstvk::fields(queue);
+  const VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, nullptr, 0, q.family};
+  VkCommandPool pool = VK_NULL_HANDLE;
+  fail_unless(vkCreateCommandPool(vk_device, &pool_info, nullptr, &pool) == VK_SUCCESS);
+  const VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, nullptr, pool,
+                                          VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
+  VkCommandBuffer cmd = VK_NULL_HANDLE;
+  fail_unless(vkAllocateCommandBuffers(vk_device, &alloc, &cmd) == VK_SUCCESS);
+  const VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO, nullptr,
+                                       VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT, nullptr};
+  vkBeginCommandBuffer(cmd, &begin);
+  vkc::gstvk::ImageHead head;
+  vkc::gstvk::BarrierState state;
+  fail_unless(vkc::gstvk::read_image(library, image, head) &&
+              vkc::gstvk::read_barrier(library, image, state));
+  const VkImageMemoryBarrier to_write{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
+                                      nullptr,
+                                      0,
+                                      VK_ACCESS_TRANSFER_WRITE_BIT,
+                                      VK_IMAGE_LAYOUT_UNDEFINED,
+                                      VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                                      VK_QUEUE_FAMILY_IGNORED,
+                                      VK_QUEUE_FAMILY_IGNORED,
+                                      head.image,
+                                      {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1}};
+  vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr,
+                       0, nullptr, 1, &to_write);
+  const VkBuffer from =
+      reinterpret_cast<const vkc::gstvk::BufferMemoryFields<vkc::gstvk::BarrierMemoryInfo32>*>(staging)
+          ->buffer;
+  const VkBufferImageCopy planes[2] = {
+      {0, kCoded, kCoded, {VK_IMAGE_ASPECT_PLANE_0_BIT, 0, 0, 1}, {0, 0, 0}, {kCoded, kCoded, 1}},
+      {kCoded * kCoded,
+       kCoded / 2,
+       kCoded / 2,
+       {VK_IMAGE_ASPECT_PLANE_1_BIT, 0, 0, 1},
+       {0, 0, 0},
+       {kCoded / 2, kCoded / 2, 1}}};
+  vkCmdCopyBufferToImage(cmd, from, head.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 2, planes);
+  vkEndCommandBuffer(cmd);
+
+  // From 1.24: after the value the image's timeline holds, and one higher when written.
+  const uint64_t wait = state.semaphore_value, signal = state.semaphore_value + 1;
+  const VkTimelineSemaphoreSubmitInfo timeline{
+      VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO, nullptr, 1, &wait, 1, &signal};
+  const VkPipelineStageFlags wait_stage = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
+  const bool timed = state.semaphore != VK_NULL_HANDLE;
+  const VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO,
+                            timed ? &timeline : nullptr,
+                            timed ? 1u : 0u,
+                            &state.semaphore,
+                            &wait_stage,
+                            1,
+                            &cmd,
+                            timed ? 1u : 0u,
+                            &state.semaphore};
+  const VkFenceCreateInfo fence_info{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO, nullptr, 0};
+  VkFence fence = VK_NULL_HANDLE;
+  fail_unless(vkCreateFence(vk_device, &fence_info, nullptr, &fence) == VK_SUCCESS);
+  library.queue_submit_lock(queue);
+  const VkResult submitted = vkQueueSubmit(q.queue, 1, &submit, fence);
+  library.queue_submit_unlock(queue);
+  fail_unless(submitted == VK_SUCCESS, "the test's copy into the image: VkResult %d", int(submitted));
+  state.pipeline_stages = VK_PIPELINE_STAGE_TRANSFER_BIT;
+  state.access_flags = VK_ACCESS_TRANSFER_WRITE_BIT;
+  state.image_layout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+  if (timed) state.semaphore_value = signal;
+  fail_unless(vkc::gstvk::write_barrier(library, image, state));
+  fail_unless(vkWaitForFences(vk_device, 1, &fence, VK_TRUE, 10'000'000'000ull) == VK_SUCCESS);
+  vkDestroyFence(vk_device, fence, nullptr);
+  vkDestroyCommandPool(vk_device, pool, nullptr);
+  gst_object_unref(queue);
+  gst_memory_unref(staging);
+
+  GstBuffer* frame = gst_buffer_new();
+  gst_buffer_append_memory(frame, image);
+  return frame;
+}
+
+// The same frame's visible part, kWidth x kHeight, as NV12 in system memory.
+GstBuffer* SystemFrame(const std::vector<uint8_t>& coded) {
+  GstVideoInfo info;
+  gst_video_info_set_format(&info, GST_VIDEO_FORMAT_NV12, kWidth, kHeight);
+  GstBuffer* frame = gst_buffer_new_allocate(nullptr, GST_VIDEO_INFO_SIZE(&info), nullptr);
+  GstMapInfo map;
+  gst_buffer_map(frame, &map, GST_MAP_WRITE);
+  for (int y = 0; y < kHeight; ++y)
+    std::memcpy(map.data + GST_VIDEO_INFO_PLANE_OFFSET(&info, 0) + y * GST_VIDEO_INFO_PLANE_STRIDE(&info, 0),
+                coded.data() + y * kCoded, kWidth);
+  for (int y = 0; y < kHeight / 2; ++y)
+    std::memcpy(map.data + GST_VIDEO_INFO_PLANE_OFFSET(&info, 1) + y * GST_VIDEO_INFO_PLANE_STRIDE(&info, 1),
+                coded.data() + kCoded * kCoded + y * kCoded, kWidth);
+  gst_buffer_unmap(frame, &map);
+  return frame;
+}
+
+struct Run {
+  std::vector<GstStructure*> messages;  // the element messages, in order
+  std::string output;                   // the output frame's visible bytes
+  guint64 uploads = 0;
+  const void* runs_on = nullptr;  // the element's gst-vulkan-device
+  ~Run() {
+    for (GstStructure* s : messages) gst_structure_free(s);
+  }
+};
+
+// `frame` (taken) through `appsrc caps=CAPS ! ELEMENT name=e ! appsink`, with `device` set on the
+// element as the application's when given.
+void RunFrame(const std::string& element, const std::string& caps, GstBuffer* frame, GstVulkanDevice* device,
+              Run& run) {
+  const std::string description = "appsrc name=src format=time caps=\"" + caps + "\" ! " + element +
+                                  " name=e ! appsink name=out sync=false";
+  GstElement* pipeline = vktest::ParsePipeline(description.c_str());
+  GstElement* e = gst_bin_get_by_name(GST_BIN(pipeline), "e");
+  if (device) gstvk_test::SetApplicationDevice(e, device);
+  GstElement* src = gst_bin_get_by_name(GST_BIN(pipeline), "src");
+  GstElement* sink = gst_bin_get_by_name(GST_BIN(pipeline), "out");
+  gst_element_set_state(pipeline, GST_STATE_PLAYING);
+  GST_BUFFER_PTS(frame) = 0;
+  GST_BUFFER_DURATION(frame) = GST_SECOND / 30;
+  fail_unless(gst_app_src_push_buffer(GST_APP_SRC(src), frame) == GST_FLOW_OK, "%s: the push",
+              description.c_str());
+  gst_app_src_end_of_stream(GST_APP_SRC(src));
+  GstSample* sample = gst_app_sink_try_pull_sample(GST_APP_SINK(sink), 30 * GST_SECOND);
+  fail_unless(sample != nullptr, "%s: no frame out", description.c_str());
+  // An analysis passes the decoder's frame on in its image (not read here: the CPU does not map it); a
+  // filter's output, for the appsink, is in system memory.
+  GstVideoInfo info;
+  fail_unless(gst_video_info_from_caps(&info, gst_sample_get_caps(sample)));
+  GstCapsFeatures* features = gst_caps_get_features(gst_sample_get_caps(sample), 0);
+  if (!gst_caps_features_contains(features, "memory:VulkanImage"))
+    run.output = vktest::VisibleBytes(info, gst_sample_get_buffer(sample));
+  gst_sample_unref(sample);
+  GstMessage* end = vktest::WaitForErrorOrEos(pipeline, 30 * GST_SECOND);
+  fail_unless(end && GST_MESSAGE_TYPE(end) == GST_MESSAGE_EOS, "%s: %s", description.c_str(),
+              end ? vktest::Describe(end).c_str() : "no EOS");
+  gst_message_unref(end);
+  GstBus* bus = gst_element_get_bus(pipeline);
+  while (GstMessage* message = gst_bus_pop_filtered(bus, GST_MESSAGE_ELEMENT)) {
+    run.messages.push_back(gst_structure_copy(gst_message_get_structure(message)));
+    gst_message_unref(message);
+  }
+  gst_object_unref(bus);
+  g_object_get(e, "uploads", &run.uploads, nullptr);
+  run.runs_on = gstvk_test::RunsOn(pipeline, "e");
+  gst_element_set_state(pipeline, GST_STATE_NULL);
+  gst_object_unref(src);
+  gst_object_unref(sink);
+  gst_object_unref(e);
+  gst_object_unref(pipeline);
+  vktest::AssertNoValidationErrors(description);
+}
+
+}  // namespace
+
+GST_START_TEST(test_decoder_frames_into_analyses_and_filters) {
+  vktest::RequirePhysicalDevice();
+  GstVulkanDevice* device = gstvk_test::ApplicationDevice();
+  if (!FormatCopies(device)) {
+    fail_unless(GstMinor() < 24, "lavapipe of GStreamer 1.%u's release copies no G8_B8R8_2PLANE_420 images",
+                GstMinor());
+    std::printf(
+        "GStreamer 1.%u: this lavapipe has no G8_B8R8_2PLANE_420 images (Mesa 22.3): nothing to decode "
+        "into\n",
+        GstMinor());
+    gst_object_unref(device);
+    return;
+  }
+  const std::vector<uint8_t> coded = CodedBytes();
+  const std::string caps = "video/x-raw,format=NV12,width=" + std::to_string(kWidth) +
+                           ",height=" + std::to_string(kHeight) + ",framerate=30/1";
+  const std::string image_caps =
+      "video/x-raw(memory:VulkanImage),format=NV12,width=" + std::to_string(kWidth) +
+      ",height=" + std::to_string(kHeight) + ",framerate=30/1";
+  for (const std::string element : {"lumamax", "histogram", "morph operation=dilate width=3 height=3"}) {
+    const std::string what = element + " on a decoder's frame (" + vktest::SeedDescription() + ")";
+    Run decoded, system;
+    RunFrame(element, image_caps, DecodedFrame(device, coded), device, decoded);
+    RunFrame(element, caps, SystemFrame(coded), nullptr, system);
+    fail_unless(decoded.messages.size() == system.messages.size(), "%s: %zu messages, %zu in system memory",
+                what.c_str(), decoded.messages.size(), system.messages.size());
+    for (size_t i = 0; i < decoded.messages.size(); ++i)
+      fail_unless(gst_structure_is_equal(decoded.messages[i], system.messages[i]), "%s: message %zu differs",
+                  what.c_str(), i);
+    if (element.rfind("morph", 0) == 0)
+      fail_unless(!system.output.empty() && decoded.output == system.output, "%s: the output differs",
+                  what.c_str());
+    fail_unless(decoded.runs_on == device, "%s: runs on GStreamer's device %p, the application set %p",
+                what.c_str(), decoded.runs_on, static_cast<void*>(device));
+    fail_unless(decoded.uploads == 0, "%s: %" G_GUINT64_FORMAT " uploads", what.c_str(), decoded.uploads);
+  }
+  gst_object_unref(device);
+}
+GST_END_TEST;
+
+namespace {
+
+Suite* decoder_frames_suite() {
+  Suite* suite = suite_create("gstvk_decoder_frames");
+  TCase* frames = vktest::NewTCase("frames", 120);
+  suite_add_tcase(suite, frames);
+  tcase_add_test(frames, test_decoder_frames_into_analyses_and_filters);
+  return suite;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return vktest::RunRuntimeSuite(&argc, &argv, decoder_frames_suite(), "gstvk_decoder_frames", __FILE__);
+}
