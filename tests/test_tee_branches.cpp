@@ -185,6 +185,9 @@ struct Branch {
           unlinked_changed.wait_for(guard, std::chrono::nanoseconds(kTimeout), [&] { return unlinked; }),
           "%s: the tee's pad never blocked", what.c_str());
     }
+    // Locked first: a state change of the pipeline still under way (its commit after the branch
+    // prerolled runs on another thread) would otherwise bring the removed branch back to READY.
+    gst_element_set_locked_state(bin, TRUE);
     gst_element_set_state(bin, GST_STATE_NULL);
     gst_bin_remove(GST_BIN(pipeline), bin);
     gst_element_release_request_pad(tee, tee_pad);
