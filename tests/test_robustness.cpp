@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <cstring>
 #include <random>
 #include <string>
@@ -556,35 +557,51 @@ GST_START_TEST(test_analysis_messages_without_a_time_segment) {
 GST_END_TEST;
 
 // A frame whose dispatch needs more workgroups in a direction than the device takes at once
-// (maxComputeWorkGroupCount, 65 535 in X and Y on lavapipe) stops the stream with an error that
+// (maxComputeWorkGroupCount: 65 535 in X and Y on lavapipe) stops the stream with an error that
 // says the frame is too large for the device, with no validation message; one row shorter, the
-// frame goes through. The heights are lavapipe's thresholds for each element's largest grid:
+// frame goes through. The heights follow from device 0's limits and each element's largest grid:
 // morph's row table has a workgroup per row in X, lumamax and lut 4 rows per workgroup in Y,
-// rgb2yuv 8, histogram 16.
+// rgb2yuv 8, histogram 16. A limit that no frame height reaches (NVIDIA's 2^31 - 1 in X) is
+// printed, not tested.
 GST_START_TEST(test_frames_beyond_one_dispatch) {
   struct Case {
     const char* format;
-    int height;  // the first refused
-    std::string element;
+    int axis;  // of maxComputeWorkGroupCount
+    int64_t rows_per_workgroup;
+    std::string element;  // the element's name, then its properties
+    std::string after;    // what follows the element in the pipeline
   };
   const Case cases[] = {
-      {"GRAY8", 65536, "morph"},
-      {"GRAY8", 262141, "lumamax"},
-      {"RGBA", 262141, "lut location=" + vktest::TestDataDir() + "/lookup_amatorka.png"},
-      {"RGBA", 524281, "rgb2yuv ! video/x-raw,format=I420"},
-      {"GRAY8", 1048561, "histogram"},
+      {"GRAY8", 0, 1, "morph", ""},
+      {"GRAY8", 1, 4, "lumamax", ""},
+      {"RGBA", 1, 4, "lut location=" + vktest::TestDataDir() + "/lookup_amatorka.png", ""},
+      {"RGBA", 1, 8, "rgb2yuv", " ! video/x-raw,format=I420"},
+      {"GRAY8", 1, 16, "histogram", ""},
   };
+  const auto devices = vktest::PhysicalDeviceProperties();
+  fail_if(devices.empty(), "no Vulkan device");
+  constexpr int64_t kTallestFrame = 1 << 24;
   for (const Case& c : cases) {
-    for (const int height : {c.height - 1, c.height}) {
+    // The first height refused.
+    const int64_t refused = c.rows_per_workgroup * devices[0].limits.maxComputeWorkGroupCount[c.axis] + 1;
+    const std::string name = c.element.substr(0, c.element.find(' '));
+    if (refused > kTallestFrame) {
+      std::printf("%s: %s's maxComputeWorkGroupCount[%d] (%u) is beyond any frame's height: not tested\n",
+                  name.c_str(), devices[0].deviceName, c.axis,
+                  devices[0].limits.maxComputeWorkGroupCount[c.axis]);
+      continue;
+    }
+    for (const int64_t height : {refused - 1, refused}) {
       const std::string description =
           "videotestsrc num-buffers=1 ! video/x-raw,width=1,height=" + std::to_string(height) +
-          ",format=" + c.format + " ! " + c.element + " ! fakesink";
+          ",format=" + c.format + " ! " + name + " device=0" + c.element.substr(name.size()) + c.after +
+          " ! fakesink";
       GstElement* pipeline = vktest::ParsePipeline(description.c_str());
       gst_element_set_state(pipeline, GST_STATE_PLAYING);
       GstMessage* message = vktest::WaitForErrorOrEos(pipeline, kTimeout);
       fail_unless(message != nullptr, "%s: neither an error nor EOS", description.c_str());
       const std::string text = vktest::Describe(message);
-      if (height < c.height) {
+      if (height < refused) {
         fail_unless(GST_MESSAGE_TYPE(message) == GST_MESSAGE_EOS, "%s: %s", description.c_str(),
                     text.c_str());
       } else {

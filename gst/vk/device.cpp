@@ -158,10 +158,19 @@ constexpr uint64_t kAdoptedCloseTimeoutNs = 10'000'000'000ull;
 // Vulkan instances made so far (instance_generation()).
 static std::atomic<uint64_t> instances_created{0};
 
-// The process-wide VkInstance; devices keep it alive.
+// The process-wide VkInstance. Once a device has opened on it, it stays until the process exits:
+// destroying it with the last device made the loader unload the driver, and the next device loaded
+// it again; on NVIDIA's driver (580, H200) a thread that had opened a device on that second instance
+// then crashed in the driver's thread-exit handler (an element started from a thread of its own
+// after an earlier pipeline of the process had stopped: test_robustness, test_caps_while_starting).
+// An instance on which no device opened goes with its last reference, so the next start lists the
+// drivers and devices again (one installed or fixed meanwhile; the fake driver's tests).
 class Instance {
  public:
   static std::shared_ptr<Instance> get(std::string& error);
+  // Keeps `instance` until the process exits (never destroyed: the driver's exit handlers tear it
+  // down). Called when a device has opened on it.
+  static void keep(std::shared_ptr<Instance> instance);
   // Another library's instance, for the devices adopted on it: never destroyed by us.
   static std::shared_ptr<Instance> borrow(VkInstance handle);
   ~Instance() {
@@ -182,11 +191,20 @@ std::shared_ptr<Instance> Instance::borrow(VkInstance handle) {
   return borrowed;
 }
 
+namespace {
+std::mutex instance_lock;
+std::weak_ptr<Instance> shared_instance;  // instance_lock
+}  // namespace
+
+void Instance::keep(std::shared_ptr<Instance> instance) {
+  static auto* kept = new std::shared_ptr<Instance>();
+  std::lock_guard<std::mutex> guard(instance_lock);
+  if (!*kept) *kept = std::move(instance);
+}
+
 std::shared_ptr<Instance> Instance::get(std::string& error) {
-  static std::mutex lock;
-  static std::weak_ptr<Instance> shared;
-  std::lock_guard<std::mutex> guard(lock);
-  if (auto existing = shared.lock()) return existing;
+  std::lock_guard<std::mutex> guard(instance_lock);
+  if (auto existing = shared_instance.lock()) return existing;
 
   auto created = std::make_shared<Instance>();
   try {
@@ -215,7 +233,7 @@ std::shared_ptr<Instance> Instance::get(std::string& error) {
     error = std::string("could not create a Vulkan instance (is a Vulkan driver installed?): ") + e.what();
     return nullptr;
   }
-  shared = created;
+  shared_instance = created;
   ++instances_created;
   return created;
 }
@@ -327,6 +345,7 @@ std::shared_ptr<Device> Device::acquire(int index, std::string& error, DeviceCho
     try {
       std::shared_ptr<Device> device(new Device(instance, std::move(physicals[i]), i));
       devices[i] = device;
+      Instance::keep(instance);
       return device;
     } catch (const vk::SystemError& e) {
       why = "Vulkan device " + std::to_string(i) + " (" + name + ") could not be opened: " + e.what();

@@ -46,8 +46,9 @@ class Instance;
 class KernelCache;
 class MemoryBlocks;
 
-// How many Vulkan instances the process has made. The loader loads the driver with each one (and
-// unloads it when the instance goes), so a driver's exit handlers are registered anew after each.
+// How many Vulkan instances the process has made: ours (one, kept until exit) and other libraries'
+// (GStreamer's, which come and go). The loader loads the driver with each one (and unloads it when
+// the instance goes), so a driver's exit handlers are registered anew after each.
 uint64_t instance_generation();
 // Counts a Vulkan instance that another library made (vk/reaper.hpp, after_other_instance()).
 void note_other_instance();
