@@ -21,6 +21,8 @@
 namespace {
 
 using gstvk_test::GstMinor;
+using vktest::ExpectSameFrames;
+using vktest::ExpectSameMessages;
 
 struct Case {
   const char* format;
@@ -59,24 +61,6 @@ std::string Source(const Case& c) {
          ",width=" + std::to_string(c.width) + ",height=" + std::to_string(c.height) + " ! ";
 }
 
-std::string Text(const GstStructure* s) {
-  gchar* text = gst_structure_to_string(s);
-  std::string result = text;
-  g_free(text);
-  return result;
-}
-
-// The messages of two runs, field by field.
-void ExpectSameMessages(const vktest::AppsinkRun& got, const vktest::AppsinkRun& want,
-                        const std::string& what) {
-  fail_unless(got.messages.size() == want.messages.size(), "%s: %zu messages, %zu in system memory",
-              what.c_str(), got.messages.size(), want.messages.size());
-  for (size_t i = 0; i < got.messages.size(); ++i)
-    fail_unless(gst_structure_is_equal(got.messages[i], want.messages[i]),
-                "%s: message %zu\n  %s\nin system memory\n  %s", what.c_str(), i,
-                Text(got.messages[i]).c_str(), Text(want.messages[i]).c_str());
-}
-
 // CPU maps of GStreamer's Vulkan image memory since the counter was installed: the allocator's map
 // function, wrapped. lavapipe's memory is host-visible, so a map of a frame would pass unnoticed
 // otherwise; our elements read the images on the GPU, through a copy made by a device.
@@ -105,22 +89,6 @@ void CountImageMaps() {
 // GPU; one each through host memory.
 guint64 ExpectedUploads(size_t frames) {
   return GstMinor() >= 24 ? 0 : frames;
-}
-
-std::string Bytes(GstSample* sample) {
-  GstVideoInfo info;
-  fail_unless(gst_video_info_from_caps(&info, gst_sample_get_caps(sample)));
-  return vktest::VisibleBytes(info, gst_sample_get_buffer(sample));
-}
-
-// The frames of two runs (`want`: in system memory, or GStreamer's round trip alone), byte for byte
-// (their visible bytes), and as many, at least one.
-void ExpectSameFrames(const vktest::AppsinkRun& got, const vktest::AppsinkRun& want,
-                      const std::string& what) {
-  fail_unless(got.samples.size() == want.samples.size() && !want.samples.empty(),
-              "%s: %zu frames, %zu in system memory", what.c_str(), got.samples.size(), want.samples.size());
-  for (size_t i = 0; i < got.samples.size(); ++i)
-    fail_unless(Bytes(got.samples[i]) == Bytes(want.samples[i]), "%s: frame %zu differs", what.c_str(), i);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <cstring>
 #include <numeric>
 
+#include "deviceshare.hpp"
 #include "frame.hpp"
 #include "gstvk/abi.hpp"
 
@@ -46,13 +47,6 @@ guint multi_planar_420(VkFormat format, guint texels[3]) {
   }
 }
 
-std::string object_name(GstVulkanDevice* device) {
-  gchar* name = gst_object_get_name(GST_OBJECT(device));
-  std::string text = name ? name : "a GstVulkanDevice";
-  g_free(name);
-  return text;
-}
-
 std::string hex(guint64 value) {
   gchar* text = g_strdup_printf("0x%" G_GINT64_MODIFIER "x", value);
   std::string result = text;
@@ -94,7 +88,7 @@ std::unique_ptr<VulkanBridge> VulkanBridge::make(GstBuffer* buffer, const QueueO
   else if (!queue)
     queue = library->device_get_queue(head.device, 0, 0);
   if (!queue) {
-    error = "GStreamer's Vulkan device " + object_name(head.device) + " has no queue to copy the frame on";
+    error = "GStreamer's Vulkan device " + describe_gst_device(head.device) + " has no queue to copy the frame on";
     return nullptr;
   }
   std::unique_ptr<VulkanBridge> bridge(new VulkanBridge(*library, head.device, queue, slots));
@@ -126,7 +120,7 @@ VulkanBridge::VulkanBridge(const gstvk::GstVulkanLibrary& library, GstVulkanDevi
       device_(static_cast<GstVulkanDevice*>(gst_object_ref(device))),
       queue_(static_cast<GstVulkanQueue*>(gst_object_ref(queue))),
       vk_device_(gstvk::fields(device).device),
-      device_name_(object_name(device)),
+      device_name_(describe_gst_device(device)),
       hosts_(slots, nullptr),
       outputs_(slots) {}
 
@@ -211,9 +205,10 @@ bool VulkanBridge::planes_of(GstBuffer* buffer, const GstVideoInfo& info, Direct
       return false;
     }
     if (!(c.head.usage & usage)) {
-      error = "plane " + std::to_string(p) + "'s image cannot be copied " + (reads ? "from" : "into") +
-              " (its usage " + hex(c.head.usage) + " has no " +
-              (reads ? "VK_IMAGE_USAGE_TRANSFER_SRC_BIT" : "VK_IMAGE_USAGE_TRANSFER_DST_BIT") + ")";
+      error = "plane " + std::to_string(p) + "'s image, of GStreamer's Vulkan device " + device_name_ +
+              ", cannot be copied " + (reads ? "from" : "into") + " (its usage " + hex(c.head.usage) +
+              " has no " + (reads ? "VK_IMAGE_USAGE_TRANSFER_SRC_BIT" : "VK_IMAGE_USAGE_TRANSFER_DST_BIT") +
+              ")";
       return false;
     }
     // Rows of the plane's bytes, each starting at a multiple of 4 bytes and of the texel (Vulkan's

@@ -58,6 +58,17 @@ GstContext* peer_context(GstElement* element, const char* pad_name, const char* 
   return context;
 }
 
+// The device that the application set on `element` (a "gst.vulkan.device" context: GStreamer's
+// helpers take only instances), a new reference, or null.
+GstVulkanDevice* application_device(GstElement* element, const GstVulkanLibrary& library) {
+  GstContext* set = gst_element_get_context(element, kDeviceContext);
+  if (!set) return nullptr;
+  GstVulkanDevice* device = nullptr;
+  library.context_get_vulkan_device(set, &device);
+  gst_context_unref(set);
+  return device;
+}
+
 }  // namespace
 
 ElementContext::~ElementContext() {
@@ -83,29 +94,28 @@ bool ElementContext::answer(GstElement* element, GstQuery* query) {
   const GstVulkanLibrary* library = gst_vulkan_library(why);
   if (!library) return false;
   std::lock_guard<std::recursive_mutex> lock(lock_);
-  if (!instance_ && !device_ && !queue_) return false;
-  return library->handle_context_query(element, query, nullptr, instance_, device_) ||
-         library->queue_handle_context_query(element, query, queue_);
+  // Before the start, the device the application set: GStreamer's elements downstream, which start
+  // first and take no device from the application themselves, would otherwise make one of their own.
+  GstVulkanDevice* device = device_ ? static_cast<GstVulkanDevice*>(gst_object_ref(device_))
+                                    : application_device(element, *library);
+  const bool answered =
+      (instance_ || device) && library->handle_context_query(element, query, nullptr, instance_, device);
+  if (device) gst_object_unref(device);
+  return answered || (queue_ && library->queue_handle_context_query(element, query, queue_));
 }
 
 void ElementContext::start(GstElement* element, const Device& ours, bool vulkan_near) {
-  // The application's device, set on the element (GStreamer's helpers take only instances).
-  GstContext* set = gst_element_get_context(element, kDeviceContext);
   // No instance made and nothing posted without a reason; nothing to share without the library in
   // the process (in_process()).
-  if ((!set && !vulkan_near) || !in_process()) {
-    if (set) gst_context_unref(set);
-    return;
-  }
+  GstContext* set = gst_element_get_context(element, kDeviceContext);
+  if (set) gst_context_unref(set);
+  if ((!set && !vulkan_near) || !in_process()) return;
   std::string why;
   const GstVulkanLibrary* library = gst_vulkan_library(why);
-  std::lock_guard<std::recursive_mutex> lock(lock_);
-  if (set) {
-    if (library) library->context_get_vulkan_device(set, &device_);
-    gst_context_unref(set);
-    if (device_) GST_INFO_OBJECT(element, "GStreamer's Vulkan device %p, set by the application", device_);
-  }
   if (!library) return;
+  std::lock_guard<std::recursive_mutex> lock(lock_);
+  if ((device_ = application_device(element, *library)))
+    GST_INFO_OBJECT(element, "GStreamer's Vulkan device %p, set by the application", device_);
   if (!device_ && library->device_run_context_query(element, &device_))
     GST_INFO_OBJECT(element, "GStreamer's Vulkan device %p, of an element around", device_);
   // GStreamer 1.22 opens its devices with no Vulkan feature (no timeline semaphores): a device made
@@ -117,9 +127,12 @@ void ElementContext::start(GstElement* element, const Device& ours, bool vulkan_
   }
   if (!device_) return;
   met_instance(fields(device_).instance);
-  if (library->queue_run_context_query(element, &queue_))
+  if (library->queue_run_context_query(element, &queue_)) {
     GST_DEBUG_OBJECT(element, "GStreamer's Vulkan queue %p, of an element around", queue_);
-  else if (library->device_select_queue)
+    // Of another device: an element around made its own before the application's reached it.
+    if (fields(queue_).device != device_) gst_clear_object(&queue_);
+  }
+  if (!queue_ && library->device_select_queue)
     queue_ = library->device_select_queue(device_, VK_QUEUE_COMPUTE_BIT);
 }
 

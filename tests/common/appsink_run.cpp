@@ -3,8 +3,10 @@
 #include <utility>
 
 #include <gst/app/gstappsink.h>
+#include <gst/video/video.h>
 
 #include "bus_wait.h"
+#include "visible_bytes.h"
 #include "vktest.h"
 
 // After the C++ headers: its macros (fail, ...) would break <ios>.
@@ -14,7 +16,20 @@ namespace vktest {
 
 namespace {
 constexpr GstClockTime kPullTimeout = 60 * GST_SECOND;
+
+std::string Text(const GstStructure* s) {
+  gchar* text = gst_structure_to_string(s);
+  std::string result = text;
+  g_free(text);
+  return result;
 }
+
+std::string Bytes(GstSample* sample) {
+  GstVideoInfo info;
+  fail_unless(gst_video_info_from_caps(&info, gst_sample_get_caps(sample)));
+  return VisibleBytes(info, gst_sample_get_buffer(sample));
+}
+}  // namespace
 
 AppsinkRun::~AppsinkRun() {
   for (GstSample* s : samples) gst_sample_unref(s);
@@ -74,6 +89,22 @@ void RunToAppsink(const std::string& description, AppsinkRun& run) {
   gst_object_unref(sink);
   gst_object_unref(pipeline);
   AssertNoValidationErrors(description);
+}
+
+void ExpectSameMessages(const AppsinkRun& got, const AppsinkRun& want, const std::string& what) {
+  fail_unless(got.messages.size() == want.messages.size(), "%s: %zu messages, %zu in system memory",
+              what.c_str(), got.messages.size(), want.messages.size());
+  for (size_t i = 0; i < got.messages.size(); ++i)
+    fail_unless(gst_structure_is_equal(got.messages[i], want.messages[i]),
+                "%s: message %zu\n  %s\nin system memory\n  %s", what.c_str(), i,
+                Text(got.messages[i]).c_str(), Text(want.messages[i]).c_str());
+}
+
+void ExpectSameFrames(const AppsinkRun& got, const AppsinkRun& want, const std::string& what) {
+  fail_unless(got.samples.size() == want.samples.size() && !want.samples.empty(),
+              "%s: %zu frames, %zu in system memory", what.c_str(), got.samples.size(), want.samples.size());
+  for (size_t i = 0; i < got.samples.size(); ++i)
+    fail_unless(Bytes(got.samples[i]) == Bytes(want.samples[i]), "%s: frame %zu differs", what.c_str(), i);
 }
 
 }  // namespace vktest

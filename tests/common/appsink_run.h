@@ -29,6 +29,13 @@ struct AppsinkRun {
   std::vector<const GstStructure*> named(const char* name) const;
 };
 
+// The element messages of two runs (`want`: the same element on system memory), field by field.
+void ExpectSameMessages(const AppsinkRun& got, const AppsinkRun& want, const std::string& what);
+
+// The frames of two runs (`want`: in system memory, or a reference pipeline), byte for byte (their
+// visible bytes), and as many, at least one.
+void ExpectSameFrames(const AppsinkRun& got, const AppsinkRun& want, const std::string& what);
+
 // Plays `description` (which names its appsink "out") until EOS reaches the sink, pulling every
 // sample, then stops it. Fails the test on an error message, on no EOS, or on a validation message.
 void RunToAppsink(const std::string& description, AppsinkRun& run);

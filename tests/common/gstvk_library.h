@@ -23,14 +23,14 @@ inline guint GstMinor() {
   return minor;
 }
 
-// A device of GStreamer's on physical device 0, made as an application makes one to share (on an
-// instance of the Vulkan version GST_VULKAN_INSTANCE_API_VERSION asks for, when set).
-inline GstVulkanDevice* ApplicationDevice() {
+// A device of GStreamer's on physical device `index`, made as an application makes one to share (on
+// an instance of the Vulkan version GST_VULKAN_INSTANCE_API_VERSION asks for, when set).
+inline GstVulkanDevice* ApplicationDevice(guint index = 0) {
   const vkc::gstvk::GstVulkanLibrary& library = Library();
   GError* error = nullptr;
   GstVulkanInstance* instance = library.instance_new();
   fail_unless(library.instance_open(instance, &error), "instance: %s", error ? error->message : "?");
-  GstVulkanDevice* device = library.device_new_with_index(instance, 0);
+  GstVulkanDevice* device = library.device_new_with_index(instance, index);
   fail_unless(library.device_open(device, &error), "device: %s", error ? error->message : "?");
   gst_object_unref(instance);  // the device holds it
   return device;
