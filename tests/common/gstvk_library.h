@@ -36,14 +36,17 @@ inline GstVulkanDevice* ApplicationDevice(guint index = 0) {
   return device;
 }
 
-// Sets `device` on `element` as the application does: a "gst.vulkan.device" context, filled as
-// gst_context_set_vulkan_device() fills it.
-inline void SetApplicationDevice(GstElement* element, GstVulkanDevice* device) {
-  GstContext* context = gst_context_new("gst.vulkan.device", TRUE);
-  gst_structure_set(gst_context_writable_structure(context), "gst.vulkan.device", G_OBJECT_TYPE(device),
-                    device, nullptr);
+// Sets `object` on `element` as the application does: a context of `type` ("gst.vulkan.device",
+// "gst.vulkan.instance"), filled as gst_context_set_vulkan_device() and _instance() fill theirs.
+inline void SetApplicationContext(GstElement* element, const char* type, gpointer object) {
+  GstContext* context = gst_context_new(type, TRUE);
+  gst_structure_set(gst_context_writable_structure(context), type, G_OBJECT_TYPE(object), object, nullptr);
   gst_element_set_context(element, context);
   gst_context_unref(context);
+}
+
+inline void SetApplicationDevice(GstElement* element, GstVulkanDevice* device) {
+  SetApplicationContext(element, "gst.vulkan.device", device);
 }
 
 // The gst-vulkan-device property of the element named `element` in `pipeline` (compared only: the
