@@ -7,8 +7,16 @@
 #                                # LONG_CLIP=1 adds 120 s of H.264)
 # PROFILE_BUILD=DIR packs DIR's plugin and bench in place of build/'s (a build with frame pointers:
 # meson setup build-fp -Dtests=disabled -Dcpp_args=-fno-omit-frame-pointer).
+#   bash bench/bundle.sh --root ROOT
+#                               # GStreamer 1.26 instead: the runtime of a Debian 13 root that
+#                               # tools/release.sh made (its build/ built there first), with that
+#                               # root's glibc and loader, as the GPU machine's glibc is older
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [ "${1:-}" = --root ]; then
+  root=${2:?bench/bundle.sh --root ROOT: the Debian 13 root, e.g. /var/tmp/vkcompute-roots/trixie}
+  exec bash bench/bundle-root.sh "$root" .gpu
+fi
 bash ../shared/gpu/bundle.sh build .gpu
 # NVIDIA's decoders (nvcodec: nvh264dec, nvh265dec, CUDA memory) and what reads files for them, with
 # the libraries they need that the bundle lacks (libcuda and libnvcuvid come from the GPU machine's driver).
