@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# bench/bundle.sh --root ROOT OUT (WITH_BENCH=1: vkcompute-bench too): GStreamer 1.26 for the lent GPU, from a Debian 13 root made by
-# tools/release.sh, whose /root/gst-vkcompute/build holds this project built there. The GPU
+# bench/bundle.sh --root ROOT OUT (WITH_BENCH=1: vkcompute-bench too): GStreamer 1.26 for the lent
+# GPU, from a Debian 13 root made by tools/release.sh (ROOT: $VKC_RELEASE_ROOTS/trixie), where this
+# working tree is built first (tools/release.sh trixie shell). The GPU
 # machine's glibc (Ubuntu 24.04: 2.39) is older than Debian 13's (2.41), so the root's own loader and
 # glibc come along: every program is started through OUT/lib/ld-linux-x86-64.so.2 with OUT/lib first
 # in its library path and the machine's own directories after it (its NVIDIA driver is loaded from
@@ -9,7 +10,10 @@ set -euo pipefail
 root=$1
 out=$2
 tree=$root/root/gst-vkcompute
-[ -d "$tree/build/gst" ] || { echo "bundle-root.sh: no build in $tree (tools/release.sh trixie shell, then ninja -C build)" >&2; exit 1; }
+# This working tree, copied into the root and built there (tools/release.sh keeps the root's build/).
+echo 'cd /root/gst-vkcompute && { [ -d build ] || meson setup build -Dwerror=true > /dev/null; } && ninja -C build > /tmp/bundle-build.log 2>&1 || { tail -20 /tmp/bundle-build.log; false; }; exit' |
+  VKC_RELEASE_ROOTS=$(dirname "$root") bash tools/release.sh "$(basename "$root")" shell > /dev/null 2>&1 ||
+  { echo "bundle-root.sh: the build in $root failed (tools/release.sh $(basename "$root") shell)" >&2; exit 1; }
 sys=/usr/lib/x86_64-linux-gnu
 rm -rf "$out"
 mkdir -p "$out/bin" "$out/real" "$out/plugins" "$out/lib"
@@ -23,7 +27,7 @@ done
 cp "$tree/build/gst/libgstvkcompute.so" "$out/plugins/"
 programs=("$root/usr/bin/gst-launch-1.0" "$root/usr/bin/gst-inspect-1.0" "$root/usr/bin/vulkaninfo"
           "$root$sys/gstreamer1.0/gstreamer-1.0/gst-plugin-scanner"
-          "$tree"/build/bench/vkcompute-cuda-checks "$tree"/build/bench/vkcompute-decode-bench)
+          "$tree"/build/bench/vkcompute-decoder-checks "$tree"/build/bench/vkcompute-decode-bench)
 # vkcompute-bench's OpenCV peers weigh 20 MB: only when asked (the device tool carries 64 MiB).
 [ "${WITH_BENCH:-0}" = 1 ] && programs+=("$tree"/build/bench/vkcompute-bench)
 for t in test_gstvulkan test_gstvk_context test_gstvk_decoder_frames test_gstvk_bad_input test_robustness; do

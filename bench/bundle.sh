@@ -7,7 +7,7 @@
 #                                # LONG_CLIP=1 adds 120 s of H.264)
 # PROFILE_BUILD=DIR packs DIR's plugin and bench in place of build/'s (a build with frame pointers:
 # meson setup build-fp -Dtests=disabled -Dcpp_args=-fno-omit-frame-pointer).
-#   bash bench/bundle.sh --root ROOT
+#   bash bench/bundle.sh --root ROOT [--perf|--media]
 #                               # GStreamer 1.26 instead: the runtime of a Debian 13 root that
 #                               # tools/release.sh made (its build/ built there first), with that
 #                               # root's glibc and loader, as the GPU machine's glibc is older
@@ -15,19 +15,21 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "${1:-}" = --root ]; then
   root=${2:?bench/bundle.sh --root ROOT: the Debian 13 root, e.g. /var/tmp/vkcompute-roots/trixie}
-  exec bash bench/bundle-root.sh "$root" .gpu
+  shift 2
+  bash bench/bundle-root.sh "$root" .gpu
+else
+  bash ../shared/gpu/bundle.sh build .gpu
+  # NVIDIA's decoders (nvcodec: nvh264dec, nvh265dec, CUDA memory) and what reads files for them, with
+  # the libraries they need that the bundle lacks (libcuda and libnvcuvid come from the GPU machine's driver).
+  plugdir=/usr/lib/x86_64-linux-gnu/gstreamer-1.0
+  for p in nvcodec videoparsersbad isomp4 matroska mpegtsdemux; do
+    [ -f "$plugdir/libgst$p.so" ] && cp "$plugdir/libgst$p.so" .gpu/plugins/
+  done
+  for l in $(ldd .gpu/plugins/*.so | awk '/=> \//{print $3}' | sort -u |
+             grep -vE '/(libc|libm|libpthread|libdl|librt|ld-linux-x86-64|libstdc\+\+|libgcc_s)\.so'); do
+    [ -e ".gpu/lib/${l##*/}" ] || cp -L "$l" .gpu/lib/
+  done
 fi
-bash ../shared/gpu/bundle.sh build .gpu
-# NVIDIA's decoders (nvcodec: nvh264dec, nvh265dec, CUDA memory) and what reads files for them, with
-# the libraries they need that the bundle lacks (libcuda and libnvcuvid come from the GPU machine's driver).
-plugdir=/usr/lib/x86_64-linux-gnu/gstreamer-1.0
-for p in nvcodec videoparsersbad isomp4 matroska mpegtsdemux; do
-  [ -f "$plugdir/libgst$p.so" ] && cp "$plugdir/libgst$p.so" .gpu/plugins/
-done
-for l in $(ldd .gpu/plugins/*.so | awk '/=> \//{print $3}' | sort -u |
-           grep -vE '/(libc|libm|libpthread|libdl|librt|ld-linux-x86-64|libstdc\+\+|libgcc_s)\.so'); do
-  [ -e ".gpu/lib/${l##*/}" ] || cp -L "$l" .gpu/lib/
-done
 if [ -n "${PROFILE_BUILD:-}" ]; then
   cp "$PROFILE_BUILD"/gst/libgstvkcompute.so .gpu/plugins/
   cp "$PROFILE_BUILD"/bench/vkcompute-bench .gpu/bin/
@@ -45,7 +47,7 @@ if [ "${1:-}" = --perf ]; then
   rm -rf "$tmp"
 fi
 if [ "${1:-}" = --media ]; then
-  # Clips for bench/gpu-decode.sh and vkcompute-cuda-checks (ffmpeg's test
+  # Clips for bench/gpu-decode.sh and vkcompute-decoder-checks (ffmpeg's test
   # source, x264 and x265): 5 s of 1080p in H.264 and H.265, 20 s of each (the decode bench's), and
   # H.264 at 1080p, 720p and 1080p again in one MPEG-TS stream.
   mkdir -p .gpu/media
@@ -61,7 +63,7 @@ if [ "${1:-}" = --media ]; then
   enc 1920x1080 2 libx264 /tmp/vkc-a.ts -f mpegts
   enc 1280x720 2 libx264 /tmp/vkc-b.ts -f mpegts
   cat /tmp/vkc-a.ts /tmp/vkc-b.ts /tmp/vkc-a.ts > .gpu/media/change.ts
-  # Elementary streams (no demuxer) for the state cycles of vkcompute-cuda-checks.
+  # Elementary streams (no demuxer) for the state cycles of vkcompute-decoder-checks.
   ffmpeg -hide_banner -loglevel error -y -i .gpu/media/h264-1080p.mp4 -c copy -bsf:v h264_mp4toannexb .gpu/media/h264-1080p.h264
   ffmpeg -hide_banner -loglevel error -y -i .gpu/media/h265-1080p.mp4 -c copy -bsf:v hevc_mp4toannexb .gpu/media/h265-1080p.h265
   ffmpeg -hide_banner -loglevel error -y -i .gpu/media/change.ts -c copy -f h264 .gpu/media/change.h264

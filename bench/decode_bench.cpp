@@ -2,18 +2,19 @@
 // process, on the lent GPU (bench/gpu-decode.sh, issue 31):
 //
 //   vkcompute-decode-bench --clip FILE --decoder "qtdemux ! h264parse ! nvh264dec" --streams K
-//       --memory cuda|system [--elements "lumamax ! histogram"] [--live] [--warmup S] [--window S]
+//       --memory gpu|system [--elements "lumamax ! histogram"] [--live] [--warmup S] [--window S]
 //
-// Each stream is `filesrc ! DECODER [! video/x-raw] [! ELEMENTS] ! fakesink`: with --memory cuda the
-// frames stay in the decoder's CUDA memory (our elements read them on the GPU), with system they go
-// through system memory (`video/x-raw` after the decoder); without --elements, decode alone, the
+// Each stream is `filesrc ! DECODER [! video/x-raw] [! ELEMENTS] ! fakesink`: with --memory gpu the
+// frames stay in the decoder's memory (NVIDIA's CUDA memory, or the Vulkan images of GStreamer's
+// Vulkan decoders: our elements read them on the GPU), with system they go through system memory
+// (`video/x-raw` after the decoder, or a DECODER that ends in vulkandownload); without --elements, decode alone, the
 // ceiling. After --warmup seconds (2) it counts, over --window seconds (3), the frames that reach the
 // sinks and the CPU time of the whole process (getrusage): frames/s and CPU per frame. With --live
 // the sinks play in real time (sync=true, 30 frames/s for the clips of bundle.sh --media; stream i's
 // frames due i/K of a frame interval later than stream 0's) and a frame that reaches its sink after
 // its time is late (the first ones listed after the result: stream, frame, how late, when); unpaced
 // otherwise. Also reports the uploads and
-// downloads our elements counted (0 on the CUDA path: no CPU copy of a frame), and whether a stream
+// downloads our elements counted (0 on the GPU path: no CPU copy of a frame), and whether a stream
 // ended inside the window (the numbers then undercount: use a longer clip or fewer streams).
 // With --queue a queue after the decoder runs the elements in a thread of their own: the CPU of the
 // queues' threads and of our completion service's, per frame, is then the elements' own (with the
@@ -45,7 +46,7 @@ struct Options {
   std::string clip;
   std::string decoder = "qtdemux ! h264parse ! nvh264dec";
   std::string elements;
-  std::string memory = "cuda";
+  std::string memory = "gpu";
   int streams = 8;
   bool live = false;
   double warmup_s = 2;
@@ -251,7 +252,7 @@ bool parse(int argc, char** argv, Options& o) {
       return false;
     }
   }
-  return !o.clip.empty() && o.streams > 0 && o.window_s > 0 && (o.memory == "cuda" || o.memory == "system");
+  return !o.clip.empty() && o.streams > 0 && o.window_s > 0 && (o.memory == "gpu" || o.memory == "system");
 }
 
 }  // namespace
@@ -261,7 +262,7 @@ int main(int argc, char** argv) {
   Options o;
   if (!parse(argc, argv, o)) {
     std::fprintf(stderr,
-                 "usage: %s --clip FILE [--decoder D] [--elements E] [--memory cuda|system] [--streams K] "
+                 "usage: %s --clip FILE [--decoder D] [--elements E] [--memory gpu|system] [--streams K] "
                  "[--live] [--queue] [--warmup S] [--window S]\n",
                  argv[0]);
     return 2;

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Run from the repository root after bash bench/bundle.sh, with $OUT set (the device tool sets it):
+# Run from the repository root after bash bench/bundle.sh (or bundle.sh --root ROOT --media: the
+# GStreamer 1.26 checks below), with $OUT set (the device tool sets it):
 #   bash bench/gpu-checks.sh              (TESTS=0: skip the test suites; TIMES=0: skip the GPU times)
 # (bundle.sh --media first: the CUDA checks decode its clips)
 # On the lent GPU: the test suites, then per-frame GPU time of each element at 1080p. Together they
@@ -9,6 +10,17 @@ source .gpu/env.sh
 export GST_VKCOMPUTE_TEST_NO_VALIDATION=1
 export LD_PRELOAD=$(ls /usr/local/nvidia/lib64/libnvidia-tls.so.* | head -1)
 vulkaninfo --summary 2>/dev/null | grep -E 'deviceName|driverInfo' | head -2
+if gst-inspect-1.0 --version | grep -qE 'version 1\.(2[4-9]|[3-9][0-9])'; then
+  # The GStreamer 1.26 bundle (bundle.sh --root ROOT --media): our elements inside GStreamer's Vulkan
+  # stack on the GPU, then its Vulkan Video decoders into them against NVIDIA's (decoder checks).
+  gst-inspect-1.0 --version | head -1
+  for t in test_gstvk_context test_gstvulkan test_gstvk_decoder_frames test_robustness; do
+    LUT_TEST_DATA_DIR=$PWD/tests/data "$t" > "$OUT/$t.log" 2>&1; echo "$t rc=$? $(grep '%:' "$OUT/$t.log")"
+  done
+  vkcompute-decoder-checks .gpu/media --vulkan > "$OUT/vulkan-decoder-checks.log" 2>&1
+  echo "vkcompute-decoder-checks --vulkan rc=$? $(tail -1 "$OUT/vulkan-decoder-checks.log")"
+  exit 0
+fi
 if [ "${TESTS:-1}" != 0 ]; then
 # CUDA and Vulkan on the GPU: the bridge's copies both ways (test_cuda_bridge), exported timelines
 # and waits for their values (test_external). Not the import of exported memory back into the same
@@ -22,7 +34,7 @@ test_command_reuse > "$OUT/test_command_reuse.log" 2>&1; echo "test_command_reus
 # The decoders' CUDA frames into our elements against system memory, with a seek, state cycles and
 # a resolution change (the clips of bundle.sh --media), then lost CUDA contexts (a process each).
 if [ -d .gpu/media ]; then
-  vkcompute-cuda-checks .gpu/media > "$OUT/cuda-checks.log" 2>&1; echo "vkcompute-cuda-checks rc=$? $(tail -1 "$OUT/cuda-checks.log")"
+  vkcompute-decoder-checks .gpu/media > "$OUT/cuda-checks.log" 2>&1; echo "vkcompute-decoder-checks rc=$? $(tail -1 "$OUT/cuda-checks.log")"
 fi
 test_lut_readers > "$OUT/test_lut_readers.log" 2>&1; echo "test_lut_readers rc=$? $(grep '%:' "$OUT/test_lut_readers.log")"
 # ffmpeg, the peer of the accuracy cases, is not on the GPU machine: the other lut cases only.

@@ -17,14 +17,20 @@
 # 4. AB=NAME (off by default): lumamax with CUDA memory, this build against the plugin in
 #    .gpu/NAME/libgstvkcompute.so (bench/plugin-build.sh), alternating, AB_ROUNDS rounds (2):
 #    COST_STREAMS live streams and one stream unpaced (the 120 s clip where bundled: LONG_CLIP=1).
-# UNPACED=0 LIVE=0 with COST or AB runs only those.
+# 5. VULKAN=1 (off by default; the GStreamer 1.26 bundle): GStreamer's Vulkan decoders into
+#    `lumamax ! histogram` on their device, through vulkandownload, and NVIDIA's decoder beside.
+# UNPACED=0 LIVE=0 with COST, AB or VULKAN runs only those.
 set -u
 source .gpu/env.sh
 export LD_PRELOAD=$(ls /usr/local/nvidia/lib64/libnvidia-tls.so.* 2>/dev/null | head -1)
 export GST_VKCOMPUTE_TEST_NO_VALIDATION=1
 media=.gpu/media
-decoder() {  # codec
-  echo "qtdemux ! ${1}parse ! nv${1}dec"
+decoder() {  # codec (DECODER=vulkan: GStreamer's Vulkan decoder; DOWNLOAD=1: then vulkandownload)
+  if [ "${DECODER:-nv}" = vulkan ]; then
+    echo "qtdemux ! ${1}parse ! vulkan${1}dec${DOWNLOAD:+ ! vulkandownload}"
+  else
+    echo "qtdemux ! ${1}parse ! nv${1}dec"
+  fi
 }
 bench() {  # codec, memory, elements, more options...
   local codec=$1 memory=$2 elements=$3
@@ -43,9 +49,9 @@ if [ "${UNPACED:-1}" != 0 ]; then
   echo "== 1. unpaced, ${STREAMS:-48} streams"
   for round in $(seq "${ROUNDS:-2}"); do
     for codec in ${CODECS:-h264 h265}; do
-      bench "$codec" cuda "" --streams "${STREAMS:-48}" --warmup 1.5 --window 2
+      bench "$codec" gpu "" --streams "${STREAMS:-48}" --warmup 1.5 --window 2
       for elements in lumamax histogram morph "$chain"; do
-        if [ $((round % 2)) = 1 ]; then order="cuda system"; else order="system cuda"; fi
+        if [ $((round % 2)) = 1 ]; then order="gpu system"; else order="system gpu"; fi
         for memory in $order; do bench "$codec" "$memory" "$elements" --streams "${STREAMS:-48}" --warmup 1.5 --window 2; done
       done
     done
@@ -54,9 +60,9 @@ fi
 if [ "${COST:-0}" != 0 ]; then
   echo "== 3. where an element's CPU goes"
   for pace in "--live --streams ${COST_STREAMS:-32}" "--streams ${STREAMS:-48}"; do
-    bench h264 cuda "" $pace --warmup 2 --window 3
+    bench h264 gpu "" $pace --warmup 2 --window 3
     for elements in identity "lumamax post-messages=false" lumamax histogram; do
-      bench h264 cuda "$elements" $pace --warmup 2 --window 3
+      bench h264 gpu "$elements" $pace --warmup 2 --window 3
     done
     bench h264 system lumamax $pace --warmup 2 --window 3
   done
@@ -64,9 +70,24 @@ fi
 if [ "${LIVE:-1}" != 0 ]; then
   echo "== 2. live at 30 frames/s"
   for k in ${LIVE_STREAMS:-48 96 128 160}; do
-    bench h264 cuda "" --streams "$k" --live --warmup 3 --window 3
-    bench h264 cuda lumamax --streams "$k" --live --warmup 3 --window 3
+    bench h264 gpu "" --streams "$k" --live --warmup 3 --window 3
+    bench h264 gpu lumamax --streams "$k" --live --warmup 3 --window 3
     bench h264 system lumamax --streams "$k" --live --warmup 3 --window 3
+  done
+fi
+if [ "${VULKAN:-0}" != 0 ]; then
+  # The GStreamer 1.26 bundle (bench/bundle.sh --root ROOT --media): `lumamax ! histogram` on the
+  # frames of GStreamer's Vulkan decoder (its images, on its device), after vulkandownload (system
+  # memory), and on NVIDIA's decoder's CUDA memory; each decoder alone first. Unpaced, STREAMS.
+  echo "== 5. GStreamer's Vulkan decoders, ${STREAMS:-48} streams"
+  for round in $(seq "${ROUNDS:-2}"); do
+    for codec in ${CODECS:-h264 h265}; do
+      DECODER=vulkan bench "$codec" gpu "" --streams "${STREAMS:-48}" --warmup 1.5 --window 2
+      DECODER=vulkan bench "$codec" gpu "lumamax ! histogram" --streams "${STREAMS:-48}" --warmup 1.5 --window 2
+      DECODER=vulkan DOWNLOAD=1 bench "$codec" system "lumamax ! histogram" --streams "${STREAMS:-48}" --warmup 1.5 --window 2
+      bench "$codec" gpu "" --streams "${STREAMS:-48}" --warmup 1.5 --window 2
+      bench "$codec" gpu "lumamax ! histogram" --streams "${STREAMS:-48}" --warmup 1.5 --window 2
+    done
   done
 fi
 if [ -n "${AB:-}" ]; then
@@ -79,8 +100,8 @@ if [ -n "${AB:-}" ]; then
       (
         [ "$build" = new ] || use_plugin_build "$build"
         echo "-- $build, round $round"
-        bench h264 cuda lumamax --live --streams "${COST_STREAMS:-32}" --warmup 2 --window 3
-        CLIP=$long bench h264 cuda lumamax --streams 1 --warmup 2 --window 3
+        bench h264 gpu lumamax --live --streams "${COST_STREAMS:-32}" --warmup 2 --window 3
+        CLIP=$long bench h264 gpu lumamax --streams 1 --warmup 2 --window 3
       )
     done
   done

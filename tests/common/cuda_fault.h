@@ -1,7 +1,7 @@
 // A CUDA context lost the way a fault of the GPU loses one: a kernel writes where no memory is
 // (CUDA_ERROR_ILLEGAL_ADDRESS, an Xid fault in the kernel's log). The error stays with the context:
 // every later call in it fails and the work queued in it is dropped. For the checks of a lost
-// context (issue 31): test_cuda_bridge and vkcompute-cuda-checks, on the lent GPU.
+// context (issue 31): test_cuda_bridge and vkcompute-decoder-checks, on the lent GPU.
 #pragma once
 
 #include <string>

@@ -1,12 +1,23 @@
-// vkcompute-cuda-checks MEDIA_DIR: on the lent GPU (bench/gpu-checks.sh, after bundle.sh --media),
-// NVIDIA's decoders into our elements with their CUDA memory, and our filters' frames out in CUDA
-// memory (read back by cudadownload), give the messages and the frames (every visible byte) that the
-// same pipelines give through system memory, across a flushing seek and state cycles, and a damaged
-// stream ends in EOS or a clean error, never a crash or a hang; so does a resolution change
+// vkcompute-decoder-checks MEDIA_DIR [--vulkan]: on the lent GPU (bench/gpu-checks.sh, after
+// bundle.sh --media), decoders' frames in GPU memory into our elements.
+//
+// NVIDIA's decoders (the default): their CUDA memory into our elements, and our filters' frames out
+// in CUDA memory (read back by cudadownload), give the messages and the frames (every visible byte)
+// that the same pipelines give through system memory, across a flushing seek and state cycles, and
+// a damaged stream ends in EOS or a clean error, never a crash or a hang; so does a resolution change
 // mid-stream. Per case: "equal" or the first difference. Last, a CUDA context lost mid-stream (a
 // faulting kernel in the decoder's context, and in the one our element made for its CUDA output),
 // each in a process of its own, ends in an error on the bus and NULL, never a hang or a crash, and
-// the Vulkan device works on. Exit status 1 when any case differs or fails.
+// the Vulkan device works on.
+//
+// --vulkan (GStreamer 1.24+: bundle.sh --root): GStreamer's Vulkan Video decoders (vulkanh264dec,
+// vulkanh265dec: NV12 in memory:VulkanImage) into our elements. Each of our elements runs on the
+// decoder's GstVulkanDevice (its gst-vulkan-device property) with no upload and no download, and the
+// messages and frames (read back by vulkandownload) equal those of the same elements after NVIDIA's
+// decoder through system memory, as played and after a flushing seek (not state cycles: GStreamer's
+// Vulkan elements started a second time are not reliable, docs/design.md).
+//
+// Exit status 1 when any case differs or fails.
 #include <gst/gst.h>
 #include <gst/video/video.h>
 
@@ -45,7 +56,32 @@ struct Seen {
   std::map<GstClockTime, uint64_t> frames;  // a hash of each frame's visible bytes at the sink
   std::string error;
   bool eos = false;
+  // Our elements (those with a gst-vulkan-device property) at the end of the run: how many, how many
+  // ran on a device of GStreamer's, and their uploads and downloads.
+  int ours = 0, on_gstreamers_device = 0;
+  guint64 copies = 0;
 };
+
+// Fills `seen`'s counts of our elements in `pipeline`, while it still plays.
+void count_ours(GstElement* pipeline, Seen& seen) {
+  GstIterator* it = gst_bin_iterate_recurse(GST_BIN(pipeline));
+  GValue item = G_VALUE_INIT;
+  while (gst_iterator_next(it, &item) == GST_ITERATOR_OK) {
+    GstElement* element = GST_ELEMENT(g_value_get_object(&item));
+    if (g_object_class_find_property(G_OBJECT_GET_CLASS(element), "gst-vulkan-device")) {
+      GstObject* device = nullptr;
+      guint64 uploads = 0, downloads = 0;
+      g_object_get(element, "gst-vulkan-device", &device, "uploads", &uploads, "downloads", &downloads,
+                   nullptr);
+      seen.ours++;
+      seen.on_gstreamers_device += device != nullptr;
+      seen.copies += uploads + downloads;
+      if (device) gst_object_unref(device);
+    }
+    g_value_reset(&item);
+  }
+  gst_iterator_free(it);
+}
 
 std::atomic<guint> g_frames{0};
 
@@ -149,6 +185,7 @@ Seen run(const std::string& description, const std::string& scenario) {
       seen.error = "the seek was refused";
   }
   if (seen.error.empty()) drain(pipeline, seen, 0);
+  count_ours(pipeline, seen);
   gst_element_set_state(pipeline, GST_STATE_NULL);
   gst_object_unref(pipeline);
   if (seen.error.empty() && !seen.eos) seen.error = "no EOS within 60 s";
@@ -161,32 +198,33 @@ Seen run(const std::string& description, const std::string& scenario) {
   return seen;
 }
 
-// "equal", or what differs first.
-std::string compare(const Seen& cuda, const Seen& system) {
-  if (!cuda.error.empty() || !system.error.empty())
-    return "ERROR (CUDA: " + (cuda.error.empty() ? "none" : cuda.error) +
+// "equal", or what differs first, between a run in the decoder's GPU memory (`gpu`, named `memory`)
+// and one through system memory.
+std::string compare(const Seen& gpu, const Seen& system, const std::string& memory = "CUDA memory") {
+  if (!gpu.error.empty() || !system.error.empty())
+    return "ERROR (" + memory + ": " + (gpu.error.empty() ? "none" : gpu.error) +
            "; system: " + (system.error.empty() ? "none" : system.error) + ")";
-  if (cuda.messages.size() != system.messages.size()) return "DIFFERENT: not the same elements posting";
-  if (cuda.frames.size() != system.frames.size()) {
+  if (gpu.messages.size() != system.messages.size()) return "DIFFERENT: not the same elements posting";
+  if (gpu.frames.size() != system.frames.size()) {
     const auto first_missing = [](const Seen& in, const Seen& from) {
       for (const auto& [ts, hash] : in.frames)
         if (!from.frames.count(ts)) return std::to_string(ts);
       return std::string("none");
     };
-    return "DIFFERENT: " + std::to_string(cuda.frames.size()) + " frames at the sink with CUDA memory, " +
-           std::to_string(system.frames.size()) +
-           " through system memory (first only with CUDA memory: " + first_missing(cuda, system) +
-           " ns, only through system memory: " + first_missing(system, cuda) + " ns)";
+    return "DIFFERENT: " + std::to_string(gpu.frames.size()) + " frames at the sink with " + memory + ", " +
+           std::to_string(system.frames.size()) + " through system memory (first only with " + memory + ": " +
+           first_missing(gpu, system) + " ns, only through system memory: " + first_missing(system, gpu) +
+           " ns)";
   }
-  for (const auto& [ts, hash] : cuda.frames) {
+  for (const auto& [ts, hash] : gpu.frames) {
     const auto it = system.frames.find(ts);
     if (it == system.frames.end() || it->second != hash || hash == 0)
       return "DIFFERENT: the frame at " + std::to_string(ts) + " ns";
   }
-  std::string counts = std::to_string(cuda.frames.size()) + " frames";
-  for (const auto& [element, by_time] : cuda.messages) {
+  std::string counts = std::to_string(gpu.frames.size()) + " frames";
+  for (const auto& [element, by_time] : gpu.messages) {
     const auto other = system.messages.find(element);
-    if (other == system.messages.end()) return "DIFFERENT: " + element + " posts only with CUDA memory";
+    if (other == system.messages.end()) return "DIFFERENT: " + element + " posts only with " + memory;
     if (by_time != other->second) {
       for (const auto& [ts, text] : by_time) {
         const auto it = other->second.find(ts);
@@ -308,15 +346,51 @@ int lost_case(const std::string& media, size_t index) {
 
 }  // namespace
 
+// The --vulkan checks (above).
+int vulkan_checks(const std::string& media) {
+  struct Case {
+    std::string clip, codec, elements;
+  };
+  const std::vector<Case> cases = {
+      {"h264-1080p.mp4", "h264", "lumamax count=4 ! histogram"},
+      {"h265-1080p.mp4", "h265", "morph ! lumamax"},
+      {"h264-1080p.mp4", "h264", "morph operation=open width=9 height=9 ! lumamax ! histogram"},
+  };
+  int failures = 0;
+  for (const Case& c : cases) {
+    const std::string source =
+        "filesrc location=" + media + "/" + c.clip + " ! qtdemux ! " + c.codec + "parse ! ";
+    for (const std::string scenario : {"play", "seek"}) {
+      const Seen vulkan =
+          run(source + "vulkan" + c.codec + "dec ! " + c.elements + " ! vulkandownload ! fakesink name=out",
+              scenario);
+      const Seen nvidia = run(
+          source + "nv" + c.codec + "dec ! video/x-raw ! " + c.elements + " ! fakesink name=out", scenario);
+      std::string verdict = compare(vulkan, nvidia, "Vulkan memory");
+      if (vulkan.ours == 0 || vulkan.on_gstreamers_device != vulkan.ours || vulkan.copies != 0)
+        verdict = "NOT ON GSTREAMER'S DEVICE: " + std::to_string(vulkan.on_gstreamers_device) + " of " +
+                  std::to_string(vulkan.ours) + " elements, " + std::to_string(vulkan.copies) +
+                  " uploads and downloads; " + verdict;
+      failures += verdict.rfind("equal", 0) != 0;
+      std::printf("vulkan%sdec | %s | %s: %s\n", c.codec.c_str(), c.elements.c_str(), scenario.c_str(),
+                  verdict.c_str());
+      std::fflush(stdout);
+    }
+  }
+  std::printf("%d of %zu Vulkan decoder cases differ or fail\n", failures, cases.size() * 2);
+  return failures ? 1 : 0;
+}
+
 int main(int argc, char** argv) {
   gst_init(&argc, &argv);
   GST_DEBUG_CATEGORY_INIT(gst_vkcompute_runtime_debug, "vkcompute", 0, "vkcompute Vulkan runtime");
   if (argc < 2) {
-    std::fprintf(stderr, "usage: %s MEDIA_DIR (bench/bundle.sh --media makes it)\n", argv[0]);
+    std::fprintf(stderr, "usage: %s MEDIA_DIR [--vulkan] (bench/bundle.sh --media makes it)\n", argv[0]);
     return 2;
   }
   const std::string media = argv[1];
   if (argc == 4 && std::string(argv[2]) == "--lost") return lost_case(media, std::stoul(argv[3]));
+  if (argc == 3 && std::string(argv[2]) == "--vulkan") return vulkan_checks(media);
   // A damaged copy of the H.264 elementary stream: a run of garbage in its middle.
   const std::string damaged = "/tmp/vkc-damaged.h264";
   {
