@@ -1,8 +1,6 @@
 // The frame pool of the base class (gst/base/bufferpool.hpp) on its own, with system memory: it
-// makes nothing when it starts, makes a buffer only when none waits in it, and, with giving back on
-// (the default), keeps what the stream had in use at once lately and gives back what a burst made
-// once the stream runs steadily again; with it off (GST_VKCOMPUTE_TRIM=0) it keeps all it made.
-// Each test runs in a process of its own (check forks), which reads the variable once.
+// makes nothing when it starts, makes a buffer only when none waits in it, keeps what the stream had
+// in use at once lately and gives back what a burst made once the stream runs steadily again.
 #include <gst/video/video.h>
 
 #include <set>
@@ -114,7 +112,6 @@ GST_START_TEST(test_starts_empty_and_grows_on_demand) {
 GST_END_TEST;
 
 GST_START_TEST(test_gives_back_what_a_burst_made) {
-  g_unsetenv("GST_VKCOMPUTE_TRIM");  // on by default
   GstBufferPool* pool = StartedPool(3);
   Memories memories;
   std::vector<GstBuffer*> out;
@@ -139,7 +136,6 @@ GST_START_TEST(test_gives_back_what_a_burst_made) {
 GST_END_TEST;
 
 GST_START_TEST(test_keeps_what_a_steady_stream_uses) {
-  g_setenv("GST_VKCOMPUTE_TRIM", "1", TRUE);
   GstBufferPool* pool = StartedPool(2);
   Memories memories;
   // Four out at once, again and again: after the first round the pool makes and frees nothing.
@@ -173,17 +169,10 @@ void BurstThenSteady(GstBufferPool* pool, size_t dear, guint freed) {
 
 }  // namespace
 
-GST_START_TEST(test_keeps_everything_with_giving_back_off) {
-  g_setenv("GST_VKCOMPUTE_TRIM", "0", TRUE);
-  BurstThenSteady(StartedPool(3), 0, 0);
-}
-GST_END_TEST;
-
 // A buffer whose memory is dear to make again (another GPU's import of it would be made anew) is
 // kept when the pool would give it back; the others of the same burst go: the stream runs on the
 // two dear ones, the other four are freed.
 GST_START_TEST(test_keeps_what_is_dear_to_make_again) {
-  g_unsetenv("GST_VKCOMPUTE_TRIM");
   BurstThenSteady(StartedPool(3, IsDear), 2, 4);
 }
 GST_END_TEST;
@@ -192,7 +181,6 @@ GST_END_TEST;
 // again, and from then on remembers four windows, so the same steady
 // use that gave the first burst back keeps the second's.
 GST_START_TEST(test_bursts_that_come_back_are_kept) {
-  g_unsetenv("GST_VKCOMPUTE_TRIM");
   GstBufferPool* pool = StartedPool(3);
   Memories memories;
   std::vector<GstBuffer*> out;
@@ -241,7 +229,6 @@ struct ModelPool {
 // span the period, when the bursts come back within the two windows remembered after a give-back;
 // further apart, each burst is made again; a stream with one burst keeps remembering two windows.
 GST_START_TEST(test_bursts_that_keep_coming_back_stop_the_making) {
-  g_unsetenv("GST_VKCOMPUTE_TRIM");
   constexpr int64_t kMs = 1'000'000;
   for (int64_t period_ms : {1'500, 3'000, 3'900, 7'000}) {
     ModelPool pool;
@@ -280,7 +267,6 @@ static Suite* bufferpool_suite() {
   tcase_add_test(tcase, test_starts_empty_and_grows_on_demand);
   tcase_add_test(tcase, test_gives_back_what_a_burst_made);
   tcase_add_test(tcase, test_keeps_what_a_steady_stream_uses);
-  tcase_add_test(tcase, test_keeps_everything_with_giving_back_off);
   tcase_add_test(tcase, test_keeps_what_is_dear_to_make_again);
   tcase_add_test(tcase, test_bursts_that_come_back_are_kept);
   tcase_add_test(tcase, test_bursts_that_keep_coming_back_stop_the_making);

@@ -154,7 +154,6 @@ static Suite* memory_blocks_suite() {
 
 int main(int argc, char** argv) {
   vktest::Init(&argc, &argv);
-  g_unsetenv("GST_VKCOMPUTE_MEMORY_BLOCKS");  // every buffer in blocks, whatever the caller's setting
   GST_DEBUG_CATEGORY_INIT(gst_vkcompute_runtime_debug, "vkcompute", 0, "vkcompute Vulkan runtime");
   return gst_check_run_suite(memory_blocks_suite(), "memory_blocks", __FILE__);
 }

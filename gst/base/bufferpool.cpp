@@ -125,13 +125,10 @@ void finalize(GObject* object) {
 void vkcompute_buffer_pool_class_init(VkComputeBufferPoolClass* klass) {
   GstBufferPoolClass* pool_class = GST_BUFFER_POOL_CLASS(klass);
   pool_class->start = start_empty;
-  // Counting what is out costs a lock on every acquire and release: only when giving back is on.
-  if (vkc::RecentPeak::enabled()) {
-    pool_class->alloc_buffer = alloc_buffer;
-    pool_class->free_buffer = free_buffer;
-    pool_class->acquire_buffer = acquire_buffer;
-    pool_class->release_buffer = release_buffer;
-  }
+  pool_class->alloc_buffer = alloc_buffer;
+  pool_class->free_buffer = free_buffer;
+  pool_class->acquire_buffer = acquire_buffer;
+  pool_class->release_buffer = release_buffer;
   G_OBJECT_CLASS(klass)->finalize = finalize;
   GST_DEBUG_CATEGORY_INIT(gst_vkcompute_pool_debug, "vkcomputepool", 0, "vkcompute buffer pools");
 }

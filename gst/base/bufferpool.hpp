@@ -7,8 +7,7 @@
 // (vk/memory_blocks.hpp), not allocated from the driver one by one, which stalled every stream when
 // pools grew under load.
 //
-// Unless GST_VKCOMPUTE_TRIM=0 (docs/design.md, "What a stream holds"), a pool keeps
-// as many buffers as were in use at once over the last one to two seconds (RecentPeak): a pool
+// A pool keeps (docs/design.md, "What a stream holds") as many buffers as were in use at once over the last one to two seconds (RecentPeak): a pool
 // that grew while every stream of the process started at once, or while the GPU fell behind for a
 // moment, gives the extra frames back once the stream runs steadily again, instead of holding them
 // for its life; one whose bursts come back soon after a give-back remembers longer windows. It also frees a

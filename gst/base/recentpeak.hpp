@@ -1,8 +1,8 @@
 // The most of something in use at once lately: in the current window of kWindowNs and the ones
-// before, two at first. What a stream's frames and copies are kept by, when giving memory back is
-// on (enabled()): a burst (every stream of a process starting at once, the GPU falling behind for
-// a moment) grows them, and what it grew goes once the stream has run steadily for the windows
-// remembered, while what a steady stream uses is never given back between two of its frames.
+// before, two at first. What a stream's frames and copies are kept by: a burst (every stream of a process
+// starting at once, the GPU falling behind for a moment) grows them, and what it grew goes once the stream
+// has run steadily for the windows remembered, while what a steady stream uses is never given back between
+// two of its frames.
 //
 // A stream whose bursts come back (a late source catching up again and again) would give back and
 // make again at every one: on the lent H200, 400 live NV12 streams knocked late by a 3 s CPU hog
@@ -17,8 +17,6 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <cstdlib>
-#include <cstring>
 
 namespace vkc {
 
@@ -41,10 +39,8 @@ class RecentPeak {
     last_ = in_use;
   }
 
-  // How many to keep: the most in use at once in this window and the ones remembered before it;
-  // everything ever made when giving back is off (enabled()).
+  // How many to keep: the most in use at once in this window and the ones remembered before it.
   uint32_t keep() const {
-    if (!enabled()) return UINT32_MAX;
     uint32_t most = peak_;
     for (uint32_t i = 1; i < windows_; i++)
       most = std::max(most, closed_[(next_ + kMaxWindows - i) % kMaxWindows]);
@@ -61,18 +57,6 @@ class RecentPeak {
   }
   // How many windows keep() looks at: 2 until bursts came back.
   uint32_t windows() const { return windows_; }
-
-  // On unless GST_VKCOMPUTE_TRIM=0. It was off while 64 to 120 live five-element chains on the lent
-  // H200 stopped for good now and then with it on (docs/benchmarks.md, runs 15-18): the stop was a
-  // GPU stall at the start that came without it too (the lut table's copy on the compute queue;
-  // none in 53 starts since that moved, runs 32-42).
-  static bool enabled() {
-    static const bool on = [] {
-      const char* value = std::getenv("GST_VKCOMPUTE_TRIM");
-      return !value || std::strcmp(value, "0") != 0;
-    }();
-    return on;
-  }
 
  private:
   void close_window(uint32_t peak) {

@@ -27,7 +27,7 @@ Buffer& SlotCopies::slot_buffer(uint32_t slot, Copies& copies, vk::DeviceSize by
   copies.in_use.note(busy + 1, now_ns);
   auto fits = std::find_if(copies.spare.begin(), copies.spare.end(),
                            [&](const std::unique_ptr<Buffer>& spare) { return spare->size() >= bytes; });
-  if (fits != copies.spare.end() && RecentPeak::enabled() && (*fits)->worth_moving()) {
+  if (fits != copies.spare.end() && (*fits)->worth_moving()) {
     copies.spare.erase(fits);  // its frames completed: freed now, and made again below
     fits = copies.spare.end();
   }

@@ -56,21 +56,12 @@ bool MemoryBlocks::place(Block& block, vk::DeviceSize size, vk::DeviceSize align
 }
 
 namespace {
-// Frames (buffers this large) may get memory of their own, to compare. With device-local frames of
-// their own, one of two cases of 64 live chains at 1080p on the H200 fell behind for good (a
-// vkAllocateMemory under the blocks' lock for every frame a pool makes); pinned host memory frame by
-// frame stalled every stream (docs/benchmarks.md).
-constexpr vk::DeviceSize kFrameBytes = 4ull << 20;
-
-// Whether a buffer goes into a block. GST_VKCOMPUTE_MEMORY_BLOCKS: unset or "all" for every buffer
-// up to a quarter block; "host" for all but device-local frames; "small" for buffers below
-// kFrameBytes of either kind; "none" for none (docs/benchmarks.md).
-bool in_blocks(bool host_visible, vk::DeviceSize size) {
-  const char* mode = g_getenv("GST_VKCOMPUTE_MEMORY_BLOCKS");
-  if (g_strcmp0(mode, "none") == 0) return false;
-  if (size > MemoryBlocks::kBlockBytes / 4) return false;
-  if (size < kFrameBytes || !mode || g_strcmp0(mode, "all") == 0) return true;
-  return host_visible && g_strcmp0(mode, "host") == 0;
+// Every buffer up to a quarter block goes into a block; larger ones get memory of their own. (Frames
+// with device-local memory of their own had one of two cases of 64 live chains at 1080p on the H200
+// fall behind for good: a vkAllocateMemory under the blocks' lock for every frame a pool makes;
+// pinned host memory frame by frame stalled every stream; docs/benchmarks/history.md.)
+bool in_blocks(vk::DeviceSize size) {
+  return size <= MemoryBlocks::kBlockBytes / 4;
 }
 
 // Host-visible buffers of a frame's size start on a 2 MiB boundary: the GPU read and wrote frames in
@@ -83,7 +74,7 @@ constexpr vk::DeviceSize kLargeHostAlignment = 2ull << 20;
 BlockRange MemoryBlocks::allocate(uint32_t type, vk::DeviceSize size, vk::DeviceSize alignment, bool map) {
   if (map && size >= kLargeHostAlignment) alignment = std::max(alignment, kLargeHostAlignment);
   alignment = std::max<vk::DeviceSize>(alignment, 1);
-  const bool own = !in_blocks(map, size);
+  const bool own = !in_blocks(size);
   if (!own) {
     std::lock_guard<std::mutex> guard(lock_);
     // The fullest blocks first: frames pile into few blocks, and blocks that streams give frames
@@ -135,13 +126,8 @@ bool MemoryBlocks::worth_moving(const BlockRange& range) {
            fit(*b, range.size, range.alignment) != b->free.end();
   });
   if (!fuller_has_room) return false;
-  static const int64_t per_second = [] {
-    const char* env = g_getenv("GST_VKCOMPUTE_MOVES_PER_SECOND");
-    const int64_t value = env ? g_ascii_strtoll(env, nullptr, 10) : 0;
-    return value > 0 ? value : kMovesPerSecond;
-  }();
   const int64_t now = g_get_monotonic_time();
-  if (now - last_move_us_ < G_USEC_PER_SEC / per_second) return false;
+  if (now - last_move_us_ < G_USEC_PER_SEC / kMovesPerSecond) return false;
   last_move_us_ = now;
   return true;
 }

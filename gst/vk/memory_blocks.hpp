@@ -45,7 +45,7 @@ class MemoryBlocks {
   // Moves a second on the device (worth_moving()), whatever the number of streams: each costs a
   // buffer made again, and a GPU that falls behind keeps blocks from filling. One a second per pool
   // without this cap, 120 live chains on the H200 fell further behind than without moves
-  // (docs/benchmarks.md). GST_VKCOMPUTE_MOVES_PER_SECOND sets another cap, to compare.
+  // (docs/benchmarks.md).
   static constexpr int64_t kMovesPerSecond = 128;
   // Empty blocks beyond the spare go back to the driver one at a time (drain()), this far apart on
   // the device: NVIDIA's driver holds the GPU's work while it frees memory, and the pools of 64 live
