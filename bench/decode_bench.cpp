@@ -7,21 +7,20 @@
 // Each stream is `filesrc ! DECODER [! video/x-raw] [! ELEMENTS] ! fakesink`: with --memory gpu the
 // frames stay in the decoder's memory (NVIDIA's CUDA memory, or the Vulkan images of GStreamer's
 // Vulkan decoders: our elements read them on the GPU), with system they go through system memory
-// (`video/x-raw` after the decoder, or a DECODER that ends in vulkandownload); without --elements, decode alone, the
-// ceiling. After --warmup seconds (2) it counts, over --window seconds (3), the frames that reach the
-// sinks and the CPU time of the whole process (getrusage): frames/s and CPU per frame. With --live
-// the sinks play in real time (sync=true, 30 frames/s for the clips of bundle.sh --media; stream i's
-// frames due i/K of a frame interval later than stream 0's) and a frame that reaches its sink after
-// its time is late (the first ones listed after the result: stream, frame, how late, when); unpaced
-// otherwise. Also reports the uploads and
-// downloads our elements counted (0 on the GPU path: no CPU copy of a frame), and whether a stream
-// ended inside the window (the numbers then undercount: use a longer clip or fewer streams).
-// With --queue a queue after the decoder runs the elements in a thread of their own: the CPU of the
-// queues' threads and of our completion service's, per frame, is then the elements' own (with the
-// queue's, which decode alone with --queue shows), apart from the decoder's, whose CUDA calls spin
-// while the GPU is busy (the whole process's CPU per frame grows with the GPU's load). The same CPU by
-// group of threads (the queues', our completion service's "wait", its workers' "done"), with how often
-// they went to sleep, per frame: where an element's cost sits, and how many hand-overs a frame takes.
+// (`video/x-raw` after the decoder, or a DECODER that ends in vulkandownload); without --elements, decode
+// alone, the ceiling. After --warmup seconds (2) it counts, over --window seconds (3), the frames that reach
+// the sinks and the CPU time of the whole process (getrusage): frames/s and CPU per frame. With --live the
+// sinks play in real time (sync=true, 30 frames/s for the clips of bundle.sh --media; stream i's frames due
+// i/K of a frame interval later than stream 0's) and a frame that reaches its sink after its time is late
+// (the first ones listed after the result: stream, frame, how late, when); unpaced otherwise. Also reports
+// the uploads and downloads our elements counted (0 on the GPU path: no CPU copy of a frame), and whether a
+// stream ended inside the window (the numbers then undercount: use a longer clip or fewer streams). With
+// --queue a queue after the decoder runs the elements in a thread of their own: the CPU of the queues'
+// threads and of our completion service's, per frame, is then the elements' own (with the queue's, which
+// decode alone with --queue shows), apart from the decoder's, whose CUDA calls spin while the GPU is busy
+// (the whole process's CPU per frame grows with the GPU's load). The same CPU by group of threads (the
+// queues', our completion service's "wait", its workers' "done"), with how often they went to sleep, per
+// frame: where an element's cost sits, and how many hand-overs a frame takes.
 #include <dirent.h>
 #include <gst/base/gstbasesink.h>
 #include <gst/gst.h>
