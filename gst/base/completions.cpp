@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "vk/device.hpp"
+#include "vk/timeline.hpp"
 
 GST_DEBUG_CATEGORY_STATIC(completions_debug);
 #define GST_CAT_DEFAULT completions_debug
@@ -55,6 +56,7 @@ CompletionService::~CompletionService() {
     standby_timer_.set(Clock::now());
   }
   for (std::thread& t : threads_) t.join();
+  if (gpu_waiter_.joinable()) gpu_waiter_.join();
   GST_INFO("%s: %" G_GUINT64_FORMAT " rounds, %" G_GUINT64_FORMAT " looks (%" G_GUINT64_FORMAT
            " as their points passed), %" G_GUINT64_FORMAT
            " finishes on its thread that cannot block, %" G_GUINT64_FORMAT " that may (%" G_GUINT64_FORMAT
@@ -77,11 +79,52 @@ std::shared_ptr<CompletionService> CompletionService::for_device(const Device& d
   if (!service) {
     const std::string name = "vkc" + std::to_string(device.index());
     service = std::make_shared<CompletionService>(name);
+    if (semaphore_waits())
+      service->gpu_waiter_ = std::thread(&CompletionService::wait_for_gpu, service.get(), name + ":gpu",
+                                         std::cref(device.timeline(QueueRole::kCompute)));
     slot = service;
   }
   // A device closed and another opened at its address finds its own service: the old one's last
   // holder has let it go before the device could close.
   return service;
+}
+
+bool CompletionService::semaphore_waits() {
+  static const bool on = g_strcmp0(g_getenv("GST_VKCOMPUTE_WAIT"), "semaphore") == 0;
+  return on;
+}
+
+void CompletionService::wait_for_gpu(const std::string& name, const Timeline& timeline) {
+  pthread_setname_np(pthread_self(), name.c_str());
+  const vk::raii::Device& device = timeline.device();
+  const vk::Semaphore semaphore = timeline.semaphore();
+  uint64_t target = timeline.seen() + 1;
+  for (;;) {
+    {
+      std::lock_guard<std::mutex> guard(lock_);
+      if (stopping_) return;
+    }
+    if (timeline.submitted() < target) {  // nothing on the queue to wait for yet
+      std::this_thread::sleep_for(std::chrono::microseconds(100));
+      continue;
+    }
+    try {
+      const vk::SemaphoreWaitInfo info{.semaphoreCount = 1, .pSemaphores = &semaphore, .pValues = &target};
+      // A bounded wait, so that a stop is seen.
+      if (device.waitSemaphores(info, 1'000'000) != vk::Result::eSuccess) continue;
+      timeline.reached(target);  // reads how far the queue got
+    } catch (const vk::DeviceLostError&) {
+      return;  // the clients' looks report it
+    }
+    target = timeline.seen() + 1;
+    // Every client with a frame in flight looks now (an idle one has nothing to look at).
+    std::lock_guard<std::mutex> guard(lock_);
+    const Clock::time_point now = Clock::now();
+    for (Entry& e : entries_)
+      if (!e.finishing && e.next != Clock::time_point::max()) e.next = std::min(e.next, now);
+    planned_wake_ = now;
+    timer_.set(now);
+  }
 }
 
 CompletionService::Entry* CompletionService::add(Client* client) {

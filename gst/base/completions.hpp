@@ -17,8 +17,10 @@
 //
 // Why naps and not a blocking wait: NVIDIA's driver spins in its waits (vkWaitForFences,
 // vkWaitSemaphores) for the whole GPU time, so a waiting thread costs a core per device; a look is
-// a read of the timeline's counter (a thread blocked in vkWaitSemaphores on the compute timeline
-// spun a core on the H200 and cost 2-3 times the CPU per frame: docs/design.md).
+// a read of the timeline's counter. GST_VKCOMPUTE_WAIT=semaphore adds the other way, to compare
+// (docs/benchmarks.md): a thread per device ("<name>:gpu") blocks in vkWaitSemaphores for the next
+// value of the compute queue's timeline and looks at every client each time one is reached, and the
+// clients' naps become a fallback of kSemaphoreFallback.
 //
 // No GObject in here: tests/test_scheduler.cpp runs it with fake clients' GPUs.
 #pragma once
@@ -39,6 +41,7 @@
 namespace vkc {
 
 class Device;
+class Timeline;
 
 class CompletionService {
  public:
@@ -107,7 +110,12 @@ class CompletionService {
   void wake(Entry* entry, Clock::time_point when, Client::Point point);
 
   // Threads of the service now: its waiting thread, its GPU waiter and its workers.
-  size_t threads() const { return 2 + workers_.threads(); }
+  size_t threads() const { return 2 + (gpu_waiter_.joinable() ? 1 : 0) + workers_.threads(); }
+
+  // GST_VKCOMPUTE_WAIT=semaphore: a thread blocks on the device's compute timeline (above).
+  static bool semaphore_waits();
+  // How long a client waits before looking again while a GPU waiter watches its frames.
+  static constexpr auto kSemaphoreFallback = std::chrono::milliseconds(2);
 
  private:
   // A thread of the service (`me`: 0 or 1): leads the rounds while leader_ is `me`, else stands by.
@@ -116,6 +124,9 @@ class CompletionService {
   void lead(int me, std::unique_lock<std::mutex>& guard);
   // Whether the calling thread is one of the service's two.
   bool on_service_thread() const;
+  // The GPU waiter's thread: blocks until `timeline` reaches the value after the last one seen, then
+  // has every client looked at.
+  void wait_for_gpu(const std::string& name, const Timeline& timeline);
   // wake() with the lock held.
   void wake_locked(Entry* entry, Clock::time_point when);
   // Finishes the client on a worker. Lock held.
@@ -168,6 +179,7 @@ class CompletionService {
   bool standby_free_ = true;      // lock
   Clock::time_point lend_until_;  // lock
   WakeTimer standby_timer_;       // set with the lock held
+  std::thread gpu_waiter_;        // semaphore_waits() only
 };
 
 }  // namespace vkc

@@ -338,7 +338,9 @@ CompletionService::Client::Look FrameScheduler::look(Clock::time_point now, Cloc
       if (first_waiter) nap = std::min(nap, std::max(waited / 8, kShortestNapNs));
     }
     if (first_waiter && pending.due_ns != 0) nap = std::min(nap, std::max(pending.due_ns, kShortestNapNs));
-    next = busy ? now + kBusyRingLook : Clock::now() + std::chrono::nanoseconds(nap);
+    next = busy                                   ? now + kBusyRingLook
+           : CompletionService::semaphore_waits() ? now + CompletionService::kSemaphoreFallback
+                                                  : Clock::now() + std::chrono::nanoseconds(nap);
     // The streaming thread's frames are not others' first waiter: the service looks at them seldom.
     if (!busy) point = std::move(pending.point);
     pending_at_ns_ = waited;
