@@ -138,8 +138,8 @@ class Gate {
 
 class FakeFrame : public FrameScheduler::Work {
  public:
-  FakeFrame(int n, Log& log, GstFlowReturn flow, Gate* gate, bool may_block, bool slow)
-      : n_(n), log_(log), flow_(flow), gate_(gate), may_block_(may_block), slow_(slow) {}
+  FakeFrame(int n, Log& log, GstFlowReturn flow, Gate* gate, bool may_block)
+      : n_(n), log_(log), flow_(flow), gate_(gate), may_block_(may_block) {}
   ~FakeFrame() override { log_.add(log_.released, n_); }
   GstFlowReturn finish() override {
     if (gate_) gate_->pass();
@@ -150,7 +150,6 @@ class FakeFrame : public FrameScheduler::Work {
     return flow_;
   }
   bool may_block() const override { return may_block_; }
-  bool slow() const override { return slow_; }
 
  private:
   int n_;
@@ -158,7 +157,6 @@ class FakeFrame : public FrameScheduler::Work {
   GstFlowReturn flow_;
   Gate* gate_;
   bool may_block_;
-  bool slow_;
 };
 
 // A scheduler over a fake GPU, and the streaming thread's side of it.
@@ -174,13 +172,13 @@ struct Rig {
             std::move(service)) {}
   // reserve() and push() of frame `n`, as the element does; returns reserve()'s flow.
   GstFlowReturn submit(int n, GstFlowReturn finish_flow = GST_FLOW_OK, Gate* gate = nullptr,
-                       bool may_block = true, bool slow = false) {
+                       bool may_block = true) {
     uint32_t slot = 0;
     const GstFlowReturn flow = scheduler.reserve(slot);
     if (flow != GST_FLOW_OK) return flow;
     fail_unless(slot == uint32_t(n) % kDepth, "frame %d got slot %u", n, slot);
     gpu.submit(slot, n);
-    scheduler.push(std::make_unique<FakeFrame>(n, log, finish_flow, gate, may_block, slow));
+    scheduler.push(std::make_unique<FakeFrame>(n, log, finish_flow, gate, may_block));
     return GST_FLOW_OK;
   }
   FakeGpu gpu;
@@ -434,26 +432,18 @@ GST_START_TEST(test_many_schedulers_share_one_service) {
 GST_END_TEST;
 
 // Frames are finished on the service's thread, with no hand-over to another thread, whether or not
-// their finish may block (a push downstream); one whose finish takes long for sure (an import to
-// unpin, queries to read) goes to a worker at once.
+// their finish may block (a push downstream).
 GST_START_TEST(test_finishes_stay_on_the_service_thread) {
-  struct Case {
-    bool may_block, slow;
-    const char* what;
-    const char* thread;
-  };
-  for (const Case& c :
-       {Case{true, false, "may block", "test:wait"}, Case{false, false, "cannot block", "test:wait"},
-        Case{true, true, "take long", "test:done"}}) {
+  for (bool may_block : {true, false}) {
     Rig rig;
     for (int n = 0; n < 6; ++n) {
-      ExpectFlow(rig.submit(n, GST_FLOW_OK, nullptr, c.may_block, c.slow), GST_FLOW_OK, "submit(n)");
+      ExpectFlow(rig.submit(n, GST_FLOW_OK, nullptr, may_block), GST_FLOW_OK, "submit(n)");
       rig.gpu.complete(n);
       fail_unless(rig.log.wait_for(rig.log.finished, size_t(n) + 1), "frame %d did not leave on its own", n);
     }
-    fail_unless(rig.log.get_threads() == std::set<std::string>{c.thread},
-                "frames that %s were finished on %s, not only on %s", c.what,
-                Text(rig.log.get_threads()).c_str(), c.thread);
+    fail_unless(rig.log.get_threads() == std::set<std::string>{"test:wait"},
+                "frames that %s were finished on %zu thread(s), not only on the service's",
+                may_block ? "may block" : "cannot block", rig.log.get_threads().size());
   }
 }
 GST_END_TEST;
@@ -564,7 +554,7 @@ struct PointRig {
   void submit() {
     uint32_t slot = 0;
     ExpectFlow(scheduler.reserve(slot), GST_FLOW_OK, "reserve()");
-    scheduler.push(std::make_unique<FakeFrame>(0, log, GST_FLOW_OK, nullptr, false, false), point());
+    scheduler.push(std::make_unique<FakeFrame>(0, log, GST_FLOW_OK, nullptr, false), point());
   }
   std::atomic<uint64_t>& reached_;
   std::shared_ptr<std::atomic<uint64_t>> value_;

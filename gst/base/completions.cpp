@@ -186,15 +186,6 @@ std::unique_lock<std::mutex> CompletionService::take_lock() {
   return guard;
 }
 
-void CompletionService::hand_over(Entry* entry) {
-  handed_over_++;
-  workers_.run([this, entry] {
-    entry->client->finish(false);
-    finished(entry);
-  });
-  most_workers_ = std::max(most_workers_, workers_.threads());
-}
-
 void CompletionService::finished(Entry* entry) {
   const std::unique_lock<std::mutex> guard = take_lock();
   finished_locked(entry);
@@ -301,15 +292,11 @@ void CompletionService::lead(int me, std::unique_lock<std::mutex>& guard) {
         } else if (look == Client::Look::kReady) {
           e.finishing = true;
           lent_.push_back(&e);
-        } else if (look == Client::Look::kHandOver) {
-          e.finishing = true;
-          hand_over(&e);
         } else if (look == Client::Look::kLater) {
           e.next = std::min(e.next, next);
           e.point = std::move(point);
         }
-        moved = moved || look == Client::Look::kReady || look == Client::Look::kFinishHere ||
-                look == Client::Look::kHandOver;
+        moved = moved || look == Client::Look::kReady || look == Client::Look::kFinishHere;
         settled_.notify_all();
       }
       // Finishes that may block, first (they push frames): here, no wake of another thread, while the
@@ -319,7 +306,12 @@ void CompletionService::lead(int me, std::unique_lock<std::mutex>& guard) {
         Entry* e = lent_.front();
         lent_.erase(lent_.begin());
         if (!standby_free_) {
-          hand_over(e);
+          handed_over_++;
+          workers_.run([this, e] {
+            e->client->finish(false);
+            finished(e);
+          });
+          most_workers_ = std::max(most_workers_, workers_.threads());
           continue;
         }
         lending_ = true;

@@ -52,9 +52,8 @@ class CompletionService {
     enum class Look {
       kIdle,        // nothing to look at until the client calls wake()
       kLater,       // look again at `next` (or when the client calls wake())
-      kReady,       // finish() is due and may block: the oldest frame is done (or failed)
+      kReady,       // finish() is due on a worker: the oldest frame is done (or failed)
       kFinishHere,  // finish() is due and cannot block: on the service's thread, no hand-over
-      kHandOver,    // finish() is due and takes long for sure: on a worker
     };
     // Where a waited-for frame ends, when the client knows: done once `counter` (a queue's timeline
     // as far as reads have seen it) holds `value` (0 until the frame's batch is sent). `value`
@@ -77,9 +76,8 @@ class CompletionService {
     // of a chain's elements, which end at one point, cost one look until done, and a round
     // finishes every frame the counter passed.
     virtual Look look(Clock::time_point now, Clock::time_point& next, Point& point) = 0;
-    // After look() said kReady (on the service's thread or a worker, `here` false), kHandOver (on a
-    // worker, `here` false) or kFinishHere (on the service's thread, `here` true: finishes nothing
-    // that may block). The client is looked at again after
+    // After look() said kReady (on a worker, `here` false) or kFinishHere (on the service's
+    // thread, `here` true: finishes nothing that may block). The client is looked at again after
     // it returns if it called wake() meanwhile (it has frames left in flight).
     virtual void finish(bool here) = 0;
 
@@ -129,8 +127,6 @@ class CompletionService {
   void wait_for_gpu(const std::string& name, const Timeline& timeline);
   // wake() with the lock held.
   void wake_locked(Entry* entry, Clock::time_point when);
-  // Finishes the client on a worker. Lock held.
-  void hand_over(Entry* entry);
   // After a finish: the client is looked at again if it called wake() meanwhile.
   void finished(Entry* entry);
   void finished_locked(Entry* entry);

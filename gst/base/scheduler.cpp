@@ -349,8 +349,7 @@ CompletionService::Client::Look FrameScheduler::look(Clock::time_point now, Cloc
   if (status == Completion::kDone && !busy) learn_wait(pending_at_ns_, waited);
   found_ = status;
   finishing_ = true;  // the turn is the finisher's until finish() settles the frame
-  const Work& work = *in_flight_.front();
-  return work.slow() ? Look::kHandOver : work.may_block() ? Look::kReady : Look::kFinishHere;
+  return in_flight_.front()->may_block() ? Look::kReady : Look::kFinishHere;
 }
 
 void FrameScheduler::finish(bool here) {
