@@ -5,15 +5,13 @@
 // where its oldest frame stands (look(): a read of the frame's point on the device's timeline,
 // no wait), naps until the earliest moment any client asked to be looked at again (of the clients
 // waiting on one queue, the first waiter's: the others are looked at once the queue passes their
-// points, Client::look()), and finishes each client whose oldest frame is done: pushes its output,
-// posts its message. It does so on its own thread, with no hand-over: waking another thread cost a
-// live chain 0.065 ms per frame at the median on the lent H200 (a sleeping worker on another vCPU),
-// more than the rest of the service. A finish that may block (a push into a downstream waiting for
-// its clock) runs with a second thread standing by: should it last past kTakeOver, the standby
-// takes the rounds over and the blocked thread stands by once its push returns, so a blocked push
-// delays the other clients by half a millisecond and a wake, and costs nothing otherwise. While
-// both threads are held in such finishes, the next ones go to Workers (workers.hpp). A client is
-// finished by one thread at a time, so its frames stay in order.
+// points, Client::look()), and hands each
+// client whose oldest frame is done to its Workers (workers.hpp), which finish it there: push its
+// output, post its message. A finish that blocks downstream holds one worker and delays no other
+// client by more than a millisecond (workers.hpp); a client is finished by one thread at a time, so its
+// frames stay in order. Frames whose finish cannot block (an analysis result posted, a frame that left at
+// submit let go) are finished on the service's thread itself: a hand-over to a worker would cost a wake per
+// frame.
 //
 // Why naps and not a blocking wait: NVIDIA's driver spins in its waits (vkWaitForFences,
 // vkWaitSemaphores) for the whole GPU time, so a waiting thread costs a core per device; a look is
@@ -108,7 +106,7 @@ class CompletionService {
   void wake(Entry* entry, Clock::time_point when, Client::Point point);
 
   // Threads of the service now: its waiting thread, its GPU waiter and its workers.
-  size_t threads() const { return 2 + (gpu_waiter_.joinable() ? 1 : 0) + workers_.threads(); }
+  size_t threads() const { return 1 + (gpu_waiter_.joinable() ? 1 : 0) + workers_.threads(); }
 
   // GST_VKCOMPUTE_WAIT=semaphore: a thread blocks on the device's compute timeline (above).
   static bool semaphore_waits();
@@ -116,12 +114,7 @@ class CompletionService {
   static constexpr auto kSemaphoreFallback = std::chrono::milliseconds(2);
 
  private:
-  // A thread of the service (`me`: 0 or 1): leads the rounds while leader_ is `me`, else stands by.
-  void serve(int me, const std::string& name);
-  // The rounds: looks, finishes, naps; returns at a stop or once the standby has taken over.
-  void lead(int me, std::unique_lock<std::mutex>& guard);
-  // Whether the calling thread is one of the service's two.
-  bool on_service_thread() const;
+  void run(const std::string& name);
   // The GPU waiter's thread: blocks until `timeline` reaches the value after the last one seen, then
   // has every client looked at.
   void wait_for_gpu(const std::string& name, const Timeline& timeline);
@@ -129,7 +122,6 @@ class CompletionService {
   void wake_locked(Entry* entry, Clock::time_point when);
   // After a finish: the client is looked at again if it called wake() meanwhile.
   void finished(Entry* entry);
-  void finished_locked(Entry* entry);
   // lock_, taken by a thread other than the service's: counted in awaited_ while it waits, so that
   // workers waiting for the service's thread to let go are not taken for blocked ones.
   std::unique_lock<std::mutex> take_lock();
@@ -155,27 +147,14 @@ class CompletionService {
   // lock: clients whose finish on the service's thread waits for the end of the pass (run()), so
   // that the frames handed to workers in the same pass go first.
   std::vector<Entry*> here_;
-  // lock: clients whose finish may block, finished after the pass by the leading thread, which lends
-  // the rounds to the standby for it (lead()).
-  std::vector<Entry*> lent_;
   // The service's thread: what it did, logged when it ends (GST_DEBUG=vkcomputecompletions:4).
   uint64_t rounds_ = 0, looks_ = 0, passed_looks_ = 0, finished_here_ = 0, handed_over_ = 0;
-  uint64_t lent_finishes_ = 0, takeovers_ = 0;
   size_t most_workers_ = 0;
   Clock::time_point planned_wake_;  // lock: when the waiting thread will look next
   WakeTimer timer_;                 // set to planned_wake_, with the lock held
   bool stopping_ = false;           // lock
-  // The two threads: one leads the rounds (leader_), the other stands by, asleep on standby_timer_,
-  // which the leader sets to lend_until_ before a finish that may block (lending_) and disarms after
-  // it. Should the finish run past that, the standby leads from then on, and the old leader stands
-  // by once its finish returns (standby_free_ false until then: finishes go to workers meanwhile).
-  std::thread threads_[2];
-  int leader_ = 0;                // lock
-  bool lending_ = false;          // lock
-  bool standby_free_ = true;      // lock
-  Clock::time_point lend_until_;  // lock
-  WakeTimer standby_timer_;       // set with the lock held
-  std::thread gpu_waiter_;        // semaphore_waits() only
+  std::thread thread_;
+  std::thread gpu_waiter_;  // semaphore_waits() only
 };
 
 }  // namespace vkc
