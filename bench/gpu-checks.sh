@@ -10,13 +10,20 @@ source .gpu/env.sh
 export GST_VKCOMPUTE_TEST_NO_VALIDATION=1
 export LD_PRELOAD=$(ls /usr/local/nvidia/lib64/libnvidia-tls.so.* | head -1)
 vulkaninfo --summary 2>/dev/null | grep -E 'deviceName|driverInfo' | head -2
+# test_robustness but its slow-frame case: a GPU finishes its 1080p frames within the 1 ms timeout
+# that the case sets to make lavapipe's outlive it.
+robustness() {
+  LUT_TEST_DATA_DIR=$PWD/tests/data GST_CHECKS_IGNORE=test_slow_frame_stops_cleanly test_robustness > "$OUT/test_robustness.log" 2>&1
+  echo "test_robustness (no slow-frame case) rc=$? $(grep '%:' "$OUT/test_robustness.log")"
+}
 if gst-inspect-1.0 --version | grep -qE 'version 1\.(2[4-9]|[3-9][0-9])'; then
   # The GStreamer 1.26 bundle (bundle.sh --root ROOT --media): our elements inside GStreamer's Vulkan
   # stack on the GPU, then its Vulkan Video decoders into them against NVIDIA's (decoder checks).
   gst-inspect-1.0 --version | head -1
-  for t in test_gstvk_context test_gstvulkan test_gstvk_decoder_frames test_robustness; do
+  for t in test_gstvk_context test_gstvulkan test_gstvk_decoder_frames; do
     LUT_TEST_DATA_DIR=$PWD/tests/data "$t" > "$OUT/$t.log" 2>&1; echo "$t rc=$? $(grep '%:' "$OUT/$t.log")"
   done
+  robustness
   vkcompute-decoder-checks .gpu/media --vulkan > "$OUT/vulkan-decoder-checks.log" 2>&1
   echo "vkcompute-decoder-checks --vulkan rc=$? $(tail -1 "$OUT/vulkan-decoder-checks.log")"
   exit 0
@@ -55,8 +62,7 @@ LUT_TEST_DATA_DIR=$PWD/tests/data GST_CHECKS='test_chain_uploads_once_and_downlo
   test_chain > "$OUT/test_chain.log" 2>&1; echo "test_chain (one device) rc=$? $(grep '%:' "$OUT/test_chain.log")"
 for t in test_chain_lifecycle test_live test_scheduler; do LUT_TEST_DATA_DIR=$PWD/tests/data "$t" > "$OUT/$t.log" 2>&1; echo "$t rc=$? $(grep '%:' "$OUT/$t.log")"; done
 LUT_TEST_DATA_DIR=$PWD/tests/data test_odd_sizes > "$OUT/test_odd_sizes.log" 2>&1; echo "test_odd_sizes rc=$? $(grep '%:' "$OUT/test_odd_sizes.log")"
-LUT_TEST_DATA_DIR=$PWD/tests/data GST_CHECKS='test_dispose_while_playing,test_device_refused_while_playing,test_output_bytes_are_deterministic,test_caps_while_starting' \
-  test_robustness > "$OUT/test_robustness.log" 2>&1; echo "test_robustness (no slow-frame case) rc=$? $(grep '%:' "$OUT/test_robustness.log")"
+robustness
 fi
 [ "${TIMES:-1}" = 0 ] && exit 0
 run() {  # label, caps, element...

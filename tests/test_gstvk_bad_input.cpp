@@ -167,14 +167,6 @@ size_t ExpectMessages(GstBus* bus, const std::vector<GstClockTime>& pts, const s
 // its old buffer after a size change (1.26, with identity in our place), and 1.22's vulkanupload
 // into its old image, so there the size does not change.
 GST_START_TEST(test_state_changes_on_gstreamers_device) {
-  if (GstMinor() >= 24) {
-    // Open defect (issue 53): on GStreamer's shared device, in about half the runs, an image of
-    // vulkanupload and its semaphore are destroyed while a command buffer still uses them (the
-    // validation layer's VUID-vkDestroyImage-image-01000), with or without the seek or the size
-    // change. Not run there until it is found; it runs on 1.22, where the device is not shared.
-    std::printf("not run on GStreamer 1.%u: an open defect of the shared device (issue 53)\n", GstMinor());
-    return;
-  }
   const std::string description =
       "videotestsrc pattern=ball ! capsfilter name=caps "
       "caps=video/x-raw,format=RGBA,width=64,height=48,framerate=30/1 ! vulkanupload ! "
@@ -237,7 +229,14 @@ GST_START_TEST(test_state_changes_on_gstreamers_device) {
   gst_object_unref(caps);
   gst_object_unref(sink);
   gst_object_unref(pipeline);
-  vktest::AssertNoValidationErrors(description);
+  // GStreamer's vulkanupload (1.24 to 1.28 at least) gives its image pool and its staging buffers
+  // back to the driver before it waits for its last copy into them: after a flush or a stop that
+  // dropped that copy's frame unseen by any wait, the layer cannot know the copy is done. The same
+  // steps with identity in lumamax's place give the same messages.
+  vktest::AssertNoValidationErrorsBut(
+      {"VUID-vkDestroyImage-image-01000", "VUID-vkDestroyBuffer-buffer-00922",
+       "VUID-vkDestroySemaphore-semaphore-05149"},
+      "vulkanupload frees its images and staging buffers before waiting for its last copy", description);
 }
 GST_END_TEST;
 
