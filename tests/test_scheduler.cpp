@@ -138,8 +138,8 @@ class Gate {
 
 class FakeFrame : public FrameScheduler::Work {
  public:
-  FakeFrame(int n, Log& log, GstFlowReturn flow, Gate* gate, bool may_block)
-      : n_(n), log_(log), flow_(flow), gate_(gate), may_block_(may_block) {}
+  FakeFrame(int n, Log& log, GstFlowReturn flow, Gate* gate, bool may_block, bool slow)
+      : n_(n), log_(log), flow_(flow), gate_(gate), may_block_(may_block), slow_(slow) {}
   ~FakeFrame() override { log_.add(log_.released, n_); }
   GstFlowReturn finish() override {
     if (gate_) gate_->pass();
@@ -150,6 +150,7 @@ class FakeFrame : public FrameScheduler::Work {
     return flow_;
   }
   bool may_block() const override { return may_block_; }
+  bool slow() const override { return slow_; }
 
  private:
   int n_;
@@ -157,6 +158,7 @@ class FakeFrame : public FrameScheduler::Work {
   GstFlowReturn flow_;
   Gate* gate_;
   bool may_block_;
+  bool slow_;
 };
 
 // A scheduler over a fake GPU, and the streaming thread's side of it.
@@ -172,13 +174,13 @@ struct Rig {
             std::move(service)) {}
   // reserve() and push() of frame `n`, as the element does; returns reserve()'s flow.
   GstFlowReturn submit(int n, GstFlowReturn finish_flow = GST_FLOW_OK, Gate* gate = nullptr,
-                       bool may_block = true) {
+                       bool may_block = true, bool slow = false) {
     uint32_t slot = 0;
     const GstFlowReturn flow = scheduler.reserve(slot);
     if (flow != GST_FLOW_OK) return flow;
     fail_unless(slot == uint32_t(n) % kDepth, "frame %d got slot %u", n, slot);
     gpu.submit(slot, n);
-    scheduler.push(std::make_unique<FakeFrame>(n, log, finish_flow, gate, may_block));
+    scheduler.push(std::make_unique<FakeFrame>(n, log, finish_flow, gate, may_block, slow));
     return GST_FLOW_OK;
   }
   FakeGpu gpu;
@@ -192,6 +194,13 @@ std::string Text(const std::vector<int>& frames) {
   std::string text;
   for (int n : frames) text += (text.empty() ? "" : " ") + std::to_string(n);
   return text.empty() ? "none" : text;
+}
+
+// "a, b" for a set of thread names, in failure messages.
+std::string Text(const std::set<std::string>& names) {
+  std::string text;
+  for (const std::string& name : names) text += (text.empty() ? "" : ", ") + name;
+  return text;
 }
 
 // Fails unless `got`, the flow `what` returned, is `want`.
@@ -244,9 +253,9 @@ GST_START_TEST(test_full_ring_waits_for_the_oldest) {
   rig.gpu.complete(0);
   producer.join();  // returns only once frame 0 has left
   ExpectLog(rig.log, rig.log.finished, std::vector<int>({0}), "finished");
-  // Waited for that long, frame 0 was handed to the service (kHandOverNs): its worker finished it
-  // while the producer slept.
-  fail_unless(rig.log.get_threads().count("test:done") == 1, "frame 0 was not finished by the service");
+  // Waited for that long, frame 0 was handed to the service (kHandOverNs), which finished it while
+  // the producer slept.
+  fail_unless(rig.log.get_threads().count("test:wait") == 1, "frame 0 was not finished by the service");
   for (int n = 1; n <= int(kDepth); ++n) rig.gpu.complete(n);
   ExpectFlow(rig.scheduler.drain(), GST_FLOW_OK, "drain()");
   ExpectLog(rig.log, rig.log.finished, std::vector<int>({0, 1, 2, 3, 4}), "finished");
@@ -424,20 +433,27 @@ GST_START_TEST(test_many_schedulers_share_one_service) {
 }
 GST_END_TEST;
 
-// Frames whose finish may block (a push downstream) are finished on the service's workers; the
-// others on its own thread, without a hand-over.
-GST_START_TEST(test_finishes_that_cannot_block_stay_on_the_service_thread) {
-  for (bool may_block : {true, false}) {
+// Frames are finished on the service's thread, with no hand-over to another thread, whether or not
+// their finish may block (a push downstream); one whose finish takes long for sure (an import to
+// unpin, queries to read) goes to a worker at once.
+GST_START_TEST(test_finishes_stay_on_the_service_thread) {
+  struct Case {
+    bool may_block, slow;
+    const char* what;
+    const char* thread;
+  };
+  for (const Case& c :
+       {Case{true, false, "may block", "test:wait"}, Case{false, false, "cannot block", "test:wait"},
+        Case{true, true, "take long", "test:done"}}) {
     Rig rig;
     for (int n = 0; n < 6; ++n) {
-      ExpectFlow(rig.submit(n, GST_FLOW_OK, nullptr, may_block), GST_FLOW_OK, "submit(n)");
+      ExpectFlow(rig.submit(n, GST_FLOW_OK, nullptr, c.may_block, c.slow), GST_FLOW_OK, "submit(n)");
       rig.gpu.complete(n);
       fail_unless(rig.log.wait_for(rig.log.finished, size_t(n) + 1), "frame %d did not leave on its own", n);
     }
-    const std::set<std::string> want = {may_block ? "test:done" : "test:wait"};
-    fail_unless(
-        rig.log.get_threads() == want, "frames that %s were finished on %zu thread(s), not only on %s",
-        may_block ? "may block" : "cannot block", rig.log.get_threads().size(), want.begin()->c_str());
+    fail_unless(rig.log.get_threads() == std::set<std::string>{c.thread},
+                "frames that %s were finished on %s, not only on %s", c.what,
+                Text(rig.log.get_threads()).c_str(), c.thread);
   }
 }
 GST_END_TEST;
@@ -494,6 +510,41 @@ GST_START_TEST(test_blocked_finish_delays_no_other_element) {
 }
 GST_END_TEST;
 
+// Two finishes blocked at once: the first holds one of the service's threads, the standby takes the
+// rounds over, and while the first is held, finishes that may block go to workers (the second, and a
+// third element's frames, which still leave meanwhile).
+GST_START_TEST(test_two_blocked_finishes_leave_the_rounds_running) {
+  auto service = std::make_shared<vkc::CompletionService>("test");
+  Rig first(kLongTimeoutNs, service), second(kLongTimeoutNs, service), other(kLongTimeoutNs, service);
+  Gate first_gate, second_gate;
+  ExpectFlow(first.submit(0, GST_FLOW_OK, &first_gate), GST_FLOW_OK,
+             "submit(0) of the first blocked element");
+  first.gpu.complete(0);
+  fail_unless(first_gate.wait_for_waiter(), "the first blocked element's frame was never finished");
+  ExpectFlow(second.submit(0, GST_FLOW_OK, &second_gate), GST_FLOW_OK,
+             "submit(0) of the second blocked element");
+  second.gpu.complete(0);
+  fail_unless(second_gate.wait_for_waiter(), "the second blocked element's frame was never finished");
+  for (int n = 0; n < 3; ++n) {
+    ExpectFlow(other.submit(n), GST_FLOW_OK, "submit(n) of the other element");
+    other.gpu.complete(n);
+    fail_unless(other.log.wait_for(other.log.finished, size_t(n) + 1),
+                "the other element's frame %d waited for the blocked finishes", n);
+  }
+  first_gate.open();
+  second_gate.open();
+  ExpectFlow(first.scheduler.drain(), GST_FLOW_OK, "drain() of the first blocked element");
+  ExpectFlow(second.scheduler.drain(), GST_FLOW_OK, "drain() of the second blocked element");
+  fail_unless(first.log.get_threads() == std::set<std::string>{"test:wait"} &&
+                  second.log.get_threads() == std::set<std::string>{"test:done"} &&
+                  other.log.get_threads() == std::set<std::string>{"test:done"},
+              "finished on: the first blocked frame %s, the second %s, the other element's %s (want the "
+              "service's, then workers)",
+              Text(first.log.get_threads()).c_str(), Text(second.log.get_threads()).c_str(),
+              Text(other.log.get_threads()).c_str());
+}
+GST_END_TEST;
+
 // One element's frame on a fake GPU queue that reaches values in order (a timeline): the frame
 // is done once the queue reaches `value`, the point it tells the service at push and at each look.
 struct PointRig {
@@ -513,7 +564,7 @@ struct PointRig {
   void submit() {
     uint32_t slot = 0;
     ExpectFlow(scheduler.reserve(slot), GST_FLOW_OK, "reserve()");
-    scheduler.push(std::make_unique<FakeFrame>(0, log, GST_FLOW_OK, nullptr, false), point());
+    scheduler.push(std::make_unique<FakeFrame>(0, log, GST_FLOW_OK, nullptr, false, false), point());
   }
   std::atomic<uint64_t>& reached_;
   std::shared_ptr<std::atomic<uint64_t>> value_;
@@ -655,8 +706,8 @@ GST_START_TEST(test_first_waiters_are_looked_at_every_round) {
 }
 GST_END_TEST;
 
-// A round that finds frames done on the service's thread (results to post) and frames to push on a
-// worker hands the pushes over first: a live chain's output is not held behind its analyses' posts.
+// A round that finds frames done whose finish cannot block (results to post) and frames to push
+// finishes the pushes first: a live chain's output is not held behind its analyses' posts.
 GST_START_TEST(test_a_round_hands_over_pushes_before_finishing_here) {
   ServiceRig rig;
   {
@@ -674,7 +725,7 @@ GST_START_TEST(test_a_round_hands_over_pushes_before_finishing_here) {
   // hold without the hand-over first.
   fail_unless(rig.at("look analysis") < rig.at("look output"), "the output's frame was looked at first");
   fail_unless(rig.at("look output") < rig.at("finish analysis"),
-              "the output's frame was looked at (and handed to a worker) only after the analysis' "
+              "the output's frame was looked at (and pushed) only after the analysis' "
               "result was posted: events %d and %d of %zu",
               rig.at("look output"), rig.at("finish analysis"), rig.events.size());
 }
@@ -885,11 +936,12 @@ static Suite* scheduler_suite() {
   tcase_add_test(tc, test_stop_hands_running_frames_back);
   tcase_add_test(tc, test_many_schedulers_share_one_service);
   tcase_add_test(tc, test_blocked_finish_delays_no_other_element);
+  tcase_add_test(tc, test_two_blocked_finishes_leave_the_rounds_running);
   tcase_add_test(tc, test_elements_behind_a_point_wait_for_it);
   tcase_add_test(tc, test_first_waiters_are_looked_at_every_round);
   tcase_add_test(tc, test_a_round_hands_over_pushes_before_finishing_here);
   tcase_add_test(tc, test_a_finish_on_the_service_thread_may_stop_another_client);
-  tcase_add_test(tc, test_finishes_that_cannot_block_stay_on_the_service_thread);
+  tcase_add_test(tc, test_finishes_stay_on_the_service_thread);
   tcase_add_test(tc, test_a_stream_that_comes_back_soon_finishes_its_own_frames);
   tcase_add_test(tc, test_held_outputs_leave_in_order);
   tcase_add_test(tc, test_start_gate);

@@ -7,11 +7,12 @@
 // (vk/memory_blocks.hpp), not allocated from the driver one by one, which stalled every stream when
 // pools grew under load.
 //
-// A pool keeps (docs/design.md, "What a stream holds") as many buffers as were in use at once over the last one to two seconds (RecentPeak): a pool
-// that grew while every stream of the process started at once, or while the GPU fell behind for a
-// moment, gives the extra frames back once the stream runs steadily again, instead of holding them
-// for its life; one whose bursts come back soon after a give-back remembers longer windows. It also frees a
-// released buffer whose memory sits in a block that is not nearly full while a fuller block has room
+// A pool keeps (docs/design.md, "What a stream holds") as many buffers as were in use at once over the last
+// one to two seconds (RecentPeak): a pool that grew while every stream of the process started at once, or
+// while the GPU fell behind for a moment, gives the extra frames back once the stream runs steadily again,
+// instead of holding them for its life; one whose bursts come back soon after a give-back remembers longer
+// windows. It also frees a released buffer whose memory sits in a block that is not nearly full while a
+// fuller block has room
 // (`worth_moving`): the buffer made in its place goes to the fuller block, and the emptied block goes back to
 // the driver. Neither happens to a buffer whose memory is dear to make again (`dear_to_free`: a frame another
 // GPU has imported, whose import pins its pages).

@@ -8,7 +8,6 @@
 #include <thread>
 
 #include "vk/device.hpp"
-#include "vk/timeline.hpp"
 
 GST_DEBUG_CATEGORY_STATIC(completions_debug);
 #define GST_CAT_DEFAULT completions_debug
@@ -26,6 +25,9 @@ constexpr auto kCoalesce = std::chrono::microseconds(100);
 // Passes of a round at most: another pass follows one that found a frame done (the counters moved,
 // so clients waiting behind it may be done too).
 constexpr int kPasses = 4;
+// How long a finish that may block runs on the leading thread before the standby takes the rounds
+// over (the other clients' frames wait that long at most, and a wake).
+constexpr auto kTakeOver = std::chrono::microseconds(500);
 }  // namespace
 
 struct CompletionService::Entry {
@@ -41,7 +43,8 @@ CompletionService::CompletionService(const std::string& name)
     : name_(name), workers_(name.substr(0, 10) + ":done") {
   GST_DEBUG_CATEGORY_INIT(completions_debug, "vkcomputecompletions", 0, "vkcompute completion service");
   planned_wake_ = Clock::time_point::max();
-  thread_ = std::thread(&CompletionService::run, this, name.substr(0, 10) + ":wait");
+  for (int i = 0; i < 2; ++i)
+    threads_[i] = std::thread(&CompletionService::serve, this, i, name.substr(0, 10) + ":wait");
 }
 
 CompletionService::~CompletionService() {
@@ -49,13 +52,20 @@ CompletionService::~CompletionService() {
     std::lock_guard<std::mutex> guard(lock_);
     stopping_ = true;
     timer_.set(Clock::now());
+    standby_timer_.set(Clock::now());
   }
-  thread_.join();
-  if (gpu_waiter_.joinable()) gpu_waiter_.join();
+  for (std::thread& t : threads_) t.join();
   GST_INFO("%s: %" G_GUINT64_FORMAT " rounds, %" G_GUINT64_FORMAT " looks (%" G_GUINT64_FORMAT
-           " as their points passed), %" G_GUINT64_FORMAT " finishes on its thread, %" G_GUINT64_FORMAT
-           " on workers (%zu workers at most)",
-           name_.c_str(), rounds_, looks_, passed_looks_, finished_here_, handed_over_, most_workers_);
+           " as their points passed), %" G_GUINT64_FORMAT
+           " finishes on its thread that cannot block, %" G_GUINT64_FORMAT " that may (%" G_GUINT64_FORMAT
+           " taken over by the standby), %" G_GUINT64_FORMAT " on workers (%zu workers at most)",
+           name_.c_str(), rounds_, looks_, passed_looks_, finished_here_, lent_finishes_, takeovers_,
+           handed_over_, most_workers_);
+}
+
+bool CompletionService::on_service_thread() const {
+  const std::thread::id me = std::this_thread::get_id();
+  return me == threads_[0].get_id() || me == threads_[1].get_id();
 }
 
 std::shared_ptr<CompletionService> CompletionService::for_device(const Device& device) {
@@ -67,52 +77,11 @@ std::shared_ptr<CompletionService> CompletionService::for_device(const Device& d
   if (!service) {
     const std::string name = "vkc" + std::to_string(device.index());
     service = std::make_shared<CompletionService>(name);
-    if (semaphore_waits())
-      service->gpu_waiter_ = std::thread(&CompletionService::wait_for_gpu, service.get(), name + ":gpu",
-                                         std::cref(device.timeline(QueueRole::kCompute)));
     slot = service;
   }
   // A device closed and another opened at its address finds its own service: the old one's last
   // holder has let it go before the device could close.
   return service;
-}
-
-bool CompletionService::semaphore_waits() {
-  static const bool on = g_strcmp0(g_getenv("GST_VKCOMPUTE_WAIT"), "semaphore") == 0;
-  return on;
-}
-
-void CompletionService::wait_for_gpu(const std::string& name, const Timeline& timeline) {
-  pthread_setname_np(pthread_self(), name.c_str());
-  const vk::raii::Device& device = timeline.device();
-  const vk::Semaphore semaphore = timeline.semaphore();
-  uint64_t target = timeline.seen() + 1;
-  for (;;) {
-    {
-      std::lock_guard<std::mutex> guard(lock_);
-      if (stopping_) return;
-    }
-    if (timeline.submitted() < target) {  // nothing on the queue to wait for yet
-      std::this_thread::sleep_for(std::chrono::microseconds(100));
-      continue;
-    }
-    try {
-      const vk::SemaphoreWaitInfo info{.semaphoreCount = 1, .pSemaphores = &semaphore, .pValues = &target};
-      // A bounded wait, so that a stop is seen.
-      if (device.waitSemaphores(info, 1'000'000) != vk::Result::eSuccess) continue;
-      timeline.reached(target);  // reads how far the queue got
-    } catch (const vk::DeviceLostError&) {
-      return;  // the clients' looks report it
-    }
-    target = timeline.seen() + 1;
-    // Every client with a frame in flight looks now (an idle one has nothing to look at).
-    std::lock_guard<std::mutex> guard(lock_);
-    const Clock::time_point now = Clock::now();
-    for (Entry& e : entries_)
-      if (!e.finishing && e.next != Clock::time_point::max()) e.next = std::min(e.next, now);
-    planned_wake_ = now;
-    timer_.set(now);
-  }
 }
 
 CompletionService::Entry* CompletionService::add(Client* client) {
@@ -127,11 +96,13 @@ void CompletionService::remove(Entry* entry) {
   // stopping another pipeline), a finish put off to the end of the pass is dropped rather than
   // waited for: it would run on this very thread, after the finish that removes it. The client is
   // stopping: its frames in flight go to its stop()'s caller.
-  if (std::this_thread::get_id() == thread_.get_id()) {
-    auto put_off = std::find(here_.begin(), here_.end(), entry);
-    if (put_off != here_.end()) {
-      here_.erase(put_off);
-      entry->finishing = false;
+  if (on_service_thread()) {
+    for (std::vector<Entry*>* put_off_list : {&here_, &lent_}) {
+      auto put_off = std::find(put_off_list->begin(), put_off_list->end(), entry);
+      if (put_off != put_off_list->end()) {
+        put_off_list->erase(put_off);
+        entry->finishing = false;
+      }
     }
   }
   settled_.wait(guard, [&] { return !entry->looking && !entry->finishing; });
@@ -172,8 +143,21 @@ std::unique_lock<std::mutex> CompletionService::take_lock() {
   return guard;
 }
 
+void CompletionService::hand_over(Entry* entry) {
+  handed_over_++;
+  workers_.run([this, entry] {
+    entry->client->finish(false);
+    finished(entry);
+  });
+  most_workers_ = std::max(most_workers_, workers_.threads());
+}
+
 void CompletionService::finished(Entry* entry) {
   const std::unique_lock<std::mutex> guard = take_lock();
+  finished_locked(entry);
+}
+
+void CompletionService::finished_locked(Entry* entry) {
   entry->finishing = false;
   // Looked at again when the client asked during its finish (wake()), if it did: a frame of a live
   // stream finished on a worker costs no round of the service after it.
@@ -210,14 +194,34 @@ bool CompletionService::waits_behind(const Entry& e, const std::vector<FirstWait
   return false;  // passed
 }
 
-void CompletionService::run(const std::string& name) {
+void CompletionService::serve(int me, const std::string& name) {
   pthread_setname_np(pthread_self(), name.c_str());
   prctl(PR_SET_TIMERSLACK, kTimerSlackNs);
+  std::unique_lock<std::mutex> guard(lock_);
+  while (!stopping_) {
+    if (leader_ == me) {
+      lead(me, guard);
+      continue;
+    }
+    // The standby: asleep until the leader's finish has run past lend_until_ (or a stop).
+    guard.unlock();
+    standby_timer_.sleep();
+    guard.lock();
+    if (!stopping_ && leader_ != me && lending_ && Clock::now() >= lend_until_) {
+      leader_ = me;
+      lending_ = false;
+      standby_free_ = false;  // the deposed leader is still in its finish
+      takeovers_++;
+      standby_timer_.set(Clock::time_point::max());
+    }
+  }
+}
+
+void CompletionService::lead(int me, std::unique_lock<std::mutex>& guard) {
   // The first waiters of a pass, by entry address: compared, never followed (an entry removed while
   // a look ran may still be named; one added at its address gets one look more).
   std::vector<FirstWaiter> firsts;
-  std::unique_lock<std::mutex> guard(lock_);
-  while (!stopping_) {
+  while (!stopping_ && leader_ == me) {
     rounds_++;
     bool moved = true;
     for (int pass = 0; moved && pass < kPasses && !stopping_; ++pass) {
@@ -253,18 +257,42 @@ void CompletionService::run(const std::string& name) {
           here_.push_back(&e);
         } else if (look == Client::Look::kReady) {
           e.finishing = true;
-          handed_over_++;
-          workers_.run([this, entry = &e] {
-            entry->client->finish(false);
-            finished(entry);
-          });
-          most_workers_ = std::max(most_workers_, workers_.threads());
+          lent_.push_back(&e);
+        } else if (look == Client::Look::kHandOver) {
+          e.finishing = true;
+          hand_over(&e);
         } else if (look == Client::Look::kLater) {
           e.next = std::min(e.next, next);
           e.point = std::move(point);
         }
-        moved = moved || look == Client::Look::kReady || look == Client::Look::kFinishHere;
+        moved = moved || look == Client::Look::kReady || look == Client::Look::kFinishHere ||
+                look == Client::Look::kHandOver;
         settled_.notify_all();
+      }
+      // Finishes that may block, first (they push frames): here, no wake of another thread, while the
+      // standby waits to take the rounds over should one run past kTakeOver (a push that blocks
+      // downstream); on a worker when the standby is itself held in such a finish.
+      while (!lent_.empty()) {
+        Entry* e = lent_.front();
+        lent_.erase(lent_.begin());
+        if (!standby_free_) {
+          hand_over(e);
+          continue;
+        }
+        lending_ = true;
+        lend_until_ = Clock::now() + kTakeOver;
+        standby_timer_.set(lend_until_);
+        guard.unlock();
+        e->client->finish(false);
+        guard.lock();
+        lent_finishes_++;
+        finished_locked(e);
+        if (leader_ != me) {
+          standby_free_ = true;  // deposed: the standby leads now, and this thread stands by
+          return;
+        }
+        lending_ = false;
+        standby_timer_.set(Clock::time_point::max());
       }
       while (!here_.empty()) {
         Entry* e = here_.front();

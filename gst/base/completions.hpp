@@ -5,20 +5,20 @@
 // where its oldest frame stands (look(): a read of the frame's point on the device's timeline,
 // no wait), naps until the earliest moment any client asked to be looked at again (of the clients
 // waiting on one queue, the first waiter's: the others are looked at once the queue passes their
-// points, Client::look()), and hands each
-// client whose oldest frame is done to its Workers (workers.hpp), which finish it there: push its
-// output, post its message. A finish that blocks downstream holds one worker and delays no other
-// client by more than a millisecond (workers.hpp); a client is finished by one thread at a time, so its
-// frames stay in order. Frames whose finish cannot block (an analysis result posted, a frame that left at
-// submit let go) are finished on the service's thread itself: a hand-over to a worker would cost a wake per
-// frame.
+// points, Client::look()), and finishes each client whose oldest frame is done: pushes its output,
+// posts its message. It does so on its own thread, with no hand-over: waking another thread cost a
+// live chain 0.065 ms per frame at the median on the lent H200 (a sleeping worker on another vCPU),
+// more than the rest of the service. A finish that may block (a push into a downstream waiting for
+// its clock) runs with a second thread standing by: should it last past kTakeOver, the standby
+// takes the rounds over and the blocked thread stands by once its push returns, so a blocked push
+// delays the other clients by half a millisecond and a wake, and costs nothing otherwise. While
+// both threads are held in such finishes, the next ones go to Workers (workers.hpp). A client is
+// finished by one thread at a time, so its frames stay in order.
 //
 // Why naps and not a blocking wait: NVIDIA's driver spins in its waits (vkWaitForFences,
 // vkWaitSemaphores) for the whole GPU time, so a waiting thread costs a core per device; a look is
-// a read of the timeline's counter. GST_VKCOMPUTE_WAIT=semaphore adds the other way, to compare
-// (docs/benchmarks.md): a thread per device ("<name>:gpu") blocks in vkWaitSemaphores for the next
-// value of the compute queue's timeline and looks at every client each time one is reached, and the
-// clients' naps become a fallback of kSemaphoreFallback.
+// a read of the timeline's counter (a thread blocked in vkWaitSemaphores on the compute timeline
+// spun a core on the H200 and cost 2-3 times the CPU per frame: docs/design.md).
 //
 // No GObject in here: tests/test_scheduler.cpp runs it with fake clients' GPUs.
 #pragma once
@@ -39,7 +39,6 @@
 namespace vkc {
 
 class Device;
-class Timeline;
 
 class CompletionService {
  public:
@@ -50,8 +49,9 @@ class CompletionService {
     enum class Look {
       kIdle,        // nothing to look at until the client calls wake()
       kLater,       // look again at `next` (or when the client calls wake())
-      kReady,       // finish() is due on a worker: the oldest frame is done (or failed)
+      kReady,       // finish() is due and may block: the oldest frame is done (or failed)
       kFinishHere,  // finish() is due and cannot block: on the service's thread, no hand-over
+      kHandOver,    // finish() is due and takes long for sure: on a worker
     };
     // Where a waited-for frame ends, when the client knows: done once `counter` (a queue's timeline
     // as far as reads have seen it) holds `value` (0 until the frame's batch is sent). `value`
@@ -74,8 +74,9 @@ class CompletionService {
     // of a chain's elements, which end at one point, cost one look until done, and a round
     // finishes every frame the counter passed.
     virtual Look look(Clock::time_point now, Clock::time_point& next, Point& point) = 0;
-    // After look() said kReady (on a worker, `here` false) or kFinishHere (on the service's
-    // thread, `here` true: finishes nothing that may block). The client is looked at again after
+    // After look() said kReady (on the service's thread or a worker, `here` false), kHandOver (on a
+    // worker, `here` false) or kFinishHere (on the service's thread, `here` true: finishes nothing
+    // that may block). The client is looked at again after
     // it returns if it called wake() meanwhile (it has frames left in flight).
     virtual void finish(bool here) = 0;
 
@@ -106,22 +107,22 @@ class CompletionService {
   void wake(Entry* entry, Clock::time_point when, Client::Point point);
 
   // Threads of the service now: its waiting thread, its GPU waiter and its workers.
-  size_t threads() const { return 1 + (gpu_waiter_.joinable() ? 1 : 0) + workers_.threads(); }
-
-  // GST_VKCOMPUTE_WAIT=semaphore: a thread blocks on the device's compute timeline (above).
-  static bool semaphore_waits();
-  // How long a client waits before looking again while a GPU waiter watches its frames.
-  static constexpr auto kSemaphoreFallback = std::chrono::milliseconds(2);
+  size_t threads() const { return 2 + workers_.threads(); }
 
  private:
-  void run(const std::string& name);
-  // The GPU waiter's thread: blocks until `timeline` reaches the value after the last one seen, then
-  // has every client looked at.
-  void wait_for_gpu(const std::string& name, const Timeline& timeline);
+  // A thread of the service (`me`: 0 or 1): leads the rounds while leader_ is `me`, else stands by.
+  void serve(int me, const std::string& name);
+  // The rounds: looks, finishes, naps; returns at a stop or once the standby has taken over.
+  void lead(int me, std::unique_lock<std::mutex>& guard);
+  // Whether the calling thread is one of the service's two.
+  bool on_service_thread() const;
   // wake() with the lock held.
   void wake_locked(Entry* entry, Clock::time_point when);
+  // Finishes the client on a worker. Lock held.
+  void hand_over(Entry* entry);
   // After a finish: the client is looked at again if it called wake() meanwhile.
   void finished(Entry* entry);
+  void finished_locked(Entry* entry);
   // lock_, taken by a thread other than the service's: counted in awaited_ while it waits, so that
   // workers waiting for the service's thread to let go are not taken for blocked ones.
   std::unique_lock<std::mutex> take_lock();
@@ -147,14 +148,26 @@ class CompletionService {
   // lock: clients whose finish on the service's thread waits for the end of the pass (run()), so
   // that the frames handed to workers in the same pass go first.
   std::vector<Entry*> here_;
+  // lock: clients whose finish may block, finished after the pass by the leading thread, which lends
+  // the rounds to the standby for it (lead()).
+  std::vector<Entry*> lent_;
   // The service's thread: what it did, logged when it ends (GST_DEBUG=vkcomputecompletions:4).
   uint64_t rounds_ = 0, looks_ = 0, passed_looks_ = 0, finished_here_ = 0, handed_over_ = 0;
+  uint64_t lent_finishes_ = 0, takeovers_ = 0;
   size_t most_workers_ = 0;
   Clock::time_point planned_wake_;  // lock: when the waiting thread will look next
   WakeTimer timer_;                 // set to planned_wake_, with the lock held
   bool stopping_ = false;           // lock
-  std::thread thread_;
-  std::thread gpu_waiter_;  // semaphore_waits() only
+  // The two threads: one leads the rounds (leader_), the other stands by, asleep on standby_timer_,
+  // which the leader sets to lend_until_ before a finish that may block (lending_) and disarms after
+  // it. Should the finish run past that, the standby leads from then on, and the old leader stands
+  // by once its finish returns (standby_free_ false until then: finishes go to workers meanwhile).
+  std::thread threads_[2];
+  int leader_ = 0;                // lock
+  bool lending_ = false;          // lock
+  bool standby_free_ = true;      // lock
+  Clock::time_point lend_until_;  // lock
+  WakeTimer standby_timer_;       // set with the lock held
 };
 
 }  // namespace vkc

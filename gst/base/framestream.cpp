@@ -127,10 +127,11 @@ class FrameStream::FrameWork : public FrameScheduler::Work {
   // letting go of an input may unpin an import of host memory (at a chain's head fed plain system
   // memory, 0.6-0.9 ms a 1080p frame): the completion service's thread, which looks at every
   // element of the device, must not wait there, nor see the frames of the chain's tail late.
-  bool may_block() const override {
+  bool may_block() const override { return frame.outbuf != nullptr || slow(); }
+  // The query read and the unpin take their time whatever downstream does: a worker's, at once.
+  bool slow() const override {
     // A CPU device (lavapipe) pins nothing: its imports cost nothing to let go of.
-    return frame.outbuf != nullptr || stream_.ring_->timed(frame.slot) ||
-           (!stream_.device_->is_cpu() && input.may_unpin(frame.inbuf));
+    return stream_.ring_->timed(frame.slot) || (!stream_.device_->is_cpu() && input.may_unpin(frame.inbuf));
   }
 
   Frame frame;

@@ -338,9 +338,7 @@ CompletionService::Client::Look FrameScheduler::look(Clock::time_point now, Cloc
       if (first_waiter) nap = std::min(nap, std::max(waited / 8, kShortestNapNs));
     }
     if (first_waiter && pending.due_ns != 0) nap = std::min(nap, std::max(pending.due_ns, kShortestNapNs));
-    next = busy                                   ? now + kBusyRingLook
-           : CompletionService::semaphore_waits() ? now + CompletionService::kSemaphoreFallback
-                                                  : Clock::now() + std::chrono::nanoseconds(nap);
+    next = busy ? now + kBusyRingLook : Clock::now() + std::chrono::nanoseconds(nap);
     // The streaming thread's frames are not others' first waiter: the service looks at them seldom.
     if (!busy) point = std::move(pending.point);
     pending_at_ns_ = waited;
@@ -349,7 +347,8 @@ CompletionService::Client::Look FrameScheduler::look(Clock::time_point now, Cloc
   if (status == Completion::kDone && !busy) learn_wait(pending_at_ns_, waited);
   found_ = status;
   finishing_ = true;  // the turn is the finisher's until finish() settles the frame
-  return in_flight_.front()->may_block() ? Look::kReady : Look::kFinishHere;
+  const Work& work = *in_flight_.front();
+  return work.slow() ? Look::kHandOver : work.may_block() ? Look::kReady : Look::kFinishHere;
 }
 
 void FrameScheduler::finish(bool here) {

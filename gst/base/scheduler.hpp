@@ -57,9 +57,12 @@ class FrameScheduler : private CompletionService::Client {
     // flow of what it pushed downstream: the first that is not GST_FLOW_OK is returned once to the
     // streaming thread, by its next reserve() or drain().
     virtual GstFlowReturn finish() = 0;
-    // Whether finish() may block (a push downstream): such a frame is finished on a worker, never
-    // on the completion service's thread.
+    // Whether finish() may block (a push downstream): the completion service's thread then finishes
+    // it with its standby ready to take the rounds over (completions.hpp).
     virtual bool may_block() const { return true; }
+    // Whether finish() takes long for sure (longer than the service lends its rounds for): such a
+    // frame goes to a worker of the service at once.
+    virtual bool slow() const { return false; }
   };
   using Frames = std::deque<std::unique_ptr<Work>>;
   // What a look at a pending frame learns besides: `eta_ns` is at least how long the work queued
