@@ -88,8 +88,7 @@ std::unique_ptr<VulkanBridge> VulkanBridge::make(GstBuffer* buffer, const QueueO
   else if (!queue)
     queue = library->device_get_queue(head.device, 0, 0);
   if (!queue) {
-    error = "GStreamer's Vulkan device " + describe_gst_device(head.device) +
-            " has no queue to copy the frame on";
+    error = "GStreamer's Vulkan device " + describe_gst_device(head.device) + " has no queue to copy the frame on";
     return nullptr;
   }
   std::unique_ptr<VulkanBridge> bridge(new VulkanBridge(*library, head.device, queue, slots));
@@ -261,8 +260,7 @@ vk::BufferImageCopy VulkanBridge::plane_region(const Plane& c) {
 
 bool VulkanBridge::record_read(Commands cmd, GstBuffer* buffer, const GstVideoInfo& info,
                                const Target& target, FrameLayout& layout,
-                               std::vector<std::pair<VkSemaphore, uint64_t>>& waits,
-                               std::vector<std::pair<VkSemaphore, uint64_t>>& signals, std::string& error) {
+                               std::vector<std::pair<VkSemaphore, uint64_t>>& waits, std::string& error) {
   std::vector<Plane> copies;
   gsize bytes = 0;
   if (!planes_of(buffer, info, Direction::kToHost, copies, bytes, error)) return false;
@@ -278,16 +276,11 @@ bool VulkanBridge::record_read(Commands cmd, GstBuffer* buffer, const GstVideoIn
     layout.offset[p] = uint32_t(c.offset);
     layout.stride[p] = uint32_t(c.stride);
     if (!c.first_of_image) continue;
-    // The image's new state, as GStreamer's elements store theirs once their work is recorded, and
-    // GstVulkanOperation's protocol: after the value its last user signalled, one higher when done.
-    // A decoder uses the frames it gave out as references while we hold them: its next barrier, from
-    // the layout stored here, and its reads must wait for our read, not run beside it.
-    gstvk::BarrierState state = state_after(c, Direction::kToHost);
-    if (state.semaphore) {
-      waits.emplace_back(state.semaphore, state.semaphore_value);
-      signals.emplace_back(state.semaphore, ++state.semaphore_value);
-    }
-    gstvk::write_barrier(library_, c.memory, state);
+    if (c.state.semaphore) waits.emplace_back(c.state.semaphore, c.state.semaphore_value);
+    // The image's new state, as GStreamer's elements store theirs once their work is recorded. Its
+    // timeline stays where its writer left it: we hold the frame until our read is done, so no writer
+    // comes after it before then (GStreamer's pools and decoders reuse only frames given back).
+    gstvk::write_barrier(library_, c.memory, state_after(c, Direction::kToHost));
   }
   return true;
 }
