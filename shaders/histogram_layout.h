@@ -68,13 +68,13 @@ struct Params {
   uint luma_slot;       // histogram of the luma of channels 0..2 (R, G, B), or kNoLuma
   uint kr, kg, kb;      // luma coefficients (analysis_layout.h)
   uint bins;
-  uint groups;   // workgroups of all of the frame's dispatches
-  uint regions;  // 0: the one region above; else how many the table holds (one workgroup per block
-                 // of every region, the grid's rows laid end to end)
-  uint table;    // word offset of this plane's region table in the counts buffer
-  uint blocks;   // several regions: blocks of every region in this plane
-  uint shifts;   // channel c's value: its sample (SAMPLE_BYTES, little-endian) >> the shift in bits
-  uint depths;   // 8c..8c+7, & (1 << the depth in bits 8c..8c+7) - 1; depth 8, 10, 12, 16 or 2
+  uint groups;           // workgroups of all of the frame's dispatches
+  uint regions;          // 0: the one region above; else how many the table holds (one workgroup per block
+                         // of every region, the grid's rows laid end to end)
+  uint table;            // word offset of this plane's region table in the counts buffer
+  uint blocks;           // several regions: blocks of every region in this plane
+  uint shifts;           // channel c's value: its sample (SAMPLE_BYTES, little-endian) >> the shift in bits
+  uint depths;           // 8c..8c+7, & (1 << the depth in bits 8c..8c+7) - 1; depth 8, 10, 12, 16 or 2
   uint histogram_words;  // W: uints from one histogram to the next in the counts buffer
 };
 

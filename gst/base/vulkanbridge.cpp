@@ -88,7 +88,8 @@ std::unique_ptr<VulkanBridge> VulkanBridge::make(GstBuffer* buffer, const QueueO
   else if (!queue)
     queue = library->device_get_queue(head.device, 0, 0);
   if (!queue) {
-    error = "GStreamer's Vulkan device " + describe_gst_device(head.device) + " has no queue to copy the frame on";
+    error = "GStreamer's Vulkan device " + describe_gst_device(head.device) +
+            " has no queue to copy the frame on";
     return nullptr;
   }
   std::unique_ptr<VulkanBridge> bridge(new VulkanBridge(*library, head.device, queue, slots));
