@@ -496,12 +496,12 @@ bool FrameStream::bind_vulkan_input(GstBuffer* in, uint32_t slot, InputBinding& 
 }
 
 bool FrameStream::record_vulkan_read(Frame& frame, GError** error) {
-  std::vector<std::pair<VkSemaphore, uint64_t>> waits;
+  std::vector<std::pair<VkSemaphore, uint64_t>> waits, signals;
   std::string why;
   const bool recorded = vulkan_->record_read(
       frame.cmd, frame.inbuf, in_info_,
       [this, &frame](gsize bytes) { return copies_->input_copy(frame.slot, vk::DeviceSize(bytes)); },
-      frame.in, waits, why);
+      frame.in, waits, signals, why);
   if (!recorded) {
     g_set_error(error, GST_STREAM_ERROR, GST_STREAM_ERROR_FAILED,
                 "Frame in GStreamer's Vulkan memory could not be read: %s.", why.c_str());
@@ -509,6 +509,8 @@ bool FrameStream::record_vulkan_read(Frame& frame, GError** error) {
   }
   for (const auto& [semaphore, value] : waits)
     ring_->wait_before(frame.slot, vk::Semaphore(semaphore), value);
+  for (const auto& [semaphore, value] : signals)
+    ring_->signal_after(frame.slot, vk::Semaphore(semaphore), value);
   return true;
 }
 

@@ -261,7 +261,8 @@ vk::BufferImageCopy VulkanBridge::plane_region(const Plane& c) {
 
 bool VulkanBridge::record_read(Commands cmd, GstBuffer* buffer, const GstVideoInfo& info,
                                const Target& target, FrameLayout& layout,
-                               std::vector<std::pair<VkSemaphore, uint64_t>>& waits, std::string& error) {
+                               std::vector<std::pair<VkSemaphore, uint64_t>>& waits,
+                               std::vector<std::pair<VkSemaphore, uint64_t>>& signals, std::string& error) {
   std::vector<Plane> copies;
   gsize bytes = 0;
   if (!planes_of(buffer, info, Direction::kToHost, copies, bytes, error)) return false;
@@ -277,11 +278,18 @@ bool VulkanBridge::record_read(Commands cmd, GstBuffer* buffer, const GstVideoIn
     layout.offset[p] = uint32_t(c.offset);
     layout.stride[p] = uint32_t(c.stride);
     if (!c.first_of_image) continue;
-    if (c.state.semaphore) waits.emplace_back(c.state.semaphore, c.state.semaphore_value);
-    // The image's new state, as GStreamer's elements store theirs once their work is recorded. Its
-    // timeline stays where its writer left it: we hold the frame until our read is done, so no writer
-    // comes after it before then (GStreamer's pools and decoders reuse only frames given back).
-    gstvk::write_barrier(library_, c.memory, state_after(c, Direction::kToHost));
+    // The image's new state, as GStreamer's elements store theirs once their work is recorded, and
+    // GstVulkanOperation's protocol: after the value its last user signalled, one higher when done.
+    // A Vulkan decoder uses the frames it gave out as references while we hold them: its next barrier,
+    // from the layout stored here, and its reads must wait for our read, not run beside it (lost
+    // devices on NVIDIA). It reads and stores this state on its streaming thread, unlocked: safe
+    // when we record on that thread too, as we do with no queue between it and us.
+    gstvk::BarrierState state = state_after(c, Direction::kToHost);
+    if (state.semaphore) {
+      waits.emplace_back(state.semaphore, state.semaphore_value);
+      signals.emplace_back(state.semaphore, ++state.semaphore_value);
+    }
+    gstvk::write_barrier(library_, c.memory, state);
   }
   return true;
 }

@@ -56,11 +56,12 @@ class VulkanBridge {
   // frame's own commands, the copy of `buffer`'s images (an image per plane of `info`) into the device
   // memory that `target` gives for the bytes it needs, points `layout` at it, and stores the images' new
   // state (transfer read). `waits` gets the timeline points (GStreamer 1.24 and later) the frame's work
-  // must wait for: the images' last writers, on whatever queue. False with `error` naming the fault.
+  // must wait for: the images' last users, on whatever queue; `signals` the points it signals once
+  // done, one higher, which the images' next users wait for. False with `error` naming the fault.
   using Target = std::function<vk::Buffer(gsize bytes)>;
   bool record_read(Commands cmd, GstBuffer* buffer, const GstVideoInfo& info, const Target& target,
                    FrameLayout& layout, std::vector<std::pair<VkSemaphore, uint64_t>>& waits,
-                   std::string& error);
+                   std::vector<std::pair<VkSemaphore, uint64_t>>& signals, std::string& error);
 
   // Binds `buffer` (an image per plane of `info`, from GStreamer's pool) as `slot`'s output: the frame
   // is to be laid out as `offsets`, `strides` and `bytes` give (the slot's host memory's layout), and
