@@ -106,7 +106,7 @@ class CompletionService {
   // The same for a client's new oldest frame, which ends at `point` (see Client::look()).
   void wake(Entry* entry, Clock::time_point when, Client::Point point);
 
-  // Threads of the service now: its waiting thread, its GPU waiter and its workers.
+  // Threads of the service now: its two (the rounds' leader and its standby) and its workers.
   size_t threads() const { return 2 + workers_.threads(); }
 
  private:
