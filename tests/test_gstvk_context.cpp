@@ -71,7 +71,7 @@ GST_START_TEST(test_shared_device_made_by_ours) {
     GstVulkanDevice* ours = DeviceAnswered(pipeline, "e", "sink");
     GstVulkanDevice* stock = DeviceAnswered(pipeline, "down", "src");
     fail_unless(stock != nullptr, "%s: vulkandownload answers no device", description.c_str());
-    bool gone = false;
+    gint gone = 0;
     g_object_weak_ref(G_OBJECT(stock), gstvk_test::Gone, &gone);
     const void* runs_on = gstvk_test::RunsOn(pipeline, "e");
     if (shares) {
@@ -92,7 +92,8 @@ GST_START_TEST(test_shared_device_made_by_ours) {
     gst_object_unref(stock);
     SetStateAndWait(pipeline, GST_STATE_NULL, description.c_str());
     gst_object_unref(pipeline);
-    fail_unless(gone, "%s: its device is still held after the pipeline went", description.c_str());
+    fail_unless(gstvk_test::WaitGone(&gone, description.c_str()),
+                "%s: its device is still held after the pipeline went", description.c_str());
   }
 }
 GST_END_TEST;
@@ -122,9 +123,13 @@ GST_START_TEST(test_application_device) {
               device);
   gst_object_unref(ours);
   gst_object_unref(stock);
+  gint gone = 0;
+  g_object_weak_ref(G_OBJECT(device), gstvk_test::Gone, &gone);
   SetStateAndWait(pipeline, GST_STATE_NULL, description);
   gst_object_unref(pipeline);
   gst_object_unref(device);
+  fail_unless(gstvk_test::WaitGone(&gone, "the application's device"),
+              "the application's device is still held after the pipeline went");
 }
 GST_END_TEST;
 

@@ -315,7 +315,7 @@ static std::vector<std::string> NotShared(const vktest::AppsinkRun& run) {
 // they are gone. Returns the device lumamax ran on (its gst-vulkan-device property), and the warnings
 // of a device not shared in `warnings`. Takes `device`.
 static const void* RunOnApplicationDevice(GstVulkanDevice* device, std::vector<std::string>& warnings) {
-  bool gone = false;
+  gint gone = 0;
   g_object_weak_ref(G_OBJECT(device), gstvk_test::Gone, &gone);
   const void* runs_on = nullptr;
   {
@@ -333,7 +333,8 @@ static const void* RunOnApplicationDevice(GstVulkanDevice* device, std::vector<s
     warnings = NotShared(shared);
   }  // the runs' frames, whose imports hold the device of ours, go with them
   gst_object_unref(device);
-  fail_unless(gone, "the application's device is still held after the pipeline went");
+  fail_unless(gstvk_test::WaitGone(&gone, "the application's device"),
+              "the application's device is still held after the pipeline went");
   return runs_on;
 }
 

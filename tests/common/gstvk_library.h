@@ -7,6 +7,8 @@
 #include "common/runtime_test.h"
 #include "gstvk/library.hpp"
 
+#include <cstdio>
+
 namespace gstvk_test {
 
 inline const vkc::gstvk::GstVulkanLibrary& Library() {
@@ -60,9 +62,22 @@ inline const void* RunsOn(GstElement* pipeline, const char* element) {
   return device;
 }
 
-// A weak reference's notify: sets the bool it is given when the object's last reference goes.
+// A weak reference's notify: sets the gint it is given to 1 when the object's last reference goes,
+// on whichever thread lets go of it.
 inline void Gone(gpointer gone, GObject*) {
-  *static_cast<bool*>(gone) = true;
+  g_atomic_int_set(static_cast<gint*>(gone), 1);
+}
+
+// Whether Gone() has fired, waiting for it up to a minute: frames still on the GPU when their
+// pipeline stopped keep the device until that work ends (the reaper lets go of them then), and on
+// lavapipe a stream's first frames under the validation layer's GPU-assisted checks (GStreamer's
+// instance turns them on from 1.24) take seconds with a cold shader cache. Prints the wait.
+inline bool WaitGone(const gint* gone, const char* what) {
+  const gint64 start = g_get_monotonic_time();
+  while (!g_atomic_int_get(gone) && g_get_monotonic_time() - start < 60 * G_USEC_PER_SEC) g_usleep(10'000);
+  const double waited = double(g_get_monotonic_time() - start) / G_USEC_PER_SEC;
+  if (waited >= 0.01) std::printf("%s: the device went %.2f s after the pipeline\n", what, waited);
+  return g_atomic_int_get(gone) != 0;
 }
 
 }  // namespace gstvk_test
