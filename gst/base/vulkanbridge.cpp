@@ -250,6 +250,17 @@ gstvk::BarrierState VulkanBridge::state_after(const Plane& c, Direction directio
   return state;
 }
 
+void VulkanBridge::take_turn(const Plane& c, Direction direction,
+                             std::vector<std::pair<VkSemaphore, uint64_t>>& waits,
+                             std::vector<std::pair<VkSemaphore, uint64_t>>& signals) const {
+  gstvk::BarrierState state = state_after(c, direction);
+  if (state.semaphore) {
+    waits.emplace_back(state.semaphore, state.semaphore_value);
+    signals.emplace_back(state.semaphore, ++state.semaphore_value);
+  }
+  gstvk::write_barrier(library_, c.memory, state);
+}
+
 vk::BufferImageCopy VulkanBridge::plane_region(const Plane& c) {
   return vk::BufferImageCopy{.bufferOffset = c.offset,
                              .bufferRowLength = uint32_t(c.stride / c.texel),
@@ -278,18 +289,11 @@ bool VulkanBridge::record_read(Commands cmd, GstBuffer* buffer, const GstVideoIn
     layout.offset[p] = uint32_t(c.offset);
     layout.stride[p] = uint32_t(c.stride);
     if (!c.first_of_image) continue;
-    // The image's new state, as GStreamer's elements store theirs once their work is recorded, and
-    // GstVulkanOperation's protocol: after the value its last user signalled, one higher when done.
     // A Vulkan decoder uses the frames it gave out as references while we hold them: its next barrier,
     // from the layout stored here, and its reads must wait for our read, not run beside it (lost
     // devices on NVIDIA). It reads and stores this state on its streaming thread, unlocked: safe
     // when we record on that thread too, as we do with no queue between it and us.
-    gstvk::BarrierState state = state_after(c, Direction::kToHost);
-    if (state.semaphore) {
-      waits.emplace_back(state.semaphore, state.semaphore_value);
-      signals.emplace_back(state.semaphore, ++state.semaphore_value);
-    }
-    gstvk::write_barrier(library_, c.memory, state);
+    take_turn(c, Direction::kToHost, waits, signals);
   }
   return true;
 }
@@ -439,15 +443,7 @@ void VulkanBridge::record_write(uint32_t slot, Commands cmd, vk::Buffer from,
       cmd.imageBarrier(vk::PipelineStageFlagBits::eAllCommands, vk::PipelineStageFlagBits::eTransfer,
                        plane_barrier(c, Direction::kToImages));
     cmd.copyBufferToImage(from, c.head.image, vk::ImageLayout::eTransferDstOptimal, plane_region(c));
-    if (!c.first_of_image) continue;
-    gstvk::BarrierState state = state_after(c, Direction::kToImages);
-    // GstVulkanOperation's protocol: after the value the image's last user signalled, one higher when
-    // done, which the next user waits for.
-    if (state.semaphore) {
-      waits.emplace_back(state.semaphore, state.semaphore_value);
-      signals.emplace_back(state.semaphore, ++state.semaphore_value);
-    }
-    gstvk::write_barrier(library_, c.memory, state);
+    if (c.first_of_image) take_turn(c, Direction::kToImages, waits, signals);
   }
   out = Output{};
 }

@@ -114,6 +114,11 @@ class VulkanBridge {
   // in it after the copy (its timeline point as it was).
   static vk::ImageMemoryBarrier plane_barrier(const Plane& c, Direction direction);
   static gstvk::BarrierState state_after(const Plane& c, Direction direction);
+  // GstVulkanOperation's protocol for the image of `c`, whose copy the frame's commands now hold:
+  // they wait for the value its last user signalled and signal one higher, which its next user waits
+  // for; its new state is stored now, as GStreamer's elements store theirs once their work is recorded.
+  void take_turn(const Plane& c, Direction direction, std::vector<std::pair<VkSemaphore, uint64_t>>& waits,
+                 std::vector<std::pair<VkSemaphore, uint64_t>>& signals) const;
   // The planes of `buffer` (an image per plane of `info`, of this device, which the copy's direction
   // may use) and the host memory they take, `bytes`; false with `error` naming the fault.
   bool planes_of(GstBuffer* buffer, const GstVideoInfo& info, Direction direction, std::vector<Plane>& copies,
