@@ -40,10 +40,11 @@ bool FormatCopies(GstVulkanDevice* device) {
   return (properties.optimalTilingFeatures & needed) == needed;
 }
 
-// NV12 bytes of a kCoded x kCoded frame, seeded: the luma plane, then the interleaved chroma plane.
-std::vector<uint8_t> CodedBytes() {
+// NV12 bytes of a kCoded x kCoded frame, seeded (and by its number): the luma plane, then the
+// interleaved chroma plane.
+std::vector<uint8_t> CodedBytes(unsigned frame = 0) {
   std::vector<uint8_t> bytes(kCoded * kCoded * 3 / 2);
-  std::mt19937 random(vktest::TestSeed());
+  std::mt19937 random(vktest::TestSeed() + frame);
   for (uint8_t& b : bytes) b = uint8_t(random());
   return bytes;
 }
@@ -51,7 +52,10 @@ std::vector<uint8_t> CodedBytes() {
 // A frame of one G8_B8R8_2PLANE_420 image on `device`, kCoded square, holding `coded`: written by a
 // copy from a host-visible buffer, submitted on the device's queue under its lock, the image's new state
 // (and its timeline one higher, from 1.24) stored in the memory as GStreamer's decoders store theirs.
-GstBuffer* DecodedFrame(GstVulkanDevice* device, const std::vector<uint8_t>& coded) {
+// The copy is submitted on `queue` when given (the queue object whose lock the elements around take),
+// else on a queue object of its own.
+GstBuffer* DecodedFrame(GstVulkanDevice* device, const std::vector<uint8_t>& coded,
+                        GstVulkanQueue* queue = nullptr) {
   const vkc::gstvk::GstVulkanLibrary& library = Library();
   GstMemory* image = library.image_memory_alloc(
       device, kFormat, kCoded, kCoded, VK_IMAGE_TILING_OPTIMAL,
@@ -66,7 +70,8 @@ GstBuffer* DecodedFrame(GstVulkanDevice* device, const std::vector<uint8_t>& cod
   gst_memory_unmap(staging, &map);
 
   const VkDevice vk_device = vkc::gstvk::fields(device).device;
-  GstVulkanQueue* queue = library.device_get_queue(device, 0, 0);
+  queue =
+      queue ? static_cast<GstVulkanQueue*>(gst_object_ref(queue)) : library.device_get_queue(device, 0, 0);
   const vkc::gstvk::QueueFields& q = vkc::gstvk::fields(queue);
   const VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, nullptr, 0, q.family};
   VkCommandPool pool = VK_NULL_HANDLE;
@@ -165,41 +170,58 @@ GstBuffer* SystemFrame(const std::vector<uint8_t>& coded) {
 
 struct Run {
   std::vector<GstStructure*> messages;  // the element messages, in order
-  std::string output;                   // the output frame's visible bytes
+  std::vector<std::string> outputs;     // the output frames' visible bytes
   guint64 uploads = 0;
   const void* runs_on = nullptr;  // the element's gst-vulkan-device
+  guint copied_on_decoder = 0;    // frames that reached the element with a copy made on the decoder's thread
   ~Run() {
     for (GstStructure* s : messages) gst_structure_free(s);
   }
 };
 
-// `frame` (taken) through `appsrc caps=CAPS ! ELEMENT name=e ! appsink`, with `device` set on the
-// element as the application's when given.
-void RunFrame(const std::string& element, const std::string& caps, GstBuffer* frame, GstVulkanDevice* device,
-              Run& run) {
-  const std::string description = "appsrc name=src format=time caps=\"" + caps + "\" ! " + element +
+// The frames reaching `pad` that carry the copy made on their decoder's thread
+// (gst/base/decodedcopies.hpp names it so).
+GstPadProbeReturn CountDecoderCopies(GstPad*, GstPadProbeInfo* info, gpointer count) {
+  const GQuark quark = g_quark_try_string("vkcompute-decoded-copy");
+  if (quark && gst_mini_object_get_qdata(GST_MINI_OBJECT(GST_PAD_PROBE_INFO_BUFFER(info)), quark))
+    ++*static_cast<guint*>(count);
+  return GST_PAD_PROBE_OK;
+}
+
+// `frames` (taken) through `appsrc caps=CAPS ! HEAD ELEMENT name=e ! appsink`, with `device` set on
+// the element as the application's when given.
+void RunFrames(const std::string& head, const std::string& element, const std::string& caps,
+               const std::vector<GstBuffer*>& frames, GstVulkanDevice* device, Run& run) {
+  const std::string description = "appsrc name=src format=time caps=\"" + caps + "\" ! " + head + element +
                                   " name=e ! appsink name=out sync=false";
   GstElement* pipeline = vktest::ParsePipeline(description.c_str());
   GstElement* e = gst_bin_get_by_name(GST_BIN(pipeline), "e");
   if (device) gstvk_test::SetApplicationDevice(e, device);
+  GstPad* e_sink = gst_element_get_static_pad(e, "sink");
+  gst_pad_add_probe(e_sink, GST_PAD_PROBE_TYPE_BUFFER, CountDecoderCopies, &run.copied_on_decoder, nullptr);
+  gst_object_unref(e_sink);
   GstElement* src = gst_bin_get_by_name(GST_BIN(pipeline), "src");
   GstElement* sink = gst_bin_get_by_name(GST_BIN(pipeline), "out");
   gst_element_set_state(pipeline, GST_STATE_PLAYING);
-  GST_BUFFER_PTS(frame) = 0;
-  GST_BUFFER_DURATION(frame) = GST_SECOND / 30;
-  fail_unless(gst_app_src_push_buffer(GST_APP_SRC(src), frame) == GST_FLOW_OK, "%s: the push",
-              description.c_str());
+  for (size_t i = 0; i < frames.size(); ++i) {
+    GST_BUFFER_PTS(frames[i]) = i * GST_SECOND / 30;
+    GST_BUFFER_DURATION(frames[i]) = GST_SECOND / 30;
+    fail_unless(gst_app_src_push_buffer(GST_APP_SRC(src), frames[i]) == GST_FLOW_OK, "%s: the push",
+                description.c_str());
+  }
   gst_app_src_end_of_stream(GST_APP_SRC(src));
-  GstSample* sample = gst_app_sink_try_pull_sample(GST_APP_SINK(sink), 30 * GST_SECOND);
-  fail_unless(sample != nullptr, "%s: no frame out", description.c_str());
-  // An analysis passes the decoder's frame on in its image (not read here: the CPU does not map it); a
-  // filter's output, for the appsink, is in system memory.
-  GstVideoInfo info;
-  fail_unless(gst_video_info_from_caps(&info, gst_sample_get_caps(sample)));
-  GstCapsFeatures* features = gst_caps_get_features(gst_sample_get_caps(sample), 0);
-  if (!gst_caps_features_contains(features, "memory:VulkanImage"))
-    run.output = vktest::VisibleBytes(info, gst_sample_get_buffer(sample));
-  gst_sample_unref(sample);
+  for (size_t i = 0; i < frames.size(); ++i) {
+    GstSample* sample = gst_app_sink_try_pull_sample(GST_APP_SINK(sink), 30 * GST_SECOND);
+    fail_unless(sample != nullptr, "%s: no frame %zu out", description.c_str(), i);
+    // An analysis passes the decoder's frame on in its image (not read here: the CPU does not map it); a
+    // filter's output, for the appsink, is in system memory.
+    GstVideoInfo info;
+    fail_unless(gst_video_info_from_caps(&info, gst_sample_get_caps(sample)));
+    GstCapsFeatures* features = gst_caps_get_features(gst_sample_get_caps(sample), 0);
+    if (!gst_caps_features_contains(features, "memory:VulkanImage"))
+      run.outputs.push_back(vktest::VisibleBytes(info, gst_sample_get_buffer(sample)));
+    gst_sample_unref(sample);
+  }
   GstMessage* end = vktest::WaitForErrorOrEos(pipeline, 30 * GST_SECOND);
   fail_unless(end && GST_MESSAGE_TYPE(end) == GST_MESSAGE_EOS, "%s: %s", description.c_str(),
               end ? vktest::Describe(end).c_str() : "no EOS");
@@ -218,6 +240,82 @@ void RunFrame(const std::string& element, const std::string& caps, GstBuffer* fr
   gst_object_unref(e);
   gst_object_unref(pipeline);
   vktest::AssertNoValidationErrors(description);
+}
+
+// The messages (and, for a filter, the outputs) of `decoded` equal those of `system`, the same frames
+// in system memory.
+void AssertSameResults(const Run& decoded, const Run& system, bool filter, const std::string& what) {
+  fail_unless(decoded.messages.size() == system.messages.size(), "%s: %zu messages, %zu in system memory",
+              what.c_str(), decoded.messages.size(), system.messages.size());
+  for (size_t i = 0; i < decoded.messages.size(); ++i)
+    fail_unless(gst_structure_is_equal(decoded.messages[i], system.messages[i]), "%s: message %zu differs",
+                what.c_str(), i);
+  if (filter)
+    fail_unless(!system.outputs.empty() && decoded.outputs == system.outputs, "%s: the outputs differ",
+                what.c_str());
+}
+
+// A Vulkan decoder as GStreamer's are to our elements (a video decoder whose source pad template names
+// memory:VulkanImage, pushing on its own streaming thread): each "coded" frame, NV12 bytes of a kCoded
+// square in system memory, comes out as DecodedFrame() makes it, on the device and queue the test
+// gives; it shares that queue with the elements around (a "gst.vulkan.queue" context), as GStreamer's
+// Vulkan elements do, so that all take the same lock to submit on it.
+struct TestVkDec {
+  GstVideoDecoder parent;
+};
+struct TestVkDecClass {
+  GstVideoDecoderClass parent_class;
+};
+G_DEFINE_TYPE(TestVkDec, test_vk_dec, GST_TYPE_VIDEO_DECODER)
+GstVulkanDevice* decoder_device = nullptr;
+GstVulkanQueue* decoder_queue = nullptr;
+
+gboolean TestVkDecSrcQuery(GstVideoDecoder* decoder, GstQuery* query) {
+  if (GST_QUERY_TYPE(query) == GST_QUERY_CONTEXT &&
+      Library().queue_handle_context_query(GST_ELEMENT(decoder), query, decoder_queue))
+    return TRUE;
+  return GST_VIDEO_DECODER_CLASS(test_vk_dec_parent_class)->src_query(decoder, query);
+}
+
+gboolean TestVkDecSetFormat(GstVideoDecoder* decoder, GstVideoCodecState* state) {
+  GstVideoCodecState* out =
+      gst_video_decoder_set_output_state(decoder, GST_VIDEO_FORMAT_NV12, kWidth, kHeight, state);
+  out->caps = gst_video_info_to_caps(&out->info);
+  gst_caps_set_features(out->caps, 0, gst_caps_features_new("memory:VulkanImage", nullptr));
+  gst_video_codec_state_unref(out);
+  return gst_video_decoder_negotiate(decoder);
+}
+
+GstFlowReturn TestVkDecHandleFrame(GstVideoDecoder* decoder, GstVideoCodecFrame* frame) {
+  GstMapInfo map;
+  fail_unless(gst_buffer_map(frame->input_buffer, &map, GST_MAP_READ));
+  const std::vector<uint8_t> coded(map.data, map.data + map.size);
+  gst_buffer_unmap(frame->input_buffer, &map);
+  frame->output_buffer = DecodedFrame(decoder_device, coded, decoder_queue);
+  return gst_video_decoder_finish_frame(decoder, frame);
+}
+
+void test_vk_dec_class_init(TestVkDecClass* klass) {
+  GstElementClass* element_class = GST_ELEMENT_CLASS(klass);
+  gst_element_class_set_static_metadata(element_class, "Test Vulkan decoder", "Codec/Decoder/Video",
+                                        "NV12 frames into multi-planar Vulkan images", "gst-vkcompute tests");
+  gst_element_class_add_pad_template(element_class,
+                                     gst_pad_template_new("sink", GST_PAD_SINK, GST_PAD_ALWAYS,
+                                                          gst_caps_from_string("video/x-raw,format=NV12")));
+  gst_element_class_add_pad_template(
+      element_class,
+      gst_pad_template_new("src", GST_PAD_SRC, GST_PAD_ALWAYS,
+                           gst_caps_from_string("video/x-raw(memory:VulkanImage),format=NV12")));
+  GstVideoDecoderClass* decoder_class = GST_VIDEO_DECODER_CLASS(klass);
+  decoder_class->set_format = TestVkDecSetFormat;
+  decoder_class->handle_frame = TestVkDecHandleFrame;
+  decoder_class->src_query = TestVkDecSrcQuery;
+  // The frames are made in handle_frame(), not taken from a pool.
+  decoder_class->decide_allocation = [](GstVideoDecoder*, GstQuery*) -> gboolean { return TRUE; };
+}
+
+void test_vk_dec_init(TestVkDec* decoder) {
+  gst_video_decoder_set_packetized(GST_VIDEO_DECODER(decoder), TRUE);
 }
 
 }  // namespace
@@ -244,20 +342,66 @@ GST_START_TEST(test_decoder_frames_into_analyses_and_filters) {
   for (const std::string element : {"lumamax", "histogram", "morph operation=dilate width=3 height=3"}) {
     const std::string what = element + " on a decoder's frame (" + vktest::SeedDescription() + ")";
     Run decoded, system;
-    RunFrame(element, image_caps, DecodedFrame(device, coded), device, decoded);
-    RunFrame(element, caps, SystemFrame(coded), nullptr, system);
-    fail_unless(decoded.messages.size() == system.messages.size(), "%s: %zu messages, %zu in system memory",
-                what.c_str(), decoded.messages.size(), system.messages.size());
-    for (size_t i = 0; i < decoded.messages.size(); ++i)
-      fail_unless(gst_structure_is_equal(decoded.messages[i], system.messages[i]), "%s: message %zu differs",
-                  what.c_str(), i);
-    if (element.rfind("morph", 0) == 0)
-      fail_unless(!system.output.empty() && decoded.output == system.output, "%s: the output differs",
-                  what.c_str());
+    RunFrames("", element, image_caps, {DecodedFrame(device, coded)}, device, decoded);
+    RunFrames("", element, caps, {SystemFrame(coded)}, nullptr, system);
+    AssertSameResults(decoded, system, element.rfind("morph", 0) == 0, what);
     fail_unless(decoded.runs_on == device, "%s: runs on GStreamer's device %p, the application set %p",
                 what.c_str(), decoded.runs_on, static_cast<void*>(device));
     fail_unless(decoded.uploads == 0, "%s: %" G_GUINT64_FORMAT " uploads", what.c_str(), decoded.uploads);
   }
+  gst_object_unref(device);
+}
+GST_END_TEST;
+
+// Frames of a Vulkan decoder that reach our elements through a queue: the decoder keeps using its
+// frames while we read them, and takes its turn on their state on its thread, unlocked; so they are
+// copied on its thread as they leave it, and our elements read the copy (gst/base/decodedcopies.hpp).
+// Through a queue every frame carries that copy, straight from the decoder none does; the results are
+// those of the same frames in system memory either way, and the validation layer sees every access
+// ordered. (The test's decoder keeps no references: the race itself shows on NVIDIA's decoders.)
+GST_START_TEST(test_decoder_frames_through_a_queue) {
+  vktest::RequirePhysicalDevice();
+  GstVulkanDevice* device = gstvk_test::ApplicationDevice();
+  if (!FormatCopies(device)) {
+    fail_unless(GstMinor() < 24, "lavapipe of GStreamer 1.%u's release copies no G8_B8R8_2PLANE_420 images",
+                GstMinor());
+    std::printf("GStreamer 1.%u: this lavapipe has no G8_B8R8_2PLANE_420 images (Mesa 22.3): no decoder\n",
+                GstMinor());
+    gst_object_unref(device);
+    return;
+  }
+  decoder_device = device;
+  decoder_queue = Library().device_get_queue(device, 0, 0);
+  fail_unless(gst_element_register(nullptr, "testvkdec", GST_RANK_NONE, test_vk_dec_get_type()));
+  constexpr guint kFrames = 6;
+  const std::string coded_caps = "video/x-raw,format=NV12,width=" + std::to_string(kCoded) +
+                                 ",height=" + std::to_string(kCoded) + ",framerate=30/1";
+  const std::string caps = "video/x-raw,format=NV12,width=" + std::to_string(kWidth) +
+                           ",height=" + std::to_string(kHeight) + ",framerate=30/1";
+  for (const bool through_queue : {true, false}) {
+    for (const std::string element : {"lumamax ! histogram", "morph operation=dilate width=3 height=3"}) {
+      const std::string head = through_queue ? "testvkdec ! queue ! " : "testvkdec ! ";
+      const std::string what = head + element + " (" + vktest::SeedDescription() + ")";
+      std::vector<GstBuffer*> coded_frames, system_frames;
+      for (guint i = 0; i < kFrames; ++i) {
+        const std::vector<uint8_t> coded = CodedBytes(i);
+        coded_frames.push_back(gst_buffer_new_memdup(coded.data(), coded.size()));
+        system_frames.push_back(SystemFrame(coded));
+      }
+      Run decoded, system;
+      RunFrames(head, element, coded_caps, coded_frames, device, decoded);
+      RunFrames("", element, caps, system_frames, nullptr, system);
+      AssertSameResults(decoded, system, element.rfind("morph", 0) == 0, what);
+      fail_unless(decoded.copied_on_decoder == (through_queue ? kFrames : 0),
+                  "%s: %u of %u frames copied on the decoder's thread", what.c_str(),
+                  decoded.copied_on_decoder, kFrames);
+      fail_unless(decoded.runs_on == device, "%s: runs on GStreamer's device %p, the application set %p",
+                  what.c_str(), decoded.runs_on, static_cast<void*>(device));
+      fail_unless(decoded.uploads == 0, "%s: %" G_GUINT64_FORMAT " uploads", what.c_str(), decoded.uploads);
+    }
+  }
+  decoder_device = nullptr;
+  gst_clear_object(&decoder_queue);
   gst_object_unref(device);
 }
 GST_END_TEST;
@@ -269,6 +413,7 @@ Suite* decoder_frames_suite() {
   TCase* frames = vktest::NewTCase("frames", 120);
   suite_add_tcase(suite, frames);
   tcase_add_test(frames, test_decoder_frames_into_analyses_and_filters);
+  tcase_add_test(frames, test_decoder_frames_through_a_queue);
   return suite;
 }
 

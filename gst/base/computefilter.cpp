@@ -5,6 +5,7 @@
 
 #include "cuda/bridge.hpp"
 #include "cudapool.hpp"
+#include "decodedcopies.hpp"
 #include "deviceopen.hpp"
 #include "deviceshare.hpp"
 #include "filterprivate.hpp"
@@ -217,6 +218,14 @@ static gboolean gst_vkcompute_filter_set_caps(GstBaseTransform* trans, GstCaps* 
 static gboolean gst_vkcompute_filter_propose_allocation(GstBaseTransform* trans, GstQuery*, GstQuery* query) {
   auto* self = GST_VKCOMPUTE_FILTER(trans);
   auto* priv = get_priv(self);
+  // Asked on the thread of the element upstream, before its frames: a Vulkan decoder's frames that
+  // cross a queue to reach us, on its device, are copied on that thread (decodedcopies.hpp).
+  GstCaps* caps = nullptr;
+  gst_query_parse_allocation(query, &caps, nullptr);
+  GstCaps* vulkan = caps ? vkc::structures_in_vulkan_memory(caps) : nullptr;
+  if (vulkan && !gst_caps_is_empty(vulkan) && priv->device && priv->device->adopted())
+    vkc::copy_decoded_frames(GST_ELEMENT(self), priv->vulkan_context.queue());
+  if (vulkan) gst_caps_unref(vulkan);
   return priv->pools && priv->pools->propose(query, passes_through(self), trans->srcpad);
 }
 

@@ -1,5 +1,7 @@
 #include "memorycaps.hpp"
 
+#include <gst/video/gstvideodecoder.h>
+
 #include <initializer_list>
 #include <tuple>
 
@@ -294,6 +296,34 @@ bool vulkan_element_near(GstElement* element) {
     if (pad) gst_object_unref(pad);
   }
   return false;
+}
+
+GstPad* vulkan_decoder_across_threads(GstElement* element) {
+  GstPad* pad = only_sink_pad(element);
+  bool other_thread = false;
+  for (int hops = 0; pad && hops < 64; ++hops) {
+    GstElement* before = element_after(pad);
+    gst_object_unref(pad);
+    pad = nullptr;
+    if (!before) break;
+    GstPad* src = only_source_pad(before);
+    if (GST_IS_VIDEO_DECODER(before) && templates_name_vulkan_memory(before)) {
+      gst_object_unref(before);
+      if (src && other_thread) return src;
+      if (src) gst_object_unref(src);
+      return nullptr;
+    }
+    if (src) {
+      GST_OBJECT_LOCK(src);
+      other_thread = other_thread || GST_PAD_TASK(src) != nullptr;
+      GST_OBJECT_UNLOCK(src);
+      gst_object_unref(src);
+    }
+    pad = only_sink_pad(before);
+    gst_object_unref(before);
+  }
+  if (pad) gst_object_unref(pad);
+  return nullptr;
 }
 
 Downstream downstream_of(GstPad* src, gint* device_index) {

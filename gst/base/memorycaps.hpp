@@ -76,6 +76,12 @@ GstElement* element_after(GstPad* src);
 // that side (queues, capsfilters, ours): the elements whose device ours would share.
 bool vulkan_element_near(GstElement* element);
 
+// The source pad of the Vulkan decoder of GStreamer's (a video decoder whose pad template names
+// memory:VulkanImage) whose frames reach `element`'s sink pad through a thread of their own (an
+// element on the way pushes from a task: a queue), through elements of one sink pad; a new
+// reference, or null when there is no such decoder or no such thread between.
+GstPad* vulkan_decoder_across_threads(GstElement* element);
+
 // What the frames pushed on `src` meet first, through elements of one fixed source pad (queues,
 // capsfilters, converters): an element of ours, an element whose source pads come and go (a tee:
 // request or sometimes pads), or anything else (a sink, the end of the links).

@@ -3,6 +3,7 @@
 #include <cstring>
 #include <numeric>
 
+#include "decodedcopies.hpp"
 #include "deviceshare.hpp"
 #include "frame.hpp"
 #include "gstvk/abi.hpp"
@@ -274,12 +275,22 @@ bool VulkanBridge::record_read(Commands cmd, GstBuffer* buffer, const GstVideoIn
                                const Target& target, FrameLayout& layout,
                                std::vector<std::pair<VkSemaphore, uint64_t>>& waits,
                                std::vector<std::pair<VkSemaphore, uint64_t>>& signals, std::string& error) {
+  layout = FrameLayout{};
+  layout.device_local = true;
+  // A frame of a Vulkan decoder that reached us through another thread was copied on the decoder's
+  // (decodedcopies.hpp): its images are not ours to touch here, that copy is read in their place.
+  if (const DecodedCopy* decoded = decoded_copy(buffer, device_)) {
+    layout.buffer = vk::Buffer(decoded->buffer);
+    for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES(&info); ++p) {
+      layout.offset[p] = uint32_t(decoded->offsets[p]);
+      layout.stride[p] = uint32_t(decoded->strides[p]);
+    }
+    return true;
+  }
   std::vector<Plane> copies;
   gsize bytes = 0;
   if (!planes_of(buffer, info, Direction::kToHost, copies, bytes, error)) return false;
-  layout = FrameLayout{};
   layout.buffer = target(bytes);
-  layout.device_local = true;
   for (size_t p = 0; p < copies.size(); ++p) {
     const Plane& c = copies[p];
     if (c.first_of_image)
@@ -292,17 +303,18 @@ bool VulkanBridge::record_read(Commands cmd, GstBuffer* buffer, const GstVideoIn
     // A Vulkan decoder uses the frames it gave out as references while we hold them: its next barrier,
     // from the layout stored here, and its reads must wait for our read, not run beside it (lost
     // devices on NVIDIA). It reads and stores this state on its streaming thread, unlocked: safe
-    // when we record on that thread too, as we do with no queue between it and us.
+    // when we record on that thread too, as we do with no queue between it and us (with one, the
+    // frame was copied on its thread, above).
     take_turn(c, Direction::kToHost, waits, signals);
   }
   return true;
 }
 
-bool VulkanBridge::transfer(const std::vector<Plane>& copies, GstMemory* host, Direction direction,
+bool VulkanBridge::transfer(const std::vector<Plane>& copies, GstMemory* memory, Direction direction,
                             std::string& error) {
   const bool reads = direction == Direction::kToHost;
   const VkBuffer host_buffer =
-      reinterpret_cast<const gstvk::BufferMemoryFields<gstvk::BarrierMemoryInfo32>*>(host)->buffer;
+      reinterpret_cast<const gstvk::BufferMemoryFields<gstvk::BarrierMemoryInfo32>*>(memory)->buffer;
   const VkImageLayout layout =
       reads ? VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL : VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
   const VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO, nullptr,
@@ -409,6 +421,37 @@ GstBuffer* VulkanBridge::copy(uint32_t slot, GstBuffer* buffer, const GstVideoIn
                                  GST_VIDEO_INFO_WIDTH(&info), GST_VIDEO_INFO_HEIGHT(&info),
                                  guint(copies.size()), offsets, strides);
   return out;
+}
+
+GstMemory* VulkanBridge::copy_to_device(GstBuffer* buffer, const GstVideoInfo& info,
+                                        const MemoryFor& memory_for, gsize offsets[], gsize strides[],
+                                        std::string& error) {
+  std::vector<Plane> copies;
+  gsize bytes = 0;
+  if (!planes_of(buffer, info, Direction::kToHost, copies, bytes, error)) return nullptr;
+  GstMemory* memory = memory_for(bytes, error);
+  if (!memory) return nullptr;
+  if (!transfer(copies, memory, Direction::kToHost, error)) {
+    gst_memory_unref(memory);
+    return nullptr;
+  }
+  for (size_t p = 0; p < copies.size(); ++p) {
+    offsets[p] = copies[p].offset;
+    strides[p] = copies[p].stride;
+  }
+  return memory;
+}
+
+GstMemory* VulkanBridge::device_memory(gsize bytes, std::string& error) const {
+  GstMemory* memory =
+      library_.buffer_memory_alloc(device_, bytes,
+                                   VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                                       VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                                   VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+  if (!memory)
+    error = "GStreamer's Vulkan device " + device_name_ + " could not allocate " + std::to_string(bytes) +
+            " bytes of device memory";
+  return memory;
 }
 
 bool VulkanBridge::bind_output(uint32_t slot, GstBuffer* buffer, const GstVideoInfo& info, bool on_gpu,

@@ -63,6 +63,17 @@ class VulkanBridge {
                    FrameLayout& layout, std::vector<std::pair<VkSemaphore, uint64_t>>& waits,
                    std::vector<std::pair<VkSemaphore, uint64_t>>& signals, std::string& error);
 
+  // On the thread that made `buffer` (decodedcopies.hpp): its images (an image per plane of `info`)
+  // copied into device-local memory that `memory_for` gives for the bytes they take (of this device:
+  // device_memory()), and waited for; `offsets` and `strides` get the planes' place in it. The memory,
+  // a new reference, or null with `error` naming the fault.
+  using MemoryFor = std::function<GstMemory*(gsize bytes, std::string& error)>;
+  GstMemory* copy_to_device(GstBuffer* buffer, const GstVideoInfo& info, const MemoryFor& memory_for,
+                            gsize offsets[], gsize strides[], std::string& error);
+  // Device-local memory of this device that our kernels read (a storage buffer) and copies fill:
+  // GStreamer's buffer memory, a new reference, or null with `error` set.
+  GstMemory* device_memory(gsize bytes, std::string& error) const;
+
   // Binds `buffer` (an image per plane of `info`, from GStreamer's pool) as `slot`'s output: the frame
   // is to be laid out as `offsets`, `strides` and `bytes` give (the slot's host memory's layout), and
   // copy_out() then moves it into the images; or, on the device the element runs on (`on_gpu`), the
@@ -123,8 +134,9 @@ class VulkanBridge {
   // may use) and the host memory they take, `bytes`; false with `error` naming the fault.
   bool planes_of(GstBuffer* buffer, const GstVideoInfo& info, Direction direction, std::vector<Plane>& copies,
                  gsize& bytes, std::string& error) const;
-  // Copies between the images and `host`, on GStreamer's queue, and waits; the images' new state stored.
-  bool transfer(const std::vector<Plane>& copies, GstMemory* host, Direction direction, std::string& error);
+  // Copies between the images and `memory` (GStreamer's buffer memory: host-visible, or device-local for
+  // a copy that stays on the GPU), on GStreamer's queue, and waits; the images' new state stored.
+  bool transfer(const std::vector<Plane>& copies, GstMemory* memory, Direction direction, std::string& error);
   // An output bound to a slot (bind_output()) until copy_out().
   struct Output {
     std::vector<Plane> copies;

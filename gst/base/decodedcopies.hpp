@@ -1,0 +1,39 @@
+// Frames of GStreamer's Vulkan decoders that reach an element of ours through a thread of their own
+// (`vulkanh264dec ! queue ! lumamax`). Such a decoder keeps using the frames it gave out as its
+// references, and reads and stores their images' state (layout, timeline value) on its streaming
+// thread, unlocked: a reader on another thread that takes its turn on that state races the decoder
+// for it (the same value signalled twice, a wait for a value no one signals: a hang, as GStreamer's own
+// `vulkanh264dec ! queue ! vulkandownload` shows). So each frame is copied where the decoder's thread
+// is, in a buffer probe on its source pad: into device-local memory of GStreamer's device, waited for,
+// and attached to the buffer; our elements on that device read the copy and leave the images alone.
+// The copy costs one submission and wait on the decoder's thread and a device copy (0.2 ms per 1080p
+// frame, lent H200); with no thread between the decoder and us there is no copy.
+#pragma once
+
+#include <gst/gst.h>
+#include <gst/video/video.h>
+#include <vulkan/vulkan.h>
+
+#include "gstvk/library.hpp"
+
+namespace vkc {
+
+// At `element`'s allocation query (which comes before a decoder's frames, on its thread) or first
+// frame: when its frames come from a Vulkan decoder of GStreamer's through another thread, the
+// decoder's frames are copied from then on as they leave it, on the queue object `queue` (a queue of
+// the element's device, which is GStreamer's). Once per decoder source pad, for its lifetime.
+void copy_decoded_frames(GstElement* element, GstVulkanQueue* queue);
+
+// The copy of a decoded frame: a GstVulkanBufferMemory of the decoder's device, and the planes'
+// offsets and strides in it (VulkanBridge::record_read()'s layout).
+struct DecodedCopy {
+  GstMemory* memory = nullptr;        // a reference
+  GstVulkanDevice* device = nullptr;  // the memory's
+  VkBuffer buffer = VK_NULL_HANDLE;
+  gsize offsets[GST_VIDEO_MAX_PLANES] = {};
+  gsize strides[GST_VIDEO_MAX_PLANES] = {};
+};
+// The copy made of `buffer` as its decoder pushed it, on `device`; null when there is none.
+const DecodedCopy* decoded_copy(GstBuffer* buffer, GstVulkanDevice* device);
+
+}  // namespace vkc
