@@ -18,7 +18,8 @@
 #    .gpu/NAME/libgstvkcompute.so (bench/plugin-build.sh), alternating, AB_ROUNDS rounds (2):
 #    COST_STREAMS live streams and one stream unpaced (the 120 s clip where bundled: LONG_CLIP=1).
 # 5. VULKAN=1 (off by default; the GStreamer 1.26 bundle): GStreamer's Vulkan decoders into
-#    `lumamax ! histogram` on their device, through vulkandownload, and NVIDIA's decoder beside.
+#    `lumamax ! histogram` on their device (straight, and behind a queue), through vulkandownload,
+#    and NVIDIA's decoder beside.
 # UNPACED=0 LIVE=0 with COST, AB or VULKAN runs only those.
 set -u
 source .gpu/env.sh
@@ -38,8 +39,9 @@ bench() {  # codec, memory, elements, more options...
   local clip=$media/$codec-1080p-20s.mp4
   [ -n "${CLIP:-}" ] && clip=$CLIP
   local args=(--clip "$clip" --decoder "$(decoder "$codec")" --memory "$memory" "$@")
-  # A queue after the decoder (our elements on a thread of their own), but not between GStreamer's
-  # Vulkan decoder and a reader of its images (NO_QUEUE=1): that races the decoder (README).
+  # A queue after the decoder (our elements on a thread of their own); NO_QUEUE=1: none, our first
+  # element on the decoder's thread (behind a queue, a Vulkan decoder's frames are copied on its
+  # thread first: gst/base/decodedcopies.hpp).
   [ "${NO_QUEUE:-0}" = 1 ] || args+=(--queue)
   [ -n "$elements" ] && args+=(--elements "$elements")
   local out
@@ -87,6 +89,7 @@ if [ "${VULKAN:-0}" != 0 ]; then
     for codec in ${CODECS:-h264 h265}; do
       DECODER=vulkan bench "$codec" gpu "" --streams "${STREAMS:-48}" --warmup 1.5 --window 2
       NO_QUEUE=1 DECODER=vulkan bench "$codec" gpu "lumamax ! histogram" --streams "${STREAMS:-48}" --warmup 1.5 --window 2
+      DECODER=vulkan bench "$codec" gpu "lumamax ! histogram" --streams "${STREAMS:-48}" --warmup 1.5 --window 2
       DECODER=vulkan DOWNLOAD=1 bench "$codec" system "lumamax ! histogram" --streams "${STREAMS:-48}" --warmup 1.5 --window 2
       bench "$codec" gpu "" --streams "${STREAMS:-48}" --warmup 1.5 --window 2
       bench "$codec" gpu "lumamax ! histogram" --streams "${STREAMS:-48}" --warmup 1.5 --window 2
