@@ -30,6 +30,11 @@ struct GstReferences {
 
 }  // namespace
 
+GstVulkanQueue* shared_gst_queue(const Device& device) {
+  const ForeignDevice* foreign = device.foreign();
+  return foreign ? static_cast<const GstReferences*>(foreign->owner.get())->queue : nullptr;
+}
+
 std::string describe_gst_device(GstVulkanDevice* device) {
   const gstvk::PhysicalDeviceFields& physical = gstvk::fields(gstvk::fields(device).physical_device);
   return std::string(GST_OBJECT_NAME(device)) + " (" + physical.properties.deviceName + ")";

@@ -25,6 +25,11 @@ std::string why_not_shareable(GstVulkanDevice* theirs, GstVulkanQueue* queue, gi
 std::shared_ptr<Device> share_gst_device(GstElement* element, gstvk::ElementContext& context, gint index,
                                          std::string& why_not);
 
+// The queue object of GStreamer's whose lock an adopted `device` takes around its submissions
+// (share_gst_device()): whatever else of ours submits on that VkQueue takes the same lock. Valid while
+// the device lives; null for a device of our own.
+GstVulkanQueue* shared_gst_queue(const Device& device);
+
 // "NAME (GPU)" for GStreamer's device `device`, for messages.
 std::string describe_gst_device(GstVulkanDevice* device);
 

@@ -155,6 +155,8 @@ class Device {
   int id() const { return id_; }
   // Whether another library made the VkDevice (adopt()).
   bool adopted() const { return foreign_ != nullptr; }
+  // What adopt() was given, for an adopted device; else null.
+  const ForeignDevice* foreign() const { return foreign_.get(); }
   const std::string& name() const { return name_; }
   // A CPU implementation of Vulkan (VK_PHYSICAL_DEVICE_TYPE_CPU: Mesa's lavapipe, SwiftShader):
   // its "GPU" work runs on the host's cores.
