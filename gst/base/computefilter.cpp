@@ -224,7 +224,7 @@ static gboolean gst_vkcompute_filter_propose_allocation(GstBaseTransform* trans,
   gst_query_parse_allocation(query, &caps, nullptr);
   GstCaps* vulkan = caps ? vkc::structures_in_vulkan_memory(caps) : nullptr;
   if (vulkan && !gst_caps_is_empty(vulkan) && priv->device && priv->device->adopted())
-    vkc::copy_decoded_frames(GST_ELEMENT(self), vkc::shared_gst_queue(*priv->device));
+    vkc::copy_decoded_frames(GST_ELEMENT(self), priv->device);
   if (vulkan) gst_caps_unref(vulkan);
   return priv->pools && priv->pools->propose(query, passes_through(self), trans->srcpad);
 }

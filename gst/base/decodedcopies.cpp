@@ -1,9 +1,11 @@
 #include "decodedcopies.hpp"
 
+#include <algorithm>
 #include <memory>
 #include <mutex>
 #include <vector>
 
+#include "deviceshare.hpp"
 #include "memorycaps.hpp"
 #include "vulkanbridge.hpp"
 
@@ -30,14 +32,20 @@ void free_copy(gpointer data) {
   delete copy;
 }
 
-// The copies kept for reuse: a decoder's pool holds a few dozen frames at most.
-constexpr size_t kSpareCopies = 32;
+// A copy's VkBuffer, which our kernels bind, was destroyed by GStreamer's library: the recorded
+// commands and descriptor sets of the device that name its handle, which a new buffer may take, are
+// stale (Device::note_released()).
+void note_copy_gone(gpointer device, GstMiniObject*) {
+  auto* weak = static_cast<std::weak_ptr<const Device>*>(device);
+  if (auto alive = weak->lock()) alive->note_released();
+  delete weak;
+}
 
 // The buffer probe on a decoder's source pad, on the decoder's streaming thread.
 class DecoderTap {
  public:
-  DecoderTap(GstPad* src, GstVulkanQueue* queue)
-      : queue_(static_cast<GstVulkanQueue*>(gst_object_ref(queue))) {
+  DecoderTap(GstPad* src, const std::shared_ptr<const Device>& device, GstVulkanQueue* queue)
+      : device_(device), queue_(static_cast<GstVulkanQueue*>(gst_object_ref(queue))) {
     if (GstCaps* caps = gst_pad_get_current_caps(src)) {
       set_caps(caps);
       gst_caps_unref(caps);
@@ -103,16 +111,26 @@ class DecoderTap {
     return true;
   }
 
-  // A spare copy no frame holds any more, else a new one (kept for reuse while there is room).
+  // A copy no frame holds any more, else a new one, kept for reuse: as many as the decoder has frames
+  // out at once (its pool, the queues after it), and their handles stay those of live buffers.
   GstMemory* memory_for(gsize bytes, std::string& error) {
-    for (GstMemory* spare : spares_)
-      if (GST_MINI_OBJECT_REFCOUNT_VALUE(spare) == 1 && spare->size >= bytes) return gst_memory_ref(spare);
+    for (GstMemory*& spare : spares_) {
+      if (GST_MINI_OBJECT_REFCOUNT_VALUE(spare) != 1) continue;
+      if (spare->size >= bytes) return gst_memory_ref(spare);
+      gst_memory_unref(spare);  // of a smaller frame: replaced
+      spare = nullptr;
+    }
+    spares_.erase(std::remove(spares_.begin(), spares_.end(), nullptr), spares_.end());
     GstMemory* memory = bridge_->device_memory(bytes, error);
-    if (memory && spares_.size() < kSpareCopies) spares_.push_back(gst_memory_ref(memory));
+    if (!memory) return nullptr;
+    gst_mini_object_weak_ref(GST_MINI_OBJECT(memory), note_copy_gone,
+                             new std::weak_ptr<const Device>(device_));
+    spares_.push_back(gst_memory_ref(memory));
     return memory;
   }
 
-  GstVulkanQueue* queue_;  // a reference
+  std::shared_ptr<const Device> device_;  // ours, adopted on GStreamer's device
+  GstVulkanQueue* queue_;                 // a reference
   std::unique_ptr<VulkanBridge> bridge_;
   GstVideoInfo info_{};
   bool has_info_ = false;
@@ -121,7 +139,8 @@ class DecoderTap {
 
 }  // namespace
 
-void copy_decoded_frames(GstElement* element, GstVulkanQueue* queue) {
+void copy_decoded_frames(GstElement* element, const std::shared_ptr<const Device>& device) {
+  GstVulkanQueue* queue = shared_gst_queue(*device);
   if (!queue) return;
   GstPad* src = vulkan_decoder_across_threads(element);
   if (!src) return;
@@ -135,7 +154,7 @@ void copy_decoded_frames(GstElement* element, GstVulkanQueue* queue) {
         [](GstPad* pad, GstPadProbeInfo* info, gpointer tap) {
           return static_cast<DecoderTap*>(tap)->on_data(pad, info);
         },
-        new DecoderTap(src, queue), [](gpointer tap) { delete static_cast<DecoderTap*>(tap); });
+        new DecoderTap(src, device, queue), [](gpointer tap) { delete static_cast<DecoderTap*>(tap); });
     GST_INFO_OBJECT(
         element, "frames of %" GST_PTR_FORMAT " reach it through another thread: copied as they leave", src);
   }

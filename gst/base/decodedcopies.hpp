@@ -14,17 +14,19 @@
 #include <gst/video/video.h>
 #include <vulkan/vulkan.h>
 
+#include <memory>
+
 #include "gstvk/library.hpp"
+#include "vk/device.hpp"
 
 namespace vkc {
 
-// At `element`'s allocation query (which comes before a decoder's frames, on its thread) or first
-// frame: when its frames come from a Vulkan decoder of GStreamer's through another thread, the
-// decoder's frames are copied from then on as they leave it, on the queue object `queue`, the one
-// whose lock the element's device (GStreamer's, adopted) takes to submit (deviceshare.hpp): so the
-// copies and our elements' work never submit on that VkQueue at once. Once per decoder source pad,
-// for its lifetime.
-void copy_decoded_frames(GstElement* element, GstVulkanQueue* queue);
+// At `element`'s allocation query (which comes before a decoder's frames, on its thread): when its
+// frames come from a Vulkan decoder of GStreamer's through another thread, the decoder's frames are
+// copied from then on as they leave it, on the queue object whose lock the element's `device`
+// (GStreamer's, adopted) takes to submit (deviceshare.hpp), so that the copies and our elements' work
+// never submit on that VkQueue at once. Once per decoder source pad, for its lifetime.
+void copy_decoded_frames(GstElement* element, const std::shared_ptr<const Device>& device);
 
 // The copy of a decoded frame: a GstVulkanBufferMemory of the decoder's device, and the planes'
 // offsets and strides in it (VulkanBridge::record_read()'s layout).
