@@ -4,8 +4,10 @@
 // thread, unlocked: a reader on another thread that takes its turn on that state races the decoder
 // for it (the same value signalled twice, a wait for a value no one signals: a hang, as GStreamer's own
 // `vulkanh264dec ! queue ! vulkandownload` shows). So each frame is copied where the decoder's thread
-// is, in a buffer probe on its source pad: into device-local memory of GStreamer's device, waited for,
-// and attached to the buffer; our elements on that device read the copy and leave the images alone.
+// is, in a buffer probe on its source pad: into device-local memory of GStreamer's device, after the
+// point the decoder stored, and waited for there, the images left in the layout and at the point the
+// decoder stored (it never learns of the copy: its next work on them starts once the wait is over); the
+// copy is attached to the buffer, and our elements on that device read it and leave the images alone.
 // The copy costs one submission and wait on the decoder's thread and a device copy (0.2 ms per 1080p
 // frame, lent H200); with no thread between the decoder and us there is no copy.
 #pragma once

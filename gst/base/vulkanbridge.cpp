@@ -311,7 +311,7 @@ bool VulkanBridge::record_read(Commands cmd, GstBuffer* buffer, const GstVideoIn
 }
 
 bool VulkanBridge::transfer(const std::vector<Plane>& copies, GstMemory* memory, Direction direction,
-                            std::string& error) {
+                            std::string& error, bool leave_state) {
   const bool reads = direction == Direction::kToHost;
   const VkBuffer host_buffer =
       reinterpret_cast<const gstvk::BufferMemoryFields<gstvk::BarrierMemoryInfo32>*>(memory)->buffer;
@@ -335,7 +335,19 @@ bool VulkanBridge::transfer(const std::vector<Plane>& copies, GstMemory* memory,
     if (c.first_of_image && c.state.semaphore) {
       semaphores.push_back(c.state.semaphore);
       waits.push_back(c.state.semaphore_value);
-      signals.push_back(c.state.semaphore_value + 1);
+      if (!leave_state) signals.push_back(c.state.semaphore_value + 1);
+    }
+  }
+  if (leave_state) {
+    // Each image back in the layout its last user stored (one the copy discarded nothing of).
+    for (const Plane& c : copies) {
+      if (!c.first_of_image || c.state.image_layout == VK_IMAGE_LAYOUT_UNDEFINED) continue;
+      VkImageMemoryBarrier back = plane_barrier(c, direction);
+      std::swap(back.oldLayout, back.newLayout);
+      back.srcAccessMask = 0;  // after reads: an execution dependency is enough
+      back.dstAccessMask = 0;
+      vkCmdPipelineBarrier(commands_, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0,
+                           0, nullptr, 0, nullptr, 1, &back);
     }
   }
   if (reads) {
@@ -370,7 +382,7 @@ bool VulkanBridge::transfer(const std::vector<Plane>& copies, GstMemory* memory,
                             wait_stages.data(),
                             1,
                             &commands_,
-                            uint32_t(semaphores.size()),
+                            uint32_t(signals.size()),
                             semaphores.data()};
   library_.queue_submit_lock(queue_);
   VkResult result = vkQueueSubmit(gstvk::fields(queue_).queue, 1, &submit, done_);
@@ -380,7 +392,7 @@ bool VulkanBridge::transfer(const std::vector<Plane>& copies, GstMemory* memory,
     // The images' new state, as GStreamer's elements store theirs after their work: stored once
     // submitted, as the semaphores reach their new values whether or not the wait below sees it.
     for (const Plane& c : copies) {
-      if (!c.first_of_image) continue;
+      if (!c.first_of_image || leave_state) continue;
       gstvk::BarrierState state = state_after(c, direction);
       if (state.semaphore) state.semaphore_value++;
       gstvk::write_barrier(library_, c.memory, state);
@@ -431,7 +443,7 @@ GstMemory* VulkanBridge::copy_to_device(GstBuffer* buffer, const GstVideoInfo& i
   if (!planes_of(buffer, info, Direction::kToHost, copies, bytes, error)) return nullptr;
   GstMemory* memory = memory_for(bytes, error);
   if (!memory) return nullptr;
-  if (!transfer(copies, memory, Direction::kToHost, error)) {
+  if (!transfer(copies, memory, Direction::kToHost, error, true)) {
     gst_memory_unref(memory);
     return nullptr;
   }

@@ -65,8 +65,9 @@ class VulkanBridge {
 
   // On the thread that made `buffer` (decodedcopies.hpp): its images (an image per plane of `info`)
   // copied into device-local memory that `memory_for` gives for the bytes they take (of this device:
-  // device_memory()), and waited for; `offsets` and `strides` get the planes' place in it. The memory,
-  // a new reference, or null with `error` naming the fault.
+  // device_memory()), and waited for, the images' state left as their maker stored it; `offsets` and
+  // `strides` get the planes' place in it. The memory, a new reference, or null with `error` naming the
+  // fault.
   using MemoryFor = std::function<GstMemory*(gsize bytes, std::string& error)>;
   GstMemory* copy_to_device(GstBuffer* buffer, const GstVideoInfo& info, const MemoryFor& memory_for,
                             gsize offsets[], gsize strides[], std::string& error);
@@ -135,8 +136,12 @@ class VulkanBridge {
   bool planes_of(GstBuffer* buffer, const GstVideoInfo& info, Direction direction, std::vector<Plane>& copies,
                  gsize& bytes, std::string& error) const;
   // Copies between the images and `memory` (GStreamer's buffer memory: host-visible, or device-local for
-  // a copy that stays on the GPU), on GStreamer's queue, and waits; the images' new state stored.
-  bool transfer(const std::vector<Plane>& copies, GstMemory* memory, Direction direction, std::string& error);
+  // a copy that stays on the GPU), on GStreamer's queue, and waits; the images' new state stored. With
+  // `leave_state`, a read leaves the images as it found them: after their last user's point, back in
+  // its layout, no point signalled and nothing stored (the CPU's wait orders the copy before
+  // whatever the thread submits next).
+  bool transfer(const std::vector<Plane>& copies, GstMemory* memory, Direction direction, std::string& error,
+                bool leave_state = false);
   // An output bound to a slot (bind_output()) until copy_out().
   struct Output {
     std::vector<Plane> copies;
