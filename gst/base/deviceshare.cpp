@@ -72,46 +72,6 @@ std::string why_not_shareable(GstVulkanDevice* theirs, GstVulkanQueue* queue, gi
   return {};
 }
 
-namespace {
-
-// A queue of `theirs` that runs compute work and that GStreamer's Vulkan library does not pick for
-// work of its own, when the device opened one: of a family with compute and neither graphics nor
-// video (a GPU's compute-only family; GStreamer opens one queue of it). GStreamer's elements and
-// pools that pick a queue for themselves take the first that fits (gst_vulkan_device_select_queue(),
-// the graphics family first), each through a queue object of its own, whose submit lock no one else
-// takes: the image pool of its Vulkan decoders makes its new images' layout on such a queue, on the
-// decoder's thread, so our submissions on that VkQueue from another thread (behind a queue) raced
-// it, and NVIDIA's driver lost the device (H.265 at 32 streams on the lent H200). A new reference,
-// or null when the device has no such queue (lavapipe: one family).
-GstVulkanQueue* queue_of_our_own(const gstvk::GstVulkanLibrary& library, GstVulkanDevice* theirs) {
-  struct Search {
-    std::vector<VkQueueFamilyProperties> families;
-    GstVulkanQueue* found = nullptr;
-  } search;
-  const VkPhysicalDevice physical = gstvk::fields(gstvk::fields(theirs).physical_device).device;
-  uint32_t count = 0;
-  vkGetPhysicalDeviceQueueFamilyProperties(physical, &count, nullptr);
-  search.families.resize(count);
-  vkGetPhysicalDeviceQueueFamilyProperties(physical, &count, search.families.data());
-  library.device_foreach_queue(
-      theirs,
-      [](GstVulkanDevice*, GstVulkanQueue* queue, gpointer data) -> gboolean {
-        auto* search = static_cast<Search*>(data);
-        const uint32_t family = gstvk::fields(queue).family;
-        const VkQueueFlags flags = family < search->families.size() ? search->families[family].queueFlags : 0;
-        // VK_QUEUE_VIDEO_ENCODE_BIT_KHR is 0x40 (a provisional name in Debian 12's headers).
-        const VkQueueFlags others =
-            VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_VIDEO_DECODE_BIT_KHR | VkQueueFlags(0x40);
-        if (!(flags & VK_QUEUE_COMPUTE_BIT) || (flags & others)) return TRUE;
-        search->found = static_cast<GstVulkanQueue*>(gst_object_ref(queue));
-        return FALSE;
-      },
-      &search);
-  return search.found;
-}
-
-}  // namespace
-
 std::shared_ptr<Device> share_gst_device(GstElement* element, gstvk::ElementContext& context, gint index,
                                          std::string& why_not) {
   why_not.clear();
@@ -129,10 +89,6 @@ std::shared_ptr<Device> share_gst_device(GstElement* element, gstvk::ElementCont
   foreign.physical = physical.device;
   foreign.index = int(physical.device_index);
   foreign.device = device.device;
-  // Our work goes on a queue of our own where the device has one; else on the queue the elements
-  // around share, under its lock.
-  GstVulkanQueue* own = queue_of_our_own(library, theirs);
-  if (own) queue = own;
   foreign.queue = gstvk::fields(queue).queue;
   foreign.queue_family = gstvk::fields(queue).family;
   for (const char* name :
@@ -144,7 +100,6 @@ std::shared_ptr<Device> share_gst_device(GstElement* element, gstvk::ElementCont
   foreign.lock_queue = [submit_lock, queue] { submit_lock(queue); };
   foreign.unlock_queue = [submit_unlock, queue] { submit_unlock(queue); };
   foreign.owner = std::make_shared<GstReferences>(theirs, queue);
-  if (own) gst_object_unref(own);
   auto adopted = Device::adopt(std::move(foreign), why);
   if (!adopted) {
     why_not = why;

@@ -55,7 +55,6 @@ Loaded load() {
       resolve(library, f.device_is_extension_enabled, "gst_vulkan_device_is_extension_enabled"),
       resolve(library, f.device_get_physical_device, "gst_vulkan_device_get_physical_device"),
       resolve(library, f.device_get_queue, "gst_vulkan_device_get_queue"),
-      resolve(library, f.device_foreach_queue, "gst_vulkan_device_foreach_queue"),
       resolve(library, f.queue_submit_lock, "gst_vulkan_queue_submit_lock"),
       resolve(library, f.queue_submit_unlock, "gst_vulkan_queue_submit_unlock"),
       resolve(library, f.image_memory_init_once, "gst_vulkan_image_memory_init_once"),

@@ -51,12 +51,6 @@ struct GstVulkanLibrary {
   gboolean (*device_is_extension_enabled)(GstVulkanDevice* device, const gchar* name);
   VkPhysicalDevice (*device_get_physical_device)(GstVulkanDevice* device);
   GstVulkanQueue* (*device_get_queue)(GstVulkanDevice* device, guint32 family, guint32 index);
-  // Calls `func` with each queue the device opened (a queue object made for the call) until it returns
-  // false.
-  void (*device_foreach_queue)(GstVulkanDevice* device,
-                               gboolean (*func)(GstVulkanDevice* device, GstVulkanQueue* queue,
-                                                gpointer data),
-                               gpointer data);
   void (*queue_submit_lock)(GstVulkanQueue* queue);
   void (*queue_submit_unlock)(GstVulkanQueue* queue);
 
