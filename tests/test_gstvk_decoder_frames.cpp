@@ -269,6 +269,7 @@ struct TestVkDecClass {
 G_DEFINE_TYPE(TestVkDec, test_vk_dec, GST_TYPE_VIDEO_DECODER)
 GstVulkanDevice* decoder_device = nullptr;
 GstVulkanQueue* decoder_queue = nullptr;
+guint decoder_min_buffers = 0;  // in the last allocation query's first pool
 
 gboolean TestVkDecSrcQuery(GstVideoDecoder* decoder, GstQuery* query) {
   if (GST_QUERY_TYPE(query) == GST_QUERY_CONTEXT &&
@@ -310,8 +311,13 @@ void test_vk_dec_class_init(TestVkDecClass* klass) {
   decoder_class->set_format = TestVkDecSetFormat;
   decoder_class->handle_frame = TestVkDecHandleFrame;
   decoder_class->src_query = TestVkDecSrcQuery;
-  // The frames are made in handle_frame(), not taken from a pool.
-  decoder_class->decide_allocation = [](GstVideoDecoder*, GstQuery*) -> gboolean { return TRUE; };
+  // The frames are made in handle_frame(), not taken from a pool; the least number of them asked for is
+  // kept.
+  decoder_class->decide_allocation = [](GstVideoDecoder*, GstQuery* query) -> gboolean {
+    if (gst_query_get_n_allocation_pools(query) > 0)
+      gst_query_parse_nth_allocation_pool(query, 0, nullptr, nullptr, &decoder_min_buffers, nullptr);
+    return TRUE;
+  };
 }
 
 void test_vk_dec_init(TestVkDec* decoder) {
@@ -389,7 +395,11 @@ GST_START_TEST(test_decoder_frames_through_a_queue) {
         system_frames.push_back(SystemFrame(coded));
       }
       Run decoded, system;
+      decoder_min_buffers = 0;
       RunFrames(head, element, coded_caps, coded_frames, device, decoded);
+      // Behind a queue, the decoder's pool is to make its frames up front (decodedcopies.hpp).
+      fail_unless((decoder_min_buffers >= 32) == through_queue, "%s: the allocation query asks for %u frames",
+                  what.c_str(), decoder_min_buffers);
       RunFrames("", element, caps, system_frames, nullptr, system);
       AssertSameResults(decoded, system, element.rfind("morph", 0) == 0, what);
       fail_unless(decoded.copied_on_decoder == (through_queue ? kFrames : 0),

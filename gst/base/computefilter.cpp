@@ -1,5 +1,6 @@
 #include "computefilter.hpp"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 
@@ -223,10 +224,19 @@ static gboolean gst_vkcompute_filter_propose_allocation(GstBaseTransform* trans,
   GstCaps* caps = nullptr;
   gst_query_parse_allocation(query, &caps, nullptr);
   GstCaps* vulkan = caps ? vkc::structures_in_vulkan_memory(caps) : nullptr;
-  if (vulkan && !gst_caps_is_empty(vulkan) && priv->device && priv->device->adopted())
-    vkc::copy_decoded_frames(GST_ELEMENT(self), priv->device);
+  const bool decoded = vulkan && !gst_caps_is_empty(vulkan) && priv->device && priv->device->adopted() &&
+                       vkc::copy_decoded_frames(GST_ELEMENT(self), priv->device);
   if (vulkan) gst_caps_unref(vulkan);
-  return priv->pools && priv->pools->propose(query, passes_through(self), trans->srcpad);
+  if (!priv->pools || !priv->pools->propose(query, passes_through(self), trans->srcpad)) return FALSE;
+  if (decoded && gst_query_get_n_allocation_pools(query) > 0) {
+    GstBufferPool* pool = nullptr;
+    guint size = 0, min = 0, max = 0;
+    gst_query_parse_nth_allocation_pool(query, 0, &pool, &size, &min, &max);
+    min = std::max(min, vkc::kDecodedFramesUpFront);
+    gst_query_set_nth_allocation_pool(query, 0, pool, size, min, max == 0 ? 0 : std::max(min, max));
+    if (pool) gst_object_unref(pool);
+  }
+  return TRUE;
 }
 
 // Outputs in our memory come from a pool of ours (framepools.hpp); in CUDA memory, from a pool of

@@ -139,11 +139,11 @@ class DecoderTap {
 
 }  // namespace
 
-void copy_decoded_frames(GstElement* element, const std::shared_ptr<const Device>& device) {
+bool copy_decoded_frames(GstElement* element, const std::shared_ptr<const Device>& device) {
   GstVulkanQueue* queue = shared_gst_queue(*device);
-  if (!queue) return;
+  if (!queue) return false;
   GstPad* src = vulkan_decoder_across_threads(element);
-  if (!src) return;
+  if (!src) return false;
   // Elements of ours behind the same decoder ask on their threads; one probe serves them all.
   static std::mutex installing;
   std::lock_guard<std::mutex> lock(installing);
@@ -159,6 +159,7 @@ void copy_decoded_frames(GstElement* element, const std::shared_ptr<const Device
         element, "frames of %" GST_PTR_FORMAT " reach it through another thread: copied as they leave", src);
   }
   gst_object_unref(src);
+  return true;
 }
 
 const DecodedCopy* decoded_copy(GstBuffer* buffer, GstVulkanDevice* device) {
