@@ -219,13 +219,13 @@ static gboolean gst_vkcompute_filter_set_caps(GstBaseTransform* trans, GstCaps* 
 static gboolean gst_vkcompute_filter_propose_allocation(GstBaseTransform* trans, GstQuery*, GstQuery* query) {
   auto* self = GST_VKCOMPUTE_FILTER(trans);
   auto* priv = get_priv(self);
-  // Asked on the thread of the element upstream, before its frames: a Vulkan decoder's frames that
-  // cross a queue to reach us, on its device, are copied on that thread (decodedcopies.hpp).
+  // Asked on the thread of the element upstream, before its frames: a Vulkan decoder's frames on its
+  // device are made up front, and copied on its thread when they cross a queue (decodedcopies.hpp).
   GstCaps* caps = nullptr;
   gst_query_parse_allocation(query, &caps, nullptr);
   GstCaps* vulkan = caps ? vkc::structures_in_vulkan_memory(caps) : nullptr;
   const bool decoded = vulkan && !gst_caps_is_empty(vulkan) && priv->device && priv->device->adopted() &&
-                       vkc::copy_decoded_frames(GST_ELEMENT(self), priv->device);
+                       vkc::take_decoded_frames(GST_ELEMENT(self), priv->device);
   if (vulkan) gst_caps_unref(vulkan);
   if (!priv->pools || !priv->pools->propose(query, passes_through(self), trans->srcpad)) return FALSE;
   if (decoded && gst_query_get_n_allocation_pools(query) > 0) {

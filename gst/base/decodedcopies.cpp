@@ -139,11 +139,16 @@ class DecoderTap {
 
 }  // namespace
 
-bool copy_decoded_frames(GstElement* element, const std::shared_ptr<const Device>& device) {
+bool take_decoded_frames(GstElement* element, const std::shared_ptr<const Device>& device) {
   GstVulkanQueue* queue = shared_gst_queue(*device);
   if (!queue) return false;
-  GstPad* src = vulkan_decoder_across_threads(element);
+  bool other_thread = false;
+  GstPad* src = vulkan_decoder_upstream(element, other_thread);
   if (!src) return false;
+  if (!other_thread) {
+    gst_object_unref(src);
+    return true;
+  }
   // Elements of ours behind the same decoder ask on their threads; one probe serves them all.
   static std::mutex installing;
   std::lock_guard<std::mutex> lock(installing);

@@ -23,21 +23,21 @@
 
 namespace vkc {
 
-// At `element`'s allocation query (which comes before a decoder's frames, on its thread): when its
-// frames come from a Vulkan decoder of GStreamer's through another thread, the decoder's frames are
-// copied from then on as they leave it, on the queue object whose lock the element's `device`
-// (GStreamer's, adopted) takes to submit (deviceshare.hpp), so that the copies and our elements' work
-// never submit on that VkQueue at once. Once per decoder source pad, for its lifetime. Whether the
-// element's frames come so (and are copied).
-bool copy_decoded_frames(GstElement* element, const std::shared_ptr<const Device>& device);
+// At `element`'s allocation query (which comes before a decoder's frames, on its thread): whether its
+// frames come from a Vulkan decoder of GStreamer's (through elements of one sink pad). When they come
+// through another thread, the decoder's frames are copied from then on as they leave it, on the queue
+// object whose lock the element's `device` (GStreamer's, adopted) takes to submit (deviceshare.hpp),
+// so that the copies and our elements' work never submit on that VkQueue at once; once per decoder
+// source pad, for its lifetime.
+bool take_decoded_frames(GstElement* element, const std::shared_ptr<const Device>& device);
 
-// The frames a Vulkan decoder's pool should make up front when its frames cross a queue to reach us
-// (the least number of buffers asked in its allocation query): GStreamer's image pool gives each new
-// image its first layout on a queue object of its own, on the queue we submit on, whose lock no one
-// else takes; a pool that grows while our elements submit from another thread races them (lost
-// devices: 32 H.265 streams behind queues on the lent H200, in the first second, as the pools grew).
-// Enough for the decoder's references (16 at most) and the frames on their way through the queue and
-// our elements.
+// The frames a Vulkan decoder's pool is asked to make up front when its frames reach our elements (the
+// least number of buffers in its allocation query): GStreamer's image pool gives each new image its
+// first layout on a queue object of its own, on the queue we submit on, whose lock no one else takes,
+// on the decoder's thread; a pool that grows while an element of ours submits from another thread
+// (behind a queue, right after the decoder or after more of ours) races it (lost devices: 32 H.265
+// streams behind queues on the lent H200, in the first second, as the pools grew). Enough for the
+// decoder's references (16 at most) and the frames on their way through a queue and our elements.
 constexpr guint kDecodedFramesUpFront = 32;
 
 // The copy of a decoded frame: a GstVulkanBufferMemory of the decoder's device, and the planes'

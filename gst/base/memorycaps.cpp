@@ -298,9 +298,9 @@ bool vulkan_element_near(GstElement* element) {
   return false;
 }
 
-GstPad* vulkan_decoder_across_threads(GstElement* element) {
+GstPad* vulkan_decoder_upstream(GstElement* element, bool& other_thread) {
   GstPad* pad = only_sink_pad(element);
-  bool other_thread = false;
+  other_thread = false;
   for (int hops = 0; pad && hops < 64; ++hops) {
     GstElement* before = element_after(pad);
     gst_object_unref(pad);
@@ -309,9 +309,7 @@ GstPad* vulkan_decoder_across_threads(GstElement* element) {
     GstPad* src = only_source_pad(before);
     if (GST_IS_VIDEO_DECODER(before) && templates_name_vulkan_memory(before)) {
       gst_object_unref(before);
-      if (src && other_thread) return src;
-      if (src) gst_object_unref(src);
-      return nullptr;
+      return src;
     }
     if (src) {
       GST_OBJECT_LOCK(src);
