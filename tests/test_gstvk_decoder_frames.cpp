@@ -179,12 +179,11 @@ struct Run {
   }
 };
 
-// The frames reaching `pad` that carry the copy made on their decoder's thread
-// (gst/base/decodedcopies.hpp names it so).
+// The frames reaching `pad` that carry the copy made on their decoder's thread (a meta that
+// gst/base/decodedcopies.cpp names so).
 GstPadProbeReturn CountDecoderCopies(GstPad*, GstPadProbeInfo* info, gpointer count) {
-  const GQuark quark = g_quark_try_string("vkcompute-decoded-copy");
-  if (quark && gst_mini_object_get_qdata(GST_MINI_OBJECT(GST_PAD_PROBE_INFO_BUFFER(info)), quark))
-    ++*static_cast<guint*>(count);
+  const GType api = g_type_from_name("GstVkComputeDecodedCopyMetaAPI");
+  if (api && gst_buffer_get_meta(GST_PAD_PROBE_INFO_BUFFER(info), api)) ++*static_cast<guint*>(count);
   return GST_PAD_PROBE_OK;
 }
 
@@ -385,7 +384,10 @@ GST_START_TEST(test_decoder_frames_through_a_queue) {
   const std::string caps = "video/x-raw,format=NV12,width=" + std::to_string(kWidth) +
                            ",height=" + std::to_string(kHeight) + ",framerate=30/1";
   for (const bool through_queue : {true, false}) {
-    for (const std::string element : {"lumamax ! histogram", "morph operation=dilate width=3 height=3"}) {
+    // lumamax attaching its results makes the frame writable on the way: a copy of it, which carries the
+    // decoder's copy on to histogram.
+    for (const std::string element : {"lumamax ! histogram", "lumamax attach-meta=true ! histogram",
+                                      "morph operation=dilate width=3 height=3"}) {
       const std::string head = through_queue ? "testvkdec ! queue ! " : "testvkdec ! ";
       const std::string what = head + element + " (" + vktest::SeedDescription() + ")";
       std::vector<GstBuffer*> coded_frames, system_frames;

@@ -16,20 +16,65 @@ namespace vkc {
 
 namespace {
 
-GQuark copy_quark() {
-  static const GQuark quark = g_quark_from_static_string("vkcompute-decoded-copy");
-  return quark;
+// The copy travels with the frame as a meta: one made writable on the way (a results meta, a
+// discontinuity mark) carries it on, and the decoder's pool drops it with the frame's other metas
+// when the frame comes back (GstBufferPool's reset).
+struct DecodedCopyMeta {
+  GstMeta meta;
+  DecodedCopy copy;
+  const GstMemory* image;  // the frame's first memory, whose copy this is (compared, never read)
+};
+
+GType decoded_copy_meta_api() {
+  static const GType type = [] {
+    static const gchar* tags[] = {nullptr};
+    return gst_meta_api_type_register("GstVkComputeDecodedCopyMetaAPI", tags);
+  }();
+  return type;
+}
+
+const GstMetaInfo* decoded_copy_meta_info() {
+  static const GstMetaInfo* info = gst_meta_register(
+      decoded_copy_meta_api(), "GstVkComputeDecodedCopyMeta", sizeof(DecodedCopyMeta),
+      [](GstMeta* meta, gpointer, GstBuffer*) -> gboolean {
+        auto* m = reinterpret_cast<DecodedCopyMeta*>(meta);
+        m->copy = DecodedCopy{};
+        m->image = nullptr;
+        return TRUE;
+      },
+      [](GstMeta* meta, GstBuffer*) {
+        auto* m = reinterpret_cast<DecodedCopyMeta*>(meta);
+        if (m->copy.memory) gst_memory_unref(m->copy.memory);
+      },
+      // Onto a copy of the whole frame (same memories) only: a part or another frame is not this copy.
+      [](GstBuffer* dest, GstMeta* meta, GstBuffer*, GQuark type, gpointer data) -> gboolean {
+        if (!GST_META_TRANSFORM_IS_COPY(type) || static_cast<GstMetaTransformCopy*>(data)->region)
+          return FALSE;
+        const auto* from = reinterpret_cast<const DecodedCopyMeta*>(meta);
+        auto* to =
+            reinterpret_cast<DecodedCopyMeta*>(gst_buffer_add_meta(dest, decoded_copy_meta_info(), nullptr));
+        if (!to) return FALSE;
+        to->copy = from->copy;
+        gst_memory_ref(to->copy.memory);
+        to->image = from->image;
+        return TRUE;
+      });
+  return info;
+}
+
+// Takes `copy` (its memory) onto `buffer`, writable, in place of any earlier copy it carries.
+void attach_copy(GstBuffer* buffer, const DecodedCopy& copy) {
+  while (GstMeta* old = gst_buffer_get_meta(buffer, decoded_copy_meta_api()))
+    gst_buffer_remove_meta(buffer, old);
+  auto* meta =
+      reinterpret_cast<DecodedCopyMeta*>(gst_buffer_add_meta(buffer, decoded_copy_meta_info(), nullptr));
+  meta->copy = copy;
+  meta->image = gst_buffer_peek_memory(buffer, 0);
 }
 
 GQuark tapped_quark() {
   static const GQuark quark = g_quark_from_static_string("vkcompute-decoder-tapped");
   return quark;
-}
-
-void free_copy(gpointer data) {
-  auto* copy = static_cast<DecodedCopy*>(data);
-  gst_memory_unref(copy->memory);
-  delete copy;
 }
 
 // A copy's VkBuffer, which our kernels bind, was destroyed by GStreamer's library: the recorded
@@ -70,44 +115,50 @@ class DecoderTap {
       return GST_PAD_PROBE_OK;
     }
     GstBuffer* buffer = GST_PAD_PROBE_INFO_BUFFER(info);
-    // A copy of the buffer's last push (a frame of the decoder's pool comes back) never stands for this one.
-    gst_mini_object_set_qdata(GST_MINI_OBJECT(buffer), copy_quark(), nullptr, nullptr);
     if (!has_info_ || !in_vulkan_image_memory(buffer)) return GST_PAD_PROBE_OK;
+    // Only frames on the device whose queue lock our elements take: on another, they would not read
+    // the copy, and it would go on a queue under another lock.
+    gstvk::ImageHead head;
     std::string error;
-    if (!copy(buffer, error)) {
-      // The reader takes its turn on the images itself, as with no thread between.
+    const gstvk::GstVulkanLibrary* library = gstvk::gst_vulkan_library(error);
+    if (!library || !gstvk::read_image(*library, gst_buffer_peek_memory(buffer, 0), head) ||
+        head.device != gstvk::fields(queue_).device)
+      return GST_PAD_PROBE_OK;
+    DecodedCopy copied;
+    if (!copy(buffer, copied, error)) {
+      // The reader takes its turn on the images itself, as with no thread between; a new bridge
+      // for the next frame (this one waits for a copy that did not end).
       GST_WARNING_OBJECT(pad, "a decoded frame could not be copied on the decoder's thread: %s",
                          error.c_str());
+      bridge_.reset();
+      return GST_PAD_PROBE_OK;
     }
+    buffer = gst_buffer_make_writable(buffer);
+    GST_PAD_PROBE_INFO_DATA(info) = buffer;
+    attach_copy(buffer, copied);
     return GST_PAD_PROBE_OK;
   }
 
  private:
   void set_caps(GstCaps* caps) { has_info_ = gst_video_info_from_caps(&info_, caps); }
 
-  bool copy(GstBuffer* buffer, std::string& error) {
+  // `buffer`'s images copied into `copy` (its memory a new reference); false with `error` set.
+  bool copy(GstBuffer* buffer, DecodedCopy& copy, std::string& error) {
     if (!bridge_ || !bridge_->serves(buffer)) {
       bridge_.reset();
       bridge_ = VulkanBridge::make(
-          buffer,
-          [this](GstVulkanDevice* device) {
-            return gstvk::fields(queue_).device == device
-                       ? static_cast<GstVulkanQueue*>(gst_object_ref(queue_))
-                       : nullptr;
-          },
+          buffer, [this](GstVulkanDevice*) { return static_cast<GstVulkanQueue*>(gst_object_ref(queue_)); },
           1, error);
       if (!bridge_) return false;
     }
-    auto copy = std::make_unique<DecodedCopy>();
-    copy->memory = bridge_->copy_to_device(
-        buffer, info_, [this](gsize bytes, std::string& why) { return memory_for(bytes, why); },
-        copy->offsets, copy->strides, error);
-    if (!copy->memory) return false;
+    copy.memory = bridge_->copy_to_device(
+        buffer, info_, [this](gsize bytes, std::string& why) { return memory_for(bytes, why); }, copy.offsets,
+        copy.strides, error);
+    if (!copy.memory) return false;
     const auto* fields =
-        reinterpret_cast<const gstvk::BufferMemoryFields<gstvk::BarrierMemoryInfo32>*>(copy->memory);
-    copy->buffer = fields->buffer;
-    copy->device = fields->device;
-    gst_mini_object_set_qdata(GST_MINI_OBJECT(buffer), copy_quark(), copy.release(), free_copy);
+        reinterpret_cast<const gstvk::BufferMemoryFields<gstvk::BarrierMemoryInfo32>*>(copy.memory);
+    copy.buffer = fields->buffer;
+    copy.device = fields->device;
     return true;
   }
 
@@ -168,9 +219,10 @@ bool take_decoded_frames(GstElement* element, const std::shared_ptr<const Device
 }
 
 const DecodedCopy* decoded_copy(GstBuffer* buffer, GstVulkanDevice* device) {
-  const auto* copy =
-      static_cast<const DecodedCopy*>(gst_mini_object_get_qdata(GST_MINI_OBJECT(buffer), copy_quark()));
-  return copy && copy->device == device ? copy : nullptr;
+  const auto* meta =
+      reinterpret_cast<const DecodedCopyMeta*>(gst_buffer_get_meta(buffer, decoded_copy_meta_api()));
+  const bool ours = meta && meta->image == gst_buffer_peek_memory(buffer, 0) && meta->copy.device == device;
+  return ours ? &meta->copy : nullptr;
 }
 
 }  // namespace vkc

@@ -311,6 +311,14 @@ GstPad* vulkan_decoder_upstream(GstElement* element, bool& other_thread) {
       gst_object_unref(before);
       return src;
     }
+    // A filter of ours makes frames of its own: the decoder's frames end there.
+    const bool makes_frames =
+        GST_IS_VKCOMPUTE_FILTER(before) && !gst_base_transform_is_passthrough(GST_BASE_TRANSFORM(before));
+    if (makes_frames) {
+      if (src) gst_object_unref(src);
+      gst_object_unref(before);
+      return nullptr;
+    }
     if (src) {
       GST_OBJECT_LOCK(src);
       other_thread = other_thread || GST_PAD_TASK(src) != nullptr;

@@ -77,9 +77,10 @@ GstElement* element_after(GstPad* src);
 bool vulkan_element_near(GstElement* element);
 
 // The source pad of the Vulkan decoder of GStreamer's (a video decoder whose pad template names
-// memory:VulkanImage) whose frames reach `element`'s sink pad through elements of one sink pad, a new
-// reference, or null; `other_thread` says whether an element on the way pushes from a task of its own
-// (a queue), so that the decoder's thread is not the element's.
+// memory:VulkanImage) whose frames reach `element`'s sink pad through elements of one sink pad (not
+// through a filter of ours that makes frames of its own), a new reference, or null; `other_thread` says
+// whether an element on the way pushes from a task of its own (a queue), so that the decoder's thread is not
+// the element's.
 GstPad* vulkan_decoder_upstream(GstElement* element, bool& other_thread);
 
 // What the frames pushed on `src` meet first, through elements of one fixed source pad (queues,
