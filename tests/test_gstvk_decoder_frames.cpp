@@ -140,7 +140,9 @@ GstBuffer* DecodedFrame(GstVulkanDevice* device, const std::vector<uint8_t>& cod
   state.image_layout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
   if (timed) state.semaphore_value = signal;
   fail_unless(vkc::gstvk::write_barrier(library, image, state));
-  fail_unless(vkWaitForFences(vk_device, 1, &fence, VK_TRUE, 10'000'000'000ull) == VK_SUCCESS);
+  // Behind the elements' frames on the same queue: with GStreamer's instance's GPU-assisted validation
+  // and a cold shader cache (CI's fresh root), lavapipe takes seconds per frame at first.
+  fail_unless(vkWaitForFences(vk_device, 1, &fence, VK_TRUE, 120'000'000'000ull) == VK_SUCCESS);
   vkDestroyFence(vk_device, fence, nullptr);
   vkDestroyCommandPool(vk_device, pool, nullptr);
   gst_object_unref(queue);

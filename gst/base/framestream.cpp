@@ -66,7 +66,15 @@ void record_to_host(Commands cmd) {
                       vk::PipelineStageFlagBits::eHost, {}, to_host, nullptr, nullptr);
 }
 
-// GST_VKCOMPUTE_FRAME_TIMEOUT_MS, or kFrameTimeoutNs.
+// A submission's end as the completion service follows it (completions.hpp): its value is 0 until
+// the submission's batch goes.
+CompletionService::Client::Point point_of(std::shared_ptr<const SubmitPoint> end) {
+  const std::atomic<uint64_t>* counter = &end->timeline.seen_counter();
+  const std::atomic<uint64_t>* value = &end->value;
+  return {counter, {std::move(end), value}};
+}
+}  // namespace
+
 uint64_t frame_timeout_ns() {
   const char* env = g_getenv("GST_VKCOMPUTE_FRAME_TIMEOUT_MS");
   if (!env || !*env) return kFrameTimeoutNs;
@@ -78,15 +86,6 @@ uint64_t frame_timeout_ns() {
   }
   return ms * 1'000'000;
 }
-
-// A submission's end as the completion service follows it (completions.hpp): its value is 0 until
-// the submission's batch goes.
-CompletionService::Client::Point point_of(std::shared_ptr<const SubmitPoint> end) {
-  const std::atomic<uint64_t>* counter = &end->timeline.seen_counter();
-  const std::atomic<uint64_t>* value = &end->value;
-  return {counter, {std::move(end), value}};
-}
-}  // namespace
 
 // One submitted frame, finished by the scheduler (the completion service, or the streaming thread
 // when the ring is full) the moment the GPU is done: the operation completes it (an analysis posts

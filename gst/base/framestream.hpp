@@ -41,6 +41,10 @@
 
 namespace vkc {
 
+// How long a frame (or a copy of one on GStreamer's device) may run on the GPU before it fails:
+// GST_VKCOMPUTE_FRAME_TIMEOUT_MS, else 10 s.
+uint64_t frame_timeout_ns();
+
 class FrameStream {
  public:
   // What the stream needs of its element.

@@ -6,14 +6,12 @@
 #include "decodedcopies.hpp"
 #include "deviceshare.hpp"
 #include "frame.hpp"
+#include "framestream.hpp"
 #include "gstvk/abi.hpp"
 
 namespace vkc {
 
 namespace {
-
-// How long a copy may take on GStreamer's device before the frame fails (a lost or hung device).
-constexpr uint64_t kCopyTimeoutNs = 10'000'000'000ull;
 
 // Bytes per texel of the single-plane formats GStreamer's Vulkan elements make a frame's plane
 // images in (gst_vulkan_format_from_video_info_2 with one image per plane); 0 for others.
@@ -128,7 +126,7 @@ VulkanBridge::VulkanBridge(const gstvk::GstVulkanLibrary& library, GstVulkanDevi
 
 VulkanBridge::~VulkanBridge() {
   // A copy that failed its wait may still run: its fence goes first.
-  if (in_flight_) vkWaitForFences(vk_device_, 1, &done_, VK_TRUE, kCopyTimeoutNs);
+  if (in_flight_) vkWaitForFences(vk_device_, 1, &done_, VK_TRUE, frame_timeout_ns());
   if (done_) vkDestroyFence(vk_device_, done_, nullptr);
   if (pool_) vkDestroyCommandPool(vk_device_, pool_, nullptr);  // its command buffer with it
   for (GstMemory* host : hosts_)
@@ -397,15 +395,15 @@ bool VulkanBridge::transfer(const std::vector<Plane>& copies, GstMemory* memory,
       if (state.semaphore) state.semaphore_value++;
       gstvk::write_barrier(library_, c.memory, state);
     }
-    result = vkWaitForFences(vk_device_, 1, &done_, VK_TRUE, kCopyTimeoutNs);
+    result = vkWaitForFences(vk_device_, 1, &done_, VK_TRUE, frame_timeout_ns());
   }
   if (result != VK_SUCCESS) {
     // A copy still pending keeps its command buffer and fence: the bridge takes no other frame.
     broken_ = true;
-    error =
-        "GStreamer's Vulkan device " + device_name_ + " did not copy the frame (" +
-        (result == VK_TIMEOUT ? std::string("not done in 10 s") : "VkResult " + std::to_string(int(result))) +
-        ")";
+    error = "GStreamer's Vulkan device " + device_name_ + " did not copy the frame (" +
+            (result == VK_TIMEOUT ? "not done in " + std::to_string(frame_timeout_ns() / 1'000'000) + " ms"
+                                  : "VkResult " + std::to_string(int(result))) +
+            ")";
     return false;
   }
   in_flight_ = false;
