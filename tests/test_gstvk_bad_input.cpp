@@ -221,6 +221,18 @@ GST_START_TEST(test_state_changes_on_gstreamers_device) {
   // Every frame that reached the sink has its message (frames flushed on the way may have one too),
   // taken before NULL flushes the bus.
   const size_t posted = ExpectMessages(bus, pts, description);
+  if (GstMinor() < 24) {
+    // GStreamer 1.22's vulkanupload destroys its staging buffers and images before it waits for its
+    // uploads' fences (vkupload.c, _raw_to_image_free()), so stopping it with an upload in flight is
+    // a validation error of its own. Its frames end first: lumamax waits for each copy it makes on
+    // that queue, which completes the uploads before it. The appsink takes them all (a full one
+    // would hold the source's streaming thread, and with it the EOS sent to the source).
+    gst_app_sink_set_max_buffers(GST_APP_SINK(sink), 0);
+    fail_unless(gst_element_send_event(pipeline, gst_event_new_eos()));
+    while (GstSample* sample = gst_app_sink_try_pull_sample(GST_APP_SINK(sink), kBound))
+      gst_sample_unref(sample);
+    fail_unless(gst_app_sink_is_eos(GST_APP_SINK(sink)), "no EOS within 30 s");
+  }
   fail_unless(gst_element_set_state(pipeline, GST_STATE_NULL) == GST_STATE_CHANGE_SUCCESS);
   std::printf(
       "%zu frames through a seek, a size change (1.24+) and 3 PAUSED cycles, %zu messages, on %s device\n",
