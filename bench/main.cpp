@@ -5,6 +5,7 @@
 //                   [--json out.jsonl]
 //   vkcompute-bench --many-streams K --stream-elements lumamax ...   (many_streams.hpp)
 //   vkcompute-bench --latency RUNS --stream-elements lumamax ...     (latency.hpp)
+//   vkcompute-bench --resident [--sizes 1080p,4k]                     (resident.hpp)
 #include <gst/gst.h>
 #include <unistd.h>
 
@@ -20,6 +21,7 @@
 #include "options.hpp"
 #include "pipeline_variant.hpp"
 #include "report.hpp"
+#include "resident.hpp"
 #include "vk/device.hpp"
 
 namespace {
@@ -94,6 +96,7 @@ int main(int argc, char** argv) {
   const std::string cube = std::string(g_get_tmp_dir()) + "/vkcompute-bench-33.cube";
   const auto cases = bench::build_cases(options.sizes, cube);
   if (options.child_case >= 0) return run_child(options, cases);
+  if (options.resident) return bench::write_cube_table(cube, 33) ? bench::run_resident(options, cube) : 1;
 
   auto selected = [&](const bench::Case& c) {
     const std::string name = c.name + " " + c.size;

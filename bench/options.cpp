@@ -14,6 +14,7 @@ void usage(const char* argv0) {
       stderr,
       "usage: %s [--seconds S] [--warmup S] [--sizes 1080p,4k,360p] [--filter TEXT] [--json FILE]\n"
       "          [--csv FILE] [--list] [--ours-only] [--sink-reads] [--write-cube FILE] [--kernel-floor]\n"
+      "       %s --resident [--sizes 1080p,4k] [--filter TEXT]\n"
       "       %s --many-streams K [--stream-elements FRAGMENT] [--stream-format RGBA]\n"
       "          [--stream-size 1080p|4k|360p|WxH] [--stream-rate 30] [--streams-per-feeder 16]\n"
       "          [--stream-identity] [--stream-copy] [--stop-in-flight] [--seconds S] [--warmup S]\n"
@@ -28,6 +29,9 @@ void usage(const char* argv0) {
       "kernels that only stream the frame take on the device, then lumamax's, histogram's,\n"
       "rgb2yuv's and lut's own kernels (histogram and lut on frames of different content),\n"
       "and exits.\n"
+      "--resident times each element (and the five-element chain) on 16 random frames already\n"
+      "in device memory, recorded back to back in one command buffer, against the floor of the\n"
+      "bytes they move (--filter picks rows by name), and exits.\n"
       "--many-streams runs K live pipelines appsrc ! FRAGMENT ! fakesink (default lumamax) in\n"
       "this process, each fed at the stream rate by one pacing thread per --streams-per-feeder\n"
       "streams: frames delivered, late and missing frames, latency, CPU time per frame, threads\n"
@@ -38,7 +42,7 @@ void usage(const char* argv0) {
       "--latency runs one live pipeline appsrc ! FRAGMENT ! appsink RUNS times, each frame a new\n"
       "copy in system memory: push-to-appsink p50, p99 and max, and where the worst frame waited;\n"
       "--latency-log LEVEL prints the plugin's debug messages up to LEVEL logged meanwhile.\n",
-      argv0, argv0, argv0);
+      argv0, argv0, argv0, argv0);
 }
 
 std::vector<std::string> split(const std::string& text) {
@@ -64,6 +68,8 @@ bool parse_options(int argc, char** argv, Options& o) {
       o.sink_reads = true;
     } else if (arg == "--kernel-floor") {
       o.kernel_floor = true;
+    } else if (arg == "--resident") {
+      o.resident = true;
     } else if (arg == "--stream-identity") {
       o.stream_identity = true;
     } else if (arg == "--stream-copy") {

@@ -16,6 +16,7 @@ struct Options {
   bool list = false;
   bool ours_only = false;     // our element's variants alone, no peers or references (A/B runs)
   bool kernel_floor = false;  // only print the kernel floors (kernel_floor.hpp) and exit
+  bool resident = false;      // only time the elements on frames in device memory (resident.hpp)
   bool sink_reads = false;    // the sink maps every frame, as an appsink's application or a filesink
   std::string write_cube;     // only write the lut cases' 33^3 table to this path and exit
   // --many-streams K (many_streams.hpp): K live pipelines in this process instead of the cases.

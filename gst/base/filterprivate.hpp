@@ -1,7 +1,8 @@
-// The instance data of GstVkComputeFilter, shared by the two files of the base class:
+// The instance data of GstVkComputeFilter, shared by the files of the base class:
 // computefilter.cpp (GstBaseTransform's side: start, caps, allocation, events, one frame in) and
 // filterdownstream.cpp (the side that faces downstream: pushes, output buffers, errors, the
-// streaming thread's batch and a new peer's caps). Not for elements.
+// streaming thread's batch and a new peer's caps), and residenttiming.cpp (the elements' operations
+// on frames in device memory, for the bench). Not for elements.
 #pragma once
 
 #include <atomic>

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "cuda/gstcudamemory.hpp"
+#include "framebarriers.hpp"
 #include "vk/batch.hpp"
 #include "vk/kernel.hpp"
 #include "vk/reaper.hpp"
@@ -38,33 +39,6 @@ struct GpuLeftovers {
   std::unique_ptr<VulkanOutputs> vulkan_outputs;  // the downloads' targets of outputs in Vulkan images
   FrameScheduler::Frames frames;
 };
-
-// Orders a frame's commands after every command submitted before on the device's compute queue,
-// which every element's kernels share: a frame in device memory was written by the element
-// upstream's work, and the output buffers written here may still be read by the work of the
-// element downstream. Both are ahead in the queue: the input's write because binding it sent the
-// batch that held it (vkc::order_after_write()), the earlier reads because their frames hold the
-// buffers until they are done. So the queue's order and this barrier suffice: no CPU wait. (The copy
-// queues touch only a slot's own copies and host memory, ordered by the slot's semaphores:
-// vkc::ChainEnds.)
-void record_after_earlier_work(Commands cmd) {
-  using Stage = vk::PipelineStageFlagBits;
-  using Access = vk::AccessFlagBits;
-  vk::MemoryBarrier earlier{.srcAccessMask = Access::eShaderWrite | Access::eTransferWrite,
-                            .dstAccessMask = Access::eShaderRead | Access::eShaderWrite |
-                                             Access::eTransferRead | Access::eTransferWrite};
-  cmd.pipelineBarrier(Stage::eComputeShader | Stage::eTransfer, Stage::eComputeShader | Stage::eTransfer, {},
-                      earlier, nullptr, nullptr);
-}
-
-// Makes the kernels' writes to host-visible memory visible to the CPU once the frame is done.
-void record_to_host(Commands cmd) {
-  vk::MemoryBarrier to_host{
-      .srcAccessMask = vk::AccessFlagBits::eShaderWrite | vk::AccessFlagBits::eTransferWrite,
-      .dstAccessMask = vk::AccessFlagBits::eHostRead};
-  cmd.pipelineBarrier(vk::PipelineStageFlagBits::eComputeShader | vk::PipelineStageFlagBits::eTransfer,
-                      vk::PipelineStageFlagBits::eHost, {}, to_host, nullptr, nullptr);
-}
 
 // A submission's end as the completion service follows it (completions.hpp): its value is 0 until
 // the submission's batch goes.
