@@ -5,7 +5,6 @@
 #include "bare_kernel.hpp"
 #include "bus_traffic.hpp"
 #include "cases.hpp"
-#include "element_kernels.hpp"
 #include "floor_copy.spv.h"
 #include "floor_empty.spv.h"
 #include "floor_layout.h"
@@ -105,22 +104,10 @@ bool print_kernel_floors(const std::vector<std::string>& sizes) {
                                   cmd.copyBuffer(src->handle(), dst->handle(), vk::BufferCopy{.size = frame});
                                 }),
                2.0 * frame);
-    // The elements' kernels alone; after another kernel that writes their input, with a barrier
-    // between (as in a chain's submission); and while the copy queues move other bytes across the
-    // bus (as a chain's upload and download of neighbouring frames).
     auto spare = vkc::Buffer::create_device(device, frame, "floor spare");
-    auto refill = kernel("floor copy", floor_copy_spv, sizeof(floor_copy_spv), 1);
-    refill->update(0, {{dst->handle()}, {src->handle()}});
-    const uint32_t refill_groups = (count + kGroupSize - 1) / kGroupSize;
-    run_once(ring, [&](vkc::Commands cmd) {  // dst: a copy of the frame, refill's source
-      cmd.copyBuffer(src->handle(), dst->handle(), vk::BufferCopy{.size = frame});
-    });
-    print_element_kernels(device, ring, w, h, src->handle(), spare->handle(), nullptr, ", alone");
-    print_content_lab(device, ring, w, h);
-    print_element_kernels(
-        device, ring, w, h, src->handle(), spare->handle(),
-        [&](vkc::Commands cmd) { refill->dispatch(cmd, 0, &count, refill_groups, 1); },
-        ", after a kernel writing its input");
+    const uint32_t copy_groups = (count + kGroupSize - 1) / kGroupSize;
+    // While the copy queues move other bytes across the bus (as a chain's upload and download of
+    // neighbouring frames). The elements' own kernels: --resident (resident.hpp).
     auto busy = [&](std::initializer_list<vkc::QueueRole> roles, const char* what, bool local = false) {
       BusTraffic traffic(device, roles, local);
       const std::string context = std::string(", ") + what + (traffic.running() ? "" : " (no copy queue)");
@@ -128,13 +115,12 @@ bool print_kernel_floors(const std::vector<std::string>& sizes) {
       launches(context);
       auto copy = kernel("floor copy", floor_copy_spv, sizeof(floor_copy_spv), 1);
       copy->update(0, {{src->handle()}, {spare->handle()}});
-      print_line(("copy kernel, 16 B per invocation" + context).c_str(),
-                 time_submissions(
-                     ring, [&](vkc::Commands cmd) { copy->dispatch(cmd, 0, &count, refill_groups, 1); }),
-                 2.0 * frame);
+      print_line(
+          ("copy kernel, 16 B per invocation" + context).c_str(),
+          time_submissions(ring, [&](vkc::Commands cmd) { copy->dispatch(cmd, 0, &count, copy_groups, 1); }),
+          2.0 * frame);
       print_line(("copy kernel, 16 B, five in a row with barriers, each" + context).c_str(),
-                 time_submissions(ring, in_a_row(*copy, count, refill_groups), kInARow), 2.0 * frame);
-      print_element_kernels(device, ring, w, h, src->handle(), spare->handle(), nullptr, context.c_str());
+                 time_submissions(ring, in_a_row(*copy, count, copy_groups), kInARow), 2.0 * frame);
     };
     busy({vkc::QueueRole::kUpload}, "uploads beside");
     busy({vkc::QueueRole::kDownload}, "downloads beside");
