@@ -1,5 +1,5 @@
-// What the lumamax kernels (lumamax_scan.comp, lumamax_reduce.comp, include/lumamax.glsl) share
-// with gst/elements/lumamax.cpp; see layout_common.h.
+// What the lumamax kernels (lumamax_scan.comp, lumamax_reduce.comp, lumamax_frame.comp,
+// include/lumamax.glsl) share with gst/elements/lumamax.cpp; see layout_common.h.
 #ifndef VKC_SHADER_LUMAMAX_LAYOUT_H
 #define VKC_SHADER_LUMAMAX_LAYOUT_H
 
@@ -21,6 +21,16 @@ const uint kTileHeight = 4u;           // rows, one per invocation
 const uint kScanGroupX = kTileWidth / kPixelsPerInvocation;
 const uint kScanGroupY = kTileHeight;
 const uint kGroupInvocations = kScanGroupX * kScanGroupY;
+
+// The frame kernel (lumamax_frame.comp: count = 1 over the frame or one region, pixels of 1, 2 or
+// 4 bytes). The region's rows, laid end to end, are read as kLoadBytes loads; a tile is
+// kGroupInvocations consecutive loads, one per invocation; a grid of at most kFrameGroups
+// workgroups of kGroupInvocations strides over the tiles, each invocation issuing kFrameLoads
+// loads (of as many tiles) before it uses them. A 1080p RGBA frame is 2 025 tiles, about four per
+// workgroup.
+const uint kLoadBytes = 16u;  // one uvec4
+const uint kFrameLoads = 4u;
+const uint kFrameGroups = 512u;
 
 // The most peaks a frame reports (the element's count property).
 const uint kMaxPeaks = 64u;
@@ -48,6 +58,10 @@ const uint kFinished = 6u;
 const uint kPeaks = 8u;
 const uint kTiles = 256u;
 const uint kWordsPerTile = 5u;
+// The frame kernel's workgroups write partials of the same kind at `partials` (FrameParams), with
+// G their number: [2g, +1] maximum key, [2G + 2g, +1] minimum key, [4G + 2g, +1] sum (lo, hi): a
+// workgroup may sum more than 2^32.
+const uint kWordsPerPartial = 6u;
 
 // Several regions (ScanParams::regions > 0): region r's results take the block of kTiles uints at
 // r * kTiles, laid out as above (its finished counter, its peaks); the region table at `table`
@@ -104,6 +118,23 @@ struct ReduceParams {
   uint tiles_total;
 };
 
+// The push constants of lumamax_frame.comp.
+struct FrameParams {
+  uint width;       // frame width, for raster indices
+  uint offset;      // byte offset of the luma (or RGB) plane in src
+  uint stride;      // its stride in bytes
+  uint x0, y0;      // the region's first pixel
+  uint x1;          // the column after its last
+  uint rows;        // its rows
+  uint row_loads;   // kLoadBytes loads per row of the region (its last may reach past the row's end)
+  uint kr, kg, kb;  // as ScanParams
+  uint peak_floor;  // as ScanParams
+  uint partials;    // word offset of the workgroups' partials in the scratch buffer
+  uint value_mask;  // as ScanParams
+  uint max_luma;    // as ScanParams
+  uint sum_shift;   // as ScanParams
+};
+
 #ifdef __cplusplus
 static_assert(kPeaks + 2 * kMaxPeaks <= kTiles, "the peaks' keys fit before the tiles");
 static_assert(kMaxPeaks <= kGroupInvocations, "a rescan workgroup loads one peak per invocation");
@@ -147,6 +178,24 @@ VKC_LAYOUT_OFFSET(ReduceParams, regions, 12);
 VKC_LAYOUT_OFFSET(ReduceParams, table, 16);
 VKC_LAYOUT_OFFSET(ReduceParams, tiles_base, 20);
 VKC_LAYOUT_OFFSET(ReduceParams, tiles_total, 24);
+
+VKC_LAYOUT_SIZE(FrameParams, 64);
+VKC_LAYOUT_OFFSET(FrameParams, width, 0);
+VKC_LAYOUT_OFFSET(FrameParams, offset, 4);
+VKC_LAYOUT_OFFSET(FrameParams, stride, 8);
+VKC_LAYOUT_OFFSET(FrameParams, x0, 12);
+VKC_LAYOUT_OFFSET(FrameParams, y0, 16);
+VKC_LAYOUT_OFFSET(FrameParams, x1, 20);
+VKC_LAYOUT_OFFSET(FrameParams, rows, 24);
+VKC_LAYOUT_OFFSET(FrameParams, row_loads, 28);
+VKC_LAYOUT_OFFSET(FrameParams, kr, 32);
+VKC_LAYOUT_OFFSET(FrameParams, kg, 36);
+VKC_LAYOUT_OFFSET(FrameParams, kb, 40);
+VKC_LAYOUT_OFFSET(FrameParams, peak_floor, 44);
+VKC_LAYOUT_OFFSET(FrameParams, partials, 48);
+VKC_LAYOUT_OFFSET(FrameParams, value_mask, 52);
+VKC_LAYOUT_OFFSET(FrameParams, max_luma, 56);
+VKC_LAYOUT_OFFSET(FrameParams, sum_shift, 60);
 }  // namespace vkc::shader::lumamax
 #endif
 

@@ -26,7 +26,7 @@ void main() {
   Region region = Region(0u, 0u, 0u, 0u, 0u, p.tiles, 0u, 0u);
   if (p.regions != 0u) region = table_region(p.table, gl_WorkGroupID.x);
   uvec2 best, least, total;
-  reduce_tiles(p.tiles_base, p.tiles_total, region.first_tile, region.tiles, FULL, best, least, total);
+  reduce_tiles(p.tiles_base, p.tiles_total, region.first_tile, region.tiles, FULL, 1u, best, least, total);
   if (gl_LocalInvocationIndex == 0u) {
     uint b = region.block;
     uvec2 peak = best.x >= p.peak_floor ? best : uvec2(0u);

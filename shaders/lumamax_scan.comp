@@ -8,10 +8,12 @@
 // slots: no global atomics, and the order of summation is fixed, so results do not depend on
 // scheduling. The reduce pass combines the tiles.
 //
-// Finish (push constant `finish`, count = 1): the last workgroup to finish (counted by an atomic)
-// also does the reduce pass's work and writes the frame's results to the host-visible result
-// buffer, so a frame is one dispatch with no barrier or transfer between frames. Peak 0 is the
-// maximum, or "no pixel" (the zero key) when the maximum is below `peak_floor`.
+// Finish (push constant `finish`, count = 1 where lumamax_frame.comp does not apply: several
+// regions, pixels of 3 or 8 bytes): the last workgroup to finish (counted by an atomic) also does
+// the reduce pass's work and writes the frame's results to the host-visible result buffer
+// (include/lumamax.glsl's finish_region), so a frame is one dispatch with no barrier or transfer
+// between frames. Peak 0 is the maximum, or "no pixel" (the zero key) when the maximum is below
+// `peak_floor`.
 //
 // Rescan (RESCAN): after peak k was chosen, only the tiles within min-distance of it can change.
 // The dispatch covers those tiles; each recomputes its maximum over the pixels that no chosen peak
@@ -41,14 +43,11 @@ layout(set = 0, binding = 3) writeonly buffer Result { uint result[]; };
 #define SRC_VEC4
 #include "include/words.glsl"
 #define TILE_REDUCTION
+#define FINISH
 #include "include/lumamax.glsl"
 
 layout(push_constant) uniform PushConstants { ScanParams p; };
 
-shared uvec2 s_max[kGroupInvocations];
-shared uvec2 s_min[kGroupInvocations];
-shared uint s_sum[kGroupInvocations];
-shared bool s_last;
 shared ivec2 s_peaks[kMaxPeaks];
 
 // Value c (R, G, B; or Y) of a pixel whose sample starts at byte `index` of the words, at any depth.
@@ -81,51 +80,6 @@ bool suppressed(ivec2 pos) {
     if (uint(d.x * d.x + d.y * d.y) < p.min_dist2) return true;
   }
   return false;
-}
-
-// Reduces every invocation's values to invocation 0's.
-void reduce(inout uvec2 mx, inout uvec2 mn, inout uint sum) {
-  uint i = gl_LocalInvocationIndex;
-#ifdef SUBGROUPS  // compiled twice: with subgroup arithmetic and without
-  {
-    uint hi = subgroupMax(mx.x);
-    mx = uvec2(hi, subgroupMax(mx.x == hi ? mx.y : 0u));
-    hi = subgroupMax(mn.x);
-    mn = uvec2(hi, subgroupMax(mn.x == hi ? mn.y : 0u));
-    sum = subgroupAdd(sum);
-    if (subgroupElect()) {
-      s_max[gl_SubgroupID] = mx;
-      s_min[gl_SubgroupID] = mn;
-      s_sum[gl_SubgroupID] = sum;
-    }
-    barrier();
-    if (i == 0u) {
-      for (uint s = 1u; s < gl_NumSubgroups; ++s) {
-        mx = key_max(mx, s_max[s]);
-        mn = key_max(mn, s_min[s]);
-        sum += s_sum[s];
-      }
-    }
-  }
-#else
-  {
-    s_max[i] = mx;
-    s_min[i] = mn;
-    s_sum[i] = sum;
-    barrier();
-    for (uint half_ = kGroupInvocations / 2u; half_ > 0u; half_ >>= 1) {
-      if (i < half_) {
-        s_max[i] = key_max(s_max[i], s_max[i + half_]);
-        s_min[i] = key_max(s_min[i], s_min[i + half_]);
-        s_sum[i] += s_sum[i + half_];
-      }
-      barrier();
-    }
-    mx = s_max[0];
-    mn = s_min[0];
-    sum = s_sum[0];
-  }
-#endif
 }
 
 void main() {
@@ -165,8 +119,7 @@ void main() {
     barrier();
   }
 
-  uvec2 mx = uvec2(0u), mn = uvec2(0u);
-  uint sum = 0u;
+  uvec2 mx = uvec2(0u), mn = uvec2(0u), sum = uvec2(0u);  // a tile's sum is below 2^26: sum.x
   uint x0 = region.x0 + tile.x * kTileWidth + gl_LocalInvocationID.x * kPixelsPerInvocation;
   uint y = region.y0 + tile.y * kTileHeight + gl_LocalInvocationID.y;
   if (in_play && x0 < region.x1 && y < region.y1) {
@@ -181,48 +134,14 @@ void main() {
       if (RESCAN && suppressed(ivec2(x, y))) continue;
       mx = key_max(mx, uvec2(L, not_index));
       mn = key_max(mn, uvec2(p.max_luma - L, not_index));
-      sum += L >> p.sum_shift;
+      sum.x += L >> p.sum_shift;
     }
   }
-  reduce(mx, mn, sum);
+  reduce_group(mx, mn, sum);
 
   uint t = region.first_tile + tile.y * region.tiles_x + tile.x;
-  uint base = p.tiles_base, total = p.tiles_total;
-  if (gl_LocalInvocationIndex == 0u && in_play) {
-    scratch[base + 2u * t] = mx.x;
-    scratch[base + 2u * t + 1u] = mx.y;
-    if (!RESCAN) {
-      scratch[base + 2u * total + 2u * t] = mn.x;
-      scratch[base + 2u * total + 2u * t + 1u] = mn.y;
-      scratch[base + 4u * total + t] = sum;
-    }
-  }
-
-  if (p.finish != 0u) {
-    // Our tile's slots are written before our count; whoever counts last in the region sees every
-    // tile's.
-    memoryBarrierBuffer();
-    barrier();
-    if (gl_LocalInvocationIndex == 0u)
-      s_last = atomicAdd(scratch[region.block + kFinished], 1u) == region.tiles - 1u;
-    barrier();
-    if (s_last) {
-      memoryBarrierBuffer();
-      uvec2 best, least, total_sum;
-      reduce_tiles(base, total, region.first_tile, region.tiles, true, best, least, total_sum);
-      if (gl_LocalInvocationIndex == 0u) {
-        uint b = region.block;
-        result[b + kMaxKey] = best.x;
-        result[b + kMaxKey + 1u] = best.y;
-        result[b + kMinKey] = least.x;
-        result[b + kMinKey + 1u] = least.y;
-        result[b + kLumaSum] = total_sum.x;
-        result[b + kLumaSum + 1u] = total_sum.y;
-        uvec2 peak = best.x >= p.peak_floor ? best : uvec2(0u);
-        result[b + kPeaks] = peak.x;
-        result[b + kPeaks + 1u] = peak.y;
-        scratch[b + kFinished] = 0u;
-      }
-    }
-  }
+  if (gl_LocalInvocationIndex == 0u && in_play)
+    store_slot(p.tiles_base, p.tiles_total, t, !RESCAN, 1u, mx, mn, sum);
+  if (p.finish != 0u)
+    finish_region(region.block, p.tiles_base, p.tiles_total, region.first_tile, region.tiles, 1u, p.peak_floor);
 }

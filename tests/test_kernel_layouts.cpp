@@ -26,6 +26,8 @@
 #include "histogram_draw.spv.h"
 #include "histogram_layout.h"
 #include "light_layout.h"
+#include "lumamax_frame.spv.h"
+#include "lumamax_frame_subgroup.spv.h"
 #include "lumamax_layout.h"
 #include "lumamax_light.spv.h"
 #include "lumamax_reduce.spv.h"
@@ -80,6 +82,7 @@ struct Expected {
 #define PARAMS(type) #type, sizeof(type)
 
 std::vector<Expected> ExpectedKernels() {
+  using lumamax::FrameParams;
   using lumamax::ReduceParams;
   using lumamax::ScanParams;
   const std::vector<Member> scan = {
@@ -97,6 +100,14 @@ std::vector<Expected> ExpectedKernels() {
                                               "RESCAN",       "SAMPLE_BYTES", "RGB"};
   // The scan's scratch and result buffers: uints the CPU reads.
   const std::vector<std::pair<uint32_t, uint32_t>> scan_buffers = {{1, 4}, {3, 4}};
+  const std::vector<Member> frame = {
+      MEMBER(FrameParams, width),    MEMBER(FrameParams, offset),     MEMBER(FrameParams, stride),
+      MEMBER(FrameParams, x0),       MEMBER(FrameParams, y0),         MEMBER(FrameParams, x1),
+      MEMBER(FrameParams, rows),     MEMBER(FrameParams, row_loads),  MEMBER(FrameParams, kr),
+      MEMBER(FrameParams, kg),       MEMBER(FrameParams, kb),         MEMBER(FrameParams, peak_floor),
+      MEMBER(FrameParams, partials), MEMBER(FrameParams, value_mask), MEMBER(FrameParams, max_luma),
+      MEMBER(FrameParams, sum_shift)};
+  const std::vector<const char*> frame_spec = {"BPP", "RGB", "ORDER", "SHIFTS"};
 
   using vkc::shader::light::LightParams;
   using HistogramParams = histogram::Params;
@@ -112,6 +123,11 @@ std::vector<Expected> ExpectedKernels() {
   return {
       {KERNEL(lumamax_scan), PARAMS(ScanParams), scan, scan_spec, 0, 0, 0, scan_buffers},
       {KERNEL(lumamax_scan_subgroup), PARAMS(ScanParams), scan, scan_spec, 0, 0, 0, scan_buffers},
+      // The frame kernel's buffers are the scan's.
+      {KERNEL(lumamax_frame), PARAMS(FrameParams), frame, frame_spec, lumamax::kGroupInvocations, 1, 1,
+       scan_buffers},
+      {KERNEL(lumamax_frame_subgroup), PARAMS(FrameParams), frame, frame_spec, lumamax::kGroupInvocations, 1,
+       1, scan_buffers},
       {KERNEL(lumamax_reduce),
        PARAMS(ReduceParams),
        {MEMBER(ReduceParams, tiles), MEMBER(ReduceParams, peak), MEMBER(ReduceParams, peak_floor),

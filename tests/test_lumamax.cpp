@@ -18,6 +18,7 @@ static Suite* lumamax_suite() {
   suite_add_tcase(suite, lumamax_test::MatrixTCase());
   suite_add_tcase(suite, lumamax_test::PeaksTCase());
   suite_add_tcase(suite, lumamax_test::FormatTCase());
+  suite_add_tcase(suite, lumamax_test::FrameKernelTCase());
   return suite;
 }
 

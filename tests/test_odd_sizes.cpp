@@ -102,9 +102,15 @@ GST_START_TEST(test_lumamax_odd_sizes) {
     RunCase({format, "lumamax count=3 min-distance=2", ""});  // the peak chain's kernels
   }
   for (const char* format : kDeepFamilies) RunCase({format, "lumamax count=3 min-distance=2", ""});
-  // The light statistics' kernel: YUV with chroma, 10-bit RGB in a word.
+  // The light statistics' kernel: YUV with chroma, 10-bit RGB in a word (and the frame kernel's
+  // 2-byte and packed 4-byte pixels).
   for (const char* format : {"P010_10LE,colorimetry=bt2100-pq", "BGR10A2_LE,colorimetry=bt2100-hlg"})
     RunCase({format, "lumamax", ""});
+  // Frames in our device memory, laid out by morph: the frame kernel's 16-byte loads up to the end
+  // of such a buffer, at pixels of 1, 2 and 4 bytes.
+  for (const char* format : {"GRAY8", "P010_10LE", "RGBA"})
+    RunCase({format,
+             "morph operation=dilate width=3 height=3 ! video/x-raw(memory:VkComputeDevice) ! lumamax", ""});
 }
 GST_END_TEST;
 

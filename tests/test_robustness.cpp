@@ -560,9 +560,10 @@ GST_END_TEST;
 // (maxComputeWorkGroupCount: 65 535 in X and Y on lavapipe) stops the stream with an error that
 // says the frame is too large for the device, with no validation message; one row shorter, the
 // frame goes through. The heights follow from device 0's limits and each element's largest grid:
-// morph's row table has a workgroup per row in X, lumamax and lut 4 rows per workgroup in Y,
-// rgb2yuv 8, histogram 16. A limit that no frame height reaches (NVIDIA's 2^31 - 1 in X) is
-// printed, not tested.
+// morph's row table has a workgroup per row in X, lumamax's tiles (count > 1) and lut 4 rows per
+// workgroup in Y, rgb2yuv 8, histogram 16. (lumamax with count = 1 on 1-byte pixels takes a grid
+// of a bounded number of workgroups, whatever the height.) A limit that no frame height reaches
+// (NVIDIA's 2^31 - 1 in X) is printed, not tested.
 GST_START_TEST(test_frames_beyond_one_dispatch) {
   struct Case {
     const char* format;
@@ -573,7 +574,7 @@ GST_START_TEST(test_frames_beyond_one_dispatch) {
   };
   const Case cases[] = {
       {"GRAY8", 0, 1, "morph", ""},
-      {"GRAY8", 1, 4, "lumamax", ""},
+      {"GRAY8", 1, 4, "lumamax count=2", ""},
       {"RGBA", 1, 4, "lut location=" + vktest::TestDataDir() + "/lookup_amatorka.png", ""},
       {"RGBA", 1, 8, "rgb2yuv", " ! video/x-raw,format=I420"},
       {"GRAY8", 1, 16, "histogram", ""},

@@ -18,6 +18,8 @@
 #include "base/computefilter.hpp"
 #include "base/samples.hpp"
 #include "elements.hpp"
+#include "lumamax_frame.spv.h"
+#include "lumamax_frame_subgroup.spv.h"
 #include "lumamax_layout.h"
 #include "lumamax_light.hpp"
 #include "lumamax_reduce.spv.h"
@@ -37,6 +39,10 @@ GST_DEBUG_CATEGORY_STATIC(gst_lumamax_debug);
 namespace {
 
 // The kernels' tiles, scratch layout and push constants (shaders/lumamax_layout.h).
+using vkc::shader::lumamax::FrameParams;
+using vkc::shader::lumamax::kFrameGroups;
+using vkc::shader::lumamax::kGroupInvocations;
+using vkc::shader::lumamax::kLoadBytes;
 using vkc::shader::lumamax::kLumaBits;
 using vkc::shader::lumamax::kLumaSum;
 using vkc::shader::lumamax::kMaxKey;
@@ -50,6 +56,7 @@ using vkc::shader::lumamax::kScanGroupY;
 using vkc::shader::lumamax::kTileHeight;
 using vkc::shader::lumamax::kTiles;
 using vkc::shader::lumamax::kTileWidth;
+using vkc::shader::lumamax::kWordsPerPartial;
 using vkc::shader::lumamax::kWordsPerTile;
 using vkc::shader::lumamax::ReduceParams;
 using vkc::shader::lumamax::ScanParams;
@@ -75,8 +82,10 @@ uint32_t peak_floor(gdouble threshold, double scale) {
 // One frame slot: its scratch buffer and what its message needs once the GPU is done.
 struct Slot {
   std::unique_ptr<vkc::Readback> scratch;
-  guint regions_room = 0;  // the scratch buffer's room, in regions and in tiles
-  guint64 tiles_room = 0;
+  // The scratch buffer's room: regions, and the words of the tiles' slots or of the frame kernel's
+  // partials that follow them.
+  guint regions_room = 0;
+  guint64 slot_words_room = 0;
   Settings settings;  // the frame's, from begin_frame()
   vkc::FrameRegions regions;
 
@@ -89,6 +98,9 @@ struct Slot {
 struct State : vkc::CapsState {
   std::shared_ptr<vkc::Device> device;
   std::unique_ptr<vkc::Kernel> scan, rescan, reduce_full, reduce_peak;
+  // count = 1 over one region: the frame kernel; null for pixels of 3 or 8 bytes, which the tiles
+  // take.
+  std::unique_ptr<vkc::Kernel> frame;
   guint width = 0, height = 0;
   // Plane 0's pixels: their size, R, G, B's (or Y's) byte, shift and size in a pixel, the depth.
   uint32_t bpp = 1, order = 0, shifts = 0, sample_bytes = 1, depth = 8;
@@ -164,26 +176,41 @@ static const vkc::PropertyTable<Settings> kProperties{
 G_DEFINE_TYPE(GstLumamax, gst_lumamax, GST_TYPE_VKCOMPUTE_FILTER)
 GST_ELEMENT_REGISTER_DEFINE(lumamax, "lumamax", GST_RANK_NONE, gst_lumamax_get_type())
 
-// The slot's scratch buffer with room for `regions` regions of `tiles` tiles in all, made anew
-// (zeroed by its first frame) when the one it has is too small. The slot's previous frame is done.
-// False, with `error`, when they would not fit in one storage buffer of the device.
-static bool make_room(const State& state, Slot& slot, guint regions, guint64 tiles, GError** error) {
-  if (slot.scratch && regions <= slot.regions_room && tiles <= slot.tiles_room) return true;
+// The slot's scratch buffer with room for `regions` regions of `tiles` tiles in all, or for
+// `partials` of the frame kernel's workgroups, made anew (zeroed by its first frame) when the one it
+// has is too small. The slot's previous frame is done. False, with `error`, when they would not fit
+// in one storage buffer of the device.
+static bool make_room(const State& state, Slot& slot, guint regions, guint64 tiles, guint partials,
+                      GError** error) {
+  const guint64 slot_words = MAX(kWordsPerTile * tiles, guint64(kWordsPerPartial) * partials);
+  if (slot.scratch && regions <= slot.regions_room && slot_words <= slot.slot_words_room) return true;
   Slot sized;
   sized.regions_room = MAX(regions, slot.regions_room);
-  sized.tiles_room = MAX(tiles, slot.tiles_room);
+  sized.slot_words_room = MAX(slot_words, slot.slot_words_room);
   const vk::DeviceSize bytes =
-      (vk::DeviceSize(sized.tiles_base()) + kWordsPerTile * sized.tiles_room) * sizeof(uint32_t);
+      (vk::DeviceSize(sized.tiles_base()) + sized.slot_words_room) * sizeof(uint32_t);
   if (!vkc::fits_one_buffer(*state.device, bytes,
                             "the scratch of " + std::to_string(regions) + " regions of " +
                                 std::to_string(tiles) + " tiles in all",
                             "use fewer or smaller regions", error))
     return false;
   slot.regions_room = sized.regions_room;
-  slot.tiles_room = sized.tiles_room;
+  slot.slot_words_room = sized.slot_words_room;
   slot.scratch = std::make_unique<vkc::Readback>(state.device, bytes, slot.table() * sizeof(uint32_t),
                                                  "lumamax scratch");
   return true;
+}
+
+// The frame kernel's loads per row of the columns [x0, x1) (shaders/lumamax_frame.comp).
+static uint32_t row_loads(const State& state, guint x0, guint x1) {
+  return uint32_t((guint64(x1 - x0) * state.bpp + kLoadBytes - 1) / kLoadBytes);
+}
+
+// Its workgroups for `rows` rows of `loads` loads: one per tile of kGroupInvocations loads, at most
+// kFrameGroups.
+static uint32_t frame_groups(uint32_t loads, uint32_t rows) {
+  const guint64 tiles = (guint64(loads) * rows + kGroupInvocations - 1) / kGroupInvocations;
+  return uint32_t(MIN(tiles, guint64(kFrameGroups)));
 }
 
 std::unique_ptr<vkc::CapsState> LumamaxOperation::configure(const std::shared_ptr<vkc::Device>& device,
@@ -233,17 +260,28 @@ std::unique_ptr<vkc::CapsState> LumamaxOperation::configure(const std::shared_pt
   state->rescan = std::make_unique<vkc::Kernel>(device, scan_info(true));
   state->reduce_full = std::make_unique<vkc::Kernel>(device, reduce_info(true));
   state->reduce_peak = std::make_unique<vkc::Kernel>(device, reduce_info(false));
+  if (state->bpp == 1 || state->bpp == 2 || state->bpp == 4)
+    state->frame = std::make_unique<vkc::Kernel>(
+        device, vkc::KernelInfo{
+                    .name = "lumamax frame",
+                    .spirv = subgroups ? lumamax_frame_subgroup_spv : lumamax_frame_spv,
+                    .spirv_bytes = subgroups ? sizeof(lumamax_frame_subgroup_spv) : sizeof(lumamax_frame_spv),
+                    .bindings = 4,  // as the scan's
+                    .push_constant_bytes = sizeof(FrameParams),
+                    .specialization = {state->bpp, state->rgb ? 1u : 0u, state->order, state->shifts}});
 
-  // Room for every tile of a whole-frame region; a smaller region needs fewer. Several regions
-  // make room for themselves.
+  // Room for every tile of a whole-frame region, and for the frame kernel's partials over it; a
+  // smaller region needs fewer. Several regions make room for themselves.
   state->device = device;
   const guint64 tiles = guint64((state->width + kTileWidth - 1) / kTileWidth) *
                         ((state->height + kTileHeight - 1) / kTileHeight);
+  const guint partials = state->frame ? frame_groups(row_loads(*state, 0, state->width), state->height) : 0;
   // A whole frame's tiles (frames of at most 2^32 - 2 pixels) take at most 84 MB, under every
   // device's maxStorageBufferRange (at least 128 MiB).
-  for (Slot& slot : state->slots) make_room(*state, slot, 1, tiles, nullptr);
+  for (Slot& slot : state->slots) make_room(*state, slot, 1, tiles, partials, nullptr);
   // The scan reads plane 0 once, kPixelsPerInvocation pixels per invocation; the light statistics
-  // every plane.
+  // every plane. (The frame kernel reads 16 bytes at a time, but its frames are staged as the
+  // scan's would be until a measurement says whether a Y plane read in place that way is faster.)
   state->light = vkc::lumamax::LightMeter::create(device, in);
   state->planes = GST_VIDEO_INFO_N_PLANES(&in);
   state->input_reads = {.planes = 1, .load_bytes = kPixelsPerInvocation * state->bpp};
@@ -285,6 +323,26 @@ static ScanParams frame_scan_params(const State& state, const vkc::Frame& frame,
   return scan;
 }
 
+// The frame kernel's push constants: the scan's over its one region.
+static FrameParams frame_params(const State& state, const ScanParams& scan) {
+  return FrameParams{.width = scan.width,
+                     .offset = scan.offset,
+                     .stride = scan.stride,
+                     .x0 = scan.roi_x0,
+                     .y0 = scan.roi_y0,
+                     .x1 = scan.roi_x1,
+                     .rows = scan.roi_y1 - scan.roi_y0,
+                     .row_loads = row_loads(state, scan.roi_x0, scan.roi_x1),
+                     .kr = scan.kr,
+                     .kg = scan.kg,
+                     .kb = scan.kb,
+                     .peak_floor = scan.peak_floor,
+                     .partials = scan.tiles_base,
+                     .value_mask = scan.value_mask,
+                     .max_luma = scan.max_luma,
+                     .sum_shift = scan.sum_shift};
+}
+
 // The tiles of [x0, x1) x [y0, y1), across and down.
 static uint32_t tiles_across(guint x0, guint x1) {
   return (x1 - x0 + kTileWidth - 1) / kTileWidth;
@@ -319,7 +377,7 @@ bool LumamaxOperation::record(vkc::CapsState& caps, vkc::Frame& frame, GError** 
   uint32_t groups_x, groups_y;
   if (slot.regions.listed) {
     table = region_table(analysed, scan.tiles_total);
-    if (!make_room(state, slot, guint(analysed.size()), scan.tiles_total, error)) return false;
+    if (!make_room(state, slot, guint(analysed.size()), scan.tiles_total, 0, error)) return false;
     scan.regions = uint32_t(analysed.size());
     // One workgroup per tile of every region, in rows of up to 65 535 (every device's least
     // maxComputeWorkGroupCount).
@@ -347,6 +405,13 @@ bool LumamaxOperation::record(vkc::CapsState& caps, vkc::Frame& frame, GError** 
   vkc::Commands cmd = frame.cmd;
   slot.scratch->record_zero_once(cmd);  // the kernel leaves its counters zeroed after each frame
   vkc::update_buffer(cmd, slot.scratch->work(), scan.table, table);
+  if (settings.count == 1 && state.frame && !slot.regions.listed) {
+    // One dispatch of a bounded grid, whose last workgroup writes the results for the CPU.
+    const FrameParams params = frame_params(state, scan);
+    bind_scan(*state.frame, slot.scratch->host());
+    state.frame->dispatch(cmd, frame.slot, &params, frame_groups(params.row_loads, params.rows), 1);
+    return true;
+  }
   if (settings.count == 1) {
     bind_scan(*state.scan, slot.scratch->host());
     // One dispatch: the last workgroup of each region reduces its tiles and writes its results
