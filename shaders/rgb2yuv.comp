@@ -1,5 +1,4 @@
 #version 450
-#extension GL_GOOGLE_include_directive : require
 // Packed RGB (24 or 32 bits per pixel at 8 bits a channel; 32 bits at 10; 64 bits at 16) to planar,
 // semi-planar or packed YUV of 8 bits, or planar and semi-planar YUV of 10, 12 or 16 bits in 16-bit
 // words.
@@ -8,12 +7,27 @@
 // rgb2yuv_layout.h) and SUB_Y rows high, so that every 32-bit word of every output plane is
 // written by exactly one invocation (4:2:0 chroma of 8 columns is one word of U and one of V; 4
 // AYUV pixels are one 16-byte store; 16-bit samples: 8 columns of luma are one 16-byte store).
-// Input is read as 32-bit words: 24-bit RGB takes six words for eight pixels, RGBA64 sixteen.
+// Workgroups are kGroupX x kGroupY = 256 invocations.
+//
+// What an invocation holds: first the block's rows as they lie in memory, one 32-bit word per
+// pixel (two for RGBA64; 24-bit RGB reads six words for eight pixels and gives each pixel a word),
+// then the output rows as words. The block is converted a quad of 4 columns at a time, down its SUB_Y rows: each
+// pixel is unpacked to floats, its luma code goes at once into its place in the luma row's words,
+// and only the quad's chroma sums (two or four vec3) live until its last row is added, when its
+// chroma codes go into theirs. So floats live for one quad, not the whole block: the registers are
+// the words being loaded and the words being written, a few dozen, which leaves room for many
+// invocations per core. The channels' places in a pixel and the output's byte order are
+// specialization constants: unpacking and packing are shifts and masks known when the pipeline is
+// compiled.
 //
 // Memory access is shaped for frames in host memory read and written across PCIe: where the
 // plane is aligned, each invocation reads its pixels and writes each plane's bytes with 8- or
 // 16-byte vector accesses, so a subgroup's accesses cover whole contiguous lines instead of
-// strided words (strided stores into host memory cost several times the bandwidth).
+// strided words (strided stores into host memory cost several times the bandwidth). Wider blocks
+// would spread a subgroup's loads further apart (RGBA64's 64 bytes an invocation already read host
+// memory at a fraction of the link's rate: rgb2yuv.cpp stages them in device memory).
+#extension GL_GOOGLE_include_directive : require
+#extension GL_EXT_control_flow_attributes : require
 
 #include "rgb2yuv_layout.h"
 
@@ -27,7 +41,13 @@ layout(constant_id = 7) const uint BLOCK = 8;        // pixels per invocation: 8
 layout(constant_id = 8) const uint IN_DEPTH = 8;     // bits of R, G and B: 8, 10 or 16
 layout(constant_id = 9) const uint ALPHA_DEPTH = 8;  // bits of the input's alpha: 8, 2 or 16
 layout(constant_id = 10) const uint OUT_DEPTH = 8;   // bits of Y, U and V: 8, 10, 12 or 16
-layout(constant_id = 11) const uint OUT_SHIFT = 0;   // deep output: where the value sits in its word
+layout(constant_id = 11) const uint OUT_SHIFT = 0;   // where a sample sits in its 8 or 16 bits
+// Where R, G, B and A start in a pixel, 8 bits each: the byte at 8 bits a channel, the bit
+// otherwise; A = kNoAlpha: opaque.
+layout(constant_id = 12) const uint SRC_ORDER = 0xff020100u;
+// Packed: the byte of Y0, U, Y1, V in a 4:2:2 macropixel, or of A, Y, U, V in an AYUV pixel, 8 bits
+// each; semi-planar: 0 for U first in a pair, 1 for V first.
+layout(constant_id = 13) const uint DST_ORDER = 0u;
 
 // Bindings 2..4 alias 0 and 1 (the same buffers) for vector access.
 layout(set = 0, binding = 0) readonly buffer Src { uint src[]; };
@@ -41,17 +61,25 @@ layout(set = 0, binding = 4) writeonly buffer Dst4 { uvec4 dst4[]; };
 
 layout(push_constant) uniform PushConstants { Params p; };
 
+// Y has a plane of its own (planar and semi-planar layouts); else plane 0 holds packed pixels.
+const bool Y_PLANE = LAYOUT == kLayoutPlanar || LAYOUT == kLayoutSemiPlanar;
+const uint OUT_BYTES = OUT_DEPTH > 8u ? 2u : 1u;  // a sample's bytes in the output
+// Output words of a block row per plane: at most 4 (8 pixels of 16-bit luma; 4 AYUV pixels).
+const uint kRowWords = 4u;
+
+// Field `index` (0..3) of an order packed 8 bits a field.
+uint field(uint order, uint index) { return (order >> (8u * index)) & 0xffu; }
+
 // A pixel's 32 (or, IN_BPP 8, 64) bits as R, G, B in input code values and alpha in 0..255 (AYUV
-// is the only output with alpha). src_order holds where R, G, B and A start: the byte at 8 bits a
-// channel, the bit otherwise.
+// is the only output with alpha).
 vec4 unpack_pixel(uvec2 px) {
-  uint a = (p.src_order >> 24) & 0xffu;
+  uint a = field(SRC_ORDER, 3u);
   if (IN_DEPTH == 8u)
-    return vec4(byte_of(px.x, p.src_order & 0xffu), byte_of(px.x, (p.src_order >> 8) & 0xffu),
-                byte_of(px.x, (p.src_order >> 16) & 0xffu), a == kNoAlpha ? 255.0 : float(byte_of(px.x, a)));
+    return vec4(byte_of(px.x, field(SRC_ORDER, 0u)), byte_of(px.x, field(SRC_ORDER, 1u)),
+                byte_of(px.x, field(SRC_ORDER, 2u)), a == kNoAlpha ? 255.0 : float(byte_of(px.x, a)));
   vec4 c;
   for (uint k = 0u; k < 4u; ++k) {
-    uint at = (p.src_order >> (8u * k)) & 0xffu, bits = k == 3u ? ALPHA_DEPTH : IN_DEPTH;
+    uint at = field(SRC_ORDER, k), bits = k == 3u ? ALPHA_DEPTH : IN_DEPTH;
     uint word = at < 32u ? px.x : px.y;
     c[k] = float((word >> (at & 31u)) & ((1u << bits) - 1u));
   }
@@ -59,53 +87,103 @@ vec4 unpack_pixel(uvec2 px) {
   return c;
 }
 
-vec4 unpack_pixel(uint word) { return unpack_pixel(uvec2(word, 0u)); }
-
-vec4 load_pixel(uint row, uint x) {
+// The bits of pixel x of the row starting at byte `row`, read word by word.
+uvec2 pixel_bits(uint row, uint x) {
   uint at = row + x * IN_BPP;
-  return unpack_pixel(uvec2(load_word(at), IN_BPP == 8u ? load_word(at + 4u) : 0u));
+  return uvec2(load_word(at), IN_BPP == 8u ? load_word(at + 4u) : 0u);
 }
 
-// px[0] is the pixel left of the block (for the cosited filter), px[1..BLOCK] the block's pixels.
-// Pixels outside the frame replicate the nearest edge pixel. Every index into px and w is known
-// at compile time once the loops unroll: an array indexed by a run-time value would live in the
-// invocation's local memory instead of registers (on NVIDIA, several times the kernel's time).
-void load_row(uint x0, uint y, out vec4 px[kBlockWidth + 1u]) {
+// The bits of the block's pixels in row y, as unpack_pixel() takes them. Pixels outside the frame
+// replicate the nearest edge pixel. Every index into `bits` and `w` is known at compile time once
+// the loops unroll: an array indexed by a run-time value would live in the invocation's local
+// memory instead of registers (on NVIDIA, several times the kernel's time).
+void load_block_row(uint x0, uint y, out uvec2 bits[kBlockWidth]) {
   uint row = p.src_offset + y * p.src_stride;
   if (x0 + BLOCK <= p.width) {
     uint w[8];
-    if (IN_BPP == 8u) {  // RGBA64: two words a pixel, sixteen for the block
+    if (IN_BPP == 8u) {  // RGBA64: two words a pixel, sixteen for a block of 8
       uint w2[8];
       load_words(row + x0 * 8u, 8u, w);
-      load_words(row + x0 * 8u + 32u, 8u, w2);
-      for (uint k = 0u; k < 4u; ++k) {
-        px[k + 1u] = unpack_pixel(uvec2(w[2u * k], w[2u * k + 1u]));
-        px[k + 5u] = unpack_pixel(uvec2(w2[2u * k], w2[2u * k + 1u]));
+      if (BLOCK > 4u) load_words(row + x0 * 8u + 32u, 8u, w2);
+      [[unroll]] for (uint k = 0u; k < 4u; ++k) {
+        bits[k] = uvec2(w[2u * k], w[2u * k + 1u]);
+        if (BLOCK > 4u) bits[k + 4u] = uvec2(w2[2u * k], w2[2u * k + 1u]);
       }
     } else if (IN_BPP == 4u) {
-      load_words(row + x0 * IN_BPP, BLOCK * IN_BPP / 4u, w);
-      for (uint k = 0u; k < BLOCK; ++k) px[k + 1u] = unpack_pixel(w[k]);
+      load_words(row + x0 * IN_BPP, BLOCK, w);
+      [[unroll]] for (uint k = 0u; k < BLOCK; ++k) bits[k] = uvec2(w[k], 0u);
     } else {
       load_words(row + x0 * IN_BPP, BLOCK * IN_BPP / 4u, w);
-      for (uint k = 0u; k < BLOCK; ++k) {
+      [[unroll]] for (uint k = 0u; k < BLOCK; ++k) {
         uint b = k * 3u;
         uint packed = 0u;
         for (uint c = 0u; c < 3u; ++c) packed |= byte_of(w[(b + c) >> 2], (b + c) & 3u) << (c * 8u);
-        px[k + 1u] = unpack_pixel(packed);
+        bits[k] = uvec2(packed, 0u);
       }
     }
   } else {  // the row's last block, cut by the frame's edge: one pixel at a time
-    for (uint k = 0u; k < BLOCK; ++k) px[k + 1u] = load_pixel(row, min(x0 + k, p.width - 1u));
+    [[unroll]] for (uint k = 0u; k < BLOCK; ++k) bits[k] = pixel_bits(row, min(x0 + k, p.width - 1u));
   }
-  if (COSITED) px[0] = x0 == 0u ? px[1] : load_pixel(row, x0 - 1u);
 }
 
 // A code value at the output's depth, rounded half up.
 uint to_code(float v) { return uint(clamp(floor(v + 0.5), 0.0, float((1u << OUT_DEPTH) - 1u))); }
 uint luma(vec4 c) { return to_code(dot(p.coef_y.xyz, c.rgb) + p.coef_y.w); }
-uint pack4(uint a, uint b, uint c, uint d) { return a | (b << 8) | (c << 16) | (d << 24); }
-// Two samples of a deep output, each in a 16-bit word.
-uint pack2(uint a, uint b) { return (a << OUT_SHIFT) | (b << (OUT_SHIFT + 16u)); }
+
+// Row r's term of the sum behind chroma sample s (0..4/SUB_X-1) of a quad of pixels `px`; `before`
+// is the pixel left of the quad (for the cosited filter). Terms and sums are multiples of 0.5 below
+// 2^19, exact in float in any order.
+vec3 chroma_term(vec4 px[4], vec4 before, uint s) {
+  if (SUB_X == 1u) return px[s].rgb;
+  vec4 left = s == 0u ? before : px[1];
+  if (COSITED) return ((left + 2.0 * px[2u * s] + px[2u * s + 1u]) * 0.5).rgb;
+  return (px[2u * s] + px[2u * s + 1u]).rgb;
+}
+
+// U and V codes of a chroma sample from the sum of its SUB_X x SUB_Y terms. Chroma is filtered in
+// RGB first: the matrix is linear, so filtering first is the same as filtering U and V, with one
+// matrix product per chroma sample.
+uvec2 chroma(vec3 sum) {
+  vec3 c = sum / float(SUB_X * SUB_Y);
+  return uvec2(to_code(dot(p.coef_u.xyz, c) + p.coef_u.w), to_code(dot(p.coef_v.xyz, c) + p.coef_v.w));
+}
+
+// Ors `value` into the words of a row at byte `at` (a constant once the loops unroll).
+void put(inout uint words[kRowWords], uint at, uint value) { words[at >> 2] |= value << ((at & 3u) * 8u); }
+
+// A sample of a Y, U or V plane: sample `index` of the block's row, at the output's depth.
+void put_sample(inout uint words[kRowWords], uint index, uint code) {
+  put(words, index * OUT_BYTES, code << OUT_SHIFT);
+}
+
+// Pixel k's luma code (and, AYUV, its alpha) into plane 0's row.
+void put_luma(inout uint words[kRowWords], uint k, uint code, float alpha) {
+  if (Y_PLANE) {
+    put_sample(words, k, code);
+  } else if (LAYOUT == kLayoutPacked422) {
+    put(words, 4u * (k >> 1) + field(DST_ORDER, 2u * (k & 1u)), code);
+  } else {
+    put(words, 4u * k + field(DST_ORDER, 0u), uint(alpha));
+    put(words, 4u * k + field(DST_ORDER, 1u), code);
+  }
+}
+
+// Chroma sample j's U and V codes: into the U and V rows (the pairs of the semi-planar row in
+// `u_words`), or into plane 0's packed row.
+void put_chroma(inout uint packed_words[kRowWords], inout uint u_words[kRowWords], inout uint v_words[kRowWords],
+                uint j, uvec2 uv) {
+  if (LAYOUT == kLayoutPlanar) {
+    put_sample(u_words, j, uv.x);
+    put_sample(v_words, j, uv.y);
+  } else if (LAYOUT == kLayoutSemiPlanar) {  // NV12, P010, P016: U first; NV21: V first
+    put_sample(u_words, 2u * j + DST_ORDER, uv.x);
+    put_sample(u_words, 2u * j + 1u - DST_ORDER, uv.y);
+  } else {  // packed 4:2:2: a macropixel per sample; AYUV: a pixel per sample
+    uint first = LAYOUT == kLayoutPacked422 ? 1u : 2u;
+    put(packed_words, 4u * j + field(DST_ORDER, first), uv.x);
+    put(packed_words, 4u * j + field(DST_ORDER, 3u), uv.y);
+  }
+}
 
 uint plane_address(uint plane, uint y, uint byte_in_row) {
   return p.dst_offset[plane] + y * p.dst_stride[plane] + byte_in_row;
@@ -138,36 +216,14 @@ void store4(uint plane, uint y, uint byte_in_row, uint row_bytes, uvec4 value) {
   }
 }
 
-// Places the four bytes b0..b3 at the byte positions given by `order` (8 bits each).
-uint place4(uint order, uint b0, uint b1, uint b2, uint b3) {
-  return (b0 << ((order & 0xffu) * 8u)) | (b1 << (((order >> 8) & 0xffu) * 8u)) |
-         (b2 << (((order >> 16) & 0xffu) * 8u)) | (b3 << (((order >> 24) & 0xffu) * 8u));
-}
-
-// Planar and semi-planar output of 16-bit words: twice the bytes of the 8-bit layouts, so one
-// block's luma row is a 16-byte store, and its chroma one of 8 (4:2:x planar) or 16 bytes.
-void store_deep(uint x0, uint y0, uint cy, vec4 rows[SUB_Y][kBlockWidth + 1u], uint u[kBlockWidth],
-                uint v[kBlockWidth]) {
-  for (uint r = 0u; r < SUB_Y; ++r) {
-    if (y0 + r >= p.height) break;
-    uint l[kBlockWidth];
-    for (uint k = 0u; k < kBlockWidth; ++k) l[k] = luma(rows[r][k + 1u]);
-    store4(0u, y0 + r, 2u * x0, 2u * p.width,
-           uvec4(pack2(l[0], l[1]), pack2(l[2], l[3]), pack2(l[4], l[5]), pack2(l[6], l[7])));
-  }
-  uint chroma_width = (p.width + SUB_X - 1u) / SUB_X;
-  uint at = 2u * (x0 / SUB_X);
-  if (LAYOUT == kLayoutSemiPlanar) {  // U, V pairs; P010 and P016 put U first
-    uint pairs[4];
-    for (uint j = 0u; j < 4u; ++j) pairs[j] = p.dst_order == 0u ? pack2(u[j], v[j]) : pack2(v[j], u[j]);
-    store4(1u, cy, 2u * x0, 4u * chroma_width, uvec4(pairs[0], pairs[1], pairs[2], pairs[3]));
-  } else if (SUB_X == 1u) {
-    store4(1u, cy, at, 2u * chroma_width, uvec4(pack2(u[0], u[1]), pack2(u[2], u[3]), pack2(u[4], u[5]), pack2(u[6], u[7])));
-    store4(2u, cy, at, 2u * chroma_width, uvec4(pack2(v[0], v[1]), pack2(v[2], v[3]), pack2(v[4], v[5]), pack2(v[6], v[7])));
-  } else {
-    store2(1u, cy, at, 2u * chroma_width, uvec2(pack2(u[0], u[1]), pack2(u[2], u[3])));
-    store2(2u, cy, at, 2u * chroma_width, uvec2(pack2(v[0], v[1]), pack2(v[2], v[3])));
-  }
+// The first `n` (1, 2 or 4) words of a block's row of a plane.
+void store_row(uint plane, uint y, uint byte_in_row, uint row_bytes, uint words[kRowWords], uint n) {
+  if (n == 4u)
+    store4(plane, y, byte_in_row, row_bytes, uvec4(words[0], words[1], words[2], words[3]));
+  else if (n == 2u)
+    store2(plane, y, byte_in_row, row_bytes, uvec2(words[0], words[1]));
+  else
+    store(plane, y, byte_in_row, row_bytes, words[0]);
 }
 
 void main() {
@@ -175,68 +231,54 @@ void main() {
   uint y0 = gl_GlobalInvocationID.y * SUB_Y;
   if (x0 >= p.width || y0 >= p.height) return;
 
-  vec4 rows[SUB_Y][kBlockWidth + 1u];
-  for (uint r = 0u; r < SUB_Y; ++r) load_row(x0, min(y0 + r, p.height - 1u), rows[r]);
-
-  // Chroma from RGB filtered at chroma resolution: the matrix is linear, so filtering first is
-  // the same as filtering U and V, with one matrix product per chroma sample.
-  const uint CW = BLOCK / SUB_X;
-  uint u[kBlockWidth], v[kBlockWidth];
-  for (uint j = 0u; j < CW; ++j) {
-    vec4 sum = vec4(0.0);
-    for (uint r = 0u; r < SUB_Y; ++r) {
-      if (SUB_X == 1u)
-        sum += rows[r][j + 1u];
-      else if (COSITED)
-        sum += (rows[r][2u * j] + 2.0 * rows[r][2u * j + 1u] + rows[r][2u * j + 2u]) * 0.5;
-      else
-        sum += rows[r][2u * j + 1u] + rows[r][2u * j + 2u];
-    }
-    vec3 c = sum.rgb / float(SUB_X * SUB_Y);
-    u[j] = to_code(dot(p.coef_u.xyz, c) + p.coef_u.w);
-    v[j] = to_code(dot(p.coef_v.xyz, c) + p.coef_v.w);
+  uvec2 bits[SUB_Y][kBlockWidth];
+  vec4 before[SUB_Y];  // the pixel left of the quad being converted, in each row (cosited filter)
+  [[unroll]] for (uint r = 0u; r < SUB_Y; ++r) {
+    uint y = min(y0 + r, p.height - 1u);
+    load_block_row(x0, y, bits[r]);
+    before[r] = vec4(0.0);
+    if (COSITED) before[r] = unpack_pixel(pixel_bits(p.src_offset + y * p.src_stride, max(x0, 1u) - 1u));
   }
 
-  uint cy = y0 / SUB_Y;
-  if (OUT_DEPTH > 8u) {
-    store_deep(x0, y0, cy, rows, u, v);
-  } else if (LAYOUT == kLayoutPlanar || LAYOUT == kLayoutSemiPlanar) {
+  // Plane 0's rows (Y, or packed pixels), and the chroma row: U and V, or the semi-planar pairs in
+  // u_words.
+  uint y_words[SUB_Y][kRowWords];
+  uint u_words[kRowWords] = uint[](0u, 0u, 0u, 0u), v_words[kRowWords] = uint[](0u, 0u, 0u, 0u);
+  for (uint r = 0u; r < SUB_Y; ++r) y_words[r] = uint[](0u, 0u, 0u, 0u);
+  const uint SAMPLES = 4u / SUB_X;  // chroma samples per quad
+  [[unroll]] for (uint q = 0u; q < BLOCK / 4u; ++q) {
+    vec3 sums[4] = vec3[](vec3(0.0), vec3(0.0), vec3(0.0), vec3(0.0));
+    [[unroll]] for (uint r = 0u; r < SUB_Y; ++r) {
+      vec4 px[4];
+      [[unroll]] for (uint i = 0u; i < 4u; ++i) {
+        px[i] = unpack_pixel(bits[r][4u * q + i]);
+        put_luma(y_words[r], 4u * q + i, luma(px[i]), px[i].a);
+      }
+      [[unroll]] for (uint s = 0u; s < SAMPLES; ++s) sums[s] += chroma_term(px, before[r], s);
+      if (COSITED) before[r] = px[3];
+    }
+    [[unroll]] for (uint s = 0u; s < SAMPLES; ++s)
+      put_chroma(y_words[0], u_words, v_words, SAMPLES * q + s, chroma(sums[s]));
+  }
+
+  if (Y_PLANE) {
     for (uint r = 0u; r < SUB_Y; ++r) {
       if (y0 + r >= p.height) break;
-      uint l[kBlockWidth];
-      for (uint k = 0u; k < kBlockWidth; ++k) l[k] = luma(rows[r][k + 1u]);
-      store2(0u, y0 + r, x0, p.width, uvec2(pack4(l[0], l[1], l[2], l[3]), pack4(l[4], l[5], l[6], l[7])));
+      store_row(0u, y0 + r, x0 * OUT_BYTES, p.width * OUT_BYTES, y_words[r], BLOCK * OUT_BYTES / 4u);
     }
+    uint cy = y0 / SUB_Y;
     uint chroma_width = (p.width + SUB_X - 1u) / SUB_X;
     if (LAYOUT == kLayoutPlanar) {
-      uint at = x0 / SUB_X;
-      if (CW == kBlockWidth) {
-        store2(1u, cy, at, chroma_width, uvec2(pack4(u[0], u[1], u[2], u[3]), pack4(u[4], u[5], u[6], u[7])));
-        store2(2u, cy, at, chroma_width, uvec2(pack4(v[0], v[1], v[2], v[3]), pack4(v[4], v[5], v[6], v[7])));
-      } else {
-        store(1u, cy, at, chroma_width, pack4(u[0], u[1], u[2], u[3]));
-        store(2u, cy, at, chroma_width, pack4(v[0], v[1], v[2], v[3]));
-      }
+      uint at = x0 / SUB_X * OUT_BYTES, row_bytes = chroma_width * OUT_BYTES;
+      uint n = BLOCK / SUB_X * OUT_BYTES / 4u;
+      store_row(1u, cy, at, row_bytes, u_words, n);
+      store_row(2u, cy, at, row_bytes, v_words, n);
     } else {
-      uint u_at = p.dst_order & 1u;  // NV12: U first; NV21: V first
-      uint pairs[4];
-      for (uint j = 0u; j < 4u; ++j) pairs[j] = (u[j] << (u_at * 8u)) | (v[j] << ((1u - u_at) * 8u));
-      store2(1u, cy, x0, 2u * chroma_width, uvec2(pairs[0] | (pairs[1] << 16), pairs[2] | (pairs[3] << 16)));
+      store_row(1u, cy, x0 * OUT_BYTES, 2u * chroma_width * OUT_BYTES, u_words, BLOCK * OUT_BYTES / 4u);
     }
   } else if (LAYOUT == kLayoutPacked422) {
-    uint row_bytes = 4u * ((p.width + 1u) / 2u);
-    uint words[4];
-    for (uint j = 0u; j < 4u; ++j)
-      words[j] = place4(p.dst_order, luma(rows[0][2u * j + 1u]), u[j], luma(rows[0][2u * j + 2u]), v[j]);
-    store4(0u, y0, 2u * x0, row_bytes, uvec4(words[0], words[1], words[2], words[3]));
+    store_row(0u, y0, 2u * x0, 4u * ((p.width + 1u) / 2u), y_words[0], BLOCK / 2u);
   } else {
-    uint words[kBlockWidth];
-    for (uint j = 0u; j < BLOCK; ++j) {
-      vec4 c = rows[0][j + 1u];
-      words[j] = place4(p.dst_order, uint(c.a), luma(c), u[j], v[j]);
-    }
-    for (uint k = 0u; k < BLOCK / 4u; ++k)
-      store4(0u, y0, 4u * (x0 + 4u * k), 4u * p.width,
-             uvec4(words[4u * k], words[4u * k + 1u], words[4u * k + 2u], words[4u * k + 3u]));
+    store_row(0u, y0, 4u * x0, 4u * p.width, y_words[0], BLOCK);
   }
 }

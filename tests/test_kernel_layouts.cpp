@@ -204,12 +204,12 @@ std::vector<Expected> ExpectedKernels() {
        {{2, uint32_t(::lut::kEntryFloats * sizeof(float))}}},
       {KERNEL(rgb2yuv),
        PARAMS(Rgb2YuvParams),
-       {MEMBER(Rgb2YuvParams, width), MEMBER(Rgb2YuvParams, height), MEMBER(Rgb2YuvParams, src_offset),
+       {MEMBER(Rgb2YuvParams, coef_y), MEMBER(Rgb2YuvParams, coef_u), MEMBER(Rgb2YuvParams, coef_v),
+        MEMBER(Rgb2YuvParams, width), MEMBER(Rgb2YuvParams, height), MEMBER(Rgb2YuvParams, src_offset),
         MEMBER(Rgb2YuvParams, src_stride), MEMBER(Rgb2YuvParams, dst_offset),
-        MEMBER(Rgb2YuvParams, dst_stride), MEMBER(Rgb2YuvParams, src_order), MEMBER(Rgb2YuvParams, dst_order),
-        MEMBER(Rgb2YuvParams, coef_y), MEMBER(Rgb2YuvParams, coef_u), MEMBER(Rgb2YuvParams, coef_v)},
+        MEMBER(Rgb2YuvParams, dst_stride)},
        {"local_size_x", "local_size_y", "IN_BPP", "LAYOUT", "SUB_X", "SUB_Y", "COSITED", "BLOCK", "IN_DEPTH",
-        "ALPHA_DEPTH", "OUT_DEPTH", "OUT_SHIFT"}},
+        "ALPHA_DEPTH", "OUT_DEPTH", "OUT_SHIFT", "SRC_ORDER", "DST_ORDER"}},
       {KERNEL(morph_unpack),
        PARAMS(UnpackParams),
        {MEMBER(UnpackParams, width), MEMBER(UnpackParams, height), MEMBER(UnpackParams, offset),
@@ -378,9 +378,9 @@ GST_START_TEST(test_reader_sees_the_declarations) {
   fail_unless_equals_int(table.push_constants.members[1].offset, 16);  // vec4 scale
   fail_unless_equals_int(table.push_constants.bytes, 72);
   const vktest::spirv::Module yuv = vktest::spirv::Reflect(rgb2yuv_spv, sizeof(rgb2yuv_spv));
-  fail_unless_equals_int(yuv.push_constants.members[4].bytes, 12);   // uint dst_offset[3]
-  fail_unless_equals_int(yuv.push_constants.members[8].offset, 48);  // vec4 coef_y
-  fail_unless_equals_int(yuv.push_constants.members[8].bytes, 16);
+  fail_unless_equals_int(yuv.push_constants.members[7].bytes, 12);   // uint dst_offset[3]
+  fail_unless_equals_int(yuv.push_constants.members[0].bytes, 16);   // vec4 coef_y
+  fail_unless_equals_int(yuv.push_constants.members[3].offset, 48);  // uint width, after three vec4
   const vktest::spirv::Module rows = vktest::spirv::Reflect(morph_rows_spv, sizeof(morph_rows_spv));
   fail_unless(rows.local_size == (std::array<uint32_t, 3>{64, 4, 1}));
 

@@ -92,6 +92,13 @@ GST_START_TEST(test_rgb2yuv_odd_sizes) {
       {"RGB", "rgb2yuv", "Y444_16LE"},
   };
   for (const Case& c : cases) RunCase(c);
+  // Frames in our device memory, laid out by morph (its 1x1 dilation is the identity): 16-byte loads
+  // up to the end of such a buffer, at pixels of 3, 4 and 8 bytes.
+  const std::string after_peer =
+      "morph operation=dilate width=1 height=1 ! video/x-raw(memory:VkComputeDevice) ! rgb2yuv";
+  for (const Case& c : {Case{"RGB", after_peer, "I420"}, Case{"RGBA", after_peer, "NV12"},
+                        Case{"RGBA64_LE", after_peer, "P010_10LE"}})
+    RunCase(c);
 }
 GST_END_TEST;
 

@@ -45,7 +45,8 @@ uint32_t byte_order(const GstVideoFormatInfo* finfo, std::initializer_list<int> 
   return order;
 }
 
-// Params::src_order of an input deeper than 8 bits: the first bit of R, G, B and A in the pixel.
+// The SRC_ORDER specialization constant of an input deeper than 8 bits: the first bit of R, G, B and
+// A in the pixel.
 uint32_t bit_order(GstVideoFormat format, bool alpha) {
   uint32_t order = 0;
   for (guint c = 0; c < 4; ++c) {
@@ -160,18 +161,21 @@ std::unique_ptr<vkc::CapsState> Rgb2YuvOperation::configure(const std::shared_pt
   const vkc::SampleLayout out_y = vkc::sample_layout(out_format, 0),
                           out_u = vkc::sample_layout(out_format, 1);
   const bool alpha = GST_VIDEO_FORMAT_INFO_HAS_ALPHA(in_f);
-  params.src_order =
+  // The byte orders are specialization constants (SRC_ORDER, DST_ORDER): a pipeline per order, and
+  // no run-time selects in the kernel's unpacking and packing.
+  const uint32_t src_order =
       in_red.depth == 8 ? byte_order(in_f, {0, 1, 2, alpha ? 3 : -1}) : bit_order(in_format, alpha);
+  uint32_t dst_order = 0;
   switch (layout) {
-    case kLayoutSemiPlanar: params.dst_order = out_u.offset / out_u.bytes; break;  // 1: V first
+    case kLayoutSemiPlanar: dst_order = out_u.offset / out_u.bytes; break;  // 1: V first
     case kLayoutPacked422: {
       // Byte positions of Y0, U, Y1, V in a macropixel; Y1 follows Y0 by two bytes.
       const uint32_t y0 = GST_VIDEO_FORMAT_INFO_POFFSET(out_f, 0);
-      params.dst_order = y0 | (GST_VIDEO_FORMAT_INFO_POFFSET(out_f, 1) << 8) | ((y0 + 2) << 16) |
-                         (GST_VIDEO_FORMAT_INFO_POFFSET(out_f, 2) << 24);
+      dst_order = y0 | (GST_VIDEO_FORMAT_INFO_POFFSET(out_f, 1) << 8) | ((y0 + 2) << 16) |
+                  (GST_VIDEO_FORMAT_INFO_POFFSET(out_f, 2) << 24);
       break;
     }
-    case kLayoutAyuv: params.dst_order = byte_order(out_f, {3, 0, 1, 2}); break;
+    case kLayoutAyuv: dst_order = byte_order(out_f, {3, 0, 1, 2}); break;
     case kLayoutPlanar: break;
   }
   fill_coefficients(&out, gdouble((1u << in_red.depth) - 1), params);
@@ -184,7 +188,7 @@ std::unique_ptr<vkc::CapsState> Rgb2YuvOperation::configure(const std::shared_pt
       .push_constant_bytes = sizeof(Params),
       .specialization = {kGroupX, kGroupY, uint32_t(GST_VIDEO_FORMAT_INFO_PSTRIDE(in_f, 0)), layout, sub_x,
                          sub_y, cosited ? 1u : 0u, state->block_width, in_red.depth,
-                         alpha ? in_alpha.depth : 8, out_y.depth, out_y.shift}};
+                         alpha ? in_alpha.depth : 8, out_y.depth, out_y.shift, src_order, dst_order}};
   state->kernel = std::make_unique<vkc::Kernel>(device, info);
   // RGBA64_LE: a block's 64 bytes are four 16-byte loads a subgroup spreads 64 bytes apart, which a
   // discrete GPU reads from host memory at a fraction of the link's rate: it reads a device copy.

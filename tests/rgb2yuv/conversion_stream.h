@@ -45,7 +45,8 @@ class ConversionStream {
   // Puts a harness around `element` (a reference is taken) and sets it PLAYING.
   // `downstream_video_meta` makes downstream accept GstVideoMeta in the ALLOCATION query.
   ConversionStream(GstElement* element, const OutputSpec& output, bool downstream_video_meta = false);
-  // A stream through a new element of `factory` (properties at their defaults).
+  // A stream through a new element of `factory` (properties at their defaults), or through a bin of
+  // the elements a gst-launch description names ("morph ... ! rgb2yuv").
   ConversionStream(const char* factory, const OutputSpec& output, bool downstream_video_meta = false);
   ~ConversionStream();
   ConversionStream(const ConversionStream&) = delete;

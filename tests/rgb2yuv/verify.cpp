@@ -102,11 +102,12 @@ void ExpectStreamsAgree(const ConversionStream& tested, const ConversionStream& 
 }
 
 void RunAgainstReference(const std::string& prefix, GstVideoFormat input, GstVideoFormat output,
-                         const ColorSetup& color, const SitingSetup& siting, const std::vector<Step>& steps) {
+                         const ColorSetup& color, const SitingSetup& siting, const std::vector<Step>& steps,
+                         const char* converter) {
   const std::string name = prefix + " " + vktest::FormatName(input) + "->" + vktest::FormatName(output) +
                            " " + color.label + " " + siting.chroma_site;
   std::mt19937 rng = vktest::RngFor(name);
-  ConversionStream stream("rgb2yuv", OutputSpec{output, color.CapsString(), siting.chroma_site});
+  ConversionStream stream(converter, OutputSpec{output, color.CapsString(), siting.chroma_site});
   for (const Step& step : steps) {
     const GstFlowReturn flow =
         stream.Push(RandomRgbFrame(input, step.width, step.height, rng), step.placement);

@@ -40,9 +40,11 @@ struct Step {
 
 // "<prefix> RGBA->I420 bt709 jpeg": a random frame of `input` per step (seeded by that name)
 // through one rgb2yuv asked for `output` with `color` and `siting`, each size change
-// renegotiating; every output against the reference.
+// renegotiating; every output against the reference. `converter`: what the stream runs through
+// (ConversionStream), when elements come before rgb2yuv.
 void RunAgainstReference(const std::string& prefix, GstVideoFormat input, GstVideoFormat output,
-                         const ColorSetup& color, const SitingSetup& siting, const std::vector<Step>& steps);
+                         const ColorSetup& color, const SitingSetup& siting, const std::vector<Step>& steps,
+                         const char* converter = "rgb2yuv");
 
 // Failure messages name the seed alike in every element's tests.
 using vktest::WithSeed;
