@@ -1,5 +1,7 @@
 #version 450
-// histogram: per-channel counts of one plane's region of interest.
+// histogram: per-channel counts of one plane's region of interest. (256 bins of 8-bit samples in
+// pixels of 1, 2 or 4 bytes over one region take histogram_fast8.comp, with the same counts and
+// finish.)
 //
 // Each workgroup counts a kBlockWidth x kBlockHeight block (histogram_layout.h) of the region into
 // its own histograms in shared memory (cleared first, so no count is lost whatever the block's
@@ -40,10 +42,10 @@ layout(set = 0, binding = 3) writeonly buffer Result { uint result[]; };
 #include "include/words.glsl"
 
 layout(push_constant) uniform PushConstants { Params p; };
+#include "include/histogram.glsl"
 
 const uint kInvocations = kGroupX * kGroupY;
 shared uint hist[kSharedWords];
-shared bool s_last;
 
 // A value of `depth` bits falls in bin value * bins / 2^depth (< 2^16 * 2^16: no overflow).
 uint bin_of(uint value, uint depth) { return (value * p.bins) >> depth; }
@@ -108,10 +110,8 @@ void main() {
         v[c] = (sample_of(w, index, SAMPLE_BYTES, BPP <= 4u) >> ((p.shifts >> (8u * c)) & 0xffu)) & ((1u << depth) - 1u);
         count(c, (p.slots >> (8u * c)) & 0xffu, bin_of(v[c], depth), base);
       }
-      if (p.luma_slot != kNoLuma) {
-        // At R's depth: kr * R + kg * G + kb * B < 2^16 * 2^16 for 16-bit samples.
-        uint luma = (p.kr * v[0] + p.kg * v[1] + p.kb * v[2] + (1u << (kLumaBits - 1u))) >> kLumaBits;
-        count(p.channels, p.luma_slot, bin_of(luma, p.depths & 0xffu), base);
+      if (p.luma_slot != kNoLuma) {  // at R's depth
+        count(p.channels, p.luma_slot, bin_of(luma_of(v[0], v[1], v[2]), p.depths & 0xffu), base);
       }
     }
   }
@@ -124,19 +124,5 @@ void main() {
     atomicAdd(counts[base + slot * p.histogram_words + b % p.bins], n);
   }
 
-  // Our additions happen before our count; whoever counts last in the region sees every
-  // workgroup's additions.
-  memoryBarrierBuffer();
-  barrier();
-  uint finished = base + kChannels * p.histogram_words;
-  if (i == 0u) s_last = atomicAdd(counts[finished], 1u) == groups - 1u;
-  barrier();
-  if (s_last) {
-    memoryBarrierBuffer();
-    for (uint k = i; k < kChannels * p.bins; k += kInvocations) {
-      uint at = base + (k / p.bins) * p.histogram_words + k % p.bins;
-      result[at] = atomicExchange(counts[at], 0u);
-    }
-    if (i == 0u) counts[finished] = 0u;
-  }
+  finish_region(base, groups);
 }

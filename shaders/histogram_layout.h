@@ -1,4 +1,4 @@
-// What the histogram kernels (histogram.comp, histogram_draw.comp) share with
+// What the histogram kernels (histogram.comp, histogram_fast8.comp, histogram_draw.comp) share with
 // gst/elements/histogram.cpp; see layout_common.h.
 #ifndef VKC_SHADER_HISTOGRAM_LAYOUT_H
 #define VKC_SHADER_HISTOGRAM_LAYOUT_H
@@ -50,6 +50,19 @@ const uint kRowsPerInvocation = 4u;
 const uint kBlockWidth = kGroupX * kPixelsPerInvocation;
 const uint kBlockHeight = kGroupY * kRowsPerInvocation;
 
+// The 8-bit kernel (histogram_fast8.comp: samples of 8 bits in pixels of 1, 2 or 4 bytes, kNarrowBins
+// bins, one region). The region's rows, laid end to end, are read as kFastLoadBytes loads (16 bytes:
+// kFastLoadBytes / bpp pixels each); a grid of at most kFastGroups workgroups of kFastInvocations
+// strides over them (include/frame_loads.glsl), each invocation issuing kFastLoads loads before it
+// counts their samples. A 1080p RGBA frame is 2 025 tiles of a load per invocation, about four per
+// workgroup. Each workgroup counts into up to kFastCopies copies of its histograms in shared memory
+// (as many as fit in kSharedWords), neighbouring invocations into different copies.
+const uint kFastLoadBytes = 16u;
+const uint kFastInvocations = 256u;
+const uint kFastLoads = 4u;
+const uint kFastGroups = 512u;
+const uint kFastCopies = 4u;
+
 // The draw kernel's workgroup; an invocation owns kDrawPixelsPerInvocation neighbouring pixels of
 // a row of the graph, in which up to kMaxDrawnChannels histograms are drawn.
 const uint kDrawGroupX = 16u;
@@ -57,7 +70,8 @@ const uint kDrawGroupY = 4u;
 const uint kDrawPixelsPerInvocation = 4u;
 const uint kMaxDrawnChannels = 3u;
 
-// The push constants of histogram.comp.
+// The push constants of histogram.comp, and of histogram_fast8.comp, which reads the region,
+// coefficients, groups, bins (kNarrowBins) and histogram_words of them.
 struct Params {
   uint offset;          // byte offset of the plane in src
   uint stride;          // its stride in bytes

@@ -43,6 +43,7 @@ layout(set = 0, binding = 3) writeonly buffer Result { uint result[]; };  // hos
 
 #define SRC_VEC4
 #include "include/words.glsl"
+#include "include/frame_loads.glsl"
 #define TILE_REDUCTION
 #define FINISH
 #include "include/lumamax.glsl"
@@ -54,12 +55,6 @@ const uint kPixelsPerLoad = kLoadBytes / BPP;
 const uint kBit0 = 8u * (ORDER & 0xffu) + (SHIFTS & 0xffu);
 const uint kBit1 = 8u * ((ORDER >> 8) & 0xffu) + ((SHIFTS >> 8) & 0xffu);
 const uint kBit2 = 8u * ((ORDER >> 16) & 0xffu) + ((SHIFTS >> 16) & 0xffu);
-
-uvec4 load16(uint addr) {
-  uint w[8];
-  load_words(addr, 4u, w);
-  return uvec4(w[0], w[1], w[2], w[3]);
-}
 
 // The value at bit `at` of pixel k of a load: constant places once the loops are unrolled.
 uint value_of(uvec4 w, uint k, uint at) {
@@ -75,20 +70,15 @@ uint luma_of(uvec4 w, uint k) {
 }
 
 void main() {
-  // This invocation's loads, as (row, column) of the region's loads: load g * kGroupInvocations + i
-  // of the sequence, then a grid's worth of loads further each time.
-  uint step = gl_NumWorkGroups.x * kGroupInvocations;
-  uint step_rows = step / p.row_loads, step_cols = step % p.row_loads;
-  uint first = gl_WorkGroupID.x * kGroupInvocations + gl_LocalInvocationIndex;
-  uint row = first / p.row_loads, col = first % p.row_loads;
-  bool reads = row < p.rows;
+  LoadWalk walk = start_walk(p.row_loads);  // this invocation's loads (include/frame_loads.glsl)
+  bool reads = walk.row < p.rows;
 
   // Its first pixel stands for both extremes until a pixel beats it: where every pixel is equal
   // (all black, all white), it is the first of them.
   uint best = 0u, least = p.max_luma;
-  uint best_at = (p.y0 + row) * p.width + p.x0 + col * kPixelsPerLoad, least_at = best_at;
+  uint best_at = (p.y0 + walk.row) * p.width + p.x0 + walk.col * kPixelsPerLoad, least_at = best_at;
   uvec2 sum = uvec2(0u);
-  while (row < p.rows) {
+  while (walk.row < p.rows) {
     uvec4 words[kFrameLoads];
     uint at[kFrameLoads];      // raster index of each load's first pixel
     uint pixels[kFrameLoads];  // its pixels in the region: 0 past the region's end
@@ -96,18 +86,13 @@ void main() {
       words[l] = uvec4(0u);
       at[l] = 0u;
       pixels[l] = 0u;
-      if (row < p.rows) {
-        uint x = p.x0 + col * kPixelsPerLoad, y = p.y0 + row;
+      if (walk.row < p.rows) {
+        uint x = p.x0 + walk.col * kPixelsPerLoad, y = p.y0 + walk.row;
         words[l] = load16(p.offset + y * p.stride + x * BPP);
         at[l] = y * p.width + x;
         pixels[l] = min(kPixelsPerLoad, p.x1 - x);
       }
-      col += step_cols;
-      row += step_rows;
-      if (col >= p.row_loads) {
-        col -= p.row_loads;
-        ++row;
-      }
+      advance(walk);
     }
     uint loads_sum = 0u;  // at most kFrameLoads * 16 values below 2^16
     [[unroll]] for (uint l = 0u; l < kFrameLoads; ++l) {

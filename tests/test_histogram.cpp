@@ -18,6 +18,7 @@ static Suite* histogram_suite() {
   suite_add_tcase(suite, histogram_test::BinsTCase());
   suite_add_tcase(suite, histogram_test::MatrixTCase());
   suite_add_tcase(suite, histogram_test::SolidTCase());
+  suite_add_tcase(suite, histogram_test::Fast8TCase());
   suite_add_tcase(suite, histogram_test::FormatTCase());
   suite_add_tcase(suite, histogram_test::DrawTCase());
   suite_add_tcase(suite, histogram_test::OpenCvTCase());

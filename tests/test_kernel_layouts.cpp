@@ -24,6 +24,7 @@
 #include "common/spirv_reflect.h"
 #include "histogram.spv.h"
 #include "histogram_draw.spv.h"
+#include "histogram_fast8.spv.h"
 #include "histogram_layout.h"
 #include "light_layout.h"
 #include "lumamax_frame.spv.h"
@@ -112,6 +113,29 @@ std::vector<Expected> ExpectedKernels() {
   using vkc::shader::light::LightParams;
   using HistogramParams = histogram::Params;
   using histogram::DrawParams;
+  const std::vector<Member> histogram_members = {MEMBER(HistogramParams, offset),
+                                                 MEMBER(HistogramParams, stride),
+                                                 MEMBER(HistogramParams, x0),
+                                                 MEMBER(HistogramParams, y0),
+                                                 MEMBER(HistogramParams, x1),
+                                                 MEMBER(HistogramParams, y1),
+                                                 MEMBER(HistogramParams, channels),
+                                                 MEMBER(HistogramParams, order),
+                                                 MEMBER(HistogramParams, slots),
+                                                 MEMBER(HistogramParams, luma_slot),
+                                                 MEMBER(HistogramParams, kr),
+                                                 MEMBER(HistogramParams, kg),
+                                                 MEMBER(HistogramParams, kb),
+                                                 MEMBER(HistogramParams, bins),
+                                                 MEMBER(HistogramParams, groups),
+                                                 MEMBER(HistogramParams, regions),
+                                                 MEMBER(HistogramParams, table),
+                                                 MEMBER(HistogramParams, blocks),
+                                                 MEMBER(HistogramParams, shifts),
+                                                 MEMBER(HistogramParams, depths),
+                                                 MEMBER(HistogramParams, histogram_words)};
+  // The counts and result buffers: uints the CPU reads.
+  const std::vector<std::pair<uint32_t, uint32_t>> histogram_buffers = {{1, 4}, {3, 4}};
   using LutParams = lut::Params;
   using Rgb2YuvParams = rgb2yuv::Params;
   using morph::LineParams;
@@ -153,32 +177,21 @@ std::vector<Expected> ExpectedKernels() {
        {{1, 8}}},
       {KERNEL(histogram),
        PARAMS(HistogramParams),
-       {MEMBER(HistogramParams, offset),
-        MEMBER(HistogramParams, stride),
-        MEMBER(HistogramParams, x0),
-        MEMBER(HistogramParams, y0),
-        MEMBER(HistogramParams, x1),
-        MEMBER(HistogramParams, y1),
-        MEMBER(HistogramParams, channels),
-        MEMBER(HistogramParams, order),
-        MEMBER(HistogramParams, slots),
-        MEMBER(HistogramParams, luma_slot),
-        MEMBER(HistogramParams, kr),
-        MEMBER(HistogramParams, kg),
-        MEMBER(HistogramParams, kb),
-        MEMBER(HistogramParams, bins),
-        MEMBER(HistogramParams, groups),
-        MEMBER(HistogramParams, regions),
-        MEMBER(HistogramParams, table),
-        MEMBER(HistogramParams, blocks),
-        MEMBER(HistogramParams, shifts),
-        MEMBER(HistogramParams, depths),
-        MEMBER(HistogramParams, histogram_words)},
+       histogram_members,
        {"BPP", "SAMPLE_BYTES"},
        histogram::kGroupX,
        histogram::kGroupY,
        1,
-       {{1, 4}, {3, 4}}},
+       histogram_buffers},
+      // The 8-bit kernel takes histogram's push constants and buffers.
+      {KERNEL(histogram_fast8),
+       PARAMS(HistogramParams),
+       histogram_members,
+       {"BPP", "CHANNELS", "ORDER", "SLOTS", "LUMA_SLOT"},
+       histogram::kFastInvocations,
+       1,
+       1,
+       histogram_buffers},
       {KERNEL(histogram_draw),
        PARAMS(DrawParams),
        {MEMBER(DrawParams, offset), MEMBER(DrawParams, stride), MEMBER(DrawParams, top),

@@ -128,6 +128,12 @@ GST_START_TEST(test_histogram_odd_sizes) {
   }
   // Drawing, and 1 024 bins: shared-memory histograms for YUV planes, the frame's counts for RGB.
   for (const char* format : kDeepFamilies) RunCase({format, "histogram draw=true bins=1024", ""});
+  // Frames in our device memory, laid out by morph: the 8-bit kernel's 16-byte loads (256 bins) up
+  // to the end of such a buffer, at pixels of 1, 2 (NV12's chroma) and 4 bytes.
+  for (const char* format : {"GRAY8", "NV12", "RGBA", "BGRx"})
+    RunCase({format,
+             "morph operation=dilate width=3 height=3 ! video/x-raw(memory:VkComputeDevice) ! histogram",
+             ""});
 }
 GST_END_TEST;
 

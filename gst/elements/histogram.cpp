@@ -16,6 +16,7 @@
 #include "elements.hpp"
 #include "histogram.spv.h"
 #include "histogram_draw.spv.h"
+#include "histogram_fast8.spv.h"
 #include "histogram_layout.h"
 #include "vk/kernel.hpp"
 #include "vk/readback.hpp"
@@ -38,6 +39,9 @@ using vkc::shader::histogram::kChannels;
 using vkc::shader::histogram::kDrawGroupX;
 using vkc::shader::histogram::kDrawGroupY;
 using vkc::shader::histogram::kDrawPixelsPerInvocation;
+using vkc::shader::histogram::kFastGroups;
+using vkc::shader::histogram::kFastInvocations;
+using vkc::shader::histogram::kFastLoadBytes;
 using vkc::shader::histogram::kMaxBins;
 using vkc::shader::histogram::kMaxDrawnChannels;
 using vkc::shader::histogram::kNarrowBins;
@@ -74,6 +78,14 @@ struct PlaneJob {
     sub_y = 1u << sample.h_sub;
     channels++;
   }
+
+  // Whether the 8-bit kernel counts it (shaders/histogram_fast8.comp): whole bytes of 8-bit
+  // samples in pixels of 1, 2 or 4 bytes.
+  bool eight_bit() const {
+    for (guint c = 0; c < channels; ++c)
+      if (((depths >> (8 * c)) & 0xff) != 8) return false;
+    return sample_bytes == 1 && shifts == 0 && (bpp == 1 || bpp == 2 || bpp == 4);
+  }
 };
 
 // The key of a job's kernel: its bytes per pixel and per sample (the specialization).
@@ -100,6 +112,8 @@ struct State : vkc::CapsState {
   std::shared_ptr<vkc::Device> device;
   std::map<uint32_t, std::unique_ptr<vkc::Kernel>> kernels;  // by kernel_key()
   std::vector<PlaneJob> jobs;
+  // Each job's 8-bit kernel, taken at 256 bins over one region; null where the job is not eight_bit().
+  std::vector<std::unique_ptr<vkc::Kernel>> fast;
   std::vector<const char*> names;  // message field of each histogram
   GstVideoInfo info;
   guint width = 0, height = 0;
@@ -227,6 +241,17 @@ std::unique_ptr<vkc::CapsState> HistogramOperation::configure(const std::shared_
                                   .bindings = 4,  // frame, counts, frame again (16-byte loads), results
                                   .push_constant_bytes = sizeof(Params),
                                   .specialization = {job.bpp, job.sample_bytes}});
+    // Compiled now, whatever the bins, so that a change of `bins` compiles nothing mid-stream.
+    state->fast.push_back(
+        job.eight_bit() ? std::make_unique<vkc::Kernel>(
+                              device, vkc::KernelInfo{.name = "histogram fast8",
+                                                      .spirv = histogram_fast8_spv,
+                                                      .spirv_bytes = sizeof(histogram_fast8_spv),
+                                                      .bindings = 4,  // as histogram's
+                                                      .push_constant_bytes = sizeof(Params),
+                                                      .specialization = {job.bpp, job.channels, job.order,
+                                                                         job.slots, job.luma_slot}})
+                        : nullptr);
   }
   state->device = device;
   for (Slot& slot : state->slots) make_room(*state, slot, 1, kNarrowBins, nullptr);  // always fits
@@ -246,7 +271,9 @@ std::unique_ptr<vkc::CapsState> HistogramOperation::configure(const std::shared_
                               .bindings = 2,
                               .push_constant_bytes = sizeof(DrawParams),
                               .specialization = {state->draw_bpp, state->draw_sample_bytes}});
-  // The kernels read every plane once, kPixelsPerInvocation pixels per invocation.
+  // The kernels read every plane once, kPixelsPerInvocation pixels per invocation. (The 8-bit kernel
+  // reads 16 bytes at a time, but its frames are staged as the blocks' would be until a measurement
+  // says whether a Y plane read in place that way is faster.)
   uint32_t widest = 0;
   for (const PlaneJob& job : state->jobs) widest = MAX(widest, job.bpp);
   state->input_reads = {.planes = GST_VIDEO_INFO_N_PLANES(&in), .load_bytes = kPixelsPerInvocation * widest};
@@ -297,6 +324,18 @@ struct PlaneRegion {
         down(blocks(r.y0, r.y1, job.sub_y, kBlockHeight)) {}
 };
 
+// The grid of a job's dispatch over `part` of one region: a workgroup per block, or the 8-bit
+// kernel's tiles of kFastInvocations 16-byte loads, its rows laid end to end, at most kFastGroups.
+struct Grid {
+  uint32_t x, y;
+};
+static Grid one_region_grid(const PlaneJob& job, const PlaneRegion& part, bool fast) {
+  if (!fast) return {part.across, part.down};
+  const guint64 row_loads = (guint64(part.x1 - part.x0) * job.bpp + kFastLoadBytes - 1) / kFastLoadBytes;
+  const guint64 tiles = (row_loads * (part.y1 - part.y0) + kFastInvocations - 1) / kFastInvocations;
+  return {uint32_t(MIN(tiles, guint64(kFastGroups))), 1};
+}
+
 // Several regions: the region table of every plane job, `room` regions apart (Slot::table()), and
 // the blocks of every region in each job.
 static std::vector<uint32_t> region_tables(const State& state,
@@ -335,16 +374,22 @@ bool HistogramOperation::record(vkc::CapsState& caps, vkc::Frame& frame, GError*
 
   const vkc::LumaCoefficients k = vkc::luma_coefficients(settings.matrix);
   // draw: the base class has copied the frame into the output, where the graph goes over it.
-  for (const auto& [bpp, kernel] : state.kernels)
-    kernel->update(frame.slot,
-                   {{frame.in.buffer}, {slot.counts->work()}, {frame.in.buffer}, {slot.counts->host()}});
+  // With 256 bins over one region, the planes of 8-bit samples take their 8-bit kernel.
+  const bool narrow = settings.bins == kNarrowBins && !slot.regions.listed;
+  auto kernel_of = [&](size_t job) -> vkc::Kernel& {
+    return narrow && state.fast[job] ? *state.fast[job] : *state.kernels.at(kernel_key(state.jobs[job]));
+  };
+  for (size_t j = 0; j < state.jobs.size(); ++j)
+    kernel_of(j).update(frame.slot,
+                        {{frame.in.buffer}, {slot.counts->work()}, {frame.in.buffer}, {slot.counts->host()}});
   slot.counts->record_zero_once(frame.cmd);  // the kernel leaves its counters zeroed after each frame
   vkc::update_buffer(frame.cmd, slot.counts->work(), slot.table(0), tables);
   const vkc::FrameRegion one{.x0 = frame.x0, .y0 = frame.y0, .x1 = frame.x1, .y1 = frame.y1};
+  std::vector<Grid> grids;  // one region: each job's
   uint32_t total_groups = 0;
-  for (const PlaneJob& job : state.jobs) {
-    const PlaneRegion part(job, one);
-    total_groups += part.across * part.down;
+  for (size_t j = 0; j < state.jobs.size(); ++j) {
+    grids.push_back(one_region_grid(state.jobs[j], PlaneRegion(state.jobs[j], one), narrow && state.fast[j]));
+    total_groups += grids.back().x * grids.back().y;
   }
   for (size_t j = 0; j < state.jobs.size(); ++j) {
     const PlaneJob& job = state.jobs[j];
@@ -370,14 +415,14 @@ bool HistogramOperation::record(vkc::CapsState& caps, vkc::Frame& frame, GError*
                   .shifts = job.shifts,
                   .depths = job.depths,
                   .histogram_words = slot.histogram_words};
-    uint32_t groups_x = part.across, groups_y = part.down;
+    uint32_t groups_x = grids[j].x, groups_y = grids[j].y;
     if (params.regions) {
       // One workgroup per block of every region, in rows of up to 65 535 (every device's least
       // maxComputeWorkGroupCount).
       groups_x = MIN(params.blocks, 65535u);
       groups_y = (params.blocks + groups_x - 1) / groups_x;
     }
-    state.kernels[kernel_key(job)]->dispatch(frame.cmd, frame.slot, &params, groups_x, groups_y);
+    kernel_of(j).dispatch(frame.cmd, frame.slot, &params, groups_x, groups_y);
   }
   if (settings.draw && frame.outbuf) record_draw(state, frame, settings.bins);
   return true;

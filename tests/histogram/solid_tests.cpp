@@ -100,6 +100,20 @@ GST_START_TEST(test_solid_full_hd) {
 }
 GST_END_TEST;
 
+// Count-heavy frames for the 8-bit kernel (256 bins): every invocation adds to one bin of each
+// histogram, on frames of more tiles than its grid has workgroups (the stride loop runs): RGBA and
+// BGRx wider than 1080p, GRAY8 of 560 tiles, a 1x600000 GRAY8 column (a load per row) and NV12 with
+// rows not 16-byte aligned.
+GST_START_TEST(test_solid_many_tiles) {
+  RunSolidCases({{GST_VIDEO_FORMAT_RGBA, 2048, 1080, {255, 255, 255, 255}},
+                 {GST_VIDEO_FORMAT_BGRx, 2050, 1082, {3, 250, 128, 0}},
+                 {GST_VIDEO_FORMAT_GRAY8, 2048, 1120, {255, 0, 0, 0}},
+                 {GST_VIDEO_FORMAT_GRAY8, 1, 600000, {0, 0, 0, 0}},
+                 {GST_VIDEO_FORMAT_NV12, 1930, 1082, {128, 1, 254, 0}}},
+                256, "solid many tiles");
+}
+GST_END_TEST;
+
 // Every format, odd and even sizes, extreme values (0 and 255: the first and the last bin) and
 // mid values, with 256 bins and with 10 (unequal bin widths).
 GST_START_TEST(test_solid_every_format) {
@@ -117,6 +131,7 @@ GST_END_TEST;
 TCase* SolidTCase() {
   TCase* tcase = vktest::NewTCase("solid", 180);
   tcase_add_test(tcase, test_solid_full_hd);
+  tcase_add_test(tcase, test_solid_many_tiles);
   tcase_add_loop_test(tcase, test_solid_every_format, 0, 2);
   return tcase;
 }

@@ -14,6 +14,7 @@
 
 #include "common/analysis/format_steps.h"
 #include "common/analysis/formats.h"
+#include "common/analysis/load_cases.h"
 #include "common/format_names.h"
 #include "common/input_placement.h"
 #include "common/test_seed.h"
@@ -100,30 +101,10 @@ TestFrame TiedFrame(GstVideoFormat format, int width, int height, const referenc
   return frame;
 }
 
-// Rows of 16-byte aligned words in place (row+12 makes 97 RGBA pixels 400 bytes, at 64), and rows
-// at odd offsets and strides.
-const InputPlacement kPlacements[] = {
-    {MemoryKind::kUpstreamPool, 0, 0}, {MemoryKind::kSystem, 12, 64}, {MemoryKind::kSystem, 7, 5}};
-
 // A format of each pixel size the frame kernel takes: 1 and 2 bytes (Y samples, 10 bits in the high
 // bits), 4 bytes (8-bit RGB, 10-bit RGB in a word).
 const GstVideoFormat kPixelSizes[] = {GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_P010_10LE,
                                       GST_VIDEO_FORMAT_RGBA, GST_VIDEO_FORMAT_BGR10A2_LE};
-
-struct RoiCase {
-  const char* label;
-  reference::Roi roi;
-};
-
-// On 97x61 frames.
-const RoiCase kRoiCases[] = {
-    {"odd x0", {1, 3, 60, 40}},
-    {"odd x0 to the edges", {33, 7, 0, 0}},
-    {"x0 at 16 bytes of every pixel size", {16, 2, 70, 50}},
-    {"three pixels inside one load", {5, 10, 3, 20}},
-    {"one column", {45, 0, 1, 0}},
-    {"one pixel", {95, 60, 1, 1}},
-};
 
 }  // namespace
 
@@ -142,14 +123,14 @@ GST_START_TEST(test_frame_kernel_formats) {
 GST_END_TEST;
 
 GST_START_TEST(test_frame_kernel_roi) {
-  const RoiCase& roi_case = kRoiCases[__i__];
+  const analysis_test::LoadRoiCase& roi_case = analysis_test::kLoadRoiCases[__i__];
   const std::string name = std::string("frame kernel roi ") + roi_case.label;
   std::mt19937 rng = vktest::RngFor(name);
   lumamax_ref::Params params;
   params.roi = roi_case.roi;
   FrameKernelStream stream(params);
   for (GstVideoFormat format : kPixelSizes)
-    for (const InputPlacement& placement : kPlacements)
+    for (const InputPlacement& placement : analysis_test::kLoadPlacements)
       stream.Push(TiedFrame(format, 97, 61, roi_case.roi, 3, rng), placement);
   stream.EndAndExpectMatches(name);
 }
@@ -160,22 +141,15 @@ GST_END_TEST;
 // (65 535 rows of workgroups of 4 rows), a 4-byte frame of rows 16-byte aligned, a 2-byte one with
 // a stride of no multiple of 16, and a 4-byte region from an odd column.
 GST_START_TEST(test_frame_kernel_many_tiles) {
-  struct Case {
-    GstVideoFormat format;
-    int width, height;
-    InputPlacement placement;
-    reference::Roi roi;
-  };
-  const Case cases[] = {
+  const analysis_test::ManyTilesCase cases[] = {
       {GST_VIDEO_FORMAT_GRAY8, 1, 600000, {MemoryKind::kUpstreamPool, 0, 0}, {}},
       {GST_VIDEO_FORMAT_RGBA, 2048, 1080, {MemoryKind::kUpstreamPool, 0, 0}, {}},
       {GST_VIDEO_FORMAT_GRAY16_LE, 1930, 1081, {MemoryKind::kSystem, 6, 2}, {}},
       {GST_VIDEO_FORMAT_BGR10A2_LE, 1500, 900, {MemoryKind::kSystem, 4, 4}, {7, 3, 0, 0}},
       {GST_VIDEO_FORMAT_xRGB, 1500, 900, {MemoryKind::kUpstreamPool, 0, 0}, {3, 1, 1401, 0}},
   };
-  for (const Case& c : cases) {
-    const std::string name = std::string("frame kernel many tiles ") + vktest::FormatName(c.format) + " " +
-                             std::to_string(c.width) + "x" + std::to_string(c.height);
+  for (const analysis_test::ManyTilesCase& c : cases) {
+    const std::string name = c.Name("frame kernel many tiles");
     std::mt19937 rng = vktest::RngFor(name);
     lumamax_ref::Params params;
     params.roi = c.roi;
@@ -199,7 +173,7 @@ GST_START_TEST(test_frame_kernel_flat_frames) {
       for (uint8_t byte : {uint8_t(0), uint8_t(0xff)}) {
         TestFrame frame = NewTestFrame(format, 97, 61);
         std::fill(frame.bytes.begin(), frame.bytes.end(), byte);
-        for (const InputPlacement& placement : kPlacements) stream.Push(frame, placement);
+        for (const InputPlacement& placement : analysis_test::kLoadPlacements) stream.Push(frame, placement);
       }
     }
     stream.EndAndExpectMatches(name);
@@ -211,7 +185,7 @@ TCase* FrameKernelTCase() {
   TCase* tcase = vktest::NewTCase("frame kernel", 240);
   tcase_add_loop_test(tcase, test_frame_kernel_formats, 0,
                       analysis_test::kFormats.size() + G_N_ELEMENTS(analysis_test::kDeepFormats));
-  tcase_add_loop_test(tcase, test_frame_kernel_roi, 0, G_N_ELEMENTS(kRoiCases));
+  tcase_add_loop_test(tcase, test_frame_kernel_roi, 0, G_N_ELEMENTS(analysis_test::kLoadRoiCases));
   tcase_add_test(tcase, test_frame_kernel_many_tiles);
   tcase_add_test(tcase, test_frame_kernel_flat_frames);
   return tcase;
