@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <string>
+#include <vector>
 
 #include "common/bus_wait.h"
 #include "common/test_data.h"
@@ -22,7 +23,7 @@ struct Size {
   int width, height;
 };
 // Widths around the kernels' 4-pixel words, the 2x2 chroma blocks and a size with no round factor.
-const Size kSizes[] = {{1, 1}, {2, 3}, {3, 5}, {5, 2}, {97, 61}};
+const std::vector<Size> kSizes = {{1, 1}, {2, 3}, {3, 5}, {5, 2}, {97, 61}};
 
 // One element configuration: input format, the element with its properties, output format (empty:
 // the same caps as the input).
@@ -32,9 +33,14 @@ struct Case {
   const char* out;
 };
 
-// Runs two frames of each size through `c`; any error, or any validation message, fails.
-void RunCase(const Case& c) {
-  for (const Size& size : kSizes) {
+// Frames in our device memory (after morph), at the widths where a 16-byte load passes the end of
+// a row or the buffer: fewer sizes, as each such pipeline takes seconds under GStreamer 1.26's
+// layer (CI's time).
+const std::vector<Size> kDeviceMemorySizes = {{1, 1}, {3, 5}, {97, 61}};
+
+// Runs two frames of each size of `sizes` through `c`; any error, or any validation message, fails.
+void RunCase(const Case& c, const std::vector<Size>& sizes = kSizes) {
+  for (const Size& size : sizes) {
     const std::string caps = "video/x-raw,width=" + std::to_string(size.width) +
                              ",height=" + std::to_string(size.height) + ",framerate=30/1";
     std::string description =
@@ -98,7 +104,7 @@ GST_START_TEST(test_rgb2yuv_odd_sizes) {
       "morph operation=dilate width=1 height=1 ! video/x-raw(memory:VkComputeDevice) ! rgb2yuv";
   for (const Case& c : {Case{"RGB", after_peer, "I420"}, Case{"RGBA", after_peer, "NV12"},
                         Case{"RGBA64_LE", after_peer, "P010_10LE"}})
-    RunCase(c);
+    RunCase(c, kDeviceMemorySizes);
 }
 GST_END_TEST;
 
@@ -117,7 +123,8 @@ GST_START_TEST(test_lumamax_odd_sizes) {
   // of such a buffer, at pixels of 1, 2 and 4 bytes.
   for (const char* format : {"GRAY8", "P010_10LE", "RGBA"})
     RunCase({format,
-             "morph operation=dilate width=3 height=3 ! video/x-raw(memory:VkComputeDevice) ! lumamax", ""});
+             "morph operation=dilate width=3 height=3 ! video/x-raw(memory:VkComputeDevice) ! lumamax", ""},
+            kDeviceMemorySizes);
 }
 GST_END_TEST;
 
@@ -132,8 +139,8 @@ GST_START_TEST(test_histogram_odd_sizes) {
   // to the end of such a buffer, at pixels of 1, 2 (NV12's chroma) and 4 bytes.
   for (const char* format : {"GRAY8", "NV12", "RGBA", "BGRx"})
     RunCase({format,
-             "morph operation=dilate width=3 height=3 ! video/x-raw(memory:VkComputeDevice) ! histogram",
-             ""});
+             "morph operation=dilate width=3 height=3 ! video/x-raw(memory:VkComputeDevice) ! histogram", ""},
+            kDeviceMemorySizes);
 }
 GST_END_TEST;
 
