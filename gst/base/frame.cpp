@@ -2,10 +2,9 @@
 
 #include <utility>
 
-#include <array>
-#include <atomic>
 #include <vector>
 
+#include "hostimports.hpp"
 #include "vk/kernel.hpp"
 #include "vkmemory.hpp"
 
@@ -16,46 +15,6 @@ namespace {
 // How long binding a frame in device memory may wait for a write on another queue (none today:
 // our kernels write device frames on the compute queue, whose order needs no wait).
 constexpr uint64_t kWriteWaitNs = 10'000'000'000ull;
-
-// One cached import per memory and device: a frame that a tee hands to elements on two devices keeps
-// both, so neither device's work in flight loses the import it reads.
-GQuark import_quark(const Device& device) {
-  // Looked up once per device (every imported frame asks): no string built per frame.
-  static std::array<std::atomic<GQuark>, 16> known{};
-  const int index = device.id();
-  const bool kept = index >= 0 && size_t(index) < known.size();
-  if (kept)
-    if (const GQuark quark = known[index].load(std::memory_order_relaxed)) return quark;
-  const std::string name = "vkcompute-host-import-" + std::to_string(index);
-  const GQuark quark = g_quark_from_string(name.c_str());
-  if (kept) known[index].store(quark, std::memory_order_relaxed);
-  return quark;
-}
-
-void free_import(gpointer data) {
-  delete static_cast<Buffer*>(data);
-}
-
-// Plain system memory, and the host memory of another device of ours (persistently mapped), keep
-// their address for their whole life, so their import is cached on the memory itself and reused
-// every time a pool hands the same memory out again: a frame crossing between devices then costs
-// the two copy engines, not an import per frame.
-const Buffer* cached_import(const std::shared_ptr<Device>& device, GstMemory* mem, const uint8_t* data,
-                            std::string& error) {
-  const GQuark quark = import_quark(*device);
-  auto* cached = static_cast<Buffer*>(gst_mini_object_get_qdata(GST_MINI_OBJECT_CAST(mem), quark));
-  if (cached && &cached->device() == device.get()) return cached;  // else a device opened anew
-  const uint8_t* base = data - mem->offset;
-  auto import = Buffer::import_host(device, base, mem->maxsize, "vkcompute imported frame", error);
-  if (!import) return nullptr;
-  Buffer* raw = import.release();
-  gst_mini_object_set_qdata(GST_MINI_OBJECT_CAST(mem), quark, raw, free_import);
-  // Our pools keep such a frame (gst_vkcompute_memory_imported_elsewhere()); another allocator's
-  // memory is not ours to flag.
-  if (gst_memory_is_type(mem, GST_VKCOMPUTE_MEMORY_TYPE))
-    GST_MINI_OBJECT_FLAG_SET(mem, GST_VKCOMPUTE_MEMORY_FLAG_IMPORTED);
-  return raw;
-}
 
 }  // namespace
 
@@ -186,8 +145,8 @@ bool frame_layout(GstBuffer* buf, const GstVideoInfo& info, vk::Buffer buffer, v
   return true;
 }
 
-bool InputBinding::bind_memory(const std::shared_ptr<Device>& device, GstMemory* mem, Piece& piece,
-                               std::string& why) {
+bool InputBinding::bind_memory(const std::shared_ptr<Device>& device, GstBuffer* buf, GstMemory* mem,
+                               Piece& piece, std::string& why) {
   bool device_local = false;
   if (const Buffer* own = gst_vkcompute_memory_get_buffer(mem, *device, &device_local)) {
     if (device_local) {
@@ -211,7 +170,8 @@ bool InputBinding::bind_memory(const std::shared_ptr<Device>& device, GstMemory*
   maps_.emplace_back(mem, map);
   const Buffer* imported = nullptr;
   if (gst_memory_is_type(mem, GST_ALLOCATOR_SYSMEM) || gst_memory_is_type(mem, GST_VKCOMPUTE_MEMORY_TYPE)) {
-    imported = cached_import(device, mem, map.data, why);
+    imported = cached_host_import(device, buf, mem, map.data, why);
+    own_memory_import_ |= gst_memory_is_type(mem, GST_VKCOMPUTE_MEMORY_TYPE);
   } else {
     imports_.push_back(Buffer::import_host(device, map.data, map.size, "vkcompute imported frame", why));
     imported = imports_.back().get();
@@ -242,7 +202,8 @@ bool InputBinding::bind(const std::shared_ptr<Device>& device, GstBuffer* buf, c
   std::string why;
   pieces_.resize(n_memory);
   guint bound = 0;
-  while (bound < n_memory && bind_memory(device, gst_buffer_peek_memory(buf, bound), pieces_[bound], why))
+  while (bound < n_memory &&
+         bind_memory(device, buf, gst_buffer_peek_memory(buf, bound), pieces_[bound], why))
     ++bound;
   if (bound == n_memory && n_memory == 1) {
     path_ = InputPath::kImported;
@@ -275,8 +236,7 @@ void InputBinding::record_gather(Commands cmd, vk::Buffer to) const {
 
 bool InputBinding::may_unpin(GstBuffer* buf) const {
   if (!imports_.empty()) return true;
-  if (path_ != InputPath::kImported && path_ != InputPath::kGathered) return false;
-  return buf && !buf->pool && GST_MINI_OBJECT_REFCOUNT_VALUE(buf) == 1;
+  return own_memory_import_ && buf && !buf->pool && GST_MINI_OBJECT_REFCOUNT_VALUE(buf) == 1;
 }
 
 void InputBinding::unbind() {
@@ -284,6 +244,7 @@ void InputBinding::unbind() {
   for (auto& [mem, map] : maps_) gst_memory_unmap(mem, &map);
   maps_.clear();
   pieces_.clear();
+  own_memory_import_ = false;
 }
 
 void InputBinding::release() {

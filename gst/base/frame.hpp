@@ -100,9 +100,10 @@ class InputBinding {
   }
   // Whether release(), with `buf` let go of, may free an import of host memory, which unpins its
   // pages (0.6-0.9 ms for a 1080p RGBA frame on the H200): an import for this frame only, or the
-  // import cached on system memory whose buffer goes with this reference, having no pool to go
-  // back to. Read when the frame is found done: a reference let go of between then and the
-  // finish may still make the release unpin on the service's thread (a guess, not a promise).
+  // import cached on our host memory whose buffer goes with this reference, having no pool to go
+  // back to (plain system memory goes on the reaper's thread: hostimports.hpp). Read when the frame
+  // is found done: a reference let go of between then and the finish may still make the release
+  // unpin on the service's thread (a guess, not a promise).
   bool may_unpin(GstBuffer* buf) const;
 
  private:
@@ -115,15 +116,17 @@ class InputBinding {
   void unbind();
   // Makes `mem` GPU-visible in place (our host memory, or an import), keeping its map; false when
   // it cannot be.
-  bool bind_memory(const std::shared_ptr<Device>& device, GstMemory* mem, Piece& piece, std::string& why);
+  bool bind_memory(const std::shared_ptr<Device>& device, GstBuffer* buf, GstMemory* mem, Piece& piece,
+                   std::string& why);
 
   std::vector<std::pair<GstMemory*, GstMapInfo>> maps_;
   std::vector<std::unique_ptr<Buffer>>
       imports_;                // per-frame imports of memory that is not plain system memory
   std::vector<Piece> pieces_;  // kGathered: the buffer's memories, in order
   InputPath path_ = InputPath::kOwnMemory;
-  uint64_t cuda_value_ = 0;    // kCuda
-  GstBuffer* copy_ = nullptr;  // bind_copy()'s copy, a reference
+  uint64_t cuda_value_ = 0;         // kCuda
+  bool own_memory_import_ = false;  // a piece is our host memory (another device's), imported
+  GstBuffer* copy_ = nullptr;       // bind_copy()'s copy, a reference
 };
 
 // Rows and bytes per row of plane `plane` of `info`: the most any of its components spans. A packed

@@ -5,6 +5,7 @@
 
 #include "cuda/gstcudamemory.hpp"
 #include "framebarriers.hpp"
+#include "hostimports.hpp"
 #include "vk/batch.hpp"
 #include "vk/kernel.hpp"
 #include "vk/reaper.hpp"
@@ -303,6 +304,9 @@ void FrameStream::stop() {
   copies_.reset();
   cuda_.reset();
   vulkan_outputs_.reset();
+  // The system memory of the frames let go of above (and of those downstream let go of before this
+  // element stopped) goes on the reaper's thread.
+  wait_for_host_memory_released(std::min(kStopWaitNs, frame_timeout_ns_));
 }
 
 // Frames that end within a short wait release their buffers here, before the state change returns,

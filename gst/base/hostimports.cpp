@@ -1,0 +1,161 @@
+#include "hostimports.hpp"
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "vk/reaper.hpp"
+#include "vkmemory.hpp"
+
+namespace vkc {
+
+namespace {
+
+// One cached import per memory and device: a frame that a tee hands to elements on two devices keeps
+// both, so neither device's work in flight loses the import it reads.
+GQuark import_quark(const Device& device) {
+  // Looked up once per device (every imported frame asks): no string built per frame.
+  static std::array<std::atomic<GQuark>, 16> known{};
+  const int index = device.id();
+  const bool kept = index >= 0 && size_t(index) < known.size();
+  if (kept)
+    if (const GQuark quark = known[index].load(std::memory_order_relaxed)) return quark;
+  const std::string name = "vkcompute-host-import-" + std::to_string(index);
+  const GQuark quark = g_quark_from_string(name.c_str());
+  if (kept) known[index].store(quark, std::memory_order_relaxed);
+  return quark;
+}
+
+void free_import(gpointer data) {
+  delete static_cast<Buffer*>(data);
+}
+
+// Guards the look-ups and settings of both caches below: two elements may bind one buffer at once
+// (a tee), and an import set over another would free the one the first element's work reads.
+std::mutex& cache_lock() {
+  static std::mutex lock;
+  return lock;
+}
+
+// The handing over of kept memory to the reaper, counted for wait_for_host_memory_released().
+// Leaked on purpose: the reaper's thread may release kept memory while the process exits.
+struct Releases {
+  std::mutex lock;
+  std::condition_variable released_one;
+  uint64_t handed = 0, released = 0;  // lock
+};
+
+Releases& releases() {
+  static auto* instance = new Releases();
+  return *instance;
+}
+
+// How long the reaper's thread waits for a going buffer to let go of its memory (it does so right
+// after handing its kept memory over), so that the last reference is the reaper's. A memory that
+// another buffer shares stays after that; it goes with that buffer, on its thread.
+constexpr auto kBufferGoneWait = std::chrono::milliseconds(1);
+
+// The system memories of one buffer that carry an import of ours, a reference each.
+struct KeptMemory {
+  std::vector<GstMemory*> memories;
+
+  ~KeptMemory() {
+    const auto give_up = std::chrono::steady_clock::now() + kBufferGoneWait;
+    for (GstMemory* mem : memories) {
+      while (GST_MINI_OBJECT_REFCOUNT_VALUE(mem) > 1 && std::chrono::steady_clock::now() < give_up)
+        std::this_thread::yield();
+      gst_memory_unref(mem);  // the last reference: unpins and frees
+    }
+    Releases& r = releases();
+    {
+      std::lock_guard<std::mutex> guard(r.lock);
+      ++r.released;
+    }
+    r.released_one.notify_all();
+  }
+};
+
+GQuark kept_quark() {
+  static const GQuark quark = g_quark_from_static_string("vkcompute-kept-host-memory");
+  return quark;
+}
+
+// The buffer is going (its qdata is let go of before its memories are).
+void hand_to_reaper(gpointer data) {
+  std::shared_ptr<void> kept(static_cast<KeptMemory*>(data));
+  {
+    Releases& r = releases();
+    std::lock_guard<std::mutex> guard(r.lock);
+    ++r.handed;
+  }
+  release_at(std::chrono::steady_clock::now(), std::move(kept));
+}
+
+// Under cache_lock().
+void keep_until_buffer_goes(GstBuffer* buf, GstMemory* mem) {
+  auto* kept = static_cast<KeptMemory*>(gst_mini_object_get_qdata(GST_MINI_OBJECT_CAST(buf), kept_quark()));
+  if (!kept) {
+    kept = new KeptMemory();
+    gst_mini_object_set_qdata(GST_MINI_OBJECT_CAST(buf), kept_quark(), kept, hand_to_reaper);
+  }
+  if (std::find(kept->memories.begin(), kept->memories.end(), mem) == kept->memories.end())
+    kept->memories.push_back(gst_memory_ref(mem));
+}
+
+// `mem`'s import into `device`, or null. Under cache_lock().
+Buffer* lookup(const Device& device, GstMemory* mem) {
+  auto* cached =
+      static_cast<Buffer*>(gst_mini_object_get_qdata(GST_MINI_OBJECT_CAST(mem), import_quark(device)));
+  return cached && &cached->device() == &device ? cached : nullptr;  // else a device opened anew
+}
+
+}  // namespace
+
+// Plain system memory, and the host memory of another device of ours (persistently mapped), keep
+// their address for their whole life, so their import is cached on the memory itself and reused
+// every time a pool hands the same memory out again: a frame crossing between devices then costs
+// the two copy engines, not an import per frame.
+const Buffer* cached_host_import(const std::shared_ptr<Device>& device, GstBuffer* buf, GstMemory* mem,
+                                 const uint8_t* data, std::string& error) {
+  const bool system_memory = gst_memory_is_type(mem, GST_ALLOCATOR_SYSMEM);
+  {
+    std::lock_guard<std::mutex> guard(cache_lock());
+    if (const Buffer* cached = lookup(*device, mem)) {
+      if (system_memory) keep_until_buffer_goes(buf, mem);
+      return cached;
+    }
+  }
+  // Pinning takes its time: not under the lock.
+  auto import =
+      Buffer::import_host(device, data - mem->offset, mem->maxsize, "vkcompute imported frame", error);
+  if (!import) return nullptr;
+  std::lock_guard<std::mutex> guard(cache_lock());
+  const Buffer* cached = lookup(*device, mem);
+  if (!cached) {
+    cached = import.release();
+    gst_mini_object_set_qdata(GST_MINI_OBJECT_CAST(mem), import_quark(*device), const_cast<Buffer*>(cached),
+                              free_import);
+  }  // else another element imported it meanwhile: ours goes
+  if (system_memory) {
+    keep_until_buffer_goes(buf, mem);
+  } else if (gst_memory_is_type(mem, GST_VKCOMPUTE_MEMORY_TYPE)) {
+    // Our pools keep such a frame (gst_vkcompute_memory_imported_elsewhere()); another allocator's
+    // memory is not ours to flag.
+    GST_MINI_OBJECT_FLAG_SET(mem, GST_VKCOMPUTE_MEMORY_FLAG_IMPORTED);
+  }
+  return cached;
+}
+
+void wait_for_host_memory_released(uint64_t timeout_ns) {
+  Releases& r = releases();
+  std::unique_lock<std::mutex> guard(r.lock);
+  const uint64_t handed = r.handed;
+  r.released_one.wait_for(guard, std::chrono::nanoseconds(timeout_ns), [&] { return r.released >= handed; });
+}
+
+}  // namespace vkc
