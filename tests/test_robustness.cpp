@@ -523,6 +523,54 @@ GST_START_TEST(test_buffers_released_by_null) {
 }
 GST_END_TEST;
 
+// An application that lets go of many frames at once (an appsink's samples held, then dropped
+// together) gets every frame's memory back: at most a few wait for the reaper's thread at a time,
+// the rest are freed where they go (hostimports.cpp).
+GST_START_TEST(test_many_frames_let_go_of_at_once) {
+  constexpr int kFrames = 48, kWidth = 64, kHeight = 48;
+  GstElement* pipeline =
+      vktest::ParsePipeline(("appsrc name=src is-live=true format=time caps=video/x-raw,format=RGBx,width=" +
+                             std::to_string(kWidth) + ",height=" + std::to_string(kHeight) +
+                             ",framerate=30/1 ! lumamax ! appsink name=out sync=false")
+                                .c_str());
+  GstElement* src = gst_bin_get_by_name(GST_BIN(pipeline), "src");
+  GstElement* out = gst_bin_get_by_name(GST_BIN(pipeline), "out");
+  // Every frame stays in the appsink's queue and nowhere else: no last sample, no preroll (live).
+  g_object_set(out, "max-buffers", 0u, "enable-last-sample", FALSE, nullptr);
+  std::atomic<int> released{0}, released_by_reaper{0};
+  fail_unless(gst_element_set_state(pipeline, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE);
+  const gsize size = gsize(kWidth) * kHeight * 4;
+  for (int i = 0; i < kFrames; ++i) {
+    auto* frame = new WrappedFrame{&released, &released_by_reaper, static_cast<guint8*>(g_malloc0(size))};
+    GstBuffer* buffer = gst_buffer_new_wrapped_full(GstMemoryFlags(0), frame->data, size, 0, size, frame,
+                                                    WrappedFrame::Release);
+    GST_BUFFER_PTS(buffer) = i * GST_SECOND / 30;
+    fail_unless_equals_int(gst_app_src_push_buffer(GST_APP_SRC(src), buffer), GST_FLOW_OK);
+  }
+  std::vector<GstSample*> samples;
+  for (int i = 0; i < kFrames; ++i) {
+    GstSample* sample = gst_app_sink_try_pull_sample(GST_APP_SINK(out), kTimeout);
+    fail_unless(sample != nullptr, "frame %d of %d never reached the appsink", i, kFrames);
+    samples.push_back(sample);
+  }
+  fail_unless_equals_int(released.load(), 0);
+  for (GstSample* sample : samples) gst_sample_unref(sample);
+  // The appsink keeps the sample object it handed out last (and its frame) until it goes.
+  const gint64 give_up = g_get_monotonic_time() + gint64(kTimeout / GST_USECOND);
+  while (released.load() < kFrames - 1 && g_get_monotonic_time() < give_up) g_usleep(1000);
+  fail_unless(released.load() >= kFrames - 1, "%d of %d frames' memory not freed",
+              kFrames - 1 - released.load(), kFrames - 1);
+  fail_unless(gst_element_set_state(pipeline, GST_STATE_NULL) == GST_STATE_CHANGE_SUCCESS);
+  gst_object_unref(out);
+  gst_object_unref(src);
+  gst_object_unref(pipeline);
+  while (released.load() < kFrames && g_get_monotonic_time() < give_up) g_usleep(1000);
+  fail_unless(released.load() == kFrames, "the appsink's last frame's memory not freed once it went");
+  GST_INFO("%d of %d frames' memory freed on the reaper's thread", released_by_reaper.load(), kFrames);
+  vktest::AssertNoValidationErrors("many frames let go of at once");
+}
+GST_END_TEST;
+
 // An analysis element fed a segment that is not in time (an appsrc left in its default bytes
 // format) posts its messages with the frame's timestamp and no stream or running time, where the
 // conversions would fail an assertion (a GStreamer critical, which fails the test) for every frame.
@@ -646,6 +694,7 @@ static Suite* robustness_suite() {
   tcase_add_test(tcase, test_buffer_per_plane);
   tcase_add_test(tcase, test_caps_while_starting);
   tcase_add_test(tcase, test_buffers_released_by_null);
+  tcase_add_test(tcase, test_many_frames_let_go_of_at_once);
   tcase_add_test(tcase, test_analysis_messages_without_a_time_segment);
   tcase_add_test(tcase, test_frames_beyond_one_dispatch);
   suite_add_tcase(suite, tcase);

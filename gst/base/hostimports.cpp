@@ -63,14 +63,17 @@ constexpr auto kBufferGoneWait = std::chrono::milliseconds(1);
 // The system memories of one buffer that carry an import of ours, a reference each.
 struct KeptMemory {
   std::vector<GstMemory*> memories;
+  bool on_reaper = false;  // released by the reaper's thread, counted in releases()
 
   ~KeptMemory() {
     const auto give_up = std::chrono::steady_clock::now() + kBufferGoneWait;
     for (GstMemory* mem : memories) {
-      while (GST_MINI_OBJECT_REFCOUNT_VALUE(mem) > 1 && std::chrono::steady_clock::now() < give_up)
+      while (on_reaper && GST_MINI_OBJECT_REFCOUNT_VALUE(mem) > 1 &&
+             std::chrono::steady_clock::now() < give_up)
         std::this_thread::yield();
-      gst_memory_unref(mem);  // the last reference: unpins and frees
+      gst_memory_unref(mem);  // on the reaper's thread, the last reference: unpins and frees
     }
+    if (!on_reaper) return;
     Releases& r = releases();
     {
       std::lock_guard<std::mutex> guard(r.lock);
@@ -85,15 +88,26 @@ GQuark kept_quark() {
   return quark;
 }
 
+// How many buffers' kept memory may wait for the reaper's thread at once. It unpins one frame at a
+// time (about 1 000 1080p frames a second on the H200); beyond this, a going buffer's memory is freed
+// where it goes, as without the reaper, instead of piling up unfreed.
+constexpr uint64_t kMostWaiting = 16;
+
 // The buffer is going (its qdata is let go of before its memories are).
 void hand_to_reaper(gpointer data) {
-  std::shared_ptr<void> kept(static_cast<KeptMemory*>(data));
+  auto* kept = static_cast<KeptMemory*>(data);
   {
     Releases& r = releases();
     std::lock_guard<std::mutex> guard(r.lock);
-    ++r.handed;
+    if (r.handed - r.released < kMostWaiting) {
+      ++r.handed;
+      kept->on_reaper = true;
+    }
   }
-  release_at(std::chrono::steady_clock::now(), std::move(kept));
+  if (kept->on_reaper)
+    release_at(std::chrono::steady_clock::now(), std::shared_ptr<void>(kept));
+  else
+    delete kept;  // our references go now: the buffer's own, let go of next, frees the memory here
 }
 
 // Under cache_lock().
