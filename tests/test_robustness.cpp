@@ -17,6 +17,7 @@
 #include <atomic>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <random>
 #include <string>
 #include <utility>
@@ -450,19 +451,32 @@ GST_END_TEST;
 
 namespace {
 
-// An application's frame memory, wrapped into a buffer whose notify counts its release, and the
-// releases on the reaper's thread: the memory carries our import, whose freeing unpins its pages
-// (most of a millisecond a 1080p frame on a GPU), which neither the sink's thread nor ours pays.
+// What the notifies of an application's frames count: their releases, and those on the reaper's
+// thread (the memory carries our import, whose freeing unpins its pages, most of a millisecond a
+// 1080p frame on a GPU, which neither the sink's thread nor ours pays). Each frame keeps it, so a
+// frame let go of after a failed check has ended the test still counts into live memory.
+struct Releases {
+  std::atomic<int> all{0}, by_reaper{0};
+};
+
+// An application's frame memory of `size` zero bytes, wrapped into a buffer whose notify counts.
 struct WrappedFrame {
-  std::atomic<int>* released;
-  std::atomic<int>* released_by_reaper;
+  std::shared_ptr<Releases> releases;
   guint8* data;
+
+  static GstBuffer* New(const std::shared_ptr<Releases>& releases, gsize size, GstClockTime pts) {
+    auto* frame = new WrappedFrame{releases, static_cast<guint8*>(g_malloc0(size))};
+    GstBuffer* buffer = gst_buffer_new_wrapped_full(GstMemoryFlags(0), frame->data, size, 0, size, frame,
+                                                    WrappedFrame::Release);
+    GST_BUFFER_PTS(buffer) = pts;
+    return buffer;
+  }
   static void Release(gpointer user_data) {
     auto* frame = static_cast<WrappedFrame*>(user_data);
     char thread[16] = {};
     pthread_getname_np(pthread_self(), thread, sizeof thread);
-    if (std::string(thread) == "vkc:reaper") frame->released_by_reaper->fetch_add(1);
-    frame->released->fetch_add(1);
+    if (std::string(thread) == "vkc:reaper") frame->releases->by_reaper.fetch_add(1);
+    frame->releases->all.fetch_add(1);
     g_free(frame->data);
     delete frame;
   }
@@ -488,7 +502,8 @@ GST_START_TEST(test_buffers_released_by_null) {
     GstElement* pipeline = vktest::ParsePipeline(description.c_str());
     GstElement* src = gst_bin_get_by_name(GST_BIN(pipeline), "src");
     GstElement* dut = gst_bin_get_by_name(GST_BIN(pipeline), "dut");
-    std::atomic<int> taken{0}, arrived{0}, released{0}, released_by_reaper{0};
+    std::atomic<int> taken{0}, arrived{0};
+    auto releases = std::make_shared<Releases>();
     GstPad* sink = gst_element_get_static_pad(dut, "sink");
     gst_pad_add_probe(sink, GST_PAD_PROBE_TYPE_BUFFER, CountBuffer, &taken, nullptr);
     gst_object_unref(sink);
@@ -498,23 +513,21 @@ GST_START_TEST(test_buffers_released_by_null) {
     fail_unless(gst_element_set_state(pipeline, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE);
     const gsize size = gsize(kWidth) * kHeight * 4;
     for (int i = 0; i < kFrames; ++i) {
-      auto* frame = new WrappedFrame{&released, &released_by_reaper, static_cast<guint8*>(g_malloc0(size))};
-      GstBuffer* buffer = gst_buffer_new_wrapped_full(GstMemoryFlags(0), frame->data, size, 0, size, frame,
-                                                      WrappedFrame::Release);
-      GST_BUFFER_PTS(buffer) = i * GST_SECOND / 30;
-      fail_unless_equals_int(gst_app_src_push_buffer(GST_APP_SRC(src), buffer), GST_FLOW_OK);
+      fail_unless_equals_int(
+          gst_app_src_push_buffer(GST_APP_SRC(src), WrappedFrame::New(releases, size, i * GST_SECOND / 30)),
+          GST_FLOW_OK);
     }
     const gint64 give_up = g_get_monotonic_time() + gint64(kTimeout / GST_USECOND);
     while (taken.load() < kFrames && g_get_monotonic_time() < give_up) g_usleep(1000);
     fail_unless_equals_int(taken.load(), kFrames);
     fail_unless(gst_element_set_state(pipeline, GST_STATE_NULL) == GST_STATE_CHANGE_SUCCESS);
-    fail_unless(released.load() == kFrames, "%s: %d of %d frames' memory still held after NULL", name,
-                kFrames - released.load(), kFrames);
+    fail_unless(releases->all.load() == kFrames, "%s: %d of %d frames' memory still held after NULL", name,
+                kFrames - releases->all.load(), kFrames);
     // Each frame the element finished read its input through an import (one it dropped at the stop
     // may not have).
-    fail_unless(arrived.load() > 0 && released_by_reaper.load() >= arrived.load(),
+    fail_unless(arrived.load() > 0 && releases->by_reaper.load() >= arrived.load(),
                 "%s: %d frames' memory freed on the reaper's thread, %d frames finished", name,
-                released_by_reaper.load(), arrived.load());
+                releases->by_reaper.load(), arrived.load());
     gst_object_unref(dut);
     gst_object_unref(src);
     gst_object_unref(pipeline);
@@ -537,15 +550,13 @@ GST_START_TEST(test_many_frames_let_go_of_at_once) {
   GstElement* out = gst_bin_get_by_name(GST_BIN(pipeline), "out");
   // Every frame stays in the appsink's queue and nowhere else: no last sample, no preroll (live).
   g_object_set(out, "max-buffers", 0u, "enable-last-sample", FALSE, nullptr);
-  std::atomic<int> released{0}, released_by_reaper{0};
+  auto releases = std::make_shared<Releases>();
   fail_unless(gst_element_set_state(pipeline, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE);
   const gsize size = gsize(kWidth) * kHeight * 4;
   for (int i = 0; i < kFrames; ++i) {
-    auto* frame = new WrappedFrame{&released, &released_by_reaper, static_cast<guint8*>(g_malloc0(size))};
-    GstBuffer* buffer = gst_buffer_new_wrapped_full(GstMemoryFlags(0), frame->data, size, 0, size, frame,
-                                                    WrappedFrame::Release);
-    GST_BUFFER_PTS(buffer) = i * GST_SECOND / 30;
-    fail_unless_equals_int(gst_app_src_push_buffer(GST_APP_SRC(src), buffer), GST_FLOW_OK);
+    fail_unless_equals_int(
+        gst_app_src_push_buffer(GST_APP_SRC(src), WrappedFrame::New(releases, size, i * GST_SECOND / 30)),
+        GST_FLOW_OK);
   }
   std::vector<GstSample*> samples;
   for (int i = 0; i < kFrames; ++i) {
@@ -553,20 +564,20 @@ GST_START_TEST(test_many_frames_let_go_of_at_once) {
     fail_unless(sample != nullptr, "frame %d of %d never reached the appsink", i, kFrames);
     samples.push_back(sample);
   }
-  fail_unless_equals_int(released.load(), 0);
+  fail_unless_equals_int(releases->all.load(), 0);
   for (GstSample* sample : samples) gst_sample_unref(sample);
   // The appsink keeps the sample object it handed out last (and its frame) until it goes.
   const gint64 give_up = g_get_monotonic_time() + gint64(kTimeout / GST_USECOND);
-  while (released.load() < kFrames - 1 && g_get_monotonic_time() < give_up) g_usleep(1000);
-  fail_unless(released.load() >= kFrames - 1, "%d of %d frames' memory not freed",
-              kFrames - 1 - released.load(), kFrames - 1);
+  while (releases->all.load() < kFrames - 1 && g_get_monotonic_time() < give_up) g_usleep(1000);
+  fail_unless(releases->all.load() >= kFrames - 1, "%d of %d frames' memory not freed",
+              kFrames - 1 - releases->all.load(), kFrames - 1);
   fail_unless(gst_element_set_state(pipeline, GST_STATE_NULL) == GST_STATE_CHANGE_SUCCESS);
   gst_object_unref(out);
   gst_object_unref(src);
   gst_object_unref(pipeline);
-  while (released.load() < kFrames && g_get_monotonic_time() < give_up) g_usleep(1000);
-  fail_unless(released.load() == kFrames, "the appsink's last frame's memory not freed once it went");
-  GST_INFO("%d of %d frames' memory freed on the reaper's thread", released_by_reaper.load(), kFrames);
+  while (releases->all.load() < kFrames && g_get_monotonic_time() < give_up) g_usleep(1000);
+  fail_unless(releases->all.load() == kFrames, "the appsink's last frame's memory not freed once it went");
+  GST_INFO("%d of %d frames' memory freed on the reaper's thread", releases->by_reaper.load(), kFrames);
   vktest::AssertNoValidationErrors("many frames let go of at once");
 }
 GST_END_TEST;
