@@ -471,6 +471,12 @@ struct WrappedFrame {
     GST_BUFFER_PTS(buffer) = pts;
     return buffer;
   }
+  // Pushes `frames` such frames into appsrc `src`, at 30 frames/s.
+  static void Push(GstElement* src, const std::shared_ptr<Releases>& releases, int frames, gsize size) {
+    for (int i = 0; i < frames; ++i)
+      fail_unless_equals_int(
+          gst_app_src_push_buffer(GST_APP_SRC(src), New(releases, size, i * GST_SECOND / 30)), GST_FLOW_OK);
+  }
   static void Release(gpointer user_data) {
     auto* frame = static_cast<WrappedFrame*>(user_data);
     char thread[16] = {};
@@ -512,11 +518,7 @@ GST_START_TEST(test_buffers_released_by_null) {
     gst_object_unref(finished);
     fail_unless(gst_element_set_state(pipeline, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE);
     const gsize size = gsize(kWidth) * kHeight * 4;
-    for (int i = 0; i < kFrames; ++i) {
-      fail_unless_equals_int(
-          gst_app_src_push_buffer(GST_APP_SRC(src), WrappedFrame::New(releases, size, i * GST_SECOND / 30)),
-          GST_FLOW_OK);
-    }
+    WrappedFrame::Push(src, releases, kFrames, size);
     const gint64 give_up = g_get_monotonic_time() + gint64(kTimeout / GST_USECOND);
     while (taken.load() < kFrames && g_get_monotonic_time() < give_up) g_usleep(1000);
     fail_unless_equals_int(taken.load(), kFrames);
@@ -553,11 +555,7 @@ GST_START_TEST(test_many_frames_let_go_of_at_once) {
   auto releases = std::make_shared<Releases>();
   fail_unless(gst_element_set_state(pipeline, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE);
   const gsize size = gsize(kWidth) * kHeight * 4;
-  for (int i = 0; i < kFrames; ++i) {
-    fail_unless_equals_int(
-        gst_app_src_push_buffer(GST_APP_SRC(src), WrappedFrame::New(releases, size, i * GST_SECOND / 30)),
-        GST_FLOW_OK);
-  }
+  WrappedFrame::Push(src, releases, kFrames, size);
   std::vector<GstSample*> samples;
   for (int i = 0; i < kFrames; ++i) {
     GstSample* sample = gst_app_sink_try_pull_sample(GST_APP_SINK(out), kTimeout);
