@@ -17,6 +17,7 @@
 #include <atomic>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <random>
 #include <string>
@@ -580,6 +581,74 @@ GST_START_TEST(test_many_frames_let_go_of_at_once) {
 }
 GST_END_TEST;
 
+namespace {
+
+// Counts the hand-overs of imported memory to the reaper's thread (hostimports.cpp logs each).
+struct HandOverLog {
+  std::atomic<int> handed{0};
+  static void Log(GstDebugCategory* category, GstDebugLevel, const gchar*, const gchar*, gint, GObject*,
+                  GstDebugMessage* message, gpointer data) {
+    if (g_strcmp0(gst_debug_category_get_name(category), "vkcompute") != 0) return;
+    const char* text = gst_debug_message_get(message);
+    if (text && strstr(text, "handed to the reaper")) static_cast<HandOverLog*>(data)->handed++;
+  }
+};
+
+// Pushes `frames` buffers that `make(i)` returns through lumamax to a fakesink, to EOS and NULL.
+void PushThroughLumamax(int frames, gsize width, gsize height, const std::function<GstBuffer*(int)>& make) {
+  GstElement* pipeline = vktest::ParsePipeline(
+      ("appsrc name=src format=time caps=video/x-raw,format=RGBx,width=" + std::to_string(width) +
+       ",height=" + std::to_string(height) + ",framerate=30/1 ! lumamax ! fakesink sync=false")
+          .c_str());
+  GstElement* src = gst_bin_get_by_name(GST_BIN(pipeline), "src");
+  fail_unless(gst_element_set_state(pipeline, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE);
+  for (int i = 0; i < frames; ++i)
+    fail_unless_equals_int(gst_app_src_push_buffer(GST_APP_SRC(src), make(i)), GST_FLOW_OK);
+  gst_app_src_end_of_stream(GST_APP_SRC(src));
+  vktest::ExpectEos(pipeline, kTimeout, "frames pushed through lumamax");
+  fail_unless(gst_element_set_state(pipeline, GST_STATE_NULL) == GST_STATE_CHANGE_SUCCESS);
+  gst_object_unref(src);
+  gst_object_unref(pipeline);
+}
+
+}  // namespace
+
+// Frames that share their memory with a buffer the application keeps (shallow copies of it, as an
+// application that sends one frame again makes, or videorate) leave that memory in use when they
+// go: none of it waits for the reaper's thread, which would wait for a release that does not come,
+// and it comes back when the application lets go of its buffer. Frames of their own memory are
+// handed over (the same count, so the count is seen to work).
+GST_START_TEST(test_shared_memory_stays_with_its_holder) {
+  constexpr int kFrames = 8;
+  constexpr gsize kWidth = 320, kHeight = 240, kSize = kWidth * kHeight * 4;
+  HandOverLog log;
+  gst_debug_set_threshold_for_name("vkcompute", GST_LEVEL_LOG);
+  gst_debug_add_log_function(&HandOverLog::Log, &log, nullptr);
+  auto releases = std::make_shared<Releases>();
+  GstBuffer* kept = WrappedFrame::New(releases, kSize, 0);
+  PushThroughLumamax(kFrames, kWidth, kHeight, [&](int i) {
+    GstBuffer* copy = gst_buffer_copy(kept);  // shares `kept`'s memory
+    GST_BUFFER_PTS(copy) = i * GST_SECOND / 30;
+    return copy;
+  });
+  const int handed_shared = log.handed.load();
+  const int released_while_kept = releases->all.load();
+  gst_buffer_unref(kept);
+  const int released_after = releases->all.load();
+  PushThroughLumamax(kFrames, kWidth, kHeight,
+                     [&](int i) { return WrappedFrame::New(releases, kSize, i * GST_SECOND / 30); });
+  gst_debug_remove_log_function_by_data(&log);
+  gst_debug_unset_threshold_for_name("vkcompute");
+  fail_unless_equals_int(handed_shared, 0);
+  fail_unless_equals_int(released_while_kept, 0);
+  fail_unless_equals_int(released_after, 1);
+  fail_unless(log.handed.load() > handed_shared,
+              "no frame of its own memory was handed to the reaper (%d of %d released)",
+              releases->all.load() - 1, kFrames);
+  vktest::AssertNoValidationErrors("shared memory");
+}
+GST_END_TEST;
+
 // An analysis element fed a segment that is not in time (an appsrc left in its default bytes
 // format) posts its messages with the frame's timestamp and no stream or running time, where the
 // conversions would fail an assertion (a GStreamer critical, which fails the test) for every frame.
@@ -704,6 +773,7 @@ static Suite* robustness_suite() {
   tcase_add_test(tcase, test_caps_while_starting);
   tcase_add_test(tcase, test_buffers_released_by_null);
   tcase_add_test(tcase, test_many_frames_let_go_of_at_once);
+  tcase_add_test(tcase, test_shared_memory_stays_with_its_holder);
   tcase_add_test(tcase, test_analysis_messages_without_a_time_segment);
   tcase_add_test(tcase, test_frames_beyond_one_dispatch);
   suite_add_tcase(suite, tcase);
