@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -164,6 +165,15 @@ bool run_once(const Options& o, const GstVideoInfo& info, size_t frames, int run
   std::vector<std::vector<uint8_t>> contents(kRingFrames, std::vector<uint8_t>(info.size));
   for (int i = 0; i < kRingFrames; ++i) fill_random_frame(contents[i].data(), info.size, i);
 
+  // --latency-pool: the frames' memory comes back and is pushed again, as from a capture's pool.
+  GstBufferPool* pool = nullptr;
+  if (o.latency_pool) {
+    pool = gst_buffer_pool_new();
+    GstStructure* config = gst_buffer_pool_get_config(pool);
+    gst_buffer_pool_config_set_params(config, nullptr, guint(info.size), kRingFrames, 0);
+    gst_buffer_pool_set_config(pool, config);
+    gst_buffer_pool_set_active(pool, TRUE);
+  }
   bool ok = gst_element_set_state(pipeline, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE;
   if (log) {
     std::lock_guard<std::mutex> guard(log->lock);
@@ -175,7 +185,13 @@ bool run_once(const Options& o, const GstVideoInfo& info, size_t frames, int run
   for (size_t n = 0; ok && n < frames; ++n) {
     const gint64 wait = t0 + gint64(n) * period_us - g_get_monotonic_time();
     if (wait > 0) g_usleep(gulong(wait));
-    GstBuffer* buffer = gst_buffer_new_allocate(nullptr, info.size, nullptr);
+    GstBuffer* buffer = nullptr;
+    if (pool && gst_buffer_pool_acquire_buffer(pool, &buffer, nullptr) != GST_FLOW_OK) {
+      std::fprintf(stderr, "latency: no buffer from the pool\n");
+      ok = false;
+      break;
+    }
+    if (!pool) buffer = gst_buffer_new_allocate(nullptr, info.size, nullptr);
     gst_buffer_fill(buffer, 0, contents[n % kRingFrames].data(), info.size);
     GST_BUFFER_PTS(buffer) = n * journeys.period_ns;
     GST_BUFFER_DURATION(buffer) = journeys.period_ns;
@@ -206,6 +222,10 @@ bool run_once(const Options& o, const GstVideoInfo& info, size_t frames, int run
   gst_object_unref(bus);
   const std::string gpu = gpu_times(pipeline, journeys);
   gst_element_set_state(pipeline, GST_STATE_NULL);
+  if (pool) {
+    gst_buffer_pool_set_active(pool, FALSE);
+    gst_object_unref(pool);
+  }
 
   std::vector<double> run_ms;
   std::vector<std::pair<double, size_t>> by_latency;  // (ms, frame)
@@ -229,6 +249,13 @@ bool run_once(const Options& o, const GstVideoInfo& info, size_t frames, int run
   // The first frame's, left out of the figures: what the start costs (the kernels compiling).
   if (journeys.arrived_us[0]) print_path(journeys, 0, "first", nullptr);
   if (worst != SIZE_MAX) print_path(journeys, worst, "worst", log);
+  // The slowest few by number: a stall that comes back at a fixed count of frames shows here.
+  std::vector<std::pair<double, size_t>> slowest = by_latency;
+  const size_t shown = std::min<size_t>(5, slowest.size());
+  std::partial_sort(slowest.begin(), slowest.begin() + shown, slowest.end(), std::greater<>());
+  std::printf("  slowest frames:");
+  for (size_t i = 0; i < shown; ++i) std::printf(" %zu (%.2f ms)", slowest[i].second, slowest[i].first);
+  std::printf("\n");
   // And a typical frame's: where the median goes.
   if (!by_latency.empty()) {
     std::nth_element(by_latency.begin(), by_latency.begin() + by_latency.size() / 2, by_latency.end());

@@ -19,7 +19,8 @@ void usage(const char* argv0) {
       "          [--stream-size 1080p|4k|360p|WxH] [--stream-rate 30] [--streams-per-feeder 16]\n"
       "          [--stream-identity] [--stream-copy] [--stop-in-flight] [--seconds S] [--warmup S]\n"
       "       %s --latency RUNS [--stream-elements FRAGMENT] [--stream-format RGBA] [--stream-size 1080p]\n"
-      "          [--stream-rate 30] [--latency-frames 300] [--latency-log LEVEL] [--json FILE]\n"
+      "          [--stream-rate 30] [--latency-frames 300] [--latency-log LEVEL] [--latency-pool]\n"
+      "          [--json FILE]\n"
       "Runs each case (element and input) with our element and its peers on the same random\n"
       "frames: frames/s, ms/frame, CPU time/frame, peak memory, GPU time from timestamps.\n"
       "--filter runs the cases whose name and size contain TEXT; =TEXT runs the one named TEXT\n"
@@ -40,7 +41,8 @@ void usage(const char* argv0) {
       "--stream-copy makes the CPU write every frame, as a software decoder would.\n"
       "--latency runs one live pipeline appsrc ! FRAGMENT ! appsink RUNS times, each frame a new\n"
       "copy in system memory: push-to-appsink p50, p99 and max, and where the worst frame waited;\n"
-      "--latency-log LEVEL prints the plugin's debug messages up to LEVEL logged meanwhile.\n",
+      "--latency-log LEVEL prints the plugin's debug messages up to LEVEL logged meanwhile.\n"
+      "--latency-pool pushes frames from a buffer pool (their memory reused) instead of new ones.\n",
       argv0, argv0, argv0, argv0);
 }
 
@@ -69,6 +71,8 @@ bool parse_options(int argc, char** argv, Options& o) {
       o.kernel_floor = true;
     } else if (arg == "--resident") {
       o.resident = true;
+    } else if (arg == "--latency-pool") {
+      o.latency_pool = true;
     } else if (arg == "--stream-identity") {
       o.stream_identity = true;
     } else if (arg == "--stream-copy") {

@@ -33,6 +33,7 @@ struct Options {
   int latency_runs = 0;
   unsigned latency_frames = 300;  // a run's frames
   int latency_log = 0;            // the plugin's debug messages up to this level beside the worst frame
+  bool latency_pool = false;      // frames from a buffer pool (memory reused) instead of new ones
   // Internal: run one variant of one case and print its measurement (see main.cpp).
   int child_case = -1;
   int child_variant = -1;

@@ -398,6 +398,7 @@ bool FrameStream::record_and_submit(Frame& frame, const InputBinding& input, boo
   ends.download();
   // The chain's last element sends the batch with its own work in it.
   const bool joins_batch = out_device_ && owner_.output_joins_batch();
+  GST_LOG("%s: frame recorded", name_.c_str());
   ring_->submit(frame.slot, true);
   if (!joins_batch) batch::flush();
   if (frame.outbuf && frame.out.device_local && !cuda_output && !vulkan_output) {

@@ -151,7 +151,10 @@ void send(Pending& pending) {
     Entry compute{.device = device, .role = QueueRole::kCompute};
     for (const Entry& e : entries) {
       if (e.device != device) continue;
-      if (e.role == QueueRole::kUpload) submit_entry(e, *e.point);
+      if (e.role == QueueRole::kUpload) {
+        submit_entry(e, *e.point);
+        GST_LOG("device %d: an upload submitted", device->index());
+      }
       if (e.role != QueueRole::kCompute) continue;
       if (compute.commands.empty())
         compute.label = e.label;
