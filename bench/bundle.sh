@@ -7,6 +7,11 @@
 #                                # LONG_CLIP=1 adds 120 s of H.264)
 # PROFILE_BUILD=DIR packs DIR's plugin and bench in place of build/'s (a build with frame pointers:
 # meson setup build-fp -Dtests=disabled -Dcpp_args=-fno-omit-frame-pointer).
+#   bash bench/bundle.sh --npp  # also NVIDIA's NPP 11 (Debian 12's non-free section) for the NPP
+#                               # columns of vkcompute-bench --resident: 57 MB more, so the whole
+#                               # bundle goes packed into .gpu-npp.tar.xz (about 37 MB), which the
+#                               # device call carries instead of .gpu and unpacks first:
+#                               #   tar xJf .gpu-npp.tar.xz && source .gpu/env.sh && vkcompute-bench --resident
 #   bash bench/bundle.sh --root ROOT [--perf|--media]
 #                               # GStreamer 1.26 instead: the runtime of a Debian 13 root that
 #                               # tools/release.sh made (its build/ built there first), with that
@@ -69,4 +74,20 @@ if [ "${1:-}" = --media ]; then
   ffmpeg -hide_banner -loglevel error -y -i .gpu/media/change.ts -c copy -f h264 .gpu/media/change.h264
 fi
 strip --strip-debug .gpu/bin/* .gpu/plugins/*.so .gpu/lib/*.so* 2>/dev/null || true
+if [ "${1:-}" = --npp ]; then
+  if ! grep -q 'Candidate: [0-9]' <<<"$(apt-cache policy libnppist11)"; then
+    printf 'Types: deb\nURIs: http://deb.debian.org/debian\nSuites: bookworm\nComponents: contrib non-free\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
+      > /etc/apt/sources.list.d/vkcompute-nonfree.sources
+    apt-get update -qq
+  fi
+  tmp=$(mktemp -d)
+  (cd "$tmp" && apt-get download -qq libnppc11 libnppist11 libnppim11 libnppicc11 libcudart11.0 2>/dev/null)
+  mkdir -p .gpu/npp
+  for deb in "$tmp"/*.deb; do dpkg-deb -x "$deb" "$tmp/root"; done
+  cp -a "$tmp"/root/usr/lib/x86_64-linux-gnu/lib{nppc,nppist,nppim,nppicc,cudart}.so.* .gpu/npp/
+  rm -rf "$tmp"
+  echo 'export LD_LIBRARY_PATH="$_b/npp:$LD_LIBRARY_PATH"' >> .gpu/env.sh
+  tar -cf - .gpu | xz -T0 -6 > .gpu-npp.tar.xz
+  du -sh .gpu-npp.tar.xz
+fi
 du -sh .gpu

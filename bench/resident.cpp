@@ -3,11 +3,13 @@
 #include <gst/video/video.h>
 
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "base/residenttiming.hpp"
 #include "cases.hpp"
+#include "npp_peer.hpp"
 #include "random_frames.hpp"
 
 namespace bench {
@@ -18,28 +20,34 @@ constexpr guint kFrames = 16;                  // distinct frames of one stream,
 constexpr guint kRepeats = 9;                  // timed submissions of them
 constexpr double kHbmBytesPerSecond = 4.8e12;  // the lent H200's memory
 
-// One row: frames of `format` through `elements` (a pipeline fragment of ours).
+// One row: frames of `format` through `elements` (a pipeline fragment of ours), and NPP's
+// counterpart of the same work (`kernel`: the dilation's side).
 struct Row {
   std::string name;
   std::string format;
   std::string elements;
+  NppWork npp = NppWork::kNone;
+  int kernel = 0;
 };
 
 std::vector<Row> rows(const std::string& cube) {
   const std::string lut = "lut location=" + cube + " interpolation=tetrahedral";
+  const std::string trilinear = "lut location=" + cube + " interpolation=trilinear";
   auto dilate = [](int k) {
     return "morph operation=dilate shape=rect width=" + std::to_string(k) + " height=" + std::to_string(k);
   };
-  return {{"lumamax RGBA", "RGBA", "lumamax"},
-          {"lumamax NV12", "NV12", "lumamax"},
+  return {{"lumamax RGBA", "RGBA", "lumamax", NppWork::kLumaMinMax},
+          {"lumamax NV12", "NV12", "lumamax", NppWork::kPlaneMinMax},
           {"lumamax P010", "P010_10LE", "lumamax"},
-          {"histogram RGBA", "RGBA", "histogram"},
+          {"histogram RGBA", "RGBA", "histogram", NppWork::kHistogram},
           {"histogram P010", "P010_10LE", "histogram"},
           {"rgb2yuv RGBA->NV12", "RGBA", "rgb2yuv ! video/x-raw,format=NV12"},
+          {"rgb2yuv RGB->I420", "RGB", "rgb2yuv ! video/x-raw,format=I420", NppWork::kRgbToI420},
           {"rgb2yuv RGBA64->P010", "RGBA64_LE", "rgb2yuv ! video/x-raw,format=P010_10LE"},
           {"lut 33^3 tetrahedral RGBA", "RGBA", lut},
-          {"morph dilate 9x9 RGBA", "RGBA", dilate(9)},
-          {"morph dilate 31x31 RGBA", "RGBA", dilate(31)},
+          {"lut 33^3 trilinear RGBA", "RGBA", trilinear, NppWork::kLutTrilinear},
+          {"morph dilate 9x9 RGBA", "RGBA", dilate(9), NppWork::kDilate, 9},
+          {"morph dilate 31x31 RGBA", "RGBA", dilate(31), NppWork::kDilate, 31},
           {"chain lut ! morph 9x9 ! lumamax ! histogram ! rgb2yuv", "RGBA",
            lut + " ! " + dilate(9) + " ! lumamax ! histogram ! rgb2yuv ! video/x-raw,format=NV12"}};
 }
@@ -71,7 +79,7 @@ std::vector<GstElement*> elements_downstream(GstElement* from) {
 
 // Runs one frame through the row's pipeline to EOS, so that the elements are started and their
 // caps negotiated, then times kFrames frames of the row's format already in device memory.
-void time_row(GstVkComputeTimeResident time_resident, const Row& row, const std::string& size) {
+void time_row(GstVkComputeTimeResident time_resident, NppPeer* npp, const Row& row, const std::string& size) {
   const FrameSize s = frame_size(size);
   const std::string description = "videotestsrc name=src num-buffers=1 ! video/x-raw,format=" + row.format +
                                   ",width=" + std::to_string(s.width) +
@@ -116,8 +124,19 @@ void time_row(GstVkComputeTimeResident time_resident, const Row& row, const std:
     if (time_resident(chain.data(), guint(chain.size()), frames.data(), frame_bytes, kFrames, kRepeats,
                       &median, &least, &moved, nullptr, 0, &error)) {
       const double bytes = double(moved), rate = bytes / (median * 1e-6);
-      std::printf("%-56s %-6s %8.2f %8.2f %8.2f %8.0f %5.0f %%\n", row.name.c_str(), size.c_str(), median,
+      std::printf("%-56s %-6s %8.2f %8.2f %8.2f %8.0f %5.0f %%", row.name.c_str(), size.c_str(), median,
                   least, bytes / kHbmBytesPerSecond * 1e6, rate / 1e9, 100 * rate / kHbmBytesPerSecond);
+      if (npp && row.npp != NppWork::kNone) {
+        std::string why;
+        const double theirs =
+            npp->time(row.npp, row.kernel, s.width, s.height, GST_VIDEO_INFO_PLANE_STRIDE(&info, 0),
+                      frames.data(), frame_bytes, kFrames, kRepeats, why);
+        if (theirs > 0)
+          std::printf(" %8.2f %8.2f", theirs, theirs / median);
+        else
+          std::printf("  NPP: %s", why.c_str());
+      }
+      std::printf("\n");
     } else {
       failure = error->message;
       g_clear_error(&error);
@@ -145,11 +164,16 @@ int run_resident(const Options& options, const std::string& cube) {
       "to back in one command buffer with the barriers a stream records; median and least of %u "
       "submissions, divided by %u). Floor: the bytes the elements read and write at %.1f TB/s.\n",
       kFrames, kRepeats, kFrames, kHbmBytesPerSecond / 1e12);
-  std::printf("%-56s %-6s %8s %8s %8s %8s %7s\n", "row", "size", "us", "least", "floor us", "GB/s", "of HBM");
+  // NPP on the same frames, where it does the same work (8-bit): its time and NPP's over ours.
+  std::string npp_missing;
+  std::unique_ptr<NppPeer> npp = NppPeer::load(npp_missing);
+  if (!npp) std::printf("NPP: %s; its columns are left out\n", npp_missing.c_str());
+  std::printf("%-56s %-6s %8s %8s %8s %8s %7s%s\n", "row", "size", "us", "least", "floor us", "GB/s",
+              "of HBM", npp ? "   NPP us NPP/ours" : "");
   for (const std::string& size : options.sizes)
     for (const Row& row : rows(cube))
       if (options.filter.empty() || row.name.find(options.filter) != std::string::npos)
-        time_row(time_resident, row, size);
+        time_row(time_resident, npp.get(), row, size);
   return 0;
 }
 
