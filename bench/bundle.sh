@@ -18,6 +18,12 @@
 #                               # root's glibc and loader, as the GPU machine's glibc is older
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Other builds of the plugin to compare with (.gpu/NAME/libgstvkcompute.so, bench/plugin-build.sh)
+# outlive a new bundle.
+kept=$(mktemp -d)
+for build in .gpu/*/libgstvkcompute.so; do
+  [ -e "$build" ] && [ "$build" != .gpu/plugins/libgstvkcompute.so ] && cp -r "$(dirname "$build")" "$kept/"
+done
 if [ "${1:-}" = --root ]; then
   root=${2:?bench/bundle.sh --root ROOT: the Debian 13 root, e.g. /var/tmp/vkcompute-roots/trixie}
   shift 2
@@ -74,6 +80,7 @@ if [ "${1:-}" = --media ]; then
   ffmpeg -hide_banner -loglevel error -y -i .gpu/media/change.ts -c copy -f h264 .gpu/media/change.h264
 fi
 strip --strip-debug .gpu/bin/* .gpu/plugins/*.so .gpu/lib/*.so* 2>/dev/null || true
+cp -r "$kept"/. .gpu/ && rm -rf "$kept"
 if [ "${1:-}" = --npp ]; then
   if ! grep -q 'Candidate: [0-9]' <<<"$(apt-cache policy libnppist11)"; then
     printf 'Types: deb\nURIs: http://deb.debian.org/debian\nSuites: bookworm\nComponents: contrib non-free\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
