@@ -36,11 +36,16 @@ class NppPeer {
   double time(NppWork work, int kernel, int width, int height, int stride, const uint8_t* frames,
               size_t frame_bytes, int count, int repeats, std::string& why);
 
+  // Whether the last time() timed one CUDA graph of its frames' calls (else the calls as made,
+  // the gaps between them included).
+  bool last_captured() const { return last_captured_; }
+
   struct Api;
 
  private:
   explicit NppPeer(std::unique_ptr<Api> api);
   std::unique_ptr<Api> api_;
+  bool last_captured_ = false;
 };
 
 }  // namespace bench

@@ -132,7 +132,7 @@ void time_row(GstVkComputeTimeResident time_resident, NppPeer* npp, const Row& r
             npp->time(row.npp, row.kernel, s.width, s.height, GST_VIDEO_INFO_PLANE_STRIDE(&info, 0),
                       frames.data(), frame_bytes, kFrames, kRepeats, why);
         if (theirs > 0)
-          std::printf(" %8.2f %8.2f", theirs, theirs / median);
+          std::printf(" %8.2f%s %8.2f", theirs, npp->last_captured() ? " " : "*", theirs / median);
         else
           std::printf("  NPP: %s", why.c_str());
       }
@@ -168,6 +168,10 @@ int run_resident(const Options& options, const std::string& cube) {
   std::string npp_missing;
   std::unique_ptr<NppPeer> npp = NppPeer::load(npp_missing);
   if (!npp) std::printf("NPP: %s; its columns are left out\n", npp_missing.c_str());
+  if (npp)
+    std::printf(
+        "NPP: the same frames in CUDA memory, its calls for them captured into one CUDA graph and timed "
+        "the same way (*: not capturable, timed as called, the gaps between calls included)\n");
   std::printf("%-56s %-6s %8s %8s %8s %8s %7s%s\n", "row", "size", "us", "least", "floor us", "GB/s",
               "of HBM", npp ? "   NPP us NPP/ours" : "");
   for (const std::string& size : options.sizes)
