@@ -28,6 +28,8 @@ constexpr int kPasses = 4;
 // How long a finish that may block runs on the leading thread before the standby takes the rounds
 // over (the other clients' frames wait that long at most, and a wake).
 constexpr auto kTakeOver = std::chrono::microseconds(500);
+// A wake this much after its planned moment is logged (a frame then waited for the thread, not the GPU).
+constexpr auto kLateWake = std::chrono::microseconds(500);
 }  // namespace
 
 struct CompletionService::Entry {
@@ -319,8 +321,14 @@ void CompletionService::lead(int me, std::unique_lock<std::mutex>& guard) {
     if (!stopping_ && planned_wake_ > Clock::now()) {
       // Until then, a wake() for an earlier moment moves the timer without waking the thread.
       timer_.set(planned_wake_);
+      const Clock::time_point planned = planned_wake_;
       guard.unlock();
       timer_.sleep();
+      // A wake well after the planned moment (the thread not run in time) holds every frame due then.
+      const auto late = Clock::now() - planned;
+      if (late > kLateWake)
+        GST_LOG("woke %.3f ms after the planned moment",
+                std::chrono::duration<double, std::milli>(late).count());
       guard.lock();
     }
   }
