@@ -36,10 +36,15 @@ struct Params {
   uint mode;        // kMode*
   uint size;        // entries along each axis
   float intensity;  // 0..1: output = mix(input, lut(input), intensity)
+  uint packed;      // 1: a 3D table's entries are read from binding 5, 10 bits per channel
 };
 
+// An entry of the packed table: R, G and B of 0..1 in 10 bits each (R lowest). 8-bit frames read
+// it: a quarter of the float table's bytes, so a 33^3 table (144 KB) stays in the SMs' caches.
+const uint kPackedBits = 10u;
+
 #ifdef __cplusplus
-VKC_LAYOUT_SIZE(Params, 72);
+VKC_LAYOUT_SIZE(Params, 76);
 VKC_LAYOUT_OFFSET(Params, domain_min, 0);
 VKC_LAYOUT_OFFSET(Params, scale, 16);
 VKC_LAYOUT_OFFSET(Params, width, 32);
@@ -52,6 +57,7 @@ VKC_LAYOUT_OFFSET(Params, order, 56);
 VKC_LAYOUT_OFFSET(Params, mode, 60);
 VKC_LAYOUT_OFFSET(Params, size, 64);
 VKC_LAYOUT_OFFSET(Params, intensity, 68);
+VKC_LAYOUT_OFFSET(Params, packed, 72);
 }  // namespace vkc::shader::lut
 #endif
 

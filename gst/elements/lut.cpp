@@ -78,7 +78,8 @@ class LutOperation final : public vkc::FilterOperation {
 struct LutState : vkc::CapsState {
   std::shared_ptr<vkc::Device> device;  // where the tables go
   std::unique_ptr<vkc::Kernel> kernel;
-  Params params;  // plane layout, table and settings filled per frame
+  Params params;    // plane layout, table and settings filled per frame
+  guint depth = 8;  // bits of R, G and B: 8-bit frames read a packed table
   vkc::LutTables gpu_tables{kVkComputeFramesInFlight};
 };
 
@@ -249,7 +250,7 @@ std::unique_ptr<vkc::CapsState> LutOperation::configure(const std::shared_ptr<vk
       .name = "lut",
       .spirv = lut_spv,
       .spirv_bytes = sizeof(lut_spv),
-      .bindings = 5,  // in, out, table, then in and out again as pairs of words
+      .bindings = 6,  // in, out, table, then in and out again as pairs of words, the packed table
       .push_constant_bytes = sizeof(Params),
       .specialization = {kGroupX, kGroupY, uint32_t(GST_VIDEO_FORMAT_INFO_PSTRIDE(finfo, 0)), depth}};
   state->kernel = std::make_unique<vkc::Kernel>(device, info);
@@ -286,10 +287,14 @@ bool LutOperation::record(vkc::CapsState& caps, vkc::Frame& frame, GError** erro
     params.scale[c] = float(table->size - 1) / (table->domain_max[c] - table->domain_min[c]);
   }
 
-  vk::Buffer table_buffer = state.gpu_tables.prepare(state.device, frame.slot, table);
-  state.kernel->update(
-      frame.slot,
-      {{frame.in.buffer}, {frame.out.buffer}, {table_buffer}, {frame.in.buffer}, {frame.out.buffer}});
+  const vkc::LutTables::Buffers tables = state.gpu_tables.prepare(state.device, frame.slot, table);
+  params.packed = state.depth == 8 && !table->packed.empty() ? 1u : 0u;
+  state.kernel->update(frame.slot, {{frame.in.buffer},
+                                    {frame.out.buffer},
+                                    {tables.floats},
+                                    {frame.in.buffer},
+                                    {frame.out.buffer},
+                                    {tables.packed}});
   const uint32_t invocations_x = (params.width + kPixelsPerInvocation - 1) / kPixelsPerInvocation;
   state.kernel->dispatch(frame.cmd, frame.slot, &params, (invocations_x + kGroupX - 1) / kGroupX,
                          (params.height + kGroupY - 1) / kGroupY);

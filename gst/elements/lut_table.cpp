@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include <cmath>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -10,6 +11,7 @@
 #include <utility>
 
 #include "lut/reader.hpp"
+#include "lut_layout.h"
 #include "vk/kernel.hpp"
 #include "vk/reaper.hpp"
 #include "vk/submit.hpp"
@@ -56,6 +58,24 @@ std::shared_ptr<const LutData> load_lut(const std::string& path, lut::PngKind pn
 
 namespace {
 
+// `data`'s entries in 10 bits a channel, when it is a 3D table whose values all lie in 0..1 (a
+// value beyond them, mixed with the input at an intensity below 1, would come out otherwise).
+std::vector<uint32_t> packed_entries(const LutData& data) {
+  if (data.dimensions != lut::Dimensions::k3D) return {};
+  constexpr uint32_t kTop = (1u << shader::lut::kPackedBits) - 1u;
+  std::vector<uint32_t> packed(data.rgba.size() / lut::kEntryFloats);
+  for (size_t i = 0; i < packed.size(); ++i) {
+    uint32_t word = 0;
+    for (uint32_t c = 0; c < 3; ++c) {
+      const float v = data.rgba[i * lut::kEntryFloats + c];
+      if (!(v >= 0.0f && v <= 1.0f)) return {};
+      word |= uint32_t(std::lround(v * float(kTop))) << (c * shader::lut::kPackedBits);
+    }
+    packed[i] = word;
+  }
+  return packed;
+}
+
 std::shared_ptr<const LutData> read_lut(const std::string& path, lut::PngKind png_kind, std::string& error) {
   lut::Table table;
   if (!lut::read_table(path, table, error, png_kind)) return nullptr;
@@ -69,6 +89,7 @@ std::shared_ptr<const LutData> read_lut(const std::string& path, lut::PngKind pn
   // The readers' layout is the kernel's: the table is moved, not copied.
   static_assert(lut::kEntryFloats == 4, "the kernel reads one vec4 per entry");
   data->rgba = std::move(table.rgbx);
+  data->packed = packed_entries(*data);
   return data;
 }
 
@@ -76,7 +97,7 @@ std::shared_ptr<const LutData> read_lut(const std::string& path, lut::PngKind pn
 
 struct LutTables::GpuTable {
   std::shared_ptr<const LutData> data;
-  std::unique_ptr<Buffer> buffer;
+  std::unique_ptr<Buffer> buffer, packed;
 };
 
 namespace {
@@ -91,18 +112,27 @@ std::shared_ptr<const LutTables::GpuTable> device_copy(const std::shared_ptr<Dev
   auto& entry = copies[{device.get(), data.get()}];
   if (auto shared = entry.lock()) return shared;
   const vk::DeviceSize bytes = data->rgba.size() * sizeof(float);
+  const vk::DeviceSize packed_bytes = data->packed.size() * sizeof(uint32_t);
   auto table = std::make_shared<LutTables::GpuTable>();
   table->data = data;
   table->buffer = Buffer::create_device(device, bytes, "lut table");
-  std::shared_ptr<Buffer> staging = Buffer::create_host(device, bytes, "lut table staging");
+  std::shared_ptr<Buffer> staging = Buffer::create_host(device, bytes + packed_bytes, "lut table staging");
   std::memcpy(staging->mapped(), data->rgba.data(), bytes);
+  if (packed_bytes) {
+    table->packed = Buffer::create_device(device, packed_bytes, "lut packed table");
+    std::memcpy(static_cast<uint8_t*>(staging->mapped()) + bytes, data->packed.data(), packed_bytes);
+  }
   // On a copy queue, waited for here, once per table and device: the frames of every lut then find
   // it complete. Recorded on the compute queue behind the frames of the pipelines starting at the
   // same moment, the copy stopped the GPU's compute queue for good now and then (64 chains started
   // at once on an H100; docs/benchmarks.md, runs 32-39).
   auto ring = std::make_unique<CommandRing>(device, 1, "lut table upload", 0);
   ring->begin(0);
-  ring->begin_upload(0).copyBuffer(staging->handle(), table->buffer->handle(), vk::BufferCopy{.size = bytes});
+  Commands upload = ring->begin_upload(0);
+  upload.copyBuffer(staging->handle(), table->buffer->handle(), vk::BufferCopy{.size = bytes});
+  if (packed_bytes)
+    upload.copyBuffer(staging->handle(), table->packed->handle(),
+                      vk::BufferCopy{.srcOffset = bytes, .size = packed_bytes});
   ring->submit(0);
   if (ring->wait(0, kTableUploadWaitNs) != Completion::kDone) {
     // Its memory stays until the copy ends, if it ever does.
@@ -119,12 +149,13 @@ std::shared_ptr<const LutTables::GpuTable> device_copy(const std::shared_ptr<Dev
 
 }  // namespace
 
-vk::Buffer LutTables::prepare(const std::shared_ptr<Device>& device, uint32_t slot,
-                              const std::shared_ptr<const LutData>& data) {
+LutTables::Buffers LutTables::prepare(const std::shared_ptr<Device>& device, uint32_t slot,
+                                      const std::shared_ptr<const LutData>& data) {
   if (!current_ || current_->data != data) current_ = device_copy(device, data);
   // This slot's previous frame has completed: the copy it used may go if no one else holds it.
   slot_tables_[slot] = current_;
-  return current_->buffer->handle();
+  const vk::Buffer floats = current_->buffer->handle();
+  return {floats, current_->packed ? current_->packed->handle() : floats};
 }
 
 }  // namespace vkc

@@ -21,6 +21,9 @@ struct LutData {
   uint32_t size;
   std::array<float, 3> domain_min, domain_max;
   std::vector<float> rgba;
+  // A 3D table whose values all lie in 0..1, packed for 8-bit frames (shaders/lut_layout.h,
+  // kPackedBits); empty otherwise.
+  std::vector<uint32_t> packed;
 };
 
 // Reads and converts `path` (any thread: this is the file I/O and parsing), a PNG as `png_kind`
@@ -40,9 +43,13 @@ class LutTables {
  public:
   explicit LutTables(uint32_t slots) : slot_tables_(slots) {}
 
-  // The buffer holding `data` for the frame at ring slot `slot`.
-  vk::Buffer prepare(const std::shared_ptr<Device>& device, uint32_t slot,
-                     const std::shared_ptr<const LutData>& data);
+  // The buffers holding `data` for the frame at ring slot `slot`: its floats, and its packed
+  // entries (the floats' buffer again when the table has none).
+  struct Buffers {
+    vk::Buffer floats, packed;
+  };
+  Buffers prepare(const std::shared_ptr<Device>& device, uint32_t slot,
+                  const std::shared_ptr<const LutData>& data);
 
   struct GpuTable;
 
