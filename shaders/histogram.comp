@@ -24,6 +24,7 @@
 // Bounds: a workgroup counts at most kBlockWidth x kBlockHeight pixels per bin (shared uint); the
 // frame's counts are uint, so a frame may hold up to 2^32 - 1 pixels.
 #extension GL_GOOGLE_include_directive : require
+#extension GL_EXT_control_flow_attributes : require
 #include "histogram_layout.h"
 
 layout(local_size_x = kGroupX, local_size_y = kGroupY) in;

@@ -10,6 +10,7 @@ uint luma_of(uint r, uint g, uint b) {
 }
 
 shared bool s_last;
+const uint kFinishLoads = 8u;
 
 // Counts this workgroup as finished in the region whose histograms start at `base`, of `groups`
 // workgroups over every dispatch of the frame; the last one moves the region's histograms into the
@@ -26,9 +27,23 @@ void finish_region(uint base, uint groups) {
   barrier();
   if (s_last) {
     memoryBarrierBuffer();
-    for (uint k = i; k < kChannels * p.bins; k += gl_WorkGroupSize.x * gl_WorkGroupSize.y) {
-      uint at = base + (k / p.bins) * p.histogram_words + k % p.bins;
-      result[at] = atomicExchange(counts[at], 0u);
+    // Every other workgroup is done with the counts: they are read with plain loads, kFinishLoads
+    // in flight per invocation (an atomic exchange per bin waited for each in turn), then zeroed.
+    const uint step = gl_WorkGroupSize.x * gl_WorkGroupSize.y;
+    for (uint k0 = i; k0 < kChannels * p.bins; k0 += kFinishLoads * step) {
+      uint n[kFinishLoads];
+      [[unroll]] for (uint l = 0u; l < kFinishLoads; ++l) {
+        uint k = k0 + l * step;
+        n[l] = k < kChannels * p.bins ? counts[base + (k / p.bins) * p.histogram_words + k % p.bins] : 0u;
+      }
+      [[unroll]] for (uint l = 0u; l < kFinishLoads; ++l) {
+        uint k = k0 + l * step;
+        if (k < kChannels * p.bins) {
+          uint at = base + (k / p.bins) * p.histogram_words + k % p.bins;
+          result[at] = n[l];
+          counts[at] = 0u;
+        }
+      }
     }
     if (i == 0u) counts[finished] = 0u;
   }
