@@ -52,18 +52,23 @@ const uint kBlockHeight = kGroupY * kRowsPerInvocation;
 
 // The 8-bit kernel (histogram_fast8.comp: samples of 8 bits in pixels of 1, 2 or 4 bytes,
 // kNarrowBins bins, one region). The region's rows, laid end to end, are read as kFastLoadBytes
-// loads (16 bytes: kFastLoadBytes / bpp pixels each); a grid of at most kFastGroups workgroups of
-// kFastInvocations strides over them (include/frame_loads.glsl), each invocation issuing kFastLoads
-// loads before it counts their samples. A 1080p RGBA frame is 2 025 tiles of a load per invocation,
-// about eight per workgroup. Each workgroup adds its non-zero bins to the frame's counts with
-// global atomics, so fewer workgroups add fewer: H200, 1080p RGBA in device memory (run 185), 128 /
-// 256 / 384 / 512 workgroups 19.7 / 17.6 / 17.6 / 18.5 us a frame (run 184, without the additions:
-// 10.8). Each workgroup counts into up to kFastCopies copies of its histograms in shared memory (as
-// many as fit in kSharedWords), neighbouring invocations into different copies.
+// loads (16 bytes: kFastLoadBytes / bpp pixels each); a tile is kFastInvocations of them, one per
+// invocation, and a grid of workgroups of kFastInvocations strides over the tiles
+// (include/frame_loads.glsl), each invocation issuing kFastLoads loads before it counts their
+// samples. Each workgroup adds its non-zero bins to the frame's counts with global atomics, so the
+// grid is a workgroup per kFastTilesPerGroup tiles, from kFastMinGroups (while there are tiles for
+// them) to kFastGroups: fewer workgroups add fewer, more count faster. H200, random RGBA frames in
+// device memory (runs 183-186), us a frame: 360p (225 tiles) 9.22 in 128 workgroups, 10.4 in 225;
+// 1080p (2 025) 19.7 / 17.6 / 17.6 / 18.5 in 128 / 256 / 384 / 512 (10.8 in 512 without the
+// additions); 4K (8 100) 36.3 in 256, 32.0-32.5 in 512. Each workgroup counts into up to
+// kFastCopies copies of its histograms in shared memory (as many as fit in kSharedWords),
+// neighbouring invocations into different copies.
 const uint kFastLoadBytes = 16u;
 const uint kFastInvocations = 256u;
 const uint kFastLoads = 4u;
-const uint kFastGroups = 256u;
+const uint kFastTilesPerGroup = 8u;
+const uint kFastMinGroups = 128u;
+const uint kFastGroups = 512u;
 const uint kFastCopies = 4u;
 
 // The draw kernel's workgroup; an invocation owns kDrawPixelsPerInvocation neighbouring pixels of

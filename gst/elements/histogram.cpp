@@ -42,6 +42,8 @@ using vkc::shader::histogram::kDrawPixelsPerInvocation;
 using vkc::shader::histogram::kFastGroups;
 using vkc::shader::histogram::kFastInvocations;
 using vkc::shader::histogram::kFastLoadBytes;
+using vkc::shader::histogram::kFastMinGroups;
+using vkc::shader::histogram::kFastTilesPerGroup;
 using vkc::shader::histogram::kMaxBins;
 using vkc::shader::histogram::kMaxDrawnChannels;
 using vkc::shader::histogram::kNarrowBins;
@@ -325,7 +327,8 @@ struct PlaneRegion {
 };
 
 // The grid of a job's dispatch over `part` of one region: a workgroup per block, or the 8-bit
-// kernel's tiles of kFastInvocations 16-byte loads, its rows laid end to end, at most kFastGroups.
+// kernel's tiles of kFastInvocations 16-byte loads, its rows laid end to end, one workgroup per
+// kFastTilesPerGroup of them from kFastMinGroups to kFastGroups (shaders/histogram_layout.h).
 struct Grid {
   uint32_t x, y;
 };
@@ -333,7 +336,9 @@ static Grid one_region_grid(const PlaneJob& job, const PlaneRegion& part, bool f
   if (!fast) return {part.across, part.down};
   const guint64 row_loads = (guint64(part.x1 - part.x0) * job.bpp + kFastLoadBytes - 1) / kFastLoadBytes;
   const guint64 tiles = (row_loads * (part.y1 - part.y0) + kFastInvocations - 1) / kFastInvocations;
-  return {uint32_t(MIN(tiles, guint64(kFastGroups))), 1};
+  const guint64 wanted = CLAMP((tiles + kFastTilesPerGroup - 1) / kFastTilesPerGroup, guint64(kFastMinGroups),
+                               guint64(kFastGroups));
+  return {uint32_t(MIN(tiles, wanted)), 1};
 }
 
 // Several regions: the region table of every plane job, `room` regions apart (Slot::table()), and

@@ -41,6 +41,8 @@ namespace {
 // The kernels' tiles, scratch layout and push constants (shaders/lumamax_layout.h).
 using vkc::shader::lumamax::FrameParams;
 using vkc::shader::lumamax::kFrameGroups;
+using vkc::shader::lumamax::kFrameLoads;
+using vkc::shader::lumamax::kFrameMinGroups;
 using vkc::shader::lumamax::kGroupInvocations;
 using vkc::shader::lumamax::kLoadBytes;
 using vkc::shader::lumamax::kLumaBits;
@@ -206,11 +208,13 @@ static uint32_t row_loads(const State& state, guint x0, guint x1) {
   return uint32_t((guint64(x1 - x0) * state.bpp + kLoadBytes - 1) / kLoadBytes);
 }
 
-// Its workgroups for `rows` rows of `loads` loads: one per tile of kGroupInvocations loads, at most
-// kFrameGroups.
+// Its workgroups for `rows` rows of `loads` loads (shaders/lumamax_layout.h): one per kFrameLoads
+// tiles of kGroupInvocations loads, from kFrameMinGroups to kFrameGroups, and no more than tiles.
 static uint32_t frame_groups(uint32_t loads, uint32_t rows) {
   const guint64 tiles = (guint64(loads) * rows + kGroupInvocations - 1) / kGroupInvocations;
-  return uint32_t(MIN(tiles, guint64(kFrameGroups)));
+  const guint64 wanted =
+      CLAMP((tiles + kFrameLoads - 1) / kFrameLoads, guint64(kFrameMinGroups), guint64(kFrameGroups));
+  return uint32_t(MIN(tiles, wanted));
 }
 
 std::unique_ptr<vkc::CapsState> LumamaxOperation::configure(const std::shared_ptr<vkc::Device>& device,
