@@ -46,27 +46,58 @@ GST_START_TEST(test_no_move_into_free_bytes_in_pieces) {
   fail_unless(device != nullptr, "no device: %s", error.c_str());
   const uint32_t type = any_memory_type(*device);
   vkc::MemoryBlocks blocks(*device);  // blocks of its own: nothing else allocates in them
-  // A block filled with 16 ranges of 4 MiB, then a 6 MiB range, which opens a second block.
+  // A block filled with 16 ranges of a sixteenth of it, then a range of one and a half sixteenths,
+  // which opens a second block.
+  constexpr vk::DeviceSize kPiece = vkc::MemoryBlocks::kBlockBytes / 16;
+  constexpr vk::DeviceSize kLarger = kPiece * 3 / 2;
   std::vector<vkc::BlockRange> full;
-  for (int i = 0; i < 16; ++i) full.push_back(blocks.allocate(type, 4 * kMiB, kMiB, false));
-  const vkc::BlockRange sparse = blocks.allocate(type, 6 * kMiB, kMiB, false);
-  fail_unless(sparse.memory != full.front().memory, "the 6 MiB range went into the full block");
+  for (int i = 0; i < 16; ++i) full.push_back(blocks.allocate(type, kPiece, kMiB, false));
+  const vkc::BlockRange sparse = blocks.allocate(type, kLarger, kMiB, false);
+  fail_unless(sparse.memory != full.front().memory, "the larger range went into the full block");
   for (const vkc::BlockRange& r : full)
-    fail_unless(r.memory == full.front().memory, "the 16 ranges of 4 MiB did not share one block");
-  // Two gaps of 4 MiB: 8 MiB free in the fuller block, but no 6 MiB in one piece.
+    fail_unless(r.memory == full.front().memory, "the 16 ranges did not share one block");
+  // Two gaps of a piece: two pieces free in the fuller block, but not the larger range in one piece.
   blocks.free(full[1]);
   blocks.free(full[3]);
   fail_if(blocks.worth_moving(sparse), "a move into free bytes in pieces was found worth making");
-  // Joined into 12 MiB in one piece: now there is room.
+  // Joined into three pieces in one: now there is room.
   blocks.free(full[2]);
   fail_unless(blocks.worth_moving(sparse), "a move into a fuller block with room was not found worth making");
   // Made again, the range goes there.
   blocks.free(sparse);
-  const vkc::BlockRange moved = blocks.allocate(type, 6 * kMiB, kMiB, false);
+  const vkc::BlockRange moved = blocks.allocate(type, kLarger, kMiB, false);
   fail_unless(moved.memory == full.front().memory, "the range made again did not go to the fuller block");
   blocks.free(moved);
   for (size_t i = 0; i < full.size(); ++i)
     if (i < 1 || i > 3) blocks.free(full[i]);
+}
+GST_END_TEST;
+
+// Buffers of up to half a block share blocks (two of them fill one: a 4K NV12 frame shares, as it
+// did in the larger blocks before); a larger one gets memory of its own, freed at once.
+GST_START_TEST(test_half_a_block_shares_and_more_stands_alone) {
+  vktest::RequirePhysicalDevice();
+  std::string error;
+  auto device = vkc::Device::acquire(-1, error);
+  fail_unless(device != nullptr, "no device: %s", error.c_str());
+  const uint32_t type = any_memory_type(*device);
+  vkc::MemoryBlocks blocks(*device);
+  const std::atomic<uint64_t>& held = driver_holds(*device, type);
+  const uint64_t before = held;
+  constexpr vk::DeviceSize kBlock = vkc::MemoryBlocks::kBlockBytes;
+  constexpr vk::DeviceSize kHalf = vkc::MemoryBlocks::kSharedBytes;
+  fail_unless_equals_uint64(kHalf, kBlock / 2);
+  const vkc::BlockRange first = blocks.allocate(type, kHalf, kMiB, false);
+  const vkc::BlockRange second = blocks.allocate(type, kHalf, kMiB, false);
+  fail_unless(first.memory == second.memory, "two ranges of half a block did not share one");
+  fail_unless_equals_uint64(held - before, kBlock);
+  const vkc::BlockRange alone = blocks.allocate(type, kHalf + kMiB, kMiB, false);
+  fail_unless(alone.memory != first.memory, "a range of more than half a block went into a block");
+  fail_unless_equals_uint64(held - before, kBlock + kHalf + kMiB);
+  fail_if(blocks.free(alone), "memory of its own asked for a drain");
+  fail_unless_equals_uint64(held - before, kBlock);
+  blocks.free(first);
+  blocks.free(second);
 }
 GST_END_TEST;
 
@@ -146,6 +177,7 @@ static Suite* memory_blocks_suite() {
   TCase* tc = tcase_create("memory_blocks");
   tcase_set_timeout(tc, 60);
   tcase_add_test(tc, test_no_move_into_free_bytes_in_pieces);
+  tcase_add_test(tc, test_half_a_block_shares_and_more_stands_alone);
   tcase_add_test(tc, test_empty_blocks_go_back_one_at_a_time);
   tcase_add_test(tc, test_blocks_of_freed_buffers_go_back_to_the_driver);
   suite_add_tcase(suite, tc);

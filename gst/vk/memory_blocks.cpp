@@ -56,12 +56,12 @@ bool MemoryBlocks::place(Block& block, vk::DeviceSize size, vk::DeviceSize align
 }
 
 namespace {
-// Every buffer up to a quarter block goes into a block; larger ones get memory of their own. (Frames
+// Every buffer up to kSharedBytes goes into a block; larger ones get memory of their own. (Frames
 // with device-local memory of their own had one of two cases of 64 live chains at 1080p on the H200
 // fall behind for good: a vkAllocateMemory under the blocks' lock for every frame a pool makes;
 // pinned host memory frame by frame stalled every stream; docs/benchmarks/history.md.)
 bool in_blocks(vk::DeviceSize size) {
-  return size <= MemoryBlocks::kBlockBytes / 4;
+  return size <= MemoryBlocks::kSharedBytes;
 }
 
 // Host-visible buffers of a frame's size start on a 2 MiB boundary: the GPU read and wrote frames in
@@ -91,7 +91,7 @@ BlockRange MemoryBlocks::allocate(uint32_t type, vk::DeviceSize size, vk::Device
                 type,           alignment};
     }
   }
-  // A new block, made outside the lock: the driver takes milliseconds for 64 MiB (NVIDIA's pins host
+  // A new block, made outside the lock: the driver takes milliseconds for a block (NVIDIA's pins host
   // memory page by page), and every stream of the device places and gives back its buffers
   // meanwhile. (Under the lock, 64 live chains on the H200 had frames of every stream held 10-40 ms
   // at once while the start's pools were given back, run 149.) Two threads may each make one at

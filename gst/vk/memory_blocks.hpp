@@ -3,7 +3,7 @@
 // host memory page by page, and its allocations and frees serialize with other streams' work:
 // docs/benchmarks/history.md, "Pools start with two frames"), and a device allows a bounded number of
 // allocations (maxMemoryAllocationCount, 4 096 on many GPUs). Hundreds of streams each making and
-// freeing frames of a few megabytes make one allocation per 64 MiB instead of one per frame.
+// freeing frames of a few megabytes make one allocation per 32 MiB instead of one per frame.
 #pragma once
 
 #include <glib.h>
@@ -36,11 +36,17 @@ struct BlockRange {
 // Owned by the Device (Device::blocks()); thread-safe.
 class MemoryBlocks {
  public:
-  // Blocks are this large; a request of more than a quarter of it gets memory of its own.
-  static constexpr vk::DeviceSize kBlockBytes = 64ull << 20;
+  // Blocks are this large. NVIDIA's driver holds every stream's work while it frees one, for as long
+  // as the block is large: 180 live lumamax streams giving back their start's pools (H200, run 190)
+  // had a push-to-sink p99 of 4.80 ms and frames of up to 11.2 ms in 64 MiB blocks, 2.22 and 5.48 in
+  // 32 MiB; 64 live chains (run 191) 1.37 and 6.21 against 1.15 and 1.94.
+  static constexpr vk::DeviceSize kBlockBytes = 32ull << 20;
+  // A request of up to this much goes into a block; a larger one gets memory of its own. Half a
+  // block: the frames that shared the 64 MiB blocks before (a 4K NV12 frame, 12.4 MB) still share.
+  static constexpr vk::DeviceSize kSharedBytes = kBlockBytes / 2;
   // A block with no more than this in use gives its frames to fuller ones (worth_moving()). At a
   // quarter (and with copies that never moved), 64 live chains at 1080p kept 77-85 MiB of
-  // device-local blocks each for 27.6 MiB of frames (H200, docs/benchmarks.md).
+  // device-local blocks each for 27.6 MiB of frames (H200, 64 MiB blocks, docs/benchmarks.md).
   static constexpr vk::DeviceSize kSparseBytes = kBlockBytes * 3 / 4;
   // Moves a second on the device (worth_moving()), whatever the number of streams: each costs a
   // buffer made again, and a GPU that falls behind keeps blocks from filling. One a second per pool
