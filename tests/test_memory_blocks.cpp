@@ -3,6 +3,7 @@
 // alignment, has no room for it: made again, the buffer would land where it was, and be moved
 // again and again (docs/benchmarks.md: a chain across two GPUs spent twice the CPU that way).
 #include <atomic>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -37,15 +38,32 @@ const std::atomic<uint64_t>& driver_holds(const vkc::Device& device, uint32_t ty
                       : device.memory_held().allocated_host_visible;
 }
 
+// A device (lavapipe) with blocks of the test's own, in which nothing else allocates, of its first
+// memory type, and what the driver held of that type's kind before.
+struct OwnBlocks {
+  std::shared_ptr<vkc::Device> device = acquire();
+  const uint32_t type = any_memory_type(*device);
+  vkc::MemoryBlocks blocks{*device};
+  const std::atomic<uint64_t>& held = driver_holds(*device, type);
+  const uint64_t before = held;
+
+  static std::shared_ptr<vkc::Device> acquire() {
+    vktest::RequirePhysicalDevice();
+    std::string error;
+    auto device = vkc::Device::acquire(-1, error);
+    fail_unless(device != nullptr, "no device: %s", error.c_str());
+    return device;
+  }
+  // What the driver holds now beyond what it held before.
+  uint64_t added() const { return held - before; }
+};
+
 }  // namespace
 
 GST_START_TEST(test_no_move_into_free_bytes_in_pieces) {
-  vktest::RequirePhysicalDevice();
-  std::string error;
-  auto device = vkc::Device::acquire(-1, error);
-  fail_unless(device != nullptr, "no device: %s", error.c_str());
-  const uint32_t type = any_memory_type(*device);
-  vkc::MemoryBlocks blocks(*device);  // blocks of its own: nothing else allocates in them
+  OwnBlocks own;
+  vkc::MemoryBlocks& blocks = own.blocks;
+  const uint32_t type = own.type;
   // A block filled with 16 ranges of a sixteenth of it, then a range of one and a half sixteenths,
   // which opens a second block.
   constexpr vk::DeviceSize kPiece = vkc::MemoryBlocks::kBlockBytes / 16;
@@ -76,26 +94,21 @@ GST_END_TEST;
 // Buffers of up to half a block share blocks (two of them fill one: a 4K NV12 frame shares, as it
 // did in the larger blocks before); a larger one gets memory of its own, freed at once.
 GST_START_TEST(test_half_a_block_shares_and_more_stands_alone) {
-  vktest::RequirePhysicalDevice();
-  std::string error;
-  auto device = vkc::Device::acquire(-1, error);
-  fail_unless(device != nullptr, "no device: %s", error.c_str());
-  const uint32_t type = any_memory_type(*device);
-  vkc::MemoryBlocks blocks(*device);
-  const std::atomic<uint64_t>& held = driver_holds(*device, type);
-  const uint64_t before = held;
+  OwnBlocks own;
+  vkc::MemoryBlocks& blocks = own.blocks;
+  const uint32_t type = own.type;
   constexpr vk::DeviceSize kBlock = vkc::MemoryBlocks::kBlockBytes;
   constexpr vk::DeviceSize kHalf = vkc::MemoryBlocks::kSharedBytes;
   fail_unless_equals_uint64(kHalf, kBlock / 2);
   const vkc::BlockRange first = blocks.allocate(type, kHalf, kMiB, false);
   const vkc::BlockRange second = blocks.allocate(type, kHalf, kMiB, false);
   fail_unless(first.memory == second.memory, "two ranges of half a block did not share one");
-  fail_unless_equals_uint64(held - before, kBlock);
+  fail_unless_equals_uint64(own.added(), kBlock);
   const vkc::BlockRange alone = blocks.allocate(type, kHalf + kMiB, kMiB, false);
   fail_unless(alone.memory != first.memory, "a range of more than half a block went into a block");
-  fail_unless_equals_uint64(held - before, kBlock + kHalf + kMiB);
+  fail_unless_equals_uint64(own.added(), kBlock + kHalf + kMiB);
   fail_if(blocks.free(alone), "memory of its own asked for a drain");
-  fail_unless_equals_uint64(held - before, kBlock);
+  fail_unless_equals_uint64(own.added(), kBlock);
   blocks.free(first);
   blocks.free(second);
 }
@@ -105,42 +118,37 @@ GST_END_TEST;
 // driver holds the GPU's work while it frees, and a burst of frees held every stream's frames at
 // once (runs 149-152). The times are given, not waited for.
 GST_START_TEST(test_empty_blocks_go_back_one_at_a_time) {
-  vktest::RequirePhysicalDevice();
-  std::string error;
-  auto device = vkc::Device::acquire(-1, error);
-  fail_unless(device != nullptr, "no device: %s", error.c_str());
-  const uint32_t type = any_memory_type(*device);
-  vkc::MemoryBlocks blocks(*device);
-  const std::atomic<uint64_t>& held = driver_holds(*device, type);
-  const uint64_t before = held;
+  OwnBlocks own;
+  vkc::MemoryBlocks& blocks = own.blocks;
+  const uint32_t type = own.type;
   constexpr vk::DeviceSize kBlock = vkc::MemoryBlocks::kBlockBytes;
   // Four blocks, each filled by four ranges of a quarter block.
   std::vector<vkc::BlockRange> ranges;
   for (int i = 0; i < 16; ++i) ranges.push_back(blocks.allocate(type, kBlock / 4, kMiB, false));
-  fail_unless_equals_uint64(held - before, 4 * kBlock);
+  fail_unless_equals_uint64(own.added(), 4 * kBlock);
   // All given back: every block stays, and one free asks for a drain.
   int asked = 0;
   for (const vkc::BlockRange& r : ranges) asked += blocks.free(r);
   fail_unless_equals_int(asked, 1);
-  fail_unless_equals_uint64(held - before, 4 * kBlock);
+  fail_unless_equals_uint64(own.added(), 4 * kBlock);
   // The drains free one block each, a gap apart, until only the spare is left.
   constexpr int64_t kGap = vkc::MemoryBlocks::kDriverFreeGapUs;
   const int64_t t0 = g_get_monotonic_time();
   fail_unless(blocks.drain(t0), "the first drain found no more blocks to free");
-  fail_unless_equals_uint64(held - before, 3 * kBlock);
+  fail_unless_equals_uint64(own.added(), 3 * kBlock);
   fail_unless(blocks.drain(t0 + kGap - 1), "a drain within the gap found no more blocks to free");
-  fail_unless_equals_uint64(held - before, 3 * kBlock);
+  fail_unless_equals_uint64(own.added(), 3 * kBlock);
   fail_unless(blocks.drain(t0 + kGap), "the second drain found no more blocks to free");
-  fail_unless_equals_uint64(held - before, 2 * kBlock);
+  fail_unless_equals_uint64(own.added(), 2 * kBlock);
   fail_if(blocks.drain(t0 + 2 * kGap), "the last drain found more blocks to free");
-  fail_unless_equals_uint64(held - before, kBlock);
+  fail_unless_equals_uint64(own.added(), kBlock);
   fail_if(blocks.drain(t0 + 3 * kGap), "the spare block was to be freed");
-  fail_unless_equals_uint64(held - before, kBlock);
+  fail_unless_equals_uint64(own.added(), kBlock);
   // A block beyond the full spare, emptied, is the only empty one: it stays, asking for nothing.
   // The spare emptied then is one too many, and asks for a drain.
   std::vector<vkc::BlockRange> quarters;
   for (int i = 0; i < 5; ++i) quarters.push_back(blocks.allocate(type, kBlock / 4, kMiB, false));
-  fail_unless_equals_uint64(held - before, 2 * kBlock);
+  fail_unless_equals_uint64(own.added(), 2 * kBlock);
   fail_if(blocks.free(quarters[4]), "a free that left one empty block asked for a drain");
   for (int i = 0; i < 3; ++i)
     fail_if(blocks.free(quarters[size_t(i)]), "a free that emptied no block asked for a drain");
@@ -152,10 +160,7 @@ GST_END_TEST;
 // with no other call (a stream that gave back its burst's frames, then runs steadily, makes and
 // frees nothing more).
 GST_START_TEST(test_blocks_of_freed_buffers_go_back_to_the_driver) {
-  vktest::RequirePhysicalDevice();
-  std::string error;
-  auto device = vkc::Device::acquire(-1, error);
-  fail_unless(device != nullptr, "no device: %s", error.c_str());
+  auto device = OwnBlocks::acquire();  // the device's own blocks, which buffers use
   constexpr vk::DeviceSize kBlock = vkc::MemoryBlocks::kBlockBytes;
   const vkc::MemoryHeld& held = device->memory_held();
   auto driver_holds = [&] { return held.allocated_device_local + held.allocated_host_visible; };
