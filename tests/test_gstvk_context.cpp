@@ -20,7 +20,6 @@ using gstvk_test::GstMinor;
 using gstvk_test::Library;
 using vkc::gstvk::GstVulkanLibrary;
 
-constexpr GstClockTime kTimeout = 30 * GST_SECOND;
 constexpr const char* kDeviceContext = "gst.vulkan.device";
 
 // The device that a CONTEXT query for "gst.vulkan.device" sent to `element`'s pad `pad` gives (a new
@@ -46,7 +45,8 @@ void SetStateAndWait(GstElement* pipeline, GstState state, const char* what) {
   gst_element_set_state(pipeline, state);
   GstState now = GST_STATE_VOID_PENDING;
   fail_unless(
-      gst_element_get_state(pipeline, &now, nullptr, kTimeout) == GST_STATE_CHANGE_SUCCESS && now == state,
+      gst_element_get_state(pipeline, &now, nullptr, gstvk_test::kFrameWait) == GST_STATE_CHANGE_SUCCESS &&
+          now == state,
       "%s did not reach %s", what, gst_element_state_get_name(state));
 }
 
@@ -150,7 +150,7 @@ GST_START_TEST(test_no_vulkan_element_no_context) {
   gst_element_set_state(pipeline, GST_STATE_PLAYING);
   for (;;) {
     GstMessage* message =
-        gst_bus_timed_pop_filtered(bus, kTimeout,
+        gst_bus_timed_pop_filtered(bus, gstvk_test::kFrameWait,
                                    GstMessageType(GST_MESSAGE_NEED_CONTEXT | GST_MESSAGE_HAVE_CONTEXT |
                                                   GST_MESSAGE_EOS | GST_MESSAGE_ERROR));
     fail_unless(message != nullptr, "no EOS");

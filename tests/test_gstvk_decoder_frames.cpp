@@ -212,7 +212,7 @@ void RunFrames(const std::string& head, const std::string& element, const std::s
   }
   gst_app_src_end_of_stream(GST_APP_SRC(src));
   for (size_t i = 0; i < frames.size(); ++i) {
-    GstSample* sample = gst_app_sink_try_pull_sample(GST_APP_SINK(sink), 30 * GST_SECOND);
+    GstSample* sample = gst_app_sink_try_pull_sample(GST_APP_SINK(sink), gstvk_test::kFrameWait);
     fail_unless(sample != nullptr, "%s: no frame %zu out", description.c_str(), i);
     // An analysis passes the decoder's frame on in its image (not read here: the CPU does not map it); a
     // filter's output, for the appsink, is in system memory.
@@ -223,7 +223,7 @@ void RunFrames(const std::string& head, const std::string& element, const std::s
       run.outputs.push_back(vktest::VisibleBytes(info, gst_sample_get_buffer(sample)));
     gst_sample_unref(sample);
   }
-  GstMessage* end = vktest::WaitForErrorOrEos(pipeline, 30 * GST_SECOND);
+  GstMessage* end = vktest::WaitForErrorOrEos(pipeline, gstvk_test::kFrameWait);
   fail_unless(end && GST_MESSAGE_TYPE(end) == GST_MESSAGE_EOS, "%s: %s", description.c_str(),
               end ? vktest::Describe(end).c_str() : "no EOS");
   gst_message_unref(end);

@@ -295,7 +295,7 @@ GstVulkanQueue* AnsweredQueue(GstElement* element) {
 // Sets `pipeline` playing and returns its EOS or ERROR message, failing unless it is `expected` within 30 s.
 static GstMessage* PlayUntil(GstElement* pipeline, GstMessageType expected) {
   gst_element_set_state(pipeline, GST_STATE_PLAYING);
-  GstMessage* message = vktest::WaitForErrorOrEos(pipeline, 30 * GST_SECOND);
+  GstMessage* message = vktest::WaitForErrorOrEos(pipeline, gstvk_test::kFrameWait);
   fail_unless(message && GST_MESSAGE_TYPE(message) == expected, "no %s: %s",
               gst_message_type_get_name(expected),
               message ? vktest::Describe(message).c_str() : "nothing within 30 s");

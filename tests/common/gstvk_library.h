@@ -11,6 +11,14 @@
 
 namespace gstvk_test {
 
+// How long a test on GStreamer's Vulkan device waits for a frame or the end of its stream: longer
+// than the frame timeout its suite gives the plugin (GST_VKCOMPUTE_FRAME_TIMEOUT_MS=120000,
+// tests/meson.build), since GStreamer's instance turns the GPU-assisted checks on and lavapipe's
+// first frames then take seconds each; so a frame that never completes ends as the plugin's error,
+// not as the wait's. (At 30 s, two of these suites gave up on a busy 2-core machine while the plugin
+// was still within its timeout.)
+constexpr GstClockTime kFrameWait = 150 * GST_SECOND;
+
 inline const vkc::gstvk::GstVulkanLibrary& Library() {
   std::string why;
   const vkc::gstvk::GstVulkanLibrary* library = vkc::gstvk::gst_vulkan_library(why);
