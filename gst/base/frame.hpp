@@ -37,6 +37,8 @@ struct Frame {
   // Set by an analysis's begin_frame() (attach-meta): the frame, passed through or copied, leaves
   // only once complete() has attached its results to frame.outbuf.
   bool leaves_with_results = false;
+  // Its commands wait for all earlier work on the compute queue (order_after_earlier_work()).
+  bool after_earlier_work = false;
 };
 
 // How the GPU reaches an input buffer's bytes, in order of preference. The CPU copies a frame

@@ -1,24 +1,32 @@
-// The barriers the base class records around each frame's work, for every element alike: before
-// it, after all earlier work on the device's compute queue; after it, towards the CPU's reads. The
-// frame stream records them (framestream.cpp), and so does the device-resident timing
-// (residenttiming.hpp), so that what it times is a frame as a stream records it.
+// The barrier a frame's work may need before it: after all earlier work on the device's compute
+// queue, which every element's kernels share. Recorded only where the frame must wait: a barrier
+// waits for everything before it on the queue, so one before every frame kept independent frames
+// (a stream's, the device's other streams') from overlapping on the GPU; 16 frames of lumamax
+// recorded back to back took 13.0 us each with it and 5.4 without (docs/benchmarks.md).
+//
+// A frame waits when
+// - its input in device memory may still be being written there (the element upstream's frame:
+//   vkc::write_may_be_running()), or its commands copied the input into the slot themselves;
+// - its output in device memory may still be being written by an earlier frame of this element
+//   (a buffer that came back to the pool before the GPU was done with it);
+// - it uses buffers shared with other frames on the device (vkc::SharedScratch: morph's working
+//   images), which the operation says by calling order_after_earlier_work() itself.
+// Nothing else needs it: a reader holds the buffers it reads until its work is done (so the pool
+// hands them to a writer only afterwards), a ring slot is recorded again only once its earlier
+// frame is done, uploads and CUDA's copies are waited for by semaphores, and the CPU's reads are
+// made visible at the end of each submission (vk/host_tail.hpp).
+//
+// The frame stream (framestream.cpp) and the device-resident timing (residenttiming.hpp) both
+// record it, so that what the timing measures is a frame as a stream records it.
 #pragma once
 
-#include "vk/commands.hpp"
+#include "frame.hpp"
 
 namespace vkc {
 
-// Orders a frame's commands after every command submitted before on the device's compute queue,
-// which every element's kernels share: a frame in device memory was written by the element
-// upstream's work, and the output buffers written here may still be read by the work of the
-// element downstream. Both are ahead in the queue: the input's write because binding it sent the
-// batch that held it (vkc::order_after_write()), the earlier reads because their frames hold the
-// buffers until they are done. So the queue's order and this barrier suffice: no CPU wait. (The copy
-// queues touch only a slot's own copies and host memory, ordered by the slot's semaphores:
-// vkc::ChainEnds.)
-void record_after_earlier_work(Commands cmd);
-
-// Makes the kernels' writes to host-visible memory visible to the CPU once the frame is done.
-void record_to_host(Commands cmd);
+// Orders the frame's commands recorded from now on after every command submitted before on the
+// compute queue, once per frame (Frame::after_earlier_work). The input's write is ahead in the
+// queue: binding it sent the batch that held it (vkc::order_after_write()).
+void order_after_earlier_work(Frame& frame);
 
 }  // namespace vkc

@@ -363,8 +363,25 @@ void FrameStream::stage_input(Frame& frame) {
   frame.in = copy;
 }
 
+// The barrier after earlier work that the frame needs (framebarriers.hpp): for an input in device
+// memory that may still be being written, for copies of the input that its own commands made, and for
+// an output buffer of ours whose last write may still run.
+bool FrameStream::follows_earlier_work(const Frame& frame, const InputBinding& input) const {
+  switch (input.path()) {
+    case InputPath::kGathered:
+    case InputPath::kVulkanImage: return true;
+    case InputPath::kDevice:
+      if (write_may_be_running(gst_buffer_peek_memory(frame.inbuf, 0), *device_)) return true;
+      break;
+    default: break;
+  }
+  return frame.outbuf && frame.out.device_local && gst_buffer_n_memory(frame.outbuf) == 1 &&
+         write_may_be_running(gst_buffer_peek_memory(frame.outbuf, 0), *device_);
+}
+
 // A frame in several memories (InputBinding::record_gather()) is copied by the GPU into the slot's
-// input copy, before the frame's start barrier, which orders the copies before the kernels.
+// input copy, before the frame's start barrier (follows_earlier_work()), which orders the copies
+// before the kernels.
 void FrameStream::gather_input(Frame& frame, const InputBinding& input) {
   if (input.path() != InputPath::kGathered) return;
   frame.in.buffer = copies_->input_copy(frame.slot, gst_buffer_get_size(frame.inbuf));
@@ -379,7 +396,7 @@ bool FrameStream::record_and_submit(Frame& frame, const InputBinding& input, boo
   if (input.path() == InputPath::kVulkanImage && !record_vulkan_read(frame, error)) return false;
   gather_input(frame, input);
   ChainEnds ends(*ring_, *copies_, in_info_, out_info_, frame);
-  record_after_earlier_work(frame.cmd);
+  if (follows_earlier_work(frame, input)) order_after_earlier_work(frame);
   // The GPU time of a frame starts once the earlier work it waited for is done: in a chain, an
   // element's time is its own, not its upstream's too.
   ring_->start_timing(frame.slot);
@@ -391,10 +408,7 @@ bool FrameStream::record_and_submit(Frame& frame, const InputBinding& input, boo
   if (vulkan_output && vulkan_outputs_->on_gpu())
     vulkan_outputs_->record_write(frame.slot, frame.cmd, *ring_);
   // The CPU reads an analysis's results, and an output the kernels wrote in host memory, once the
-  // frame is done. (A downloaded output is made visible by the download; one in device memory is
-  // never read by the CPU here.)
-  if (operation_.mode() != Mode::kFilter || (frame.outbuf && !frame.out.device_local))
-    record_to_host(frame.cmd);
+  // frame is done: the submission's last command buffer makes them visible (vk/host_tail.hpp).
   ends.download();
   // The chain's last element sends the batch with its own work in it.
   const bool joins_batch = out_device_ && owner_.output_joins_batch();

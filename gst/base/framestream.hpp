@@ -5,9 +5,10 @@
 //   submit(frame)      reserve a ring slot (FrameScheduler: waits only while every slot is busy),
 //                      bind the input (frame.hpp: device memory ordered after its write, our host
 //                      memory, an import, a gather or a staging copy), take an output buffer
-//                      (Owner::acquire_output()), record the barrier after earlier work, the upload
-//                      (ChainEnds), an analysis's copy into its output, the operation's begin_frame(),
-//                      the input staging, its record(), the barrier to the host and the download,
+//                      (Owner::acquire_output()), record the barrier after earlier work where the
+//                      frame needs it (framebarriers.hpp), the upload (ChainEnds), an analysis's copy
+//                      into its output, the operation's begin_frame(), the input staging, its
+//                      record() and the download,
 //                      then submit (joining the thread's batch when the output goes straight into
 //                      another element of ours) and mark an output in device memory with the point
 //                      where its write ends. That output leaves at once; the frame goes to the
@@ -135,6 +136,7 @@ class FrameStream {
   void record_analysis_output(Frame& frame);
   void stage_input(Frame& frame);
   void gather_input(Frame& frame, const InputBinding& input);
+  bool follows_earlier_work(const Frame& frame, const InputBinding& input) const;
   // A finished output in host memory: sends this thread's batch first (the push may block).
   GstFlowReturn push_output(GstBuffer* out);
   GstFlowReturn push_held();

@@ -147,8 +147,12 @@ bool run_and_wait(CommandRing& ring, Record record, std::string& error) {
   return false;
 }
 
-// Every frame through every step, as streams record them: the barrier after earlier work, the
-// element's own begin_frame() and record(), an analysis's barrier towards the CPU's reads.
+// Every frame through every step, as streams record them (framebarriers.hpp): the barrier after
+// earlier work where a stream's frame needs it, the element's own begin_frame() and record(). A
+// step's input written by the step before waits for it, as a frame in device memory whose write
+// may still run; and where frame i takes the ring slot of frame i - 4, it waits for that frame, as a
+// stream's CPU waits before it records a slot again: a stream keeps at most that many frames in
+// flight.
 bool record_frames(Commands cmd, std::vector<Step>& steps, const std::vector<Stage>& stages, guint n_frames,
                    GstBuffer* inbuf, std::string& error) {
   for (guint i = 0; i < n_frames; ++i) {
@@ -161,7 +165,8 @@ bool record_frames(Commands cmd, std::vector<Step>& steps, const std::vector<Sta
       if (!step.analysis) frame.out = stages[stage + 1].layout(i);
       frame.inbuf = inbuf;
       gst_segment_init(&frame.segment, GST_FORMAT_TIME);
-      record_after_earlier_work(cmd);
+      const bool slot_again = i > 0 && frame.slot == 0 && &step == &steps.front();
+      if (stage > 0 || slot_again) order_after_earlier_work(frame);
       GError* frame_error = nullptr;
       if (!step.operation->begin_frame(*step.state, frame, &frame_error) ||
           !step.operation->record(*step.state, frame, &frame_error)) {
@@ -169,7 +174,6 @@ bool record_frames(Commands cmd, std::vector<Step>& steps, const std::vector<Sta
         g_clear_error(&frame_error);
         return false;
       }
-      if (step.analysis) record_to_host(cmd);
       if (!step.analysis) ++stage;
     }
   }

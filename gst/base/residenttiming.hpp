@@ -1,8 +1,10 @@
 // The GPU time of elements' work on frames already in device memory, recorded back to back in one
 // command buffer: what a kernel costs where no link, no upload and no lone launch hides it (a frame
 // from a decoder, a chain's middle). The elements record their own work (their configure(),
-// begin_frame() and record()), with the barriers the base class records around every frame
-// (framebarriers.hpp), so the time is theirs as a stream records it.
+// begin_frame() and record()), with the barriers a stream's frames need (framebarriers.hpp), so the
+// time is theirs as a stream records it, its frames in one submission (as the frames of one batch
+// are: a stream whose frames each go alone also pays, per frame, the queue's gap between
+// submissions).
 //
 // For vkcompute-bench (--resident) and the suite, not for applications: the plugin exports one C
 // function, found through GStreamer's registry (load_time_resident()), so that the caller needs

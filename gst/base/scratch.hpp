@@ -2,12 +2,12 @@
 // compute queue (morph's working images, the device copy of an analysis element's input), shared
 // by every element instance and stream on the device that asks for the same name and size.
 //
-// Sharing is safe because every frame's commands begin with a barrier that orders them after all
-// work submitted earlier to the compute queue (computefilter.cpp, record_after_earlier_work):
-// frames of all elements already run one after the other there, so no two frames use a scratch
-// buffer at once, and a frame's writes to it never overtake an earlier frame's reads. Work on the
-// copy queues is not ordered by that barrier: buffers that uploads or downloads touch stay with
-// their ring slot (vkc::SlotCopies).
+// Sharing is safe because a frame that uses them records, before its first use, the barrier that
+// orders its commands after all work submitted earlier to the compute queue
+// (vkc::order_after_earlier_work()): frames that use them run one after the other there, so no two
+// use a scratch buffer at once, and a frame's writes to it never overtake an earlier frame's reads.
+// Work on the copy queues is not ordered by that barrier: buffers that uploads or downloads touch
+// stay with their ring slot (vkc::SlotCopies).
 //
 // One stream of 1080p frames thus holds no working images of its own: the device holds one set per
 // size, however many streams use it.

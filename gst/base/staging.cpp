@@ -77,7 +77,17 @@ FrameLayout SlotCopies::output_copy(uint32_t slot, Commands cmd, const GstVideoI
   bool created = false;
   FrameLayout copy =
       moved(slot, outputs_, "vkcompute output copy", info, layout, GST_VIDEO_MAX_PLANES, created);
-  if (created) cmd.fillBuffer(copy.buffer, 0, VK_WHOLE_SIZE, 0);
+  if (created) {
+    // Once per slot: the kernels, or an analysis's copy of its input, write it next.
+    cmd.fillBuffer(copy.buffer, 0, VK_WHOLE_SIZE, 0);
+    vk::MemoryBarrier filled{
+        .srcAccessMask = vk::AccessFlagBits::eTransferWrite,
+        .dstAccessMask = vk::AccessFlagBits::eShaderRead | vk::AccessFlagBits::eShaderWrite |
+                         vk::AccessFlagBits::eTransferRead | vk::AccessFlagBits::eTransferWrite};
+    cmd.pipelineBarrier(vk::PipelineStageFlagBits::eTransfer,
+                        vk::PipelineStageFlagBits::eComputeShader | vk::PipelineStageFlagBits::eTransfer, {},
+                        filled, nullptr, nullptr);
+  }
   return copy;
 }
 

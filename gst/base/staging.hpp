@@ -32,7 +32,7 @@ class SlotCopies {
   vk::Buffer input_copy(uint32_t slot, vk::DeviceSize bytes);
   // `layout` moved into the slot's output copy with the same strides. A new copy is zeroed by a
   // fill recorded into `cmd`, so that its row padding, which no kernel writes, reads the same in
-  // every run: the caller orders the fill before the kernels.
+  // every run; a barrier after it orders the fill before the kernels.
   FrameLayout output_copy(uint32_t slot, Commands cmd, const GstVideoInfo& info, const FrameLayout& layout);
 
  private:
@@ -68,10 +68,11 @@ class SlotCopies {
 // memory, output in host memory) the kernels write the slot's output copy, downloaded after them.
 class ChainEnds {
  public:
-  // Before the frame's start barrier, which orders the fill of a new output copy before the kernels.
+  // Before the kernels: a new output copy is filled, with its own barrier.
   ChainEnds(CommandRing& ring, SlotCopies& copies, const GstVideoInfo& in_info, const GstVideoInfo& out_info,
             Frame& frame);
-  // After the start barrier: the head's upload; frame.in is then the input copy.
+  // After the start barrier, if any: the head's upload (on a copy queue, which the frame's compute work
+  // waits for); frame.in is then the input copy.
   void upload();
   // After the kernels: the tail's download, whose writes the CPU sees once the fence signals.
   // frame.out is the output buffer's own layout again.

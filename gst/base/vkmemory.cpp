@@ -83,22 +83,25 @@ GstMemory* allocator_alloc(GstAllocator* allocator, gsize size, GstAllocationPar
   gsize align = params->align | gst_memory_alignment;
   gsize maxsize = params->prefix + size + params->padding + align;
   std::unique_ptr<vkc::Buffer> buffer;
+  std::shared_ptr<const vkc::SubmitPoint> zero_fill;
   try {
     buffer = self->device_local ? vkc::Buffer::create_device(*self->device, maxsize, "vkcompute device frame")
                                 : vkc::Buffer::create_host(*self->device, maxsize, "vkcompute frame");
     // Zeroed like host memory (vk/memory.hpp): row padding that no kernel writes reads the same in
     // every run, wherever the frame is copied or mapped later. Without waiting: only work on the
     // compute queue touches device frames (kernels, and the copies of CPU maps), and it is all
-    // submitted after this, each frame's commands behind a barrier from earlier transfer writes.
-    // A wait here waited for every stream's frames queued on the GPU: a pool that grew under load
-    // stalled its stream for the whole backlog.
+    // submitted after this; the fill is the memory's first write (its point, set below), which
+    // the first kernels to touch it wait for with a barrier (framebarriers.hpp). A wait here waited
+    // for every stream's frames queued on the GPU: a pool that grew under load stalled its stream for
+    // the whole backlog.
     if (self->device_local) {
       const vkc::Buffer& zeroed = *buffer;
-      vkc::release_after_gpu(vkc::submit_commands(*self->device, "vkcompute zero frame",
-                                                  [&](vkc::Commands cmd) {
-                                                    cmd.fillBuffer(zeroed.handle(), 0, VK_WHOLE_SIZE, 0);
-                                                  }),
-                             nullptr);
+      std::unique_ptr<vkc::CommandRing> fill =
+          vkc::submit_commands(*self->device, "vkcompute zero frame", [&](vkc::Commands cmd) {
+            cmd.fillBuffer(zeroed.handle(), 0, VK_WHOLE_SIZE, 0);
+          });
+      zero_fill = fill->compute_point(0);
+      vkc::release_after_gpu(std::move(fill), nullptr);
     }
   } catch (const std::exception& e) {
     GST_ERROR_OBJECT(allocator, "cannot allocate %" G_GSIZE_FORMAT " bytes of %s Vulkan memory: %s", maxsize,
@@ -111,6 +114,7 @@ GstMemory* allocator_alloc(GstAllocator* allocator, gsize size, GstAllocationPar
   gsize offset = ((base + params->prefix + align) & ~uintptr_t(align)) - base;
   auto* mem = memory_wrap(allocator, nullptr, buffer.release(),
                           self->device_local ? new DeviceSide() : nullptr, maxsize, align, offset, size);
+  if (zero_fill) gst_vkcompute_memory_set_written(GST_MEMORY_CAST(mem), std::move(zero_fill));
   return GST_MEMORY_CAST(mem);
 }
 
@@ -263,6 +267,13 @@ vkc::Completion vkc::order_after_write(GstMemory* mem, const Device& device, uin
   // On another queue, or another device: the CPU waits, as a map must anyway.
   vkc::batch::flush();
   return vkc::wait_points(written->timeline.device(), {written.get()}, timeout_ns);
+}
+
+bool vkc::write_may_be_running(GstMemory* mem, const Device& device) {
+  std::shared_ptr<const vkc::SubmitPoint> written = written_point(mem);
+  if (!written || &written->timeline != &device.timeline(vkc::QueueRole::kCompute)) return false;
+  const uint64_t value = written->value.load(std::memory_order_acquire);
+  return value == 0 || value > written->timeline.seen();
 }
 
 GstAllocator* gst_vkcompute_allocator_new(std::shared_ptr<vkc::Device> device) {

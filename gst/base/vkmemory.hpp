@@ -49,9 +49,14 @@ namespace vkc {
 // Orders what the calling thread submits to `device`'s compute queue from now on after the GPU's
 // last write to `mem` (nothing to do unless it is device-local memory of ours): a write still in
 // another thread's batch is sent now (batch::submit()); one on the same compute queue is then ahead
-// in the queue, and the reader's barrier after earlier work makes it visible. A write on another
-// queue or device is waited for by the CPU, up to `timeout_ns`. kDone when ordered.
+// in the queue, and the reader's barrier after earlier work (write_may_be_running()) makes it visible. A
+// write on another queue or device is waited for by the CPU, up to `timeout_ns`. kDone when ordered.
 Completion order_after_write(GstMemory* mem, const Device& device, uint64_t timeout_ns);
+// Whether the GPU's last write to `mem` (device-local memory of ours) was on `device`'s compute queue
+// and may not be done yet: not yet submitted, or beyond what a read of the queue's timeline last
+// found reached (no driver call). Work that touches `mem` then orders itself after it with a barrier
+// (framebarriers.hpp).
+bool write_may_be_running(GstMemory* mem, const Device& device);
 }  // namespace vkc
 
 // Whether `mem`, memory of ours of either kind, sits in a memory block that is not nearly full, which a

@@ -34,10 +34,9 @@ std::shared_ptr<const LutData> load_lut(const std::string& path, lut::PngKind pn
 
 // The device-local copies of the tables frames use. A table is on the device once for every lut
 // of the process that uses it (load_lut() shares the table, this its copy). A new copy is uploaded
-// by a submission of its own on the compute queue, made before any frame can use it: every frame
-// recorded after it is submitted after it, and begins with a barrier after earlier work, so no
-// stream waits for an upload. (An upload inside the first frame's command buffer, as before, could
-// reach the GPU after another element's frame that found the copy.) Each ring slot keeps the copy
+// on a copy queue and waited for before any frame can use it (lut_table.cpp). (An upload inside the
+// first frame's command buffer, as before, could reach the GPU after another element's frame that
+// found the copy.) Each ring slot keeps the copy
 // its last frame used until the slot is recorded again, after that frame has completed.
 class LutTables {
  public:

@@ -2,6 +2,7 @@
 #include "device.hpp"
 
 #include "batch.hpp"
+#include "host_tail.hpp"
 #include "kernel_cache.hpp"
 #include "memory_blocks.hpp"
 
@@ -466,6 +467,7 @@ Device::Device(std::shared_ptr<Instance> instance, vk::raii::PhysicalDevice phys
   queues_[size_t(QueueRole::kCompute)] = {compute_family, *device_.getQueue(compute_family, 0), &locks_[0],
                                           timelines_[0].get()};
   families_ = {compute_family};
+  host_tail_ = std::make_unique<HostTail>(device_, compute_family);
   for (QueueRole role : {QueueRole::kUpload, QueueRole::kDownload}) {
     if (transfer_queues == 0) {
       queues_[size_t(role)] = queues_[size_t(QueueRole::kCompute)];
@@ -506,6 +508,7 @@ Device::Device(std::shared_ptr<Instance> instance, vk::raii::PhysicalDevice phys
   const Queue queue{foreign.queue_family, vk::Queue(foreign.queue), &locks_[0], timelines_[0].get()};
   for (Queue& role : queues_) role = queue;
   families_ = {foreign.queue_family};
+  host_tail_ = std::make_unique<HostTail>(device_, foreign.queue_family);
   foreign_ = std::make_shared<ForeignDevice>(std::move(foreign));
   GST_INFO(
       "adopted a Vulkan device of another library on %s (device %d, queue family %u, subgroup size %u, "
@@ -535,6 +538,7 @@ Device::~Device() {
   }
   kernels_.reset();
   blocks_.reset();
+  host_tail_.reset();
   for (auto& timeline : timelines_) timeline.reset();
   if (adopted()) {
     device_.release();
@@ -554,8 +558,19 @@ std::shared_ptr<const SubmitPoint> Device::submit(const vk::SubmitInfo& info, vk
 uint64_t Device::submit_now(const vk::SubmitInfo& info, vk::Fence fence, QueueRole role, const char* label,
                             uint32_t others) const {
   const Queue& q = queue(role);
+  if (role != QueueRole::kCompute) {
+    std::lock_guard<QueueLock> guard(*q.lock);
+    return q.timeline->submit(q.handle, info, fence, label, others);
+  }
+  // Compute work ends with the barrier towards the host (host_tail.hpp).
+  std::vector<vk::CommandBuffer> commands(info.pCommandBuffers,
+                                          info.pCommandBuffers + info.commandBufferCount);
+  commands.push_back(host_tail_->commands());
+  vk::SubmitInfo with_tail = info;
+  with_tail.commandBufferCount = uint32_t(commands.size());
+  with_tail.pCommandBuffers = commands.data();
   std::lock_guard<QueueLock> guard(*q.lock);
-  return q.timeline->submit(q.handle, info, fence, label, others);
+  return q.timeline->submit(q.handle, with_tail, fence, label, others);
 }
 
 void Device::hurry(std::thread::id thread, bool on) const {

@@ -45,6 +45,7 @@ struct DeviceFeatures {
 class Instance;
 class KernelCache;
 class MemoryBlocks;
+class HostTail;
 
 // How many Vulkan instances the process has made: ours (one, kept until exit) and other libraries'
 // (GStreamer's, which come and go). The loader loads the driver with each one (and unloads it when
@@ -273,6 +274,7 @@ class Device {
   mutable std::atomic<uint64_t> released_{0};
   std::unique_ptr<KernelCache> kernels_;  // after device_: destroyed before it
   std::unique_ptr<MemoryBlocks> blocks_;  // after device_: freed before it
+  std::unique_ptr<HostTail> host_tail_;   // after device_: the compute queue's (host_tail.hpp)
 };
 
 }  // namespace vkc

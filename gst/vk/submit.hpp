@@ -161,7 +161,7 @@ class CommandRing {
 
 // Records `commands` (transfers) into a command buffer of its own and submits it on `device`'s
 // compute queue, ordered after every command submitted there before and made visible to the host
-// and to every later frame (each frame's commands begin with a barrier after earlier work). Returns
+// (and to later work once the CPU has seen it done). Returns
 // the ring, whose slot 0 is the submission: hand it to release_after_gpu() with what the commands
 // use, or wait on it.
 template <typename Record>
