@@ -9,6 +9,9 @@
 //   vkc::write_may_be_running()), or its commands copied the input into the slot themselves;
 // - its output in device memory may still be being written by an earlier frame of this element
 //   (a buffer that came back to the pool before the GPU was done with it);
+//   in both cases unless a barrier that the same thread submitted after that write already orders it
+//   (waits_for_write()): in a chain, the first analysis after morph waits for morph's frame, and the
+//   analyses and rgb2yuv after it, which read the same frame, do not wait again;
 // - it uses buffers shared with other frames on the device (vkc::SharedScratch: morph's working
 //   images), which the operation says by calling order_after_earlier_work() itself.
 // Nothing else needs it: a reader holds the buffers it reads until its work is done (so the pool
@@ -21,8 +24,20 @@
 #pragma once
 
 #include "frame.hpp"
+#include "vkmemory.hpp"
 
 namespace vkc {
+
+// Whether a frame that reads or writes `mem` must wait for the GPU's last write to it: the write may
+// still run (vkc::write_may_be_running()) and no barrier after earlier work that this thread
+// submitted to `device` after it orders it (a thread's submissions reach the queue in the order it
+// makes them, through its batch too).
+bool waits_for_write(GstMemory* mem, const Device& device);
+
+// Notes `frame` as submitted to `device`'s compute queue by this thread (its barrier, if it
+// recorded one); returns the frame's place, for the memory it writes
+// (gst_vkcompute_memory_set_written()).
+WriteOrder note_submitted(const Device& device, const Frame& frame);
 
 // Orders the frame's commands recorded from now on after every command submitted before on the
 // compute queue, once per frame (Frame::after_earlier_work). The input's write is ahead in the

@@ -371,12 +371,12 @@ bool FrameStream::follows_earlier_work(const Frame& frame, const InputBinding& i
     case InputPath::kGathered:
     case InputPath::kVulkanImage: return true;
     case InputPath::kDevice:
-      if (write_may_be_running(gst_buffer_peek_memory(frame.inbuf, 0), *device_)) return true;
+      if (waits_for_write(gst_buffer_peek_memory(frame.inbuf, 0), *device_)) return true;
       break;
     default: break;
   }
   return frame.outbuf && frame.out.device_local && gst_buffer_n_memory(frame.outbuf) == 1 &&
-         write_may_be_running(gst_buffer_peek_memory(frame.outbuf, 0), *device_);
+         waits_for_write(gst_buffer_peek_memory(frame.outbuf, 0), *device_);
 }
 
 // A frame in several memories (InputBinding::record_gather()) is copied by the GPU into the slot's
@@ -414,11 +414,12 @@ bool FrameStream::record_and_submit(Frame& frame, const InputBinding& input, boo
   const bool joins_batch = out_device_ && owner_.output_joins_batch();
   GST_LOG("%s: frame recorded", name_.c_str());
   ring_->submit(frame.slot, true);
+  const WriteOrder order = note_submitted(*device_, frame);
   if (!joins_batch) batch::flush();
   if (frame.outbuf && frame.out.device_local && !cuda_output && !vulkan_output) {
     // A reader of an output in device memory, on any thread, orders its work after this point.
     gst_vkcompute_memory_set_written(gst_buffer_peek_memory(frame.outbuf, 0),
-                                     ring_->compute_point(frame.slot));
+                                     ring_->compute_point(frame.slot), order);
   }
   return true;
 }

@@ -149,14 +149,16 @@ bool run_and_wait(CommandRing& ring, Record record, std::string& error) {
 
 // Every frame through every step, as streams record them (framebarriers.hpp): the barrier after
 // earlier work where a stream's frame needs it, the element's own begin_frame() and record(). A
-// step's input written by the step before waits for it, as a frame in device memory whose write
-// may still run; and where frame i takes the ring slot of frame i - 4, it waits for that frame, as a
-// stream's CPU waits before it records a slot again: a stream keeps at most that many frames in
-// flight.
+// step's input written by a filter step before waits for it, as a frame in device memory whose write
+// may still run, unless a step since recorded a barrier (as a stream's thread finds in
+// vkc::waits_for_write()); and where frame i takes the ring slot of frame i - 4, it waits for that
+// frame, as a stream's CPU waits before it records a slot again: a stream keeps at most that many
+// frames in flight.
 bool record_frames(Commands cmd, std::vector<Step>& steps, const std::vector<Stage>& stages, guint n_frames,
                    GstBuffer* inbuf, std::string& error) {
   for (guint i = 0; i < n_frames; ++i) {
     size_t stage = 0;
+    bool stage_ordered = false;  // a barrier since the step that wrote the current stage
     for (Step& step : steps) {
       Frame frame;
       frame.cmd = cmd;
@@ -166,7 +168,7 @@ bool record_frames(Commands cmd, std::vector<Step>& steps, const std::vector<Sta
       frame.inbuf = inbuf;
       gst_segment_init(&frame.segment, GST_FORMAT_TIME);
       const bool slot_again = i > 0 && frame.slot == 0 && &step == &steps.front();
-      if (stage > 0 || slot_again) order_after_earlier_work(frame);
+      if ((stage > 0 && !stage_ordered) || slot_again) order_after_earlier_work(frame);
       GError* frame_error = nullptr;
       if (!step.operation->begin_frame(*step.state, frame, &frame_error) ||
           !step.operation->record(*step.state, frame, &frame_error)) {
@@ -174,7 +176,11 @@ bool record_frames(Commands cmd, std::vector<Step>& steps, const std::vector<Sta
         g_clear_error(&frame_error);
         return false;
       }
-      if (!step.analysis) ++stage;
+      stage_ordered = stage_ordered || frame.after_earlier_work;
+      if (!step.analysis) {
+        ++stage;
+        stage_ordered = false;
+      }
     }
   }
   return true;

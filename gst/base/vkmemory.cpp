@@ -21,6 +21,7 @@ struct DeviceSide {
   // holds it in its batch): readers order their work after it.
   std::mutex point_lock;
   std::shared_ptr<const vkc::SubmitPoint> written;  // point_lock
+  vkc::WriteOrder order;                            // point_lock
   // What the CPU sees of the buffer: a host-visible copy, made at each map.
   std::mutex map_lock;  // one copy at a time into `staging`
   std::unique_ptr<vkc::Buffer> staging;
@@ -96,10 +97,9 @@ GstMemory* allocator_alloc(GstAllocator* allocator, gsize size, GstAllocationPar
     // the whole backlog.
     if (self->device_local) {
       const vkc::Buffer& zeroed = *buffer;
-      std::unique_ptr<vkc::CommandRing> fill =
-          vkc::submit_commands(*self->device, "vkcompute zero frame", [&](vkc::Commands cmd) {
-            cmd.fillBuffer(zeroed.handle(), 0, VK_WHOLE_SIZE, 0);
-          });
+      std::unique_ptr<vkc::CommandRing> fill = vkc::submit_commands(
+          *self->device, "vkcompute zero frame",
+          [&](vkc::Commands cmd) { cmd.fillBuffer(zeroed.handle(), 0, VK_WHOLE_SIZE, 0); });
       zero_fill = fill->compute_point(0);
       vkc::release_after_gpu(std::move(fill), nullptr);
     }
@@ -249,11 +249,13 @@ GstAllocator* allocator_new(std::shared_ptr<vkc::Device> device, std::shared_ptr
 
 }  // namespace
 
-void gst_vkcompute_memory_set_written(GstMemory* mem, std::shared_ptr<const vkc::SubmitPoint> point) {
+void gst_vkcompute_memory_set_written(GstMemory* mem, std::shared_ptr<const vkc::SubmitPoint> point,
+                                      vkc::WriteOrder order) {
   g_return_if_fail(gst_memory_is_type(mem, GST_VKCOMPUTE_DEVICE_MEMORY_TYPE));
   DeviceSide& side = *root_of(mem)->device_side;
   std::lock_guard<std::mutex> guard(side.point_lock);
   side.written = std::move(point);
+  side.order = order;
 }
 
 vkc::Completion vkc::order_after_write(GstMemory* mem, const Device& device, uint64_t timeout_ns) {
@@ -269,8 +271,15 @@ vkc::Completion vkc::order_after_write(GstMemory* mem, const Device& device, uin
   return vkc::wait_points(written->timeline.device(), {written.get()}, timeout_ns);
 }
 
-bool vkc::write_may_be_running(GstMemory* mem, const Device& device) {
-  std::shared_ptr<const vkc::SubmitPoint> written = written_point(mem);
+bool vkc::write_may_be_running(GstMemory* mem, const Device& device, WriteOrder* order) {
+  if (!gst_memory_is_type(mem, GST_VKCOMPUTE_DEVICE_MEMORY_TYPE)) return false;
+  std::shared_ptr<const vkc::SubmitPoint> written;
+  {
+    DeviceSide& side = *root_of(mem)->device_side;
+    std::lock_guard<std::mutex> guard(side.point_lock);
+    written = side.written;
+    if (order) *order = side.order;
+  }
   if (!written || &written->timeline != &device.timeline(vkc::QueueRole::kCompute)) return false;
   const uint64_t value = written->value.load(std::memory_order_acquire);
   return value == 0 || value > written->timeline.seen();

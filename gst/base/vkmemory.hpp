@@ -43,7 +43,18 @@ GstAllocator* gst_vkcompute_device_allocator_new(std::shared_ptr<vkc::Device> de
 // frame there sets the point when it submits the work (or adds it to its thread's batch), and
 // every reader orders its work after it (vkc::order_after_write()). So whichever thread reads the
 // frame, and whatever lies between writer and reader, the read sees the write.
-void gst_vkcompute_memory_set_written(GstMemory* mem, std::shared_ptr<const vkc::SubmitPoint> point);
+//
+// With the point, where the write stands among the frames its thread submitted to the device's compute
+// queue (vkc::WriteOrder, framebarriers.hpp): a reader on that thread needs no barrier of its own when
+// one the thread submitted since already orders the write.
+namespace vkc {
+struct WriteOrder {
+  uint64_t thread = 0;  // 0: unknown
+  uint64_t frame = 0;
+};
+}  // namespace vkc
+void gst_vkcompute_memory_set_written(GstMemory* mem, std::shared_ptr<const vkc::SubmitPoint> point,
+                                      vkc::WriteOrder order = {});
 
 namespace vkc {
 // Orders what the calling thread submits to `device`'s compute queue from now on after the GPU's
@@ -55,8 +66,8 @@ Completion order_after_write(GstMemory* mem, const Device& device, uint64_t time
 // Whether the GPU's last write to `mem` (device-local memory of ours) was on `device`'s compute queue
 // and may not be done yet: not yet submitted, or beyond what a read of the queue's timeline last
 // found reached (no driver call). Work that touches `mem` then orders itself after it with a barrier
-// (framebarriers.hpp).
-bool write_may_be_running(GstMemory* mem, const Device& device);
+// (framebarriers.hpp); `order` (when given) gets where its writer placed it.
+bool write_may_be_running(GstMemory* mem, const Device& device, WriteOrder* order = nullptr);
 }  // namespace vkc
 
 // Whether `mem`, memory of ours of either kind, sits in a memory block that is not nearly full, which a
