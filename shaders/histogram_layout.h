@@ -57,16 +57,16 @@ const uint kBlockHeight = kGroupY * kRowsPerInvocation;
 // (include/frame_loads.glsl), each invocation issuing kFastLoads loads before it counts their
 // samples. Each workgroup adds its non-zero bins to the frame's counts with global atomics, so the
 // grid is a workgroup per kFastTilesPerGroup tiles, from kFastMinGroups (while there are tiles for
-// them) to kFastGroups: fewer workgroups add fewer, more count faster. H200, random RGBA frames in
-// device memory (runs 183-186), us a frame: 360p (225 tiles) 9.22 in 128 workgroups, 10.4 in 225;
-// 1080p (2 025) 19.7 / 17.6 / 17.6 / 18.5 in 128 / 256 / 384 / 512 (10.8 in 512 without the
-// additions); 4K (8 100) 36.3 in 256, 32.0-32.5 in 512. Each workgroup counts into up to
+// them) to kFastGroups: fewer workgroups add fewer, more count faster. H200, 16 random RGBA frames
+// in device memory overlapping on the GPU (run 194), us a frame: 1080p (2 025 tiles) 8.9 / 7.8 /
+// 8.6 in 64 / 128 / 256 workgroups; 4K (8 100) 23.2 in 254, 23.4 in 507 and 512. (Each frame
+// alone, behind a barrier, runs 183-186: 1080p 19.7 in 128, 17.6 in 256.) Each workgroup counts into up to
 // kFastCopies copies of its histograms in shared memory (as many as fit in kSharedWords),
 // neighbouring invocations into different copies.
 const uint kFastLoadBytes = 16u;
 const uint kFastInvocations = 256u;
 const uint kFastLoads = 4u;
-const uint kFastTilesPerGroup = 8u;
+const uint kFastTilesPerGroup = 16u;
 const uint kFastMinGroups = 128u;
 const uint kFastGroups = 512u;
 const uint kFastCopies = 4u;
