@@ -28,14 +28,15 @@ const uint kGroupInvocations = kScanGroupX * kScanGroupY;
 // workgroups of kGroupInvocations strides over the tiles, each invocation issuing kFrameLoads loads
 // (of as many tiles) before it uses them. The grid is a workgroup per kFrameLoads tiles,
 // kFrameMinGroups at least (while there are tiles for them) and kFrameGroups at most: a 1080p RGBA
-// frame is 2 025 tiles, 507 workgroups. More workgroups than that leave loads unissued; fewer, too
-// few loads in flight. H200, frames in device memory (runs 183-186): a 1080p NV12 frame's 506 tiles
-// in 256 workgroups take 10.96 us against 12.57 in 506, its P010 frame's 1 012 tiles 11.85 in 256
-// against 12.68 in 512; RGBA frames and 4K ones the same in 256 and 512.
+// frame is 2 025 tiles, 128 workgroups. Frames of a stream overlap on the GPU (they wait for earlier
+// work only where they must: gst/base/framebarriers.hpp), so fewer workgroups a frame finish sooner,
+// their last one reducing fewer partial results. H200, 16 random frames in device memory (run 196),
+// us a frame in 64-128 / 128-256 / 256-512 workgroups: 1080p RGBA 5.7 / 6.4 / 7.3, NV12 3.7 / 3.7 /
+// 4.7, P010 4.5 / 5.2 / 5.2; 4K RGBA 15.3 / 15.6 / 16.1; 360p RGBA 2.5 / 2.7 / 3.4.
 const uint kLoadBytes = 16u;  // one uvec4
 const uint kFrameLoads = 4u;
-const uint kFrameMinGroups = 256u;
-const uint kFrameGroups = 512u;
+const uint kFrameMinGroups = 64u;
+const uint kFrameGroups = 128u;
 
 // The most peaks a frame reports (the element's count property).
 const uint kMaxPeaks = 64u;
