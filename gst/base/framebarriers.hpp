@@ -2,7 +2,7 @@
 // queue, which every element's kernels share. Recorded only where the frame must wait: a barrier
 // waits for everything before it on the queue, so one before every frame kept independent frames
 // (a stream's, the device's other streams') from overlapping on the GPU; 16 frames of lumamax
-// recorded back to back took 13.0 us each with it and 5.4 without (docs/benchmarks.md).
+// recorded back to back took 13.1 us each with it and 7.3 without (H200, run 192; docs/benchmarks.md).
 //
 // A frame waits when
 // - its input in device memory may still be being written there (the element upstream's frame:
