@@ -291,17 +291,25 @@ GST_START_TEST(test_morph_reads_device_frames_in_place) {
 GST_END_TEST;
 
 // A rectangle's erosion, dilation, opening and closing with an output in device memory end with a
-// column pass that writes the output frame itself (no pack pass): one-column and wide masks,
-// iterations, windows past the row table's reach, and formats whose alpha or padding lanes come
-// from the input. lumamax at the end keeps the last morph's output in device memory.
+// pass that writes the output frame itself (no pack pass): one-column and wide masks, iterations,
+// windows past the row table's reach, and formats whose alpha or padding lanes come from the input.
+// Erosion and dilation read the frame in place too: one pass of morph_tile.comp where the
+// rectangle fits one of its tiles (every tile shape on lavapipe's shared memory, frames over
+// several tiles in both directions), line passes where it does not. lumamax at the end keeps the
+// last morph's output in device memory.
 GST_START_TEST(test_morph_writes_device_frames_directly) {
-  const char* const operations[] = {"erode", "dilate", "open", "close"};
-  const char* const masks[] = {"width=3 height=5", "width=1 height=7", "width=9 height=3 iterations=3",
-                               "width=255 height=3 iterations=2"};
+  const char* const operations[] = {"erode", "dilate", "open", "close", "dilate", "erode", "dilate"};
+  const char* const masks[] = {"width=3 height=5",
+                               "width=1 height=7",
+                               "width=9 height=3 iterations=3",
+                               "width=255 height=3 iterations=2",
+                               "width=9 height=9",
+                               "width=31 height=31",
+                               "width=61 height=5"};
   // Frames smaller than the masks too, where the windows are clamped to the frame.
   const std::tuple<const char*, int, int> frames[] = {
-      {"RGBA", 97, 61}, {"xRGB", 97, 61}, {"BGRx", 97, 61},      {"RGBA", 1, 1},
-      {"ABGR", 3, 2},   {"RGBx", 2, 7},   {"BGR10A2_LE", 97, 61}};
+      {"RGBA", 97, 61}, {"xRGB", 97, 61}, {"BGRx", 97, 61},       {"RGBA", 1, 1},
+      {"ABGR", 3, 2},   {"RGBx", 2, 7},   {"BGR10A2_LE", 97, 61}, {"RGBA", 291, 133}};
   for (const auto& [format, width, height] : frames) {
     Chain chain{{}, format, width, height, ""};
     for (size_t i = 0; i < G_N_ELEMENTS(operations); ++i)

@@ -154,6 +154,12 @@ GST_START_TEST(test_morph_odd_sizes) {
     RunCase({format, "morph operation=open shape=ellipse width=5 height=3", ""});
     RunCase({format, "morph operation=tophat shape=cross width=3 height=3", ""});
   }
+  // A rectangle's erosion and dilation read a frame in our device memory in place and write the
+  // output frame there directly, in one pass of tiles (a square one, then a wide one).
+  const std::string in_place =
+      "morph operation=erode width=9 height=9 ! video/x-raw(memory:VkComputeDevice) ! "
+      "morph operation=dilate width=31 height=3 ! video/x-raw(memory:VkComputeDevice) ! lumamax";
+  for (const char* format : {"RGBA", "BGR10A2_LE"}) RunCase({format, in_place, ""}, kDeviceMemorySizes);
 }
 GST_END_TEST;
 
