@@ -33,58 +33,95 @@ layout(push_constant) uniform PushConstants { TileParams p; };
 
 shared uint s_table[2][TABLE_WORDS];
 
+// Every step below hands each invocation up to PER_INVOCATION entries, `GROUP` apart, and reads
+// all of them before it combines or stores any: a constant trip count, so the reads (of device
+// memory, then of shared memory) are in flight together rather than one latency after the other.
+const uint GROUP = kTileGroupX * kTileGroupY;
+const uint PER_INVOCATION = (TABLE_WORDS + GROUP - 1u) / GROUP;
+
+// One step of a table: entry i of the next level from entries i and i + span of this one, for the
+// first n entries. Entries whose window passes the end of their row or column are never queried,
+// so they are built from whatever follows (within the table).
+void next_level(uint t, uint n, uint span, bool dilate, uint lid) {
+  uint a[PER_INVOCATION], b[PER_INVOCATION];
+  for (uint j = 0u; j < PER_INVOCATION; ++j) {
+    uint i = lid + j * GROUP;
+    if (i < n) {
+      a[j] = s_table[t][i];
+      b[j] = s_table[t][min(i + span, n - 1u)];
+    }
+  }
+  for (uint j = 0u; j < PER_INVOCATION; ++j) {
+    uint i = lid + j * GROUP;
+    if (i < n) s_table[t ^ 1u][i] = morph_op(dilate, a[j], b[j]);
+  }
+}
+
 void main() {
-  const uint GX = gl_WorkGroupSize.x, GY = gl_WorkGroupSize.y;
-  uint lx = gl_LocalInvocationID.x, ly = gl_LocalInvocationID.y;
+  uint lid = gl_LocalInvocationIndex;
   bool dilate = p.dilate != 0u;
   uint ident = morph_identity(dilate);
   int x0 = int(gl_WorkGroupID.x * p.tile_w), y0 = int(gl_WorkGroupID.y * p.tile_h);
   uint kw = 2u * p.half_w + 1u, kh = 2u * p.half_h + 1u;
   uint pw = p.tile_w + 2u * p.half_w, ph = p.tile_h + 2u * p.half_h;  // the padded tile
+  uint tile_shift = uint(findMSB(p.tile_w));  // tiles are a power of two wide
 
-  // The padded tile, pixels outside the frame as the identity (they never win).
-  for (uint r = ly; r < ph; r += GY) {
-    int y = y0 - int(p.half_h) + int(r);
-    bool row_inside = y >= 0 && y < int(p.height);
-    for (uint c = lx; c < pw; c += GX) {
-      int x = x0 - int(p.half_w) + int(c);
-      bool inside = row_inside && x >= 0 && x < int(p.width);
-      s_table[0][r * pw + c] = inside ? src[p.src_origin + uint(y) * p.src_stride + uint(x)] : ident;
+  // The padded tile, pixels outside the frame as the identity (they never win). Entry i is
+  // (row i / pw, column i % pw), followed from the invocation's first by GROUP = q rows and m columns.
+  {
+    uint q = GROUP / pw, m = GROUP % pw;
+    uint r = lid / pw, c = lid % pw;
+    uint v[PER_INVOCATION];
+    for (uint j = 0u; j < PER_INVOCATION; ++j) {
+      int y = y0 - int(p.half_h) + int(r), x = x0 - int(p.half_w) + int(c);
+      bool inside = r < ph && y >= 0 && y < int(p.height) && x >= 0 && x < int(p.width);
+      v[j] = inside ? src[p.src_origin + uint(y) * p.src_stride + uint(x)] : ident;
+      r += q;
+      c += m;
+      if (c >= pw) c -= pw, r += 1u;
+    }
+    for (uint j = 0u; j < PER_INVOCATION; ++j) {
+      uint i = lid + j * GROUP;
+      if (i < pw * ph) s_table[0][i] = v[j];
     }
   }
 
-  // Rows: level entries of `span` samples; only those a window can reach are built.
+  // Rows, pw entries each.
   uint t = 0u, span = 1u;
   for (; 2u * span <= kw; span *= 2u, t ^= 1u) {
     barrier();
-    for (uint r = ly; r < ph; r += GY)
-      for (uint c = lx; c + 2u * span <= pw; c += GX)
-        s_table[t ^ 1u][r * pw + c] = morph_op(dilate, s_table[t][r * pw + c], s_table[t][r * pw + c + span]);
+    next_level(t, pw * ph, span, dilate, lid);
   }
   barrier();
-  for (uint r = ly; r < ph; r += GY)
-    for (uint c = lx; c < p.tile_w; c += GX)
-      s_table[t ^ 1u][r * p.tile_w + c] =
-          morph_op(dilate, s_table[t][r * pw + c], s_table[t][r * pw + c + kw - span]);
-  t ^= 1u;
+  {
+    // The rows' results, tile_w a row, start the columns' table.
+    uint n = p.tile_w * ph, a[PER_INVOCATION], b[PER_INVOCATION];
+    for (uint j = 0u; j < PER_INVOCATION; ++j) {
+      uint i = lid + j * GROUP;
+      uint at = (i >> tile_shift) * pw + (i & (p.tile_w - 1u));
+      if (i < n) {
+        a[j] = s_table[t][at];
+        b[j] = s_table[t][at + kw - span];
+      }
+    }
+    for (uint j = 0u; j < PER_INVOCATION; ++j)
+      if (lid + j * GROUP < n) s_table[t ^ 1u][lid + j * GROUP] = morph_op(dilate, a[j], b[j]);
+    t ^= 1u;
+  }
 
-  // Columns of the rows' results, tile_w words a row.
+  // Columns, tile_w entries apart.
   for (span = 1u; 2u * span <= kh; span *= 2u, t ^= 1u) {
     barrier();
-    for (uint r = ly; r + 2u * span <= ph; r += GY)
-      for (uint c = lx; c < p.tile_w; c += GX)
-        s_table[t ^ 1u][r * p.tile_w + c] =
-            morph_op(dilate, s_table[t][r * p.tile_w + c], s_table[t][(r + span) * p.tile_w + c]);
+    next_level(t, p.tile_w * ph, span * p.tile_w, dilate, lid);
   }
   barrier();
-  for (uint r = ly; r < p.tile_h; r += GY) {
-    uint y = uint(y0) + r;
-    for (uint c = lx; c < p.tile_w; c += GX) {
-      uint x = uint(x0) + c;
-      if (x >= p.width || y >= p.height) continue;
-      uint v = morph_op(dilate, s_table[t][r * p.tile_w + c], s_table[t][(r + kh - span) * p.tile_w + c]);
-      if (p.keep != 0u) v = (v & ~p.keep) | (other[p.other_origin + y * p.other_stride + x] & p.keep);
-      dst[p.dst_origin + y * p.dst_stride + x] = v;
-    }
+  for (uint j = 0u; j < PER_INVOCATION; ++j) {
+    uint i = lid + j * GROUP;
+    uint r = i >> tile_shift, c = i & (p.tile_w - 1u);
+    uint x = uint(x0) + c, y = uint(y0) + r;
+    if (r >= p.tile_h || x >= p.width || y >= p.height) continue;
+    uint v = morph_op(dilate, s_table[t][i], s_table[t][i + (kh - span) * p.tile_w]);
+    if (p.keep != 0u) v = (v & ~p.keep) | (other[p.other_origin + y * p.other_stride + x] & p.keep);
+    dst[p.dst_origin + y * p.dst_stride + x] = v;
   }
 }
