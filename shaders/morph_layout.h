@@ -32,10 +32,6 @@ const uint kRowsPerInvocation = 8u;
 const uint kRowsTileWidth = kRowsGroupX;
 const uint kRowsTileHeight = kRowsGroupY * kRowsPerInvocation;
 
-// morph_tile.comp's workgroup; its tiles' shapes are the element's choice (TileParams).
-const uint kTileGroupX = 64u;
-const uint kTileGroupY = 4u;
-
 // LineParams::combine: how the line pass joins each output with the same sample of `other`.
 const uint kCombineNone = 0u;
 const uint kCombineMorph = 1u;  // the operation's min or max of the two (cross masks)
@@ -67,24 +63,6 @@ struct LineParams {
   uint other_step;
   uint other_line_step;
   uint keep;  // kCombineKeep: bits of a pixel word taken from other
-};
-
-// The push constants of morph_tile.comp.
-struct TileParams {
-  uint width;
-  uint height;
-  uint src_origin;  // word of src's first sample
-  uint src_stride;  // words between src's rows
-  uint dst_origin;  // as src_origin and src_stride, in dst
-  uint dst_stride;
-  uint other_origin;  // as src_origin and src_stride, in other
-  uint other_stride;
-  uint half_w;  // the rectangle's half width and half height
-  uint half_h;
-  uint tile_w;  // pixels a workgroup produces, in a row and in a column
-  uint tile_h;
-  uint dilate;  // 1: max, 0: min
-  uint keep;    // bits of each output word taken from other (the input frame); 0: none
 };
 
 // The push constants of morph_row_table.comp.
@@ -150,22 +128,6 @@ VKC_LAYOUT_OFFSET(LineParams, other_origin, 48);
 VKC_LAYOUT_OFFSET(LineParams, other_step, 52);
 VKC_LAYOUT_OFFSET(LineParams, other_line_step, 56);
 VKC_LAYOUT_OFFSET(LineParams, keep, 60);
-
-VKC_LAYOUT_SIZE(TileParams, 56);
-VKC_LAYOUT_OFFSET(TileParams, width, 0);
-VKC_LAYOUT_OFFSET(TileParams, height, 4);
-VKC_LAYOUT_OFFSET(TileParams, src_origin, 8);
-VKC_LAYOUT_OFFSET(TileParams, src_stride, 12);
-VKC_LAYOUT_OFFSET(TileParams, dst_origin, 16);
-VKC_LAYOUT_OFFSET(TileParams, dst_stride, 20);
-VKC_LAYOUT_OFFSET(TileParams, other_origin, 24);
-VKC_LAYOUT_OFFSET(TileParams, other_stride, 28);
-VKC_LAYOUT_OFFSET(TileParams, half_w, 32);
-VKC_LAYOUT_OFFSET(TileParams, half_h, 36);
-VKC_LAYOUT_OFFSET(TileParams, tile_w, 40);
-VKC_LAYOUT_OFFSET(TileParams, tile_h, 44);
-VKC_LAYOUT_OFFSET(TileParams, dilate, 48);
-VKC_LAYOUT_OFFSET(TileParams, keep, 52);
 
 VKC_LAYOUT_SIZE(RowTableParams, 24);
 VKC_LAYOUT_OFFSET(RowTableParams, width, 0);

@@ -293,10 +293,8 @@ GST_END_TEST;
 // A rectangle's erosion, dilation, opening and closing with an output in device memory end with a
 // pass that writes the output frame itself (no pack pass): one-column and wide masks, iterations,
 // windows past the row table's reach, and formats whose alpha or padding lanes come from the input.
-// Erosion and dilation read the frame in place too: one pass of morph_tile.comp where the
-// rectangle fits one of its tiles (every tile shape on lavapipe's shared memory, frames over
-// several tiles in both directions), line passes where it does not. lumamax at the end keeps the
-// last morph's output in device memory.
+// No barrier follows that pass: lumamax at the end, which keeps the last morph's output in device
+// memory, waits for it by itself (base/framebarriers.hpp).
 GST_START_TEST(test_morph_writes_device_frames_directly) {
   const char* const operations[] = {"erode", "dilate", "open", "close", "dilate", "erode", "dilate"};
   const char* const masks[] = {"width=3 height=5",

@@ -42,7 +42,6 @@
 #include "morph_pack.spv.h"
 #include "morph_row_table.spv.h"
 #include "morph_rows.spv.h"
-#include "morph_tile.spv.h"
 #include "morph_unpack.spv.h"
 #include "rgb2yuv.spv.h"
 #include "rgb2yuv_layout.h"
@@ -143,7 +142,6 @@ std::vector<Expected> ExpectedKernels() {
   using morph::PackParams;
   using morph::RowsParams;
   using morph::RowTableParams;
-  using morph::TileParams;
   using morph::UnpackParams;
 
   return {
@@ -246,17 +244,6 @@ std::vector<Expected> ExpectedKernels() {
         MEMBER(RowTableParams, src_line_step), MEMBER(RowTableParams, radius),
         MEMBER(RowTableParams, dilate)},
        {"local_size_x", "ONE_LANE", "LINE_WORDS", "LANE_BITS"}},
-      {KERNEL(morph_tile),
-       PARAMS(TileParams),
-       {MEMBER(TileParams, width), MEMBER(TileParams, height), MEMBER(TileParams, src_origin),
-        MEMBER(TileParams, src_stride), MEMBER(TileParams, dst_origin), MEMBER(TileParams, dst_stride),
-        MEMBER(TileParams, other_origin), MEMBER(TileParams, other_stride), MEMBER(TileParams, half_w),
-        MEMBER(TileParams, half_h), MEMBER(TileParams, tile_w), MEMBER(TileParams, tile_h),
-        MEMBER(TileParams, dilate), MEMBER(TileParams, keep)},
-       {"ONE_LANE", "LANE_BITS", "TABLE_WORDS"},
-       morph::kTileGroupX,
-       morph::kTileGroupY,
-       1},
       {KERNEL(morph_rows),
        PARAMS(RowsParams),
        {MEMBER(RowsParams, width), MEMBER(RowsParams, height), MEMBER(RowsParams, src_origin),

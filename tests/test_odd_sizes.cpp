@@ -155,7 +155,7 @@ GST_START_TEST(test_morph_odd_sizes) {
     RunCase({format, "morph operation=tophat shape=cross width=3 height=3", ""});
   }
   // A rectangle's erosion and dilation read a frame in our device memory in place and write the
-  // output frame there directly, in one pass of tiles (a square one, then a wide one).
+  // output frame there directly, with their column pass.
   const std::string in_place =
       "morph operation=erode width=9 height=9 ! video/x-raw(memory:VkComputeDevice) ! "
       "morph operation=dilate width=31 height=3 ! video/x-raw(memory:VkComputeDevice) ! lumamax";

@@ -1,7 +1,5 @@
 #include "morph_passes.hpp"
 
-#include "base/framebarriers.hpp"
-
 #include <cmath>
 #include <cstring>
 
@@ -10,7 +8,6 @@
 #include "morph_pack.spv.h"
 #include "morph_row_table.spv.h"
 #include "morph_rows.spv.h"
-#include "morph_tile.spv.h"
 #include "morph_unpack.spv.h"
 
 namespace vkc::morph {
@@ -35,7 +32,6 @@ using vkc::shader::morph::LineParams;
 using vkc::shader::morph::PackParams;
 using vkc::shader::morph::RowsParams;
 using vkc::shader::morph::RowTableParams;
-using vkc::shader::morph::TileParams;
 using vkc::shader::morph::UnpackParams;
 
 constexpr uint32_t kLineGroup = 64;       // lines per workgroup of a line pass
@@ -49,13 +45,6 @@ constexpr uint32_t kRowTableMaxRadius = kMaxHalf;
 // into the output frame is one more only where the input is read at most once before it).
 constexpr uint32_t kFrameBindings = 4;
 constexpr uint32_t kFrameSets = kFrameBindings * kVkComputeFramesInFlight;
-// The tiles morph_tile.comp may take, widest first among equals: wide tiles read a row's border
-// once for more pixels, tall ones a column's.
-constexpr std::array<std::array<uint32_t, 2>, 6> kTiles = {
-    {{128, 32}, {64, 64}, {64, 32}, {32, 32}, {32, 16}, {16, 16}}};
-// Its two tables take at most this much of the device's shared memory: more would leave room for
-// fewer workgroups on a multiprocessor than rectangles up to about 31 x 31 need.
-constexpr uint32_t kTileTablesMaxBytes = 48 * 1024;
 
 uint32_t groups(uint32_t n, uint32_t per_group) {
   return (n + per_group - 1) / per_group;
@@ -122,15 +111,6 @@ Passes::Passes(const std::shared_ptr<Device>& device, const PlaneFormat& format)
                          .bindings = 6,  // source, a, b, output, first words, output as pairs
                          .push_constant_bytes = sizeof(PackParams),
                          .specialization = {kGroupX, kGroupY, format.bpp, format.lane_bits}});
-  tile_table_words_ = std::min(device->properties().limits.maxComputeSharedMemorySize, kTileTablesMaxBytes) /
-                      (2 * sizeof(uint32_t));
-  tile_ = std::make_unique<Kernel>(
-      device, KernelInfo{.name = "morph tile",
-                         .spirv = morph_tile_spv,
-                         .spirv_bytes = sizeof(morph_tile_spv),
-                         .bindings = 3,  // source, destination, keep
-                         .push_constant_bytes = sizeof(TileParams),
-                         .specialization = {one_lane, format.lane_bits, tile_table_words_}});
   const vk::DeviceSize bytes = vk::DeviceSize(format.width) * format.height * sizeof(uint32_t);
   images_ = SharedScratch::get(device, "morph working image", bytes, kImages);
   if (format.bpp == 8) low_ = SharedScratch::get(device, "morph first words", bytes, 1);
@@ -210,7 +190,7 @@ void Passes::line_pass(bool dilate, bool along_x, uint32_t radius, Image src, Im
                          .radius = params.radius,
                          .dilate = dilate};
     row_table_->dispatch(cmd_, image_set(*row_table_, src, dst, kNone), &table, count, 1);
-    compute_barrier(cmd_);  // never into the output (above)
+    compute_barrier(cmd_);
     return;
   }
   const uint32_t set = image_set(*line_, src, dst, combine_with == kNone ? dst : combine_with);
@@ -235,53 +215,10 @@ void Passes::rows_pass(bool dilate, Image src, Image dst) {
   after_pass(dst);
 }
 
-std::optional<Passes::Tile> Passes::tile_for(uint32_t half_w, uint32_t half_h) const {
-  half_w = std::min(half_w, format_.width - 1);
-  half_h = std::min(half_h, format_.height - 1);
-  std::optional<Tile> best;
-  uint64_t best_read = 0, best_out = 1;  // samples read per pixels written, as a fraction
-  for (const auto& [w, h] : kTiles) {
-    const uint64_t read = (uint64_t(w) + 2 * half_w) * (uint64_t(h) + 2 * half_h);
-    if (read > tile_table_words_) continue;
-    if (!best || read * best_out < best_read * (uint64_t(w) * h)) {
-      best = Tile{w, h, half_w, half_h};
-      best_read = read;
-      best_out = uint64_t(w) * h;
-    }
-  }
-  return best;
-}
-
-bool Passes::one_pass(uint32_t half_w, uint32_t half_h) const {
-  return half_w == 0 || half_h == 0 || tile_for(half_w, half_h).has_value();
-}
-
-void Passes::tile_pass(bool dilate, const Tile& tile, Image src, Image dst) {
-  // Into the output frame, the lanes it keeps (alpha, padding) come from the input.
-  const bool keep = dst == kOutput && format_.keep != 0;
-  const View from = view(src), to = view(dst), other = keep ? view(kSource) : to;
-  TileParams params{.width = format_.width,
-                    .height = format_.height,
-                    .src_origin = from.origin,
-                    .src_stride = from.stride,
-                    .dst_origin = to.origin,
-                    .dst_stride = to.stride,
-                    .other_origin = other.origin,
-                    .other_stride = other.stride,
-                    .half_w = tile.half_w,
-                    .half_h = tile.half_h,
-                    .tile_w = tile.width,
-                    .tile_h = tile.height,
-                    .dilate = dilate,
-                    .keep = keep ? format_.keep : 0u};
-  tile_->dispatch(cmd_, image_set(*tile_, src, dst, keep ? kSource : dst), &params,
-                  groups(format_.width, tile.width), groups(format_.height, tile.height));
-  after_pass(dst);
-}
-
 void Passes::after_pass(Image dst) {
-  // The next pass reads a working image; the output frame's readers wait for the frame themselves
-  // (framebarriers.hpp).
+  // The next pass reads a working image. The output frame's readers wait for the frame's write
+  // themselves, where they must (base/framebarriers.hpp): a barrier here would also make the
+  // device's next frames wait for everything before it.
   if (dst != kOutput) compute_barrier(cmd_);
 }
 
@@ -295,13 +232,8 @@ void Passes::mask_pass(bool dilate, guint times, Image src, Image dst) {
   }
   switch (settings_.shape) {
     case kRect:
-      // n rectangles of k pixels make one of n * (k - 1) + 1 (pixels outside the frame never win),
-      // which is how OpenCV iterates them too. In one pass where a tile fits in shared memory;
-      // otherwise separable: a row pass, then a column pass.
-      if (const std::optional<Tile> tile = tile_for(half_w * times, half_h * times)) {
-        tile_pass(dilate, *tile, src, dst);
-        break;
-      }
+      // Separable: a row pass, then a column pass. n rectangles of k pixels make one of
+      // n * (k - 1) + 1 (pixels outside the frame never win), which is how OpenCV iterates them too.
       line_pass(dilate, true, half_w * times, src, kTemp, kNone);
       line_pass(dilate, false, half_h * times, kTemp, dst, kNone);
       break;
@@ -327,7 +259,7 @@ void Passes::repeat(bool dilate, guint times, Image src, Image dst, Image scratc
   }
 }
 
-bool Passes::record(Frame& frame, guint plane, const Settings& settings, GError** error, guint word) {
+bool Passes::record(const Frame& frame, guint plane, const Settings& settings, GError** error, guint word) {
   const uint32_t out_offset = frame.out.offset[plane], out_stride = frame.out.stride[plane];
   if ((out_offset | out_stride) & 3u) {
     g_set_error(error, GST_CORE_ERROR, GST_CORE_ERROR_FAILED,
@@ -359,12 +291,6 @@ bool Passes::record(Frame& frame, guint plane, const Settings& settings, GError*
                       settings.height / 2 > 0 &&
                       (settings.operation == kErode || settings.operation == kDilate ||
                        settings.operation == kOpen || settings.operation == kClose);
-  // Erosion or dilation with a rectangle read in place and written straight into the output in one
-  // pass touches no working image; anything else uses the ones every morph of the device shares.
-  const bool erode_or_dilate = settings.operation == kErode || settings.operation == kDilate;
-  if (!(source_in_frame_ && direct && erode_or_dilate &&
-        one_pass(settings.width / 2 * settings.iterations, settings.height / 2 * settings.iterations)))
-    order_after_earlier_work(frame);
   if (settings.shape == kEllipse) {
     const std::vector<uint32_t> runs = mask_runs(settings.shape, settings.width, settings.height);
     std::memcpy(slots_[slot_].runs->mapped(), runs.data(), runs.size() * sizeof(uint32_t));

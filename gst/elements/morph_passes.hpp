@@ -5,7 +5,6 @@
 #include <array>
 #include <map>
 #include <memory>
-#include <optional>
 #include <tuple>
 #include <vector>
 
@@ -46,10 +45,9 @@ class Passes : public CapsState {
   Passes(const std::shared_ptr<Device>& device, const PlaneFormat& format);
 
   // Records the passes of `settings` from plane `plane` of frame->in to the same plane of
-  // frame->out; with 8-byte pixels, of their 32-bit word `word` (0, then 1 after a barrier). Orders
-  // the frame after earlier work where the passes use the working images that the device's morphs
-  // share. False (with `error`) when the output plane is not word-aligned.
-  bool record(Frame& frame, guint plane, const Settings& settings, GError** error, guint word = 0);
+  // frame->out; with 8-byte pixels, of their 32-bit word `word` (0, then 1 after a barrier).
+  // False (with `error`) when the output plane is not word-aligned.
+  bool record(const Frame& frame, guint plane, const Settings& settings, GError** error, guint word = 0);
 
  private:
   // Working images, by index: the unpacked source (or the input frame's plane, read in place),
@@ -63,19 +61,7 @@ class Passes : public CapsState {
   // Applies `dilate` (or erosion) `times` times with the frame's mask, from `src` into `dst`,
   // alternating with `scratch` so that the last result lands in `dst`.
   void repeat(bool dilate, guint times, Image src, Image dst, Image scratch);
-  // A pass of morph_tile.comp: its tile, and the rectangle's half sizes as far as they reach in
-  // the frame (a window past both ends of a row covers the row, however far past).
-  struct Tile {
-    uint32_t width = 0, height = 0;
-    uint32_t half_w = 0, half_h = 0;
-  };
-  // The tile that reads the fewest border samples for a rectangle of these half sizes, where one
-  // fits in shared memory.
-  std::optional<Tile> tile_for(uint32_t half_w, uint32_t half_h) const;
-  // Whether a rectangle of these half sizes is filtered in one pass (a line, or a tile).
-  bool one_pass(uint32_t half_w, uint32_t half_h) const;
   void mask_pass(bool dilate, guint times, Image src, Image dst);
-  void tile_pass(bool dilate, const Tile& tile, Image src, Image dst);
   void line_pass(bool dilate, bool along_x, uint32_t radius, Image src, Image dst, Image combine_with);
   void rows_pass(bool dilate, Image src, Image dst);
   // The barrier after a pass into `dst`.
@@ -91,8 +77,7 @@ class Passes : public CapsState {
   View view(Image index) const;
 
   PlaneFormat format_;
-  std::unique_ptr<Kernel> unpack_, line_, rows_, pack_, tile_;
-  uint32_t tile_table_words_ = 0;      // of each of morph_tile.comp's two tables
+  std::unique_ptr<Kernel> unpack_, line_, rows_, pack_;
   std::unique_ptr<Kernel> row_table_;  // row passes in shared memory; null where a row does not fit
   // Only the frame's own kernels touch the working images: shared by every morph of the device
   // with planes of this size (scratch.hpp).
