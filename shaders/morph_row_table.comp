@@ -34,6 +34,14 @@ layout(push_constant) uniform PushConstants { RowTableParams p; };
 // The table's current level and the next one, in turn.
 shared uint s_table[kRowTableLevels][LINE_WORDS];
 
+// Each step hands an invocation up to PER_INVOCATION samples, a workgroup apart, and reads all of
+// them before it combines or stores any: a constant trip count, so that the reads (of the row in
+// device memory, then of the table) are in flight together rather than one latency after another.
+// A workgroup's row is then read in the time of one read, not of LINE_WORDS / local_size_x of them.
+// H200, 16 frames in device memory (run 199): dilate 9x9 at 1080p 29.4 -> 28.9 us a frame, at 4K
+// 97.7 -> 92.1.
+const uint PER_INVOCATION = (LINE_WORDS + gl_WorkGroupSize.x - 1u) / gl_WorkGroupSize.x;
+
 void main() {
   const uint W = gl_WorkGroupSize.x;
   uint lid = gl_LocalInvocationID.x;
@@ -44,17 +52,33 @@ void main() {
   uint k = 2u * p.radius + 1u;
   uint padded = p.width + 2u * p.radius;
 
-  for (uint j = lid; j < padded; j += W) {
-    bool inside = j >= p.radius && j < p.radius + p.width;
-    s_table[0][j] = inside ? src[src_base + j - p.radius] : ident;
+  {
+    uint v[PER_INVOCATION];
+    for (uint i = 0u; i < PER_INVOCATION; ++i) {
+      uint j = lid + i * W;
+      bool inside = j >= p.radius && j < p.radius + p.width;
+      v[i] = inside ? src[src_base + j - p.radius] : ident;
+    }
+    for (uint i = 0u; i < PER_INVOCATION; ++i)
+      if (lid + i * W < padded) s_table[0][lid + i * W] = v[i];
   }
   uint level = 0u;
   uint span = 1u;  // samples per entry of the current level
   for (; 2u * span <= k; span *= 2u, level ^= 1u) {
     barrier();
     // Entries whose span would reach past the line are never queried.
-    for (uint j = lid; j + 2u * span <= padded; j += W)
-      s_table[level ^ 1u][j] = morph_op(dilate, s_table[level][j], s_table[level][j + span]);
+    uint a[PER_INVOCATION], b[PER_INVOCATION];
+    for (uint i = 0u; i < PER_INVOCATION; ++i) {
+      uint j = lid + i * W;
+      if (j + 2u * span <= padded) {
+        a[i] = s_table[level][j];
+        b[i] = s_table[level][j + span];
+      }
+    }
+    for (uint i = 0u; i < PER_INVOCATION; ++i) {
+      uint j = lid + i * W;
+      if (j + 2u * span <= padded) s_table[level ^ 1u][j] = morph_op(dilate, a[i], b[i]);
+    }
   }
   barrier();
   for (uint x = lid; x < p.width; x += W)
