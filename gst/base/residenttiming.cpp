@@ -151,21 +151,12 @@ bool run_and_wait(CommandRing& ring, Record record, std::string& error) {
 // earlier work where a stream's frame needs it, the element's own begin_frame() and record(). A
 // step's input written by a filter step before waits for it, as a frame in device memory whose write
 // may still run, unless a step since recorded a barrier (as a stream's thread finds in
-// vkc::waits_for_write()). Frame i takes the ring slot of frame i - 4 (a stream keeps at most that
-// many frames in flight), so it waits for that frame as a stream's CPU does before it records a slot
-// again: for that frame's work and what came before it, not for the three frames since (an event,
-// `done[i - 4]`; a barrier there held every fourth frame until the queue was empty).
+// vkc::waits_for_write()); and where frame i takes the ring slot of frame i - 4, it waits for that
+// frame, as a stream's CPU waits before it records a slot again: a stream keeps at most that many
+// frames in flight.
 bool record_frames(Commands cmd, std::vector<Step>& steps, const std::vector<Stage>& stages, guint n_frames,
-                   GstBuffer* inbuf, const std::vector<vk::raii::Event>& done, std::string& error) {
-  constexpr vk::PipelineStageFlags kStages =
-      vk::PipelineStageFlagBits::eComputeShader | vk::PipelineStageFlagBits::eTransfer;
-  const vk::MemoryBarrier slot_done{
-      .srcAccessMask = vk::AccessFlagBits::eShaderWrite | vk::AccessFlagBits::eTransferWrite,
-      .dstAccessMask = vk::AccessFlagBits::eShaderRead | vk::AccessFlagBits::eShaderWrite |
-                       vk::AccessFlagBits::eTransferRead | vk::AccessFlagBits::eTransferWrite};
+                   GstBuffer* inbuf, std::string& error) {
   for (guint i = 0; i < n_frames; ++i) {
-    if (i >= kVkComputeFramesInFlight)
-      cmd.waitEvent(*done[i - kVkComputeFramesInFlight], kStages, kStages, slot_done);
     size_t stage = 0;
     bool stage_ordered = false;  // a barrier since the step that wrote the current stage
     for (Step& step : steps) {
@@ -176,7 +167,8 @@ bool record_frames(Commands cmd, std::vector<Step>& steps, const std::vector<Sta
       if (!step.analysis) frame.out = stages[stage + 1].layout(i);
       frame.inbuf = inbuf;
       gst_segment_init(&frame.segment, GST_FORMAT_TIME);
-      if (stage > 0 && !stage_ordered) order_after_earlier_work(frame);
+      const bool slot_again = i > 0 && frame.slot == 0 && &step == &steps.front();
+      if ((stage > 0 && !stage_ordered) || slot_again) order_after_earlier_work(frame);
       GError* frame_error = nullptr;
       if (!step.operation->begin_frame(*step.state, frame, &frame_error) ||
           !step.operation->record(*step.state, frame, &frame_error)) {
@@ -190,7 +182,6 @@ bool record_frames(Commands cmd, std::vector<Step>& steps, const std::vector<Sta
         stage_ordered = false;
       }
     }
-    if (i + kVkComputeFramesInFlight < n_frames) cmd.setEvent(*done[i], kStages);
   }
   return true;
 }
@@ -240,23 +231,18 @@ bool time_resident(GstElement* const* elements, guint n_elements, const guint8* 
   }
 
   GstBuffer* inbuf = gst_buffer_new();  // no meta: regions come from the elements' properties
-  // By frame: its work is done (record_frames()).
-  auto done = std::make_unique<std::vector<vk::raii::Event>>();
-  for (guint i = 0; i < n_frames; ++i) done->emplace_back(device->device(), vk::EventCreateInfo{});
   std::vector<double> times;
   bool ok = true;
   for (guint r = 0; ok && r <= repeats; ++r) {
-    for (const vk::raii::Event& event : *done) event.reset();  // the last submission is done
     Commands cmd = ring.begin(0);
     ring.start_timing(0);
-    ok = record_frames(cmd, steps, stages, n_frames, inbuf, *done, error);
+    ok = record_frames(cmd, steps, stages, n_frames, inbuf, error);
     ring.submit(0);  // what was recorded, also after a failure: the ring's slot is then done
     if (ring.wait(0, frame_timeout_ns()) != Completion::kDone) {
       error = "the device did not complete the frames in " + std::to_string(frame_timeout_ns() / 1'000'000) +
               " ms";
       gst_buffer_unref(inbuf);
-      done.release();
-      return false;  // the ring, buffers and events must outlive the work: they leak rather than free in use
+      return false;  // the ring and buffers must outlive the work: they leak rather than free in use
     }
     if (ok && r > 0) times.push_back(ring.gpu_time_ns(0) / 1000.0 / n_frames);
   }

@@ -20,9 +20,8 @@ G_BEGIN_DECLS
 // whose caps are negotiated, on one device, with no frame in flight and none coming: the caller's
 // pipeline has reached EOS). `frames` holds the n_frames input frames one after another, each of
 // `frame_bytes` laid out as the first element's sink caps say (GstVideoInfo's default layout).
-// Frame i takes ring slot i % 4, as a stream's frames do, and waits for frame i - 4 (not for the
-// frames since) as a stream's CPU does before it records the slot again; each stage's frames of one
-// slot share one buffer. Records them all into one command buffer, submits it `repeats` + 1 times (the first
+// Frame i takes ring slot i % 4, as a stream's frames do; each stage's frames of one slot share one
+// buffer. Records them all into one command buffer, submits it `repeats` + 1 times (the first
 // untimed: it clears what the elements clear once), and gives the GPU time per frame: the median
 // and the least of the timed submissions, divided by n_frames; `moved_bytes` (when given) gets the
 // bytes of frames the elements read and write per frame (each element's input, and a filter's

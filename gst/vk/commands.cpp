@@ -148,20 +148,6 @@ void CommandLog::replay(vk::CommandBuffer cmd) const {
         cmd.copyImageToBuffer(image, layout, buffer, region);
         break;
       }
-      case Op::kSetEvent: {
-        const auto event = r.handle<vk::Event>();
-        cmd.setEvent(event, r.flags<vk::PipelineStageFlags>());
-        break;
-      }
-      case Op::kWaitEvent: {
-        const auto event = r.handle<vk::Event>();
-        const auto src = r.flags<vk::PipelineStageFlags>();
-        const auto dst = r.flags<vk::PipelineStageFlags>();
-        const vk::MemoryBarrier barrier{.srcAccessMask = r.flags<vk::AccessFlags>(),
-                                        .dstAccessMask = r.flags<vk::AccessFlags>()};
-        cmd.waitEvents(event, src, dst, barrier, nullptr, nullptr);
-        break;
-      }
       case Op::kCopyToImage: {
         const auto buffer = r.handle<vk::Buffer>();
         const auto image = r.handle<vk::Image>();
@@ -302,24 +288,6 @@ void Commands::resetQueryPool(vk::QueryPool pool, uint32_t first, uint32_t count
   log_->put_handle(pool);
   log_->put(first);
   log_->put(count);
-}
-
-void Commands::setEvent(vk::Event event, vk::PipelineStageFlags stage) {
-  if (!log_) return cmd_.setEvent(event, stage);
-  log_->put(uint64_t(CommandLog::Op::kSetEvent));
-  log_->put_handle(event);
-  log_->put(uint64_t(VkPipelineStageFlags(stage)));
-}
-
-void Commands::waitEvent(vk::Event event, vk::PipelineStageFlags src, vk::PipelineStageFlags dst,
-                         const vk::MemoryBarrier& barrier) {
-  if (!log_) return cmd_.waitEvents(event, src, dst, barrier, nullptr, nullptr);
-  log_->put(uint64_t(CommandLog::Op::kWaitEvent));
-  log_->put_handle(event);
-  log_->put(uint64_t(VkPipelineStageFlags(src)));
-  log_->put(uint64_t(VkPipelineStageFlags(dst)));
-  log_->put(uint64_t(VkAccessFlags(barrier.srcAccessMask)));
-  log_->put(uint64_t(VkAccessFlags(barrier.dstAccessMask)));
 }
 
 }  // namespace vkc

@@ -43,9 +43,7 @@ class CommandLog {
     kResetQueries,
     kImageBarrier,
     kCopyImage,
-    kCopyToImage,
-    kSetEvent,
-    kWaitEvent
+    kCopyToImage
   };
   void put(uint64_t word) { words_.push_back(word); }
   template <typename Handle>
@@ -85,11 +83,6 @@ class Commands {
                      const void* data);
   void dispatch(uint32_t x, uint32_t y, uint32_t z);
   void writeTimestamp(vk::PipelineStageFlagBits stage, vk::QueryPool pool, uint32_t query);
-  // An event set once the commands before it reach `stage`, and a wait for one with a global memory
-  // barrier: the commands after the wait, not all of them, wait for those before the set.
-  void setEvent(vk::Event event, vk::PipelineStageFlags stage);
-  void waitEvent(vk::Event event, vk::PipelineStageFlags src, vk::PipelineStageFlags dst,
-                 const vk::MemoryBarrier& barrier);
   void resetQueryPool(vk::QueryPool pool, uint32_t first, uint32_t count);
 
  private:
