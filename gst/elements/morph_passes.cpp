@@ -190,7 +190,7 @@ void Passes::line_pass(bool dilate, bool along_x, uint32_t radius, Image src, Im
                          .radius = params.radius,
                          .dilate = dilate};
     row_table_->dispatch(cmd_, image_set(*row_table_, src, dst, kNone), &table, count, 1);
-    compute_barrier(cmd_);
+    after_pass(dst);
     return;
   }
   const uint32_t set = image_set(*line_, src, dst, combine_with == kNone ? dst : combine_with);
