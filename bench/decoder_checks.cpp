@@ -5,7 +5,8 @@
 // in CUDA memory (read back by cudadownload), give the messages and the frames (every visible byte)
 // that the same pipelines give through system memory, across a flushing seek and state cycles, and
 // a damaged stream ends in EOS or a clean error, never a crash or a hang; so does a resolution change
-// mid-stream. Per case: "equal" or the first difference. Last, a CUDA context lost mid-stream (a
+// mid-stream; played through, each decoded frame is copied out of CUDA memory once, whatever the chain
+// of our elements. Per case: "equal" or the first difference. Last, a CUDA context lost mid-stream (a
 // faulting kernel in the decoder's context, and in the one our element made for its CUDA output),
 // each in a process of its own, ends in an error on the bus and NULL, never a hang or a crash, and
 // the Vulkan device works on.
@@ -60,7 +61,22 @@ struct Seen {
   // ran on a device of GStreamer's, and their uploads and downloads.
   int ours = 0, on_gstreamers_device = 0;
   guint64 copies = 0;
+  guint64 cuda_copies = 0;  // frames our elements copied out of CUDA memory
+  guint64 buffers = 0;      // frames at the sink in the last state cycle (two may share a timestamp)
 };
+
+std::atomic<guint64> g_cuda_copies{0};
+
+// Counts our elements' copies of frames out of CUDA memory, from the base class's line for each
+// (FrameStream::bind_cuda_input(), at LOG level), and passes warnings and errors on.
+void count_cuda_copies(GstDebugCategory* category, GstDebugLevel level, const gchar* file, const gchar* function,
+                       gint line, GObject* object, GstDebugMessage* message, gpointer data) {
+  if (level <= GST_LEVEL_WARNING)
+    gst_debug_log_default(category, level, file, function, line, object, message, data);
+  if (level == GST_LEVEL_LOG && g_str_equal(gst_debug_category_get_name(category), "vkcomputefilter") &&
+      g_str_has_suffix(gst_debug_message_get(message), ": frame copied out of CUDA memory"))
+    g_cuda_copies++;
+}
 
 // Fills `seen`'s counts of our elements in `pipeline`, while it still plays.
 void count_ours(GstElement* pipeline, Seen& seen) {
@@ -166,6 +182,7 @@ Seen run(const std::string& description, const std::string& scenario) {
   gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, count_frame, &seen, nullptr);
   gst_object_unref(pad);
   gst_object_unref(out);
+  g_cuda_copies = 0;
   const int cycles = scenario == "cycles" ? 3 : 0;
   for (int c = 0; c < cycles && seen.error.empty(); ++c) {
     g_frames = 0;
@@ -186,6 +203,8 @@ Seen run(const std::string& description, const std::string& scenario) {
   }
   if (seen.error.empty()) drain(pipeline, seen, 0);
   count_ours(pipeline, seen);
+  seen.cuda_copies = g_cuda_copies;
+  seen.buffers = g_frames;
   gst_element_set_state(pipeline, GST_STATE_NULL);
   gst_object_unref(pipeline);
   if (seen.error.empty() && !seen.eos) seen.error = "no EOS within 60 s";
@@ -395,6 +414,11 @@ int main(int argc, char** argv) {
   const std::string media = argv[1];
   if (argc == 4 && std::string(argv[2]) == "--lost") return lost_case(media, std::stoul(argv[3]));
   if (argc == 3 && std::string(argv[2]) == "--vulkan") return vulkan_checks(media);
+  // Our elements' copies out of CUDA memory, counted from their log lines (none printed).
+  gst_debug_set_active(TRUE);
+  gst_debug_set_threshold_for_name("vkcomputefilter", GST_LEVEL_LOG);
+  gst_debug_remove_log_function(gst_debug_log_default);
+  gst_debug_add_log_function(count_cuda_copies, nullptr, nullptr);
   // A damaged copy of the H.264 elementary stream: a run of garbage in its middle.
   const std::string damaged = "/tmp/vkc-damaged.h264";
   {
@@ -445,6 +469,13 @@ int main(int argc, char** argv) {
        "rgb2yuv ! video/x-raw,format=NV12"},
       {mp4_264, es_264, open9 + " ! " + open9 + " ! video/x-raw(memory:CUDAMemory)" + cuda_out,
        open9 + " ! " + open9},
+      // The copy out of CUDA memory that the first element of ours makes rides on the frame to the
+      // others (gst/base/cudacopies.hpp): through a queue, past a filter, and from a filter's output
+      // in CUDA memory to the analyses after it.
+      {mp4_264, es_264, "lumamax count=4 ! queue ! histogram", "lumamax count=4 ! queue ! histogram"},
+      {mp4_264, es_264, "lumamax ! " + open9 + " ! histogram", "lumamax ! " + open9 + " ! histogram"},
+      {mp4_265, es_265, open9 + " ! video/x-raw(memory:CUDAMemory) ! lumamax count=4 ! histogram" + cuda_out,
+       open9 + " ! lumamax count=4 ! histogram"},
       {ts_change, es_change, "lumamax count=4 ! histogram", "lumamax count=4 ! histogram", false},
       {ts_change, es_change, open9 + cuda_out, open9, false},
   };
@@ -457,7 +488,12 @@ int main(int argc, char** argv) {
       const std::string& source = scenario == "cycles" ? c.cycles_source : c.source;
       const Seen cuda = run(source + " ! " + c.cuda + " ! fakesink name=out", scenario);
       const Seen system = run(source + " ! video/x-raw ! " + c.system + " ! fakesink name=out", scenario);
-      const std::string verdict = compare(cuda, system);
+      std::string verdict = compare(cuda, system);
+      // Played through, each decoded frame is copied out of CUDA memory once, whatever the chain.
+      const guint64 decoded = c.source.find("dec") != std::string::npos ? cuda.buffers : 0;
+      if (scenario == "play" && verdict.rfind("equal", 0) == 0 && cuda.cuda_copies != decoded)
+        verdict = "COPIED " + std::to_string(cuda.cuda_copies) + " TIMES OUT OF CUDA MEMORY for " +
+                  std::to_string(decoded) + " decoded frames; " + verdict;
       // The damaged clip may end in an error, the same way both times; it must end.
       const bool damaged_case = source.find(damaged) != std::string::npos;
       const bool ok = verdict.rfind("equal", 0) == 0 || (damaged_case && cuda.error == system.error);

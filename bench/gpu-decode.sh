@@ -14,8 +14,8 @@
 #    STREAMS unpaced: decode alone, stock `identity` (what any element costs there), lumamax without
 #    messages, lumamax, histogram with CUDA memory, lumamax through system memory; the CPU and the
 #    sleeps per frame of each group of threads (by_thread_us_sleeps_per_frame).
-# 4. AB=NAME (off by default): lumamax with CUDA memory, this build against the plugin in
-#    .gpu/NAME/libgstvkcompute.so (bench/plugin-build.sh), alternating, AB_ROUNDS rounds (2):
+# 4. AB=NAME (off by default): AB_ELEMENTS (lumamax) with CUDA memory, this build against the plugin
+#    in .gpu/NAME/libgstvkcompute.so (bench/plugin-build.sh), alternating, AB_ROUNDS rounds (2):
 #    COST_STREAMS live streams and one stream unpaced (the 120 s clip where bundled: LONG_CLIP=1).
 # 5. VULKAN=1 (off by default; the GStreamer 1.26 bundle): GStreamer's Vulkan decoders into
 #    `lumamax ! histogram` on their device (straight, and behind a queue), through vulkandownload,
@@ -98,7 +98,8 @@ if [ "${VULKAN:-0}" != 0 ]; then
 fi
 if [ -n "${AB:-}" ]; then
   source bench/plugin-build.sh
-  echo "== 4. lumamax with CUDA memory: this build (new) against .gpu/$AB ($AB)"
+  ab_elements=${AB_ELEMENTS:-lumamax}
+  echo "== 4. $ab_elements with CUDA memory: this build (new) against .gpu/$AB ($AB)"
   long=$media/h264-1080p-120s.mp4
   [ -f "$long" ] || long=$media/h264-1080p-20s.mp4
   for round in $(seq "${AB_ROUNDS:-2}"); do
@@ -106,8 +107,8 @@ if [ -n "${AB:-}" ]; then
       (
         [ "$build" = new ] || use_plugin_build "$build"
         echo "-- $build, round $round"
-        bench h264 gpu lumamax --live --streams "${COST_STREAMS:-32}" --warmup 2 --window 3
-        CLIP=$long bench h264 gpu lumamax --streams 1 --warmup 2 --window 3
+        bench h264 gpu "$ab_elements" --live --streams "${COST_STREAMS:-32}" --warmup 2 --window 3
+        CLIP=$long bench h264 gpu "$ab_elements" --streams 1 --warmup 2 --window 3
       )
     done
   done

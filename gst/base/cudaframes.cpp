@@ -1,12 +1,19 @@
 #include "cudaframes.hpp"
 
+#include <algorithm>
+
 #include "cuda/gstcudamemory.hpp"
 
 namespace vkc {
 
 CudaFrames::~CudaFrames() {
+  // A copy that rides on a frame keeps its bridge (the frame's CUDA context outlives it: its memory
+  // goes after its metas).
   inputs_.clear();
   outputs_.clear();
+  shared_inputs_.clear();
+  shared_outputs_.clear();
+  bound_outputs_.clear();
   bridge_.reset();
 }
 
@@ -56,42 +63,86 @@ bool CudaFrames::map(GstBuffer* buffer, const GstVideoInfo& info, GstMapFlags fl
   return true;
 }
 
-cuda::Target* CudaFrames::target(std::vector<std::unique_ptr<cuda::Target>>& targets, uint32_t slot,
-                                 gsize bytes, const char* name, std::string& error) {
-  std::unique_ptr<cuda::Target>& target = targets[slot];
-  if (!target || target->buffer().size() < bytes) {
-    target.reset();
-    target = bridge_->make_target(bytes, name, error);
+std::shared_ptr<CudaCopy> CudaFrames::copy_for(Copies& by_slot, Copies& pool, uint32_t slot, bool shared,
+                                               const GstVideoInfo& info, const char* name,
+                                               std::string& error) {
+  std::shared_ptr<CudaCopy>* copy = &by_slot[slot];
+  if (shared) {
+    // use_count() 1: the pool's is the only reference, no frame and no reader holds the copy.
+    const auto free =
+        std::find_if(pool.begin(), pool.end(), [](const auto& c) { return c.use_count() == 1; });
+    if (free != pool.end())
+      copy = &*free;
+    else if (pool.size() < kSharedCopies)
+      copy = &pool.emplace_back();
   }
-  return target.get();
+  if (!*copy) *copy = std::make_shared<CudaCopy>();
+  CudaCopy& c = **copy;
+  const gsize bytes = GST_VIDEO_INFO_SIZE(&info);
+  if (!c.target || c.bridge != bridge_ || c.target->buffer().size() < bytes) {
+    c.target.reset();
+    c.bridge = bridge_;
+    c.device = device_.get();
+    c.target = bridge_->make_target(bytes, name, error);
+    if (!c.target) return nullptr;
+  }
+  c.format = GST_VIDEO_INFO_FORMAT(&info);
+  c.width = GST_VIDEO_INFO_WIDTH(&info);
+  c.height = GST_VIDEO_INFO_HEIGHT(&info);
+  c.cuda_value = 0;
+  return *copy;
 }
 
-uint64_t CudaFrames::bind_input(uint32_t slot, GstBuffer* buffer, const GstVideoInfo& info,
-                                FrameLayout& layout, std::string& error) {
+std::shared_ptr<const CudaCopy> CudaFrames::bind_input(uint32_t slot, GstBuffer* buffer,
+                                                       const GstVideoInfo& info, bool shared,
+                                                       std::string& error) {
   Planes planes;
-  if (!map(buffer, info, GST_MAP_READ, planes, layout, error)) return 0;
-  cuda::Target* to = target(inputs_, slot, GST_VIDEO_INFO_SIZE(&info), "vkcompute CUDA input", error);
-  if (!to) return 0;
-  layout.buffer = to->buffer().handle();
-  return bridge_->copy_in(planes.cuda, *to, planes.offsets, planes.strides, error);
+  FrameLayout layout;
+  if (!map(buffer, info, GST_MAP_READ, planes, layout, error)) return nullptr;
+  std::shared_ptr<CudaCopy> copy =
+      copy_for(inputs_, shared_inputs_, slot, shared, info, "vkcompute CUDA input", error);
+  if (!copy) return nullptr;
+  layout.buffer = copy->target->buffer().handle();
+  copy->layout = layout;
+  copy->cuda_value = bridge_->copy_in(planes.cuda, *copy->target, planes.offsets, planes.strides, error);
+  if (!copy->cuda_value) return nullptr;
+  if (copy != inputs_[slot]) attach_cuda_copy(buffer, copy);  // the slot's own is written again
+  return copy;
 }
 
 bool CudaFrames::bind_output(uint32_t slot, GstBuffer* buffer, const GstVideoInfo& info, FrameLayout& layout,
                              std::string& error) {
-  if (!map(buffer, info, GST_MAP_WRITE, output_planes_[slot], layout, error)) return false;
-  cuda::Target* from = target(outputs_, slot, GST_VIDEO_INFO_SIZE(&info), "vkcompute CUDA output", error);
-  if (!from) return false;
-  layout.buffer = from->buffer().handle();
+  auto& [copy, planes] = bound_outputs_[slot];
+  copy.reset();
+  if (!map(buffer, info, GST_MAP_WRITE, planes, layout, error)) return false;
+  copy = copy_for(outputs_, shared_outputs_, slot, true, info, "vkcompute CUDA output", error);
+  if (!copy) return false;
+  layout.buffer = copy->target->buffer().handle();
+  copy->layout = layout;
   return true;
 }
 
 bool CudaFrames::copy_output(uint32_t slot, std::string& error) {
-  const Planes& planes = output_planes_[slot];
-  return bridge_->copy_out(*outputs_[slot], planes.offsets, planes.strides, planes.cuda, error);
+  const auto& [copy, planes] = bound_outputs_[slot];
+  return bridge_->copy_out(*copy->target, planes.offsets, planes.strides, planes.cuda, error);
 }
 
-bool CudaFrames::wait_output(uint32_t slot, std::string& error) {
-  return bridge_->wait_copied_out(*outputs_[slot], error);
+bool CudaFrames::wait_output(uint32_t slot, GstBuffer** frame, std::string& error) {
+  auto& [copy, planes] = bound_outputs_[slot];
+  if (!bridge_->wait_copied_out(*copy->target, error)) return false;
+  // The slot's own copy is written again by the slot's next frame: only a shared one rides on.
+  if (copy != outputs_[slot]) {
+    *frame = gst_buffer_make_writable(*frame);
+    attach_cuda_copy(*frame, std::move(copy));
+  }
+  copy.reset();
+  return true;
+}
+
+bool CudaFrames::release_if_lost() {
+  const bool own = bridge_ && bridge_->release_if_lost();
+  const bool read = read_bridge_ && read_bridge_->release_if_lost();
+  return own || read;
 }
 
 }  // namespace vkc

@@ -1,5 +1,7 @@
 #include "frame.hpp"
 
+#include "cudacopies.hpp"
+
 #include <utility>
 
 #include <vector>
@@ -26,6 +28,7 @@ const char* input_path_name(InputPath path) {
     case InputPath::kGathered: return "several memories, gathered by GPU copies";
     case InputPath::kStaged: return "staging copy";
     case InputPath::kCuda: return "CUDA memory, copied by CUDA into device memory";
+    case InputPath::kCudaCopy: return "CUDA memory, read from the copy an element of ours before made";
     case InputPath::kVulkanImage: return "GStreamer's Vulkan images on the same device, copied on the GPU";
   }
   return "?";
@@ -249,6 +252,7 @@ void InputBinding::unbind() {
 
 void InputBinding::release() {
   unbind();
+  cuda_copy_.reset();
   if (copy_) gst_buffer_unref(std::exchange(copy_, nullptr));
 }
 

@@ -14,6 +14,8 @@
 
 namespace vkc {
 
+struct CudaCopy;
+
 // A video frame inside a Vulkan buffer, as byte offsets and strides the kernels take as push
 // constants.
 struct FrameLayout {
@@ -50,7 +52,8 @@ enum class InputPath {
   kGathered,     // several memories (a buffer per plane, or split anywhere), each ours or imported:
                  // copied by the GPU into one device buffer of the frame's slot (record_gather())
   kStaged,       // copied by the CPU into a staging buffer: one copy
-  kCuda,         // GStreamer's CUDA memory, copied by CUDA into a device buffer of the slot (CudaFrames)
+  kCuda,         // GStreamer's CUDA memory, copied by CUDA into a device buffer of ours (CudaFrames)
+  kCudaCopy,     // GStreamer's CUDA memory whose copy an element of ours before made (cudacopies.hpp)
   kVulkanImage,  // GStreamer's images on the device we run on, copied by the frame's own commands into a
                  // device buffer of the slot (VulkanBridge::record_read())
 };
@@ -79,13 +82,14 @@ class InputBinding {
     copy_ = copy;
     return bind(device, copy, info, staging, layout, error);
   }
-  // The frame was bound by CudaFrames::bind_input(): the slot's work waits for `value` of its semaphore.
-  void bound_from_cuda(uint64_t value) {
+  // The frame is read from `copy` (kCuda: made for it, by CudaFrames::bind_input(); kCudaCopy: made
+  // before, cuda_copy_of()), held until release().
+  void bound_from_cuda(std::shared_ptr<const CudaCopy> copy, InputPath path) {
     release();
-    path_ = InputPath::kCuda;
-    cuda_value_ = value;
+    path_ = path;
+    cuda_copy_ = std::move(copy);
   }
-  uint64_t cuda_value() const { return cuda_value_; }
+  const CudaCopy* cuda_copy() const { return cuda_copy_.get(); }
   // The frame is GStreamer's images on the device we run on, read by the frame's own commands.
   void bound_from_vulkan_image() {
     release();
@@ -98,7 +102,8 @@ class InputBinding {
   void record_gather(Commands cmd, vk::Buffer to) const;
   // Whether the GPU reads the frame from host memory (an upload, in the element's counts).
   bool from_host() const {
-    return path_ != InputPath::kDevice && path_ != InputPath::kCuda && path_ != InputPath::kVulkanImage;
+    return path_ != InputPath::kDevice && path_ != InputPath::kCuda && path_ != InputPath::kCudaCopy &&
+           path_ != InputPath::kVulkanImage;
   }
   // Whether release(), with `buf` let go of, may free an import of host memory, which unpins its
   // pages (0.6-0.9 ms for a 1080p RGBA frame on the H200): an import for this frame only, or the
@@ -126,9 +131,9 @@ class InputBinding {
       imports_;                // per-frame imports of memory that is not plain system memory
   std::vector<Piece> pieces_;  // kGathered: the buffer's memories, in order
   InputPath path_ = InputPath::kOwnMemory;
-  uint64_t cuda_value_ = 0;         // kCuda
-  bool own_memory_import_ = false;  // a piece is our host memory (another device's), imported
-  GstBuffer* copy_ = nullptr;       // bind_copy()'s copy, a reference
+  std::shared_ptr<const CudaCopy> cuda_copy_;  // kCuda, kCudaCopy
+  bool own_memory_import_ = false;             // a piece is our host memory (another device's), imported
+  GstBuffer* copy_ = nullptr;                  // bind_copy()'s copy, a reference
 };
 
 // Rows and bytes per row of plane `plane` of `info`: the most any of its components spans. A packed

@@ -120,8 +120,8 @@ class FrameStream::FrameWork : public FrameScheduler::Work {
   GstFlowReturn leave(GstBuffer* out) {
     if (!out) return GST_FLOW_OK;
     std::string error;
-    if (cuda_output &&
-        !(stream_.cuda_->copy_output(frame.slot, error) && stream_.cuda_->wait_output(frame.slot, error))) {
+    if (cuda_output && !(stream_.cuda_->copy_output(frame.slot, error) &&
+                         stream_.cuda_->wait_output(frame.slot, &out, error))) {
       gst_buffer_unref(out);
       stream_.owner_.post_error(GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
                                 "Frame could not be copied into CUDA memory: " + error + ".", "");
@@ -370,6 +370,10 @@ bool FrameStream::follows_earlier_work(const Frame& frame, const InputBinding& i
   switch (input.path()) {
     case InputPath::kGathered:
     case InputPath::kVulkanImage: return true;
+    case InputPath::kCudaCopy:
+      // A filter's output, which its work on the compute queue wrote before the frame left.
+      if (!input.cuda_copy()->cuda_value) return true;
+      break;
     case InputPath::kDevice:
       if (waits_for_write(gst_buffer_peek_memory(frame.inbuf, 0), *device_)) return true;
       break;
@@ -391,8 +395,8 @@ void FrameStream::gather_input(Frame& frame, const InputBinding& input) {
 bool FrameStream::record_and_submit(Frame& frame, const InputBinding& input, bool cuda_output,
                                     bool vulkan_output, GError** error) {
   frame.cmd = ring_->begin(frame.slot);
-  if (input.path() == InputPath::kCuda)
-    ring_->wait_before(frame.slot, cuda_->input_semaphore(), input.cuda_value());
+  if (const CudaCopy* copy = input.cuda_copy(); copy && copy->cuda_value)
+    ring_->wait_before(frame.slot, copy->bridge->semaphore(), copy->cuda_value);
   if (input.path() == InputPath::kVulkanImage && !record_vulkan_read(frame, error)) return false;
   gather_input(frame, input);
   ChainEnds ends(*ring_, *copies_, in_info_, out_info_, frame);
@@ -507,11 +511,32 @@ bool FrameStream::record_vulkan_read(Frame& frame, GError** error) {
   return true;
 }
 
+bool FrameStream::bind_cuda_input(Frame& frame, InputBinding& input, std::string& error) {
+  if (!cuda_) cuda_ = std::make_unique<CudaFrames>(device_, ring_->depth());
+  std::shared_ptr<const CudaCopy> copy = cuda_copy_of(frame.inbuf, *device_, in_info_);
+  InputPath path = InputPath::kCudaCopy;
+  if (copy) {
+    cuda_->note_read(*copy);
+    GST_LOG("%s: frame read from its copy out of CUDA memory", name_.c_str());
+  } else {
+    // A frame passed on may reach more elements of ours: its copy goes with it (submit() made it
+    // writable).
+    const bool shared = passthrough_ && gst_buffer_is_writable(frame.inbuf);
+    copy = cuda_->bind_input(frame.slot, frame.inbuf, in_info_, shared, error);
+    if (!copy) return false;
+    path = InputPath::kCuda;
+    GST_LOG("%s: frame copied out of CUDA memory", name_.c_str());
+  }
+  frame.in = copy->layout;
+  input.bound_from_cuda(std::move(copy), path);
+  return true;
+}
+
 // Binds the input, takes an output buffer, records and submits one frame into `slot`, and hands it
-// to the scheduler. Takes `in`. An output in device memory leaves now, in `out`, carrying where our
-// work ends: the work of any element of ours that reads it is ordered after ours on the GPU, and a
-// CPU map waits for it (vkmemory.hpp). An output in host memory, and a frame that carries its
-// results, leave when the GPU is done.
+// to the scheduler. Takes `in`. The input of an analysis that passes it on leaves now, in `out`, and
+// so does an output in device memory, carrying where our work ends: the work of any element of ours that
+// reads it is ordered after ours on the GPU, and a CPU map waits for it (vkmemory.hpp). An output in host
+// memory, and a frame that carries its results, leave when the GPU is done.
 GstFlowReturn FrameStream::submit_frame(GstBuffer* in, const GstSegment& segment, uint32_t slot,
                                         GstBuffer** out, bool& leaves_with_results) {
   auto work = std::make_unique<FrameWork>(*this);
@@ -522,14 +547,11 @@ GstFlowReturn FrameStream::submit_frame(GstBuffer* in, const GstSegment& segment
 
   std::string error;
   if (cuda::is_cuda_frame(in)) {
-    if (!cuda_) cuda_ = std::make_unique<CudaFrames>(device_, ring_->depth());
-    const uint64_t value = cuda_->bind_input(slot, in, in_info_, frame.in, error);
-    if (value == 0) {
+    if (!bind_cuda_input(frame, work->input, error)) {
       owner_.post_error(GST_STREAM_ERROR, GST_STREAM_ERROR_FAILED,
                         "Frame in CUDA memory could not reach the Vulkan device: " + error + ".", "");
       return GST_FLOW_ERROR;
     }
-    work->input.bound_from_cuda(value);
   } else if (in_vulkan_image_memory(in)) {
     if (!bind_vulkan_input(in, slot, work->input, frame.in, error)) {
       owner_.post_error(GST_STREAM_ERROR, GST_STREAM_ERROR_FAILED,
@@ -541,6 +563,10 @@ GstFlowReturn FrameStream::submit_frame(GstBuffer* in, const GstSegment& segment
                       "Input buffer does not match its caps: " + error + ".", "");
     return GST_FLOW_ERROR;
   }
+  // Our reference keeps a passed-through frame readable until the GPU is done with it (and makes
+  // it read-only downstream meanwhile); taken once the input is bound (a copy out of CUDA memory
+  // rides on it: cudacopies.hpp), before the scheduler may release the frame.
+  if (passthrough_) *out = gst_buffer_ref(in);
   if (work->input.path() != last_path_ || submitted_ == 0)
     GST_INFO("%s: input reaches the GPU through %s", name_.c_str(), input_path_name(work->input.path()));
   last_path_ = work->input.path();
@@ -585,13 +611,14 @@ GstFlowReturn FrameStream::submit(GstBuffer* in, const GstSegment& segment, GstB
     push_held();
     return flow;
   }
-  // Our reference keeps a passed-through frame readable until the GPU is done with it (and makes
-  // it read-only downstream meanwhile); taken before the scheduler may release the frame.
-  GstBuffer* pass = passthrough_ ? gst_buffer_ref(in) : nullptr;
-  GstBuffer* device_output = nullptr;
+  // A frame in CUDA memory passed on takes our copy of it to the elements of ours after us
+  // (cudacopies.hpp): on a frame of its own when others hold it (its memory shared).
+  if (passthrough_ && cuda::is_cuda_frame(in) && !cuda_copy_of(in, *device_, in_info_))
+    in = gst_buffer_make_writable(in);
+  GstBuffer* output = nullptr;  // the frame passed on, or an output in device memory
   bool leaves_with_results = false;
   try {
-    flow = submit_frame(in, segment, slot, &device_output, leaves_with_results);
+    flow = submit_frame(in, segment, slot, &output, leaves_with_results);
   } catch (const GridTooLarge& e) {
     owner_.post_error(GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
                       "Frames of " + std::to_string(GST_VIDEO_INFO_WIDTH(&in_info_)) + "x" +
@@ -606,15 +633,14 @@ GstFlowReturn FrameStream::submit(GstBuffer* in, const GstSegment& segment, GstB
   }
   // A frame that leaves with its results leaves from finish(): no reference of ours meanwhile, so
   // that it is writable there.
-  if (leaves_with_results && pass) gst_clear_buffer(&pass);
+  if (leaves_with_results) gst_clear_buffer(&output);
   const GstFlowReturn pushed = push_held();
   if (flow == GST_FLOW_OK) flow = pushed;
   if (flow != GST_FLOW_OK) {
-    if (pass) gst_buffer_unref(pass);
-    if (device_output) gst_buffer_unref(device_output);
+    if (output) gst_buffer_unref(output);
     return flow;
   }
-  *out = pass ? pass : device_output;
+  *out = output;
   return GST_FLOW_OK;
 }
 

@@ -119,6 +119,9 @@ class FrameStream {
   // `leaves_with_results`: the frame waits for complete() and leaves from its finish (attach-meta).
   GstFlowReturn submit_frame(GstBuffer* in, const GstSegment& segment, uint32_t slot, GstBuffer** out,
                              bool& leaves_with_results);
+  // Binds `frame.inbuf`, in GStreamer's CUDA memory: the copy of it that rides on it, else a copy
+  // of it made now (InputPath::kCuda, kCudaCopy). False with `error` set.
+  bool bind_cuda_input(Frame& frame, InputBinding& input, std::string& error);
   // `cuda_output`: set when the output is a frame in CUDA memory (CudaFrames::bind_output());
   // `vulkan_output`: in GStreamer's Vulkan image memory (VulkanOutputs::bind()).
   GstFlowReturn acquire_output(Frame& frame, bool& cuda_output, bool& vulkan_output);
