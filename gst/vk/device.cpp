@@ -519,9 +519,6 @@ Device::Device(std::shared_ptr<Instance> instance, vk::raii::PhysicalDevice phys
 }
 
 Device::~Device() {
-  GST_INFO("Vulkan device %d (%s): %" G_GUINT64_FORMAT " compute submissions in %" G_GUINT64_FORMAT
-           " calls to the driver",
-           index_, name_.c_str(), compute_submits_.submissions(), compute_submits_.calls());
   if (adopted()) {
     // Not idle: the other library's queues may be submitting. Our own work is what must end.
     for (auto& timeline : timelines_) {
@@ -572,11 +569,6 @@ uint64_t Device::submit_now(const vk::SubmitInfo& info, vk::Fence fence, QueueRo
   vk::SubmitInfo with_tail = info;
   with_tail.commandBufferCount = uint32_t(commands.size());
   with_tail.pCommandBuffers = commands.data();
-  if (!fence)
-    return compute_submits_.submit(with_tail, label, others, [&q](std::vector<Timeline::Submission>& all) {
-      std::lock_guard<QueueLock> guard(*q.lock);
-      q.timeline->submit_all(q.handle, all);
-    });
   std::lock_guard<QueueLock> guard(*q.lock);
   return q.timeline->submit(q.handle, with_tail, fence, label, others);
 }

@@ -12,7 +12,6 @@
 #include <vector>
 
 #include "queue_lock.hpp"
-#include "submit_combiner.hpp"
 #include "timeline.hpp"
 #include "vk.hpp"
 
@@ -268,8 +267,6 @@ class Device {
   Queue queues_[3];  // by QueueRole
   std::vector<uint32_t> families_;
   mutable QueueLock locks_[3];  // one per distinct VkQueue
-  // The compute queue's submissions without a fence, which threads ready at once make in one call.
-  mutable SubmitCombiner compute_submits_;
   // One per distinct VkQueue, beside its lock; declared after device_: destroyed before it.
   std::unique_ptr<Timeline> timelines_[3];
   mutable MemoryHeld held_;

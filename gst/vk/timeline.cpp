@@ -30,66 +30,33 @@ const vk::TimelineSemaphoreSubmitInfo* signal_values(const vk::SubmitInfo& info)
              : nullptr;
 }
 
-namespace {
-// A submission with the timeline's signal added: what vk::SubmitInfo points to lives here.
-struct Signalled {
-  std::vector<vk::Semaphore> signals;
-  std::vector<uint64_t> values;
-  vk::TimelineSemaphoreSubmitInfo timeline;
-  vk::SubmitInfo info;
-};
-
-// `info` signalling `semaphore` with `value` as well as what it signals; `out` must not move after.
-void add_signal(const vk::SubmitInfo& info, vk::Semaphore semaphore, uint64_t value, Signalled& out) {
-  out.signals.assign(info.pSignalSemaphores, info.pSignalSemaphores + info.signalSemaphoreCount);
-  out.signals.push_back(semaphore);
-  // Binary semaphores ignore their values; timeline ones of others keep theirs (signal_values()).
-  out.values.assign(out.signals.size(), 0);
-  if (const auto* given = signal_values(info))
-    std::copy(given->pSignalSemaphoreValues, given->pSignalSemaphoreValues + info.signalSemaphoreCount,
-              out.values.begin());
-  out.values.back() = value;
-  out.timeline = vk::TimelineSemaphoreSubmitInfo{.signalSemaphoreValueCount = uint32_t(out.values.size()),
-                                                 .pSignalSemaphoreValues = out.values.data()};
-  if (const auto* waits = wait_values(info)) {
-    out.timeline.waitSemaphoreValueCount = waits->waitSemaphoreValueCount;
-    out.timeline.pWaitSemaphoreValues = waits->pWaitSemaphoreValues;
-  }
-  out.info = info;
-  out.info.pNext = &out.timeline;
-  out.info.signalSemaphoreCount = uint32_t(out.signals.size());
-  out.info.pSignalSemaphores = out.signals.data();
-}
-}  // namespace
-
 uint64_t Timeline::submit(vk::Queue queue, const vk::SubmitInfo& info, vk::Fence fence, const char* label,
                           uint32_t others) {
   const uint64_t value = submitted_.load(std::memory_order_relaxed) + 1;
-  Signalled with;
-  add_signal(info, *semaphore_, value, with);
-  queue.submit(with.info, fence);
+  std::vector<vk::Semaphore> signals(info.pSignalSemaphores,
+                                     info.pSignalSemaphores + info.signalSemaphoreCount);
+  signals.push_back(*semaphore_);
+  // Binary semaphores ignore their values; timeline ones of others keep theirs (signal_values()).
+  std::vector<uint64_t> values(signals.size(), 0);
+  if (const auto* given = signal_values(info))
+    std::copy(given->pSignalSemaphoreValues, given->pSignalSemaphoreValues + info.signalSemaphoreCount,
+              values.begin());
+  values.back() = value;
+  vk::TimelineSemaphoreSubmitInfo timeline{.signalSemaphoreValueCount = uint32_t(values.size()),
+                                           .pSignalSemaphoreValues = values.data()};
+  if (const auto* waits = wait_values(info)) {
+    timeline.waitSemaphoreValueCount = waits->waitSemaphoreValueCount;
+    timeline.pWaitSemaphoreValues = waits->pWaitSemaphoreValues;
+  }
+  vk::SubmitInfo with = info;
+  with.pNext = &timeline;
+  with.signalSemaphoreCount = uint32_t(signals.size());
+  with.pSignalSemaphores = signals.data();
+  queue.submit(with, fence);
   labels_[value % kLabels] = {value, label, others};
   submitted_.store(value, std::memory_order_relaxed);  // only once submitted: a value that failed
                                                        // would never be reached
   return value;
-}
-
-void Timeline::submit_all(vk::Queue queue, std::vector<Submission>& submissions) {
-  const uint64_t first = submitted_.load(std::memory_order_relaxed) + 1;
-  std::vector<Signalled> with(submissions.size());
-  std::vector<vk::SubmitInfo> infos;
-  infos.reserve(submissions.size());
-  for (size_t i = 0; i < submissions.size(); ++i) {
-    add_signal(*submissions[i].info, *semaphore_, first + i, with[i]);
-    infos.push_back(with[i].info);
-  }
-  queue.submit(infos, nullptr);
-  for (size_t i = 0; i < submissions.size(); ++i) {
-    Submission& s = submissions[i];
-    s.value = first + i;
-    labels_[s.value % kLabels] = {s.value, s.label, s.others};
-  }
-  submitted_.store(first + submissions.size() - 1, std::memory_order_relaxed);
 }
 
 std::string Timeline::label_of(uint64_t value) const {

@@ -49,16 +49,6 @@ class Timeline {
   // merged into it, for label_of().
   uint64_t submit(vk::Queue queue, const vk::SubmitInfo& info, vk::Fence fence, const char* label = nullptr,
                   uint32_t others = 0);
-  // One submission of submit()'s, for submit_all().
-  struct Submission {
-    const vk::SubmitInfo* info = nullptr;
-    const char* label = nullptr;
-    uint32_t others = 0;
-    uint64_t value = 0;  // set by submit_all()
-  };
-  // Submits each of `submissions` as submit() would, with no fence, in order, in one call to the
-  // driver; sets their values (consecutive). Throws as submit() does, none of them submitted.
-  void submit_all(vk::Queue queue, std::vector<Submission>& submissions);
   // The label of the submission that ends at `value`, among the latest kLabels ("" when unknown).
   // The caller holds the queue's lock, as for submit().
   std::string label_of(uint64_t value) const;
