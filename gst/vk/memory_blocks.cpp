@@ -116,6 +116,11 @@ BlockRange MemoryBlocks::allocate(uint32_t type, vk::DeviceSize size, vk::Device
 
 bool MemoryBlocks::worth_moving(const BlockRange& range) {
   std::lock_guard<std::mutex> guard(lock_);
+  // The rate first: every buffer a pool takes back asks, and the scans below, over every block and
+  // their free ranges, took 5 % of the completion service's thread with 180 live streams (lent
+  // H200, run 205) for the one answer in many that may be yes.
+  const int64_t now = g_get_monotonic_time();
+  if (now - last_move_us_ < G_USEC_PER_SEC / kMovesPerSecond) return false;
   const auto& blocks = blocks_[range.type];
   const auto it =
       std::find_if(blocks.begin(), blocks.end(), [&](const auto& b) { return *b->memory == range.memory; });
@@ -126,8 +131,6 @@ bool MemoryBlocks::worth_moving(const BlockRange& range) {
            fit(*b, range.size, range.alignment) != b->free.end();
   });
   if (!fuller_has_room) return false;
-  const int64_t now = g_get_monotonic_time();
-  if (now - last_move_us_ < G_USEC_PER_SEC / kMovesPerSecond) return false;
   last_move_us_ = now;
   return true;
 }

@@ -81,8 +81,11 @@ bool Timeline::reached(uint64_t value) const {
 
 void Timeline::paced(uint64_t value) const {
   std::lock_guard<std::mutex> guard(pace_lock_);
-  const Clock::time_point now = Clock::now();
   const bool work_ahead = submitted_.load(std::memory_order_relaxed) > value;
+  // A read that finds the queue still busy where it was changes nothing: no clock read (a system
+  // call on some hosts; such reads come by the ten thousand a second with hundreds of streams).
+  if (value == paced_value_ && busy_ && work_ahead) return;
+  const Clock::time_point now = Clock::now();
   if (value > paced_value_ && busy_) {
     // Busy all along (as far as the reads tell): the time per value of this stretch.
     const uint64_t sample =
