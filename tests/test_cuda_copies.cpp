@@ -1,10 +1,9 @@
 // gst/base/cudacopies.hpp: the copy of a frame in CUDA memory that rides on the frame to the next
 // element of ours. Its rules, which hold without CUDA (the copy here has no target): it is found on
 // the frame it was put on and on copies of the whole frame; not on a part of the frame, not on a
-// frame whose memory is another, not for another device, format or size; a second copy replaces the
-// first; and it is let go of when the frame is freed or goes back to its pool, so that its element
-// may reuse it. On the lent GPU, vkcompute-decoder-checks counts the copies out of CUDA memory of
-// real chains.
+// frame whose memory or timestamp is another, not for another device, format or size; a second copy replaces
+// the first; and it is let go of when the frame is freed or goes back to its pool, so that its element may
+// reuse it. On the lent GPU, vkcompute-decoder-checks counts the copies out of CUDA memory of real chains.
 #include <gst/video/video.h>
 
 #include <memory>
@@ -42,6 +41,7 @@ GST_START_TEST(test_copy_rides_on_its_frame) {
   auto device = vktest::AnyDevice();
   const GstVideoInfo nv12 = Info(GST_VIDEO_FORMAT_NV12);
   GstBuffer* frame = gst_buffer_new_allocate(nullptr, GST_VIDEO_INFO_SIZE(&nv12), nullptr);
+  GST_BUFFER_PTS(frame) = 40 * GST_MSECOND;
   std::weak_ptr<vkc::CudaCopy> watched;
   {
     auto copy = Copy(device.get(), nv12);
@@ -68,6 +68,11 @@ GST_START_TEST(test_copy_rides_on_its_frame) {
   GstBuffer* part = gst_buffer_copy_region(frame, GST_BUFFER_COPY_ALL, 0, GST_VIDEO_INFO_SIZE(&nv12) / 2);
   fail_unless(vkc::cuda_copy_of(part, *device, nv12) == nullptr, "carried onto a part of the frame");
   gst_buffer_unref(part);
+  // Nor a frame whose timestamp changed since (a pool that kept the meta, the memory holding a later frame).
+  GstBuffer* later = gst_buffer_copy(frame);
+  GST_BUFFER_PTS(later) = GST_SECOND;
+  fail_unless(vkc::cuda_copy_of(later, *device, nv12) == nullptr, "found on a frame of another timestamp");
+  gst_buffer_unref(later);
   // Nor a frame whose memory was replaced (the copy is of the old memory's frame).
   gst_buffer_replace_all_memory(whole, gst_allocator_alloc(nullptr, GST_VIDEO_INFO_SIZE(&nv12), nullptr));
   fail_unless(vkc::cuda_copy_of(whole, *device, nv12) == nullptr, "found on a frame of another memory");

@@ -10,6 +10,9 @@ struct CudaCopyMeta {
   GstMeta meta;
   std::shared_ptr<const CudaCopy> copy;  // constructed in init, destroyed in free
   const GstMemory* image;                // the frame's memory whose copy this is (compared, never read)
+  // The frame's timestamp when the copy was put on it: a pool that kept its frames' metas would hand
+  // the same memory out again with the copy of an earlier frame on it.
+  GstClockTime pts;
 };
 
 GType cuda_copy_meta_api() {
@@ -27,6 +30,7 @@ const GstMetaInfo* cuda_copy_meta_info() {
         auto* m = reinterpret_cast<CudaCopyMeta*>(meta);
         new (&m->copy) std::shared_ptr<const CudaCopy>();
         m->image = nullptr;
+        m->pts = GST_CLOCK_TIME_NONE;
         return TRUE;
       },
       [](GstMeta* meta, GstBuffer*) {
@@ -42,6 +46,7 @@ const GstMetaInfo* cuda_copy_meta_info() {
         if (!to) return FALSE;
         to->copy = from->copy;
         to->image = from->image;
+        to->pts = from->pts;
         return TRUE;
       });
   return info;
@@ -55,12 +60,14 @@ void attach_cuda_copy(GstBuffer* buffer, std::shared_ptr<const CudaCopy> copy) {
   auto* meta = reinterpret_cast<CudaCopyMeta*>(gst_buffer_add_meta(buffer, cuda_copy_meta_info(), nullptr));
   meta->copy = std::move(copy);
   meta->image = gst_buffer_peek_memory(buffer, 0);
+  meta->pts = GST_BUFFER_PTS(buffer);
 }
 
 std::shared_ptr<const CudaCopy> cuda_copy_of(GstBuffer* buffer, const Device& device,
                                              const GstVideoInfo& info) {
   const auto* meta = reinterpret_cast<const CudaCopyMeta*>(gst_buffer_get_meta(buffer, cuda_copy_meta_api()));
-  if (!meta || meta->image != gst_buffer_peek_memory(buffer, 0)) return nullptr;
+  if (!meta || meta->image != gst_buffer_peek_memory(buffer, 0) || meta->pts != GST_BUFFER_PTS(buffer))
+    return nullptr;
   const CudaCopy& copy = *meta->copy;
   const bool fits = copy.device == &device && copy.format == GST_VIDEO_INFO_FORMAT(&info) &&
                     copy.width == GST_VIDEO_INFO_WIDTH(&info) && copy.height == GST_VIDEO_INFO_HEIGHT(&info);

@@ -39,8 +39,9 @@ struct CudaCopy {
 // of any copy it carried.
 void attach_cuda_copy(GstBuffer* buffer, std::shared_ptr<const CudaCopy> copy);
 
-// The copy that `buffer` carries of its own frame (not of a frame it was copied from), on `device`
-// and laid out as `info`; null when there is none.
+// The copy that `buffer` carries of its own frame (not of a frame it was copied from: the same
+// memory and timestamp as when it was put on), on `device` and laid out as `info`; null when there is
+// none.
 std::shared_ptr<const CudaCopy> cuda_copy_of(GstBuffer* buffer, const Device& device,
                                              const GstVideoInfo& info);
 
