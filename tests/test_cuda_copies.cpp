@@ -64,6 +64,14 @@ GST_START_TEST(test_copy_rides_on_its_frame) {
   // A copy of the whole frame (the same memory, made writable on the way) carries it on.
   GstBuffer* whole = gst_buffer_copy(frame);
   fail_unless(vkc::cuda_copy_of(whole, *device, nv12) == watched.lock(), "not carried onto a copy");
+  // Another frame that takes its metadata (an element's output) does not: it would hold the copy.
+  {
+    GstBuffer* output = gst_buffer_new_allocate(nullptr, GST_VIDEO_INFO_SIZE(&nv12), nullptr);
+    const long held = watched.use_count();
+    fail_unless(gst_buffer_copy_into(output, frame, GST_BUFFER_COPY_METADATA, 0, -1));
+    fail_unless(watched.use_count() == held, "another frame took the copy with the metadata");
+    gst_buffer_unref(output);
+  }
   // A part of the frame does not.
   GstBuffer* part = gst_buffer_copy_region(frame, GST_BUFFER_COPY_ALL, 0, GST_VIDEO_INFO_SIZE(&nv12) / 2);
   fail_unless(vkc::cuda_copy_of(part, *device, nv12) == nullptr, "carried onto a part of the frame");

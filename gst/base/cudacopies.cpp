@@ -37,11 +37,15 @@ const GstMetaInfo* cuda_copy_meta_info() {
         using Copy = std::shared_ptr<const CudaCopy>;
         reinterpret_cast<CudaCopyMeta*>(meta)->copy.~Copy();
       },
-      // Onto a copy of the whole frame (the same memories) only: a part or another frame is not this copy.
+      // Onto a copy of the whole frame only: a part or another frame is not this copy.
       [](GstBuffer* dest, GstMeta* meta, GstBuffer*, GQuark type, gpointer data) -> gboolean {
         if (!GST_META_TRANSFORM_IS_COPY(type) || static_cast<GstMetaTransformCopy*>(data)->region)
           return FALSE;
         const auto* from = reinterpret_cast<const CudaCopyMeta*>(meta);
+        // Only onto a buffer of the same memory (gst_buffer_copy_into() copies memories before metas):
+        // not onto another frame that takes this one's metadata (an element's output), which would
+        // keep the copy, and its CUDA bridge, for as long as that frame lives.
+        if (gst_buffer_n_memory(dest) == 0 || gst_buffer_peek_memory(dest, 0) != from->image) return FALSE;
         auto* to = reinterpret_cast<CudaCopyMeta*>(gst_buffer_add_meta(dest, cuda_copy_meta_info(), nullptr));
         if (!to) return FALSE;
         to->copy = from->copy;

@@ -1,6 +1,7 @@
 #include "cudaframes.hpp"
 
 #include <algorithm>
+#include <atomic>
 
 #include "cuda/gstcudamemory.hpp"
 
@@ -71,6 +72,8 @@ std::shared_ptr<CudaCopy> CudaFrames::copy_for(Copies& by_slot, Copies& pool, ui
     // use_count() 1: the pool's is the only reference, no frame and no reader holds the copy.
     const auto free =
         std::find_if(pool.begin(), pool.end(), [](const auto& c) { return c.use_count() == 1; });
+    // The last reader let go of it on another thread: what it did comes before the writes below.
+    std::atomic_thread_fence(std::memory_order_acquire);
     if (free != pool.end())
       copy = &*free;
     else if (pool.size() < kSharedCopies)
@@ -127,11 +130,11 @@ bool CudaFrames::copy_output(uint32_t slot, std::string& error) {
   return bridge_->copy_out(*copy->target, planes.offsets, planes.strides, planes.cuda, error);
 }
 
-bool CudaFrames::wait_output(uint32_t slot, GstBuffer** frame, std::string& error) {
+bool CudaFrames::wait_output(uint32_t slot, GstBuffer** frame, bool share, std::string& error) {
   auto& [copy, planes] = bound_outputs_[slot];
   if (!bridge_->wait_copied_out(*copy->target, error)) return false;
   // The slot's own copy is written again by the slot's next frame: only a shared one rides on.
-  if (copy != outputs_[slot]) {
+  if (share && copy != outputs_[slot]) {
     *frame = gst_buffer_make_writable(*frame);
     attach_cuda_copy(*frame, std::move(copy));
   }
@@ -139,10 +142,20 @@ bool CudaFrames::wait_output(uint32_t slot, GstBuffer** frame, std::string& erro
   return true;
 }
 
+void CudaFrames::note_read(const CudaCopy& copy) {
+  std::lock_guard<std::mutex> guard(read_bridge_lock_);
+  if (read_bridge_ != copy.bridge) read_bridge_ = copy.bridge;
+}
+
 bool CudaFrames::release_if_lost() {
+  std::shared_ptr<cuda::Bridge> read;
+  {
+    std::lock_guard<std::mutex> guard(read_bridge_lock_);
+    read = read_bridge_;
+  }
   const bool own = bridge_ && bridge_->release_if_lost();
-  const bool read = read_bridge_ && read_bridge_->release_if_lost();
-  return own || read;
+  const bool read_lost = read && read->release_if_lost();
+  return own || read_lost;
 }
 
 }  // namespace vkc

@@ -18,6 +18,7 @@
 #include <gst/video/video.h>
 
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -44,7 +45,7 @@ class CudaFrames {
                                              bool shared, std::string& error);
   // Notes that a frame's work reads `copy`, made by another element (cuda_copy_of()): release_if_lost()
   // then covers its bridge too.
-  void note_read(const CudaCopy& copy) { read_bridge_ = copy.bridge; }
+  void note_read(const CudaCopy& copy);
 
   // Sets `layout` to a device-local buffer, which `slot`'s work writes in place of `buffer`
   // (GStreamer's CUDA memory, laid out as `info` or its GstVideoMeta); false with `error` set.
@@ -53,10 +54,10 @@ class CudaFrames {
   // Once the slot's work is done: queues the copy of the slot's output buffer into the frame
   // bind_output() took. False with `error` set.
   bool copy_output(uint32_t slot, std::string& error);
-  // Waits until that copy is done (the frame may then be pushed); then puts what the work wrote on
-  // `*frame`, the frame bind_output() took (made writable when it must be), for our elements after
-  // it to read (cudacopies.hpp). False with `error` set.
-  bool wait_output(uint32_t slot, GstBuffer** frame, std::string& error);
+  // Waits until that copy is done (the frame may then be pushed); then, with `share` (the frame
+  // reaches elements of ours), puts what the work wrote on `*frame`, the frame bind_output() took
+  // (made writable when it must be), for them to read (cudacopies.hpp). False with `error` set.
+  bool wait_output(uint32_t slot, GstBuffer** frame, bool share, std::string& error);
 
   // Lets the frames whose copies in a lost CUDA context will never finish run on (their inputs'
   // contents undefined), so that they complete and free what they hold instead of waiting forever
@@ -89,7 +90,10 @@ class CudaFrames {
   std::shared_ptr<Device> device_;
   void* context_ = nullptr;  // the CUcontext bridge_ serves
   std::shared_ptr<cuda::Bridge> bridge_;
-  std::shared_ptr<cuda::Bridge> read_bridge_;  // of the copies of other elements read last
+  // Of the copies of other elements read last: set on the streaming thread, read by the thread that
+  // finds a frame late (release_if_lost()).
+  std::mutex read_bridge_lock_;
+  std::shared_ptr<cuda::Bridge> read_bridge_;  // read_bridge_lock_
   Copies inputs_, outputs_;                    // by slot
   Copies shared_inputs_, shared_outputs_;      // may ride on frames
   // bind_output()'s, by slot: the copy the work writes, and where the frame's planes are.

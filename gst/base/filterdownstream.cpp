@@ -65,6 +65,45 @@ bool ElementOwner::output_joins_batch() {
   return joins_batch(self_);
 }
 
+// Elements that pass frames on and never write into them (GStreamer's core elements).
+static bool passes_frames_on(GstElement* element) {
+  GstElementFactory* factory = gst_element_get_factory(element);
+  if (!factory) return false;
+  const gchar* name = gst_plugin_feature_get_name(GST_PLUGIN_FEATURE(factory));
+  for (const char* passing : {"queue", "queue2", "tee", "capsfilter", "identity", "valve"})
+    if (g_str_equal(name, passing)) return true;
+  return false;
+}
+
+// Whether what `src` pushes reaches an element of ours before any other that is not passes_frames_on(),
+// on every branch (a tee's), at most `depth` elements on.
+static bool reaches_ours_unwritten(GstPad* src, int depth) {
+  GstElement* element = vkc::element_after(src);
+  if (!element) return false;
+  bool reaches = GST_IS_VKCOMPUTE_FILTER(element);
+  if (!reaches && depth > 0 && passes_frames_on(element)) {
+    guint branches = 0, ours = 0;
+    GstIterator* it = gst_element_iterate_src_pads(element);
+    GValue item = G_VALUE_INIT;
+    GstIteratorResult step;
+    while ((step = gst_iterator_next(it, &item)) == GST_ITERATOR_OK) {
+      branches++;
+      ours += reaches_ours_unwritten(GST_PAD(g_value_get_object(&item)), depth - 1);
+      g_value_reset(&item);
+    }
+    g_value_unset(&item);
+    gst_iterator_free(it);
+    // Pads that changed meanwhile (a resync) leave the answer unknown: no.
+    reaches = step == GST_ITERATOR_DONE && branches > 0 && ours == branches;
+  }
+  gst_object_unref(element);
+  return reaches;
+}
+
+bool ElementOwner::output_reaches_ours_unwritten() {
+  return reaches_ours_unwritten(GST_BASE_TRANSFORM_SRC_PAD(self_), 8);
+}
+
 void ElementOwner::post_error(GQuark domain, gint code, const std::string& message,
                               const std::string& debug) {
   gst_element_message_full(GST_ELEMENT(self_), GST_MESSAGE_ERROR, domain, code, g_strdup(message.c_str()),

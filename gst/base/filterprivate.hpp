@@ -26,6 +26,7 @@ class ElementOwner final : public vkc::FrameStream::Owner {
   GstFlowReturn push(GstBuffer* out) override;
   GstFlowReturn acquire_output(GstBuffer* in, GstBuffer** out) override;
   bool output_joins_batch() override;
+  bool output_reaches_ours_unwritten() override;
   void post_error(GQuark domain, gint code, const std::string& message, const std::string& debug) override;
   void post_warning(GQuark domain, gint code, const std::string& message) override;
   GstVulkanQueue* gst_vulkan_queue(GstVulkanDevice* device, GstPadDirection side) override;

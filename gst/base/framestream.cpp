@@ -121,7 +121,8 @@ class FrameStream::FrameWork : public FrameScheduler::Work {
     if (!out) return GST_FLOW_OK;
     std::string error;
     if (cuda_output && !(stream_.cuda_->copy_output(frame.slot, error) &&
-                         stream_.cuda_->wait_output(frame.slot, &out, error))) {
+                         stream_.cuda_->wait_output(frame.slot, &out,
+                                                    stream_.owner_.output_reaches_ours_unwritten(), error))) {
       gst_buffer_unref(out);
       stream_.owner_.post_error(GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
                                 "Frame could not be copied into CUDA memory: " + error + ".", "");
@@ -511,7 +512,7 @@ bool FrameStream::record_vulkan_read(Frame& frame, GError** error) {
   return true;
 }
 
-bool FrameStream::bind_cuda_input(Frame& frame, InputBinding& input, std::string& error) {
+bool FrameStream::bind_cuda_input(Frame& frame, InputBinding& input, bool share, std::string& error) {
   if (!cuda_) cuda_ = std::make_unique<CudaFrames>(device_, ring_->depth());
   std::shared_ptr<const CudaCopy> copy = cuda_copy_of(frame.inbuf, *device_, in_info_);
   InputPath path = InputPath::kCudaCopy;
@@ -519,10 +520,8 @@ bool FrameStream::bind_cuda_input(Frame& frame, InputBinding& input, std::string
     cuda_->note_read(*copy);
     GST_LOG("%s: frame read from its copy out of CUDA memory", name_.c_str());
   } else {
-    // A frame passed on may reach more elements of ours: its copy goes with it (submit() made it
-    // writable).
-    const bool shared = passthrough_ && gst_buffer_is_writable(frame.inbuf);
-    copy = cuda_->bind_input(frame.slot, frame.inbuf, in_info_, shared, error);
+    copy = cuda_->bind_input(frame.slot, frame.inbuf, in_info_, share && gst_buffer_is_writable(frame.inbuf),
+                             error);
     if (!copy) return false;
     path = InputPath::kCuda;
     GST_LOG("%s: frame copied out of CUDA memory", name_.c_str());
@@ -538,7 +537,7 @@ bool FrameStream::bind_cuda_input(Frame& frame, InputBinding& input, std::string
 // reads it is ordered after ours on the GPU, and a CPU map waits for it (vkmemory.hpp). An output in host
 // memory, and a frame that carries its results, leave when the GPU is done.
 GstFlowReturn FrameStream::submit_frame(GstBuffer* in, const GstSegment& segment, uint32_t slot,
-                                        GstBuffer** out, bool& leaves_with_results) {
+                                        GstBuffer** out, bool& leaves_with_results, bool share_cuda_copy) {
   auto work = std::make_unique<FrameWork>(*this);
   Frame& frame = work->frame;
   frame.slot = slot;
@@ -547,7 +546,7 @@ GstFlowReturn FrameStream::submit_frame(GstBuffer* in, const GstSegment& segment
 
   std::string error;
   if (cuda::is_cuda_frame(in)) {
-    if (!bind_cuda_input(frame, work->input, error)) {
+    if (!bind_cuda_input(frame, work->input, share_cuda_copy, error)) {
       owner_.post_error(GST_STREAM_ERROR, GST_STREAM_ERROR_FAILED,
                         "Frame in CUDA memory could not reach the Vulkan device: " + error + ".", "");
       return GST_FLOW_ERROR;
@@ -613,12 +612,14 @@ GstFlowReturn FrameStream::submit(GstBuffer* in, const GstSegment& segment, GstB
   }
   // A frame in CUDA memory passed on takes our copy of it to the elements of ours after us
   // (cudacopies.hpp): on a frame of its own when others hold it (its memory shared).
-  if (passthrough_ && cuda::is_cuda_frame(in) && !cuda_copy_of(in, *device_, in_info_))
-    in = gst_buffer_make_writable(in);
+  const bool share_cuda_copy = passthrough_ && cuda::is_cuda_frame(in) &&
+                               !cuda_copy_of(in, *device_, in_info_) &&
+                               owner_.output_reaches_ours_unwritten();
+  if (share_cuda_copy) in = gst_buffer_make_writable(in);
   GstBuffer* output = nullptr;  // the frame passed on, or an output in device memory
   bool leaves_with_results = false;
   try {
-    flow = submit_frame(in, segment, slot, &output, leaves_with_results);
+    flow = submit_frame(in, segment, slot, &output, leaves_with_results, share_cuda_copy);
   } catch (const GridTooLarge& e) {
     owner_.post_error(GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
                       "Frames of " + std::to_string(GST_VIDEO_INFO_WIDTH(&in_info_)) + "x" +

@@ -61,6 +61,11 @@ class FrameStream {
     // Whether an output in device memory goes straight into another element of ours on this thread
     // (its work then waits in the thread's batch, vk/batch.hpp).
     virtual bool output_joins_batch() = 0;
+    // Whether the frames the element pushes reach an element of ours before any element that may
+    // write into them in place: through elements that only pass frames on, on every branch. A copy
+    // out of CUDA memory rides on such frames only (cudacopies.hpp): the CUDA memory written in place
+    // on the way would leave the copy stale.
+    virtual bool output_reaches_ours_unwritten() = 0;
     // Posts an element error.
     virtual void post_error(GQuark domain, gint code, const std::string& message,
                             const std::string& debug) = 0;
@@ -117,11 +122,13 @@ class FrameStream {
  private:
   class FrameWork;
   // `leaves_with_results`: the frame waits for complete() and leaves from its finish (attach-meta).
+  // `share_cuda_copy`: bind_cuda_input()'s `share`.
   GstFlowReturn submit_frame(GstBuffer* in, const GstSegment& segment, uint32_t slot, GstBuffer** out,
-                             bool& leaves_with_results);
+                             bool& leaves_with_results, bool share_cuda_copy);
   // Binds `frame.inbuf`, in GStreamer's CUDA memory: the copy of it that rides on it, else a copy
-  // of it made now (InputPath::kCuda, kCudaCopy). False with `error` set.
-  bool bind_cuda_input(Frame& frame, InputBinding& input, std::string& error);
+  // of it made now (InputPath::kCuda, kCudaCopy), which goes on with the frame when `share` (the
+  // frame is passed on, writable, to elements of ours). False with `error` set.
+  bool bind_cuda_input(Frame& frame, InputBinding& input, bool share, std::string& error);
   // `cuda_output`: set when the output is a frame in CUDA memory (CudaFrames::bind_output());
   // `vulkan_output`: in GStreamer's Vulkan image memory (VulkanOutputs::bind()).
   GstFlowReturn acquire_output(Frame& frame, bool& cuda_output, bool& vulkan_output);
