@@ -51,6 +51,9 @@ const GstMetaInfo* decoded_copy_meta_info() {
         if (!GST_META_TRANSFORM_IS_COPY(type) || static_cast<GstMetaTransformCopy*>(data)->region)
           return FALSE;
         const auto* from = reinterpret_cast<const DecodedCopyMeta*>(meta);
+        // Only onto a buffer of the same memory (gst_buffer_copy_into() copies memories first): an
+        // element's output that takes the frame's metadata would hold the copy as long as it lives.
+        if (gst_buffer_n_memory(dest) == 0 || gst_buffer_peek_memory(dest, 0) != from->image) return FALSE;
         auto* to =
             reinterpret_cast<DecodedCopyMeta*>(gst_buffer_add_meta(dest, decoded_copy_meta_info(), nullptr));
         if (!to) return FALSE;
