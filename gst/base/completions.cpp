@@ -38,7 +38,25 @@ struct CompletionService::Entry {
   Clock::time_point next = Clock::time_point::max();  // service lock: when to look
   bool looking = false;                               // service lock: look() runs
   bool finishing = false;                             // service lock: finish() is queued or runs
-  Client::Point point;  // service lock: the oldest frame's, from push() (wake()) or the last look (kLater)
+  // Service lock: the oldest frame's point, from push() (wake()) or the last look (kLater).
+  void set_point(Client::Point p) {
+    point = std::move(p);
+    value = 0;
+  }
+  // Its value (0 while unknown), kept once known: it never changes then, and the passes read it for
+  // every entry several times (each read a cache miss in the point's holder with hundreds of clients).
+  uint64_t at() {
+    if (value == 0) value = point.at();
+    return value;
+  }
+  bool passed() {
+    const uint64_t v = at();
+    return v != 0 && point.counter->load(std::memory_order_relaxed) >= v;
+  }
+  Client::Point point;
+
+ private:
+  uint64_t value = 0;
 };
 
 CompletionService::CompletionService(const std::string& name)
@@ -58,10 +76,10 @@ CompletionService::~CompletionService() {
   }
   for (std::thread& t : threads_) t.join();
   GST_INFO("%s: %" G_GUINT64_FORMAT " rounds, %" G_GUINT64_FORMAT " looks (%" G_GUINT64_FORMAT
-           " as their points passed), %" G_GUINT64_FORMAT
+           " as their points passed), %" G_GUINT64_FORMAT " reads of queues, %" G_GUINT64_FORMAT
            " finishes on its thread that cannot block, %" G_GUINT64_FORMAT " that may (%" G_GUINT64_FORMAT
            " taken over by the standby), %" G_GUINT64_FORMAT " on workers (%zu workers at most)",
-           name_.c_str(), rounds_, looks_, passed_looks_, finished_here_, lent_finishes_, takeovers_,
+           name_.c_str(), rounds_, looks_, passed_looks_, reads_, finished_here_, lent_finishes_, takeovers_,
            handed_over_, most_workers_);
 }
 
@@ -120,7 +138,7 @@ void CompletionService::wake(Entry* entry, Clock::time_point when, Client::Point
   // One locked section: an entry holding a point but no moment to be looked at would be a first
   // waiter that the round's plan leaves out.
   const std::unique_lock<std::mutex> guard = take_lock();
-  entry->point = std::move(point);
+  entry->set_point(std::move(point));
   wake_locked(entry, when);
 }
 
@@ -170,26 +188,54 @@ void CompletionService::finished_locked(Entry* entry) {
   settled_.notify_all();
 }
 
-void CompletionService::find_first_waiters(std::vector<FirstWaiter>& firsts) const {
+void CompletionService::find_first_waiters(std::vector<FirstWaiter>& firsts) {
   firsts.clear();
-  for (const Entry& e : entries_) {
-    const uint64_t value = e.finishing ? 0 : e.point.at();
-    if (value == 0 || e.point.passed()) continue;
+  for (Entry& e : entries_) {
+    const uint64_t value = e.finishing ? 0 : e.at();
+    if (value == 0 || e.passed()) continue;
     auto first = std::find_if(firsts.begin(), firsts.end(),
                               [&](const FirstWaiter& f) { return f.counter == e.point.counter; });
+    const FirstWaiter waiter{e.point.counter, value, &e, e.point.read, e.point.queue};
     if (first == firsts.end())
-      firsts.push_back({e.point.counter, value, &e});
+      firsts.push_back(waiter);
     else if (value < first->value)
-      *first = {e.point.counter, value, &e};
+      *first = waiter;
   }
 }
 
-bool CompletionService::first_waiter(const Entry& e, const std::vector<FirstWaiter>& firsts) {
-  return std::any_of(firsts.begin(), firsts.end(), [&](const FirstWaiter& f) { return f.entry == &e; });
+void CompletionService::read_queues(std::vector<FirstWaiter>& firsts, std::unique_lock<std::mutex>& guard) {
+  bool any = false;
+  for (FirstWaiter& f : firsts) {
+    // Held as during a look: remove() waits, so the queue (the device's) outlives the read.
+    if (f.read) f.entry->looking = any = true;
+  }
+  if (!any) return;
+  guard.unlock();
+  for (FirstWaiter& f : firsts) {
+    if (!f.read) continue;
+    try {
+      f.read(f.queue, f.value);
+      f.read_now = true;
+    } catch (const std::exception&) {
+      // A queue that cannot be read (a lost device): the first waiter's look finds out why.
+    }
+  }
+  guard.lock();
+  for (FirstWaiter& f : firsts) {
+    if (!f.read) continue;
+    f.entry->looking = false;
+    reads_++;
+  }
+  settled_.notify_all();
 }
 
-bool CompletionService::waits_behind(const Entry& e, const std::vector<FirstWaiter>& firsts) {
-  const uint64_t value = e.point.at();
+bool CompletionService::unread_first_waiter(const Entry& e, const std::vector<FirstWaiter>& firsts) {
+  return std::any_of(firsts.begin(), firsts.end(),
+                     [&](const FirstWaiter& f) { return f.entry == &e && !f.read_now; });
+}
+
+bool CompletionService::waits_behind(Entry& e, const std::vector<FirstWaiter>& firsts) {
+  const uint64_t value = e.at();
   if (value == 0) return false;
   for (const FirstWaiter& f : firsts)
     if (f.counter == e.point.counter) return f.entry != &e && value >= f.value;
@@ -220,8 +266,9 @@ void CompletionService::serve(int me, const std::string& name) {
 }
 
 void CompletionService::lead(int me, std::unique_lock<std::mutex>& guard) {
-  // The first waiters of a pass, by entry address: compared, never followed (an entry removed while
-  // a look ran may still be named; one added at its address gets one look more).
+  // The first waiters of a pass, by entry address: followed only by read_queues(), right after they
+  // are found, else compared (an entry removed while a look ran may still be named; one added at its
+  // address gets one look more).
   std::vector<FirstWaiter> firsts;
   while (!stopping_ && leader_ == me) {
     rounds_++;
@@ -229,6 +276,7 @@ void CompletionService::lead(int me, std::unique_lock<std::mutex>& guard) {
     for (int pass = 0; moved && pass < kPasses && !stopping_; ++pass) {
       moved = false;
       find_first_waiters(firsts);
+      read_queues(firsts, guard);
       // The clock is read again only after a look (which takes its time), not for every entry: on
       // a host whose clock source makes each read a system call, reading it per entry took a
       // quarter of this thread with 64 live chains (320 clients; lent H200, run 205).
@@ -237,22 +285,24 @@ void CompletionService::lead(int me, std::unique_lock<std::mutex>& guard) {
       for (auto it = entries_.begin(); it != entries_.end(); ++it) {
         Entry& e = *it;
         if (e.finishing) continue;  // looked at again when its finish returns
-        const bool passed = e.point.passed();
-        // Each queue's first waiter is looked at in every pass, due or not: a look is a read of a
-        // counter, and a round that finds the work of a chain's middle done often comes as its tail,
-        // on another queue, has ended too (the service saw a live chain's output 0.3-0.4 ms after
-        // its GPU work ended, waiting for the tail's own planned look).
+        const bool passed = e.passed();
+        // Each queue's counter is brought up to date in every pass, due or not: by a read of the
+        // queue (read_queues()), or else by a look at its first waiter. A round that finds the work
+        // of a chain's middle done often comes as its tail, on another queue, has ended too (the
+        // service saw a live chain's output 0.3-0.4 ms after its GPU work ended, waiting for the
+        // tail's own planned look). A read rather than a look: 180 live streams made 12 looks a
+        // frame, each taking the client's lock, where a pass's read per queue tells the same.
         if (!passed && waits_behind(e, firsts)) continue;
         if (now_stale) {
           now = Clock::now();
           now_stale = false;
         }
-        if (!passed && e.next > now + kCoalesce && !first_waiter(e, firsts)) continue;
+        if (!passed && e.next > now + kCoalesce && !unread_first_waiter(e, firsts)) continue;
         if (passed) passed_looks_++;
         // The look runs outside the lock; the entry stays in the list meanwhile (remove() waits).
         e.looking = true;
         e.next = Clock::time_point::max();  // a wake() during the look sets it again
-        e.point = {};
+        e.set_point({});
         guard.unlock();
         Clock::time_point next = Clock::time_point::max();
         Client::Point point;
@@ -274,7 +324,7 @@ void CompletionService::lead(int me, std::unique_lock<std::mutex>& guard) {
           hand_over(&e);
         } else if (look == Client::Look::kLater) {
           e.next = std::min(e.next, next);
-          e.point = std::move(point);
+          e.set_point(std::move(point));
         }
         moved = moved || look == Client::Look::kReady || look == Client::Look::kFinishHere ||
                 look == Client::Look::kHandOver;
@@ -320,9 +370,9 @@ void CompletionService::lead(int me, std::unique_lock<std::mutex>& guard) {
     // A finish queued behind blocked workers gets a thread of its own in time.
     planned_wake_ = workers_.check(awaited_.load() > 0);
     find_first_waiters(firsts);
-    for (const Entry& e : entries_) {
+    for (Entry& e : entries_) {
       if (e.finishing) continue;
-      if (e.point.passed())
+      if (e.passed())
         planned_wake_ = Clock::time_point::min();
       else if (!waits_behind(e, firsts))
         planned_wake_ = std::min(planned_wake_, e.next);
