@@ -3,9 +3,9 @@
 // copied by the bridge into an exported Vulkan buffer and read by Vulkan work that waits for the
 // copy's timeline value, arrive byte for byte, frame after frame into the same buffer; what Vulkan
 // writes there CUDA reads, and the bridge's copies out put it byte for byte into a pitched frame in
-// CUDA memory; a lost context (a faulting kernel) is reported, lets the Vulkan work that waits for
-// its copies run, and leaves the Vulkan device working. Without the driver (CI, lavapipe): the bridge is
-// refused with the reason, and no GPU is taken for CUDA's.
+// CUDA memory; the bridge holds what keeps its context alive; a lost context (a faulting kernel) is reported,
+// lets the Vulkan work that waits for its copies run, and leaves the Vulkan device working. Without the
+// driver (CI, lavapipe): the bridge is refused with the reason, and no GPU is taken for CUDA's.
 #include <cstring>
 #include <random>
 #include <string>
@@ -79,7 +79,7 @@ void CheckLostContext(const std::shared_ptr<vkc::Device>& device, const CudaFunc
   vktest::CudaFault fault(cu, context);
   fail_unless(fault.error().empty(), "%s", fault.error().c_str());
   std::string error;
-  auto bridge = vkc::cuda::Bridge::create(device, context, error);
+  auto bridge = vkc::cuda::Bridge::create(device, context, nullptr, error);
   fail_unless(bridge != nullptr, "Bridge::create: %s", error.c_str());
   // 128 copies of 256 MiB (tens of milliseconds together), most still queued when the context
   // faults.
@@ -202,7 +202,7 @@ GST_START_TEST(test_frames_cross_from_cuda_to_vulkan) {
     fail_unless(why.find("libcuda.so.1") != std::string::npos, "the reason: %s", why.c_str());
     fail_unless_equals_int(vkc::cuda::device_ordinal(*device), -1);
     std::string error;
-    fail_unless(vkc::cuda::Bridge::create(device, nullptr, error) == nullptr);
+    fail_unless(vkc::cuda::Bridge::create(device, nullptr, nullptr, error) == nullptr);
     fail_unless(error == why, "the bridge's reason (%s) is not the driver's (%s)", error.c_str(),
                 why.c_str());
     return;
@@ -218,7 +218,7 @@ GST_START_TEST(test_frames_cross_from_cuda_to_vulkan) {
   cu->cuCtxPopCurrent(&popped);  // the bridge makes it current where it needs it
   {
     std::string error;
-    auto bridge = vkc::cuda::Bridge::create(device, context, error);
+    auto bridge = vkc::cuda::Bridge::create(device, context, nullptr, error);
     fail_unless(bridge != nullptr, "Bridge::create: %s", error.c_str());
     const std::vector<uint32_t> offsets{0, uint32_t(kWidth * kHeight)}, pitches{kWidth, kWidth};
     const size_t bytes = kWidth * kHeight * 3 / 2;
@@ -295,6 +295,18 @@ GST_START_TEST(test_frames_cross_from_cuda_to_vulkan) {
     fail_unless(error.find("does not fit") != std::string::npos, "the reason: %s", error.c_str());
     vkc::cuda::ContextScope current(*cu, context);
     cu->cuMemFree(frame);
+  }
+  {
+    // What keeps the context alive (GStreamer's GstCudaContext; here a stand-in) is held while the
+    // bridge lives: the copies that ride on frames hold the bridge.
+    GObject* owner = G_OBJECT(g_object_new(G_TYPE_OBJECT, nullptr));
+    std::string error;
+    auto bridge = vkc::cuda::Bridge::create(device, context, owner, error);
+    fail_unless(bridge != nullptr, "Bridge::create: %s", error.c_str());
+    fail_unless_equals_int(owner->ref_count, 2);
+    bridge.reset();
+    fail_unless_equals_int(owner->ref_count, 1);
+    g_object_unref(owner);
   }
   cu->cuCtxDestroy(context);
   CheckLostContext(device, *cu, cuda_device);

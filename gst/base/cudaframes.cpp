@@ -8,8 +8,7 @@
 namespace vkc {
 
 CudaFrames::~CudaFrames() {
-  // A copy that rides on a frame keeps its bridge (the frame's CUDA context outlives it: its memory
-  // goes after its metas).
+  // A copy that rides on a frame keeps its bridge, which keeps the frame's CUDA context.
   inputs_.clear();
   outputs_.clear();
   shared_inputs_.clear();
@@ -21,7 +20,8 @@ CudaFrames::~CudaFrames() {
 bool CudaFrames::map(GstBuffer* buffer, const GstVideoInfo& info, GstMapFlags flags, Planes& planes,
                      FrameLayout& layout, std::string& error) {
   GstMemory* memory = gst_buffer_peek_memory(buffer, 0);
-  void* context = cuda::context_of(memory, error);
+  GObject* owner = nullptr;
+  void* context = cuda::context_of(memory, error, &owner);
   if (!context) return false;
   if (context != context_) {
     if (bridge_) {
@@ -31,7 +31,7 @@ bool CudaFrames::map(GstBuffer* buffer, const GstVideoInfo& info, GstMapFlags fl
           "input's, shared with the elements around it)";
       return false;
     }
-    bridge_ = cuda::Bridge::create(device_, context, error);
+    bridge_ = cuda::Bridge::create(device_, context, owner, error);
     if (!bridge_) return false;
     context_ = context;
   }

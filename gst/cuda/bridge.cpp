@@ -91,7 +91,8 @@ int vulkan_index(int ordinal) {
   return Device::index_with_uuid(bytes);
 }
 
-std::unique_ptr<Bridge> Bridge::create(std::shared_ptr<Device> device, void* context, std::string& error) {
+std::unique_ptr<Bridge> Bridge::create(std::shared_ptr<Device> device, void* context, GObject* owner,
+                                       std::string& error) {
   const CudaFunctions* cu = driver(error);
   if (!cu) return nullptr;
   if (!device->features().memory_fd_export || !device->features().semaphore_fd_export) {
@@ -100,7 +101,7 @@ std::unique_ptr<Bridge> Bridge::create(std::shared_ptr<Device> device, void* con
             "VK_KHR_external_semaphore_fd)";
     return nullptr;
   }
-  std::unique_ptr<Bridge> bridge(new Bridge(device, context));
+  std::unique_ptr<Bridge> bridge(new Bridge(device, context, owner));
   ContextScope current(*cu, CUcontext(context));
   if (!current.ok()) {
     error = kLostContext;
@@ -152,20 +153,24 @@ std::unique_ptr<Bridge> Bridge::create(std::shared_ptr<Device> device, void* con
   return bridge;
 }
 
-Bridge::Bridge(std::shared_ptr<Device> device, void* context)
-    : device_(std::move(device)), context_(context) {}
+Bridge::Bridge(std::shared_ptr<Device> device, void* context, GObject* owner)
+    : device_(std::move(device)),
+      context_(context),
+      owner_(owner ? G_OBJECT(g_object_ref(owner)) : nullptr) {}
 
 Bridge::~Bridge() {
   std::string why;
-  const CudaFunctions* cu = driver(why);
-  if (!cu) return;
-  ContextScope current(*cu, CUcontext(context_));
-  if (stream_) cu->cuStreamSynchronize(CUstream(stream_));
-  if (out_stream_) cu->cuStreamSynchronize(CUstream(out_stream_));
-  if (semaphore_) cu->cuDestroyExternalSemaphore(CUexternalSemaphore(semaphore_));
-  copier_.reset();
-  if (stream_) cu->cuStreamDestroy(CUstream(stream_));
-  if (out_stream_) cu->cuStreamDestroy(CUstream(out_stream_));
+  if (const CudaFunctions* cu = driver(why)) {
+    ContextScope current(*cu, CUcontext(context_));
+    if (stream_) cu->cuStreamSynchronize(CUstream(stream_));
+    if (out_stream_) cu->cuStreamSynchronize(CUstream(out_stream_));
+    if (semaphore_) cu->cuDestroyExternalSemaphore(CUexternalSemaphore(semaphore_));
+    copier_.reset();
+    if (stream_) cu->cuStreamDestroy(CUstream(stream_));
+    if (out_stream_) cu->cuStreamDestroy(CUstream(out_stream_));
+  }
+  // Last: the context may go with it.
+  if (owner_) g_object_unref(owner_);
 }
 
 std::unique_ptr<Target> Bridge::make_target(vk::DeviceSize bytes, const char* name, std::string& error) {

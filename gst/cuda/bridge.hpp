@@ -12,6 +12,8 @@
 // values), so that GStreamer's CUDA headers and the driver loader's never meet in one file.
 #pragma once
 
+#include <glib-object.h>
+
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -67,10 +69,13 @@ class Target {
 
 class Bridge {
  public:
-  // A bridge between `device` and the CUDA context `context` (a CUcontext, which the caller keeps
-  // alive longer), with a CUDA stream of its own. Null with `error` set when CUDA is not available,
-  // the context's GPU is not `device`, or `device` cannot export memory and semaphores.
-  static std::unique_ptr<Bridge> create(std::shared_ptr<Device> device, void* context, std::string& error);
+  // A bridge between `device` and the CUDA context `context` (a CUcontext), with a CUDA stream of its
+  // own. `owner` is what keeps the context alive (GStreamer's GstCudaContext, of which the bridge
+  // holds a reference until it is gone: copies that ride on frames hold the bridge), or null when the
+  // caller keeps the context alive longer. Null with `error` set when CUDA is not available, the
+  // context's GPU is not `device`, or `device` cannot export memory and semaphores.
+  static std::unique_ptr<Bridge> create(std::shared_ptr<Device> device, void* context, GObject* owner,
+                                        std::string& error);
   // Waits for the copies still on its stream. Its targets must be gone first.
   ~Bridge();
   Bridge(const Bridge&) = delete;
@@ -111,7 +116,7 @@ class Bridge {
 
  private:
   friend class Target;
-  Bridge(std::shared_ptr<Device> device, void* context);
+  Bridge(std::shared_ptr<Device> device, void* context, GObject* owner);
 
   // copy_in() once its arguments are checked.
   uint64_t queue_copy_in(const std::vector<CudaPlane>& planes, Target& to,
@@ -127,6 +132,7 @@ class Bridge {
 
   std::shared_ptr<Device> device_;
   void* context_;           // CUcontext
+  GObject* owner_;          // a reference of what keeps context_ alive, or null
   void* stream_ = nullptr;  // CUstream of the copies in
   // CUstream of the copies out, so that a copy in never waits behind one (on one stream, 8 streams
   // of morph took 4.85-5.27 s against 3.31-3.37 s; docs/benchmarks.md).

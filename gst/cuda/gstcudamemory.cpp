@@ -39,12 +39,13 @@ int upstream_cuda_device(GstElement* element) {
   return device;
 }
 
-void* context_of(GstMemory* memory, std::string& error) {
+void* context_of(GstMemory* memory, std::string& error, GObject** owner) {
   GObject* context = reinterpret_cast<CudaMemoryHead*>(memory)->context;
   if (!context || g_strcmp0(G_OBJECT_TYPE_NAME(context), "GstCudaContext") != 0) {
     error = "the CUDA memory names no CUDA context";
     return nullptr;
   }
+  if (owner) *owner = context;
   const GstCudaLibrary* library = gst_cuda_library(error);
   return library ? library->context_get_handle(context) : nullptr;
 }

@@ -38,7 +38,8 @@ bool is_cuda_frame(GstBuffer* buffer);
 int upstream_cuda_device(GstElement* element);
 
 // The CUDA context (a CUcontext) of `memory`, GStreamer's CUDA memory; null with `error` set
-// when it cannot be known.
-void* context_of(GstMemory* memory, std::string& error);
+// when it cannot be known. `owner`, when given, is set to the GstCudaContext that holds it (no
+// reference taken).
+void* context_of(GstMemory* memory, std::string& error, GObject** owner = nullptr);
 
 }  // namespace vkc::cuda
