@@ -662,14 +662,8 @@ class FakeClient : public vkc::CompletionService::Client {
         events_(events),
         entry_(service_->add(this)) {}
   ~FakeClient() { service_->remove(entry_); }
-  void start() { service_->wake(entry_, Service::Clock::now() + interval_, point()); }
-  // The service reads the client's queue itself, with `read`.
-  void readable(bool (*read)(const void* queue, uint64_t value), const void* queue) {
-    read_ = read;
-    queue_ = queue;
-  }
+  void start() { service_->wake(entry_, Service::Clock::now() + interval_, {&seen_, value_}); }
   Look look(Service::Clock::time_point now, Service::Clock::time_point& next, Point& point) override {
-    looks++;
     if (finished_) return Look::kIdle;
     if (done_) {
       seen_ = std::max(seen_.load(), value_->load());
@@ -677,7 +671,7 @@ class FakeClient : public vkc::CompletionService::Client {
       return here_ ? Look::kFinishHere : Look::kReady;
     }
     next = now + interval_;
-    point = this->point();
+    point = {&seen_, value_};
     return Look::kLater;
   }
   void finish(bool) override {
@@ -687,10 +681,8 @@ class FakeClient : public vkc::CompletionService::Client {
     journal_.add(journal_.finished, 0);
   }
   std::function<void()> on_finish;  // runs in finish(), as an application's bus handler would
-  std::atomic<int> looks{0};
 
  private:
-  Point point() const { return {&seen_, value_, read_, queue_}; }
   void note(const std::string& event) {
     std::lock_guard<std::mutex> guard(events_lock_);
     events_.push_back(event);
@@ -706,22 +698,7 @@ class FakeClient : public vkc::CompletionService::Client {
   std::vector<std::string>& events_;
   static inline std::mutex events_lock_;
   std::atomic<bool> finished_{false};
-  bool (*read_)(const void*, uint64_t) = nullptr;
-  const void* queue_ = nullptr;
   Service::Entry* entry_;
-};
-
-// A fake GPU queue that the service reads itself (Client::Point::read): `seen` follows `reached`
-// only when read.
-struct ReadableQueue {
-  std::atomic<uint64_t> reached{0}, seen{0};
-  std::atomic<int> reads{0};
-  static bool read(const void* queue, uint64_t value) {
-    auto* q = static_cast<ReadableQueue*>(const_cast<void*>(queue));
-    q->reads++;
-    q->seen = std::max(q->seen.load(), q->reached.load());
-    return q->seen >= value;
-  }
 };
 
 // One service and what its hand-made clients share: a queue's counter, a frame's done flag, the
@@ -759,39 +736,6 @@ GST_START_TEST(test_first_waiters_are_looked_at_every_round) {
   tail_done = true;  // its queue's counter stays where looks left it: only a look sees it done
   fail_unless(journal.wait_for(journal.finished, 1),
               "the first waiter of another queue was only looked at when it asked (a minute later)");
-  middle_done = true;
-  fail_unless(journal.wait_for(journal.finished, 2), "the other client's frame did not leave");
-}
-GST_END_TEST;
-
-// A queue the service can read costs a read a pass, not a look at its first waiter: the tail of the
-// test above, on such a queue, is not looked at before it asked (a minute later) while the service
-// reads its queue, and leaves in a round that another queue's client asked for once the read finds
-// its point reached.
-GST_START_TEST(test_a_readable_queue_is_read_not_looked_at) {
-  auto service = std::make_shared<vkc::CompletionService>("test");
-  ReadableQueue download;
-  std::atomic<uint64_t> compute{0};
-  Log journal;
-  std::vector<std::string> events;
-  std::atomic<bool> tail_done{false}, middle_done{false};
-  FakeClient tail("tail", tail_done, download.seen, 1, false, std::chrono::minutes(1), service, journal,
-                  events);
-  FakeClient middle("middle", middle_done, compute, 1, true, 1ms, service, journal, events);
-  tail.readable(&ReadableQueue::read, &download);
-  tail.start();
-  middle.start();
-  const auto give_up = std::chrono::steady_clock::now() + kPatience;
-  while (download.reads < 5 && std::chrono::steady_clock::now() < give_up) std::this_thread::sleep_for(1ms);
-  fail_unless(download.reads >= 5, "the service read the tail's queue %d times, expected 5 or more",
-              download.reads.load());
-  fail_unless(tail.looks == 0, "the tail was looked at %d times before it asked, its queue read %d times",
-              tail.looks.load(), download.reads.load());
-  tail_done = true;
-  download.reached = 1;
-  fail_unless(journal.wait_for(journal.finished, 1),
-              "the tail did not leave once its queue reached its point");
-  fail_unless(tail.looks >= 1, "the tail left without a look");
   middle_done = true;
   fail_unless(journal.wait_for(journal.finished, 2), "the other client's frame did not leave");
 }
@@ -1030,7 +974,6 @@ static Suite* scheduler_suite() {
   tcase_add_test(tc, test_two_blocked_finishes_leave_the_rounds_running);
   tcase_add_test(tc, test_elements_behind_a_point_wait_for_it);
   tcase_add_test(tc, test_first_waiters_are_looked_at_every_round);
-  tcase_add_test(tc, test_a_readable_queue_is_read_not_looked_at);
   tcase_add_test(tc, test_a_live_streams_ring_waits_behind_the_first_waiter);
   tcase_add_test(tc, test_a_round_hands_over_pushes_before_finishing_here);
   tcase_add_test(tc, test_a_finish_on_the_service_thread_may_stop_another_client);

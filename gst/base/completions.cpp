@@ -38,13 +38,16 @@ struct CompletionService::Entry {
   Clock::time_point next = Clock::time_point::max();  // service lock: when to look
   bool looking = false;                               // service lock: look() runs
   bool finishing = false;                             // service lock: finish() is queued or runs
+  // Service lock: in active_ (at active_at), which the passes walk.
+  bool active = false;
+  std::list<Entry*>::iterator active_at;
   // Service lock: the oldest frame's point, from push() (wake()) or the last look (kLater).
   void set_point(Client::Point p) {
     point = std::move(p);
     value = 0;
   }
-  // Its value (0 while unknown), kept once known: it never changes then, and the passes read it for
-  // every entry several times (each read a cache miss in the point's holder with hundreds of clients).
+  // Its value (0 while unknown), kept once known: it never changes then, and the passes read it
+  // several times (each read a cache miss in the point's holder with hundreds of clients).
   uint64_t at() {
     if (value == 0) value = point.at();
     return value;
@@ -53,6 +56,8 @@ struct CompletionService::Entry {
     const uint64_t v = at();
     return v != 0 && point.counter->load(std::memory_order_relaxed) >= v;
   }
+  // Nothing to look at until the client's next wake(): out of active_.
+  bool idle() const { return !finishing && !looking && next == Clock::time_point::max() && !point.value; }
   Client::Point point;
 
  private:
@@ -76,10 +81,10 @@ CompletionService::~CompletionService() {
   }
   for (std::thread& t : threads_) t.join();
   GST_INFO("%s: %" G_GUINT64_FORMAT " rounds, %" G_GUINT64_FORMAT " looks (%" G_GUINT64_FORMAT
-           " as their points passed), %" G_GUINT64_FORMAT " reads of queues, %" G_GUINT64_FORMAT
+           " as their points passed), %" G_GUINT64_FORMAT
            " finishes on its thread that cannot block, %" G_GUINT64_FORMAT " that may (%" G_GUINT64_FORMAT
            " taken over by the standby), %" G_GUINT64_FORMAT " on workers (%zu workers at most)",
-           name_.c_str(), rounds_, looks_, passed_looks_, reads_, finished_here_, lent_finishes_, takeovers_,
+           name_.c_str(), rounds_, looks_, passed_looks_, finished_here_, lent_finishes_, takeovers_,
            handed_over_, most_workers_);
 }
 
@@ -126,6 +131,7 @@ void CompletionService::remove(Entry* entry) {
     }
   }
   settled_.wait(guard, [&] { return !entry->looking && !entry->finishing; });
+  if (entry->active) active_.erase(entry->active_at);
   entries_.remove_if([&](const Entry& e) { return &e == entry; });
 }
 
@@ -143,6 +149,10 @@ void CompletionService::wake(Entry* entry, Clock::time_point when, Client::Point
 }
 
 void CompletionService::wake_locked(Entry* entry, Clock::time_point when) {
+  if (!entry->active) {
+    entry->active = true;
+    entry->active_at = active_.insert(active_.end(), entry);
+  }
   if (when == Clock::time_point::min()) when = Clock::now();
   if (when == Clock::time_point::max()) return;  // never: nothing to plan (and no overflow below)
   entry->next = std::min(entry->next, when);
@@ -190,48 +200,21 @@ void CompletionService::finished_locked(Entry* entry) {
 
 void CompletionService::find_first_waiters(std::vector<FirstWaiter>& firsts) {
   firsts.clear();
-  for (Entry& e : entries_) {
+  for (Entry* active : active_) {
+    Entry& e = *active;
     const uint64_t value = e.finishing ? 0 : e.at();
     if (value == 0 || e.passed()) continue;
     auto first = std::find_if(firsts.begin(), firsts.end(),
                               [&](const FirstWaiter& f) { return f.counter == e.point.counter; });
-    const FirstWaiter waiter{e.point.counter, value, &e, e.point.read, e.point.queue};
     if (first == firsts.end())
-      firsts.push_back(waiter);
+      firsts.push_back({e.point.counter, value, &e});
     else if (value < first->value)
-      *first = waiter;
+      *first = {e.point.counter, value, &e};
   }
 }
 
-void CompletionService::read_queues(std::vector<FirstWaiter>& firsts, std::unique_lock<std::mutex>& guard) {
-  bool any = false;
-  for (FirstWaiter& f : firsts) {
-    // Held as during a look: remove() waits, so the queue (the device's) outlives the read.
-    if (f.read) f.entry->looking = any = true;
-  }
-  if (!any) return;
-  guard.unlock();
-  for (FirstWaiter& f : firsts) {
-    if (!f.read) continue;
-    try {
-      f.read(f.queue, f.value);
-      f.read_now = true;
-    } catch (const std::exception&) {
-      // A queue that cannot be read (a lost device): the first waiter's look finds out why.
-    }
-  }
-  guard.lock();
-  for (FirstWaiter& f : firsts) {
-    if (!f.read) continue;
-    f.entry->looking = false;
-    reads_++;
-  }
-  settled_.notify_all();
-}
-
-bool CompletionService::unread_first_waiter(const Entry& e, const std::vector<FirstWaiter>& firsts) {
-  return std::any_of(firsts.begin(), firsts.end(),
-                     [&](const FirstWaiter& f) { return f.entry == &e && !f.read_now; });
+bool CompletionService::first_waiter(const Entry& e, const std::vector<FirstWaiter>& firsts) {
+  return std::any_of(firsts.begin(), firsts.end(), [&](const FirstWaiter& f) { return f.entry == &e; });
 }
 
 bool CompletionService::waits_behind(Entry& e, const std::vector<FirstWaiter>& firsts) {
@@ -266,9 +249,8 @@ void CompletionService::serve(int me, const std::string& name) {
 }
 
 void CompletionService::lead(int me, std::unique_lock<std::mutex>& guard) {
-  // The first waiters of a pass, by entry address: followed only by read_queues(), right after they
-  // are found, else compared (an entry removed while a look ran may still be named; one added at its
-  // address gets one look more).
+  // The first waiters of a pass, by entry address: compared, never followed (an entry removed while
+  // a look ran may still be named; one added at its address gets one look more).
   std::vector<FirstWaiter> firsts;
   while (!stopping_ && leader_ == me) {
     rounds_++;
@@ -276,28 +258,28 @@ void CompletionService::lead(int me, std::unique_lock<std::mutex>& guard) {
     for (int pass = 0; moved && pass < kPasses && !stopping_; ++pass) {
       moved = false;
       find_first_waiters(firsts);
-      read_queues(firsts, guard);
       // The clock is read again only after a look (which takes its time), not for every entry: on
       // a host whose clock source makes each read a system call, reading it per entry took a
       // quarter of this thread with 64 live chains (320 clients; lent H200, run 205).
       Clock::time_point now = Clock::now();
       bool now_stale = false;
-      for (auto it = entries_.begin(); it != entries_.end(); ++it) {
-        Entry& e = *it;
+      // The active entries only: a live stream has a frame in flight a few % of the time, and with
+      // 400 streams, walking every entry in each pass took half of this thread (lent H200, run 211).
+      // One added during a look is walked in this pass too; one removed was not being looked at.
+      for (auto it = active_.begin(); it != active_.end(); ++it) {
+        Entry& e = **it;
         if (e.finishing) continue;  // looked at again when its finish returns
         const bool passed = e.passed();
-        // Each queue's counter is brought up to date in every pass, due or not: by a read of the
-        // queue (read_queues()), or else by a look at its first waiter. A round that finds the work
-        // of a chain's middle done often comes as its tail, on another queue, has ended too (the
-        // service saw a live chain's output 0.3-0.4 ms after its GPU work ended, waiting for the
-        // tail's own planned look). A read rather than a look: 180 live streams made 12 looks a
-        // frame, each taking the client's lock, where a pass's read per queue tells the same.
+        // Each queue's first waiter is looked at in every pass, due or not: a look is a read of a
+        // counter, and a round that finds the work of a chain's middle done often comes as its tail,
+        // on another queue, has ended too (the service saw a live chain's output 0.3-0.4 ms after
+        // its GPU work ended, waiting for the tail's own planned look).
         if (!passed && waits_behind(e, firsts)) continue;
         if (now_stale) {
           now = Clock::now();
           now_stale = false;
         }
-        if (!passed && e.next > now + kCoalesce && !unread_first_waiter(e, firsts)) continue;
+        if (!passed && e.next > now + kCoalesce && !first_waiter(e, firsts)) continue;
         if (passed) passed_looks_++;
         // The look runs outside the lock; the entry stays in the list meanwhile (remove() waits).
         e.looking = true;
@@ -370,7 +352,14 @@ void CompletionService::lead(int me, std::unique_lock<std::mutex>& guard) {
     // A finish queued behind blocked workers gets a thread of its own in time.
     planned_wake_ = workers_.check(awaited_.load() > 0);
     find_first_waiters(firsts);
-    for (Entry& e : entries_) {
+    for (auto it = active_.begin(); it != active_.end();) {
+      Entry& e = **it;
+      if (e.idle()) {
+        e.active = false;
+        it = active_.erase(it);
+        continue;
+      }
+      ++it;
       if (e.finishing) continue;
       if (e.passed())
         planned_wake_ = Clock::time_point::min();

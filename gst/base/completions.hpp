@@ -60,12 +60,6 @@ class CompletionService {
     struct Point {
       const std::atomic<uint64_t>* counter = nullptr;
       std::shared_ptr<const std::atomic<uint64_t>> value;
-      // How the service reads the queue itself, when it may: read(queue, v) brings `counter` up to
-      // date and says whether it holds v (throws when the queue cannot be read). The clients waiting
-      // on the queue then cost one read a pass, not a look each. Null: only looks move `counter`.
-      // `queue` outlives the client's entry, as `counter` does.
-      bool (*read)(const void* queue, uint64_t value) = nullptr;
-      const void* queue = nullptr;
       // The value, 0 when unknown.
       uint64_t at() const { return value ? value->load(std::memory_order_acquire) : 0; }
       bool passed() const {
@@ -76,9 +70,9 @@ class CompletionService {
     // The service's thread, never while finish() runs: where the client's frames stand at `now`.
     // With kLater, the oldest frame's `point` when the client knows it: clients waiting on the
     // same counter are then looked at in the order of their points (the first at the times it asks
-    // for and, while the service cannot read its queue itself, in every pass of the service; the
-    // rest once the counter passes theirs), so the frames of a chain's elements, which end at one
-    // point, cost one look until done, and a round finishes every frame the counter passed.
+    // for and in every pass of the service, the rest once the counter passes theirs), so the frames
+    // of a chain's elements, which end at one point, cost one look until done, and a round
+    // finishes every frame the counter passed.
     virtual Look look(Clock::time_point now, Clock::time_point& next, Point& point) = 0;
     // After look() said kReady (on the service's thread or a worker, `here` false), kHandOver (on a
     // worker, `here` false) or kFinishHere (on the service's thread, `here` true: finishes nothing
@@ -136,21 +130,14 @@ class CompletionService {
   struct FirstWaiter {
     const std::atomic<uint64_t>* counter;
     uint64_t value;
-    Entry* entry;
-    bool (*read)(const void* queue, uint64_t value);
-    const void* queue;
-    bool read_now = false;  // the service read the queue in this pass
+    const Entry* entry;
   };
   void find_first_waiters(std::vector<FirstWaiter>& firsts);
-  // Reads the queue of each first waiter that has one (Client::Point::read), outside the lock: a pass
-  // then looks only at the clients whose points passed or that are due. Lock held on entry and exit.
-  void read_queues(std::vector<FirstWaiter>& firsts, std::unique_lock<std::mutex>& guard);
   // Whether the entry waits behind another client's point on the same counter (not to be looked
   // at by time). Lock held.
   static bool waits_behind(Entry& e, const std::vector<FirstWaiter>& firsts);
-  // Whether the entry is the first waiter on a counter that only its looks move (its queue not read
-  // in this pass). Lock held.
-  static bool unread_first_waiter(const Entry& e, const std::vector<FirstWaiter>& firsts);
+  // Whether the entry is the first waiter on its counter. Lock held.
+  static bool first_waiter(const Entry& e, const std::vector<FirstWaiter>& firsts);
 
   const std::string name_;
   Workers workers_;
@@ -158,6 +145,9 @@ class CompletionService {
   std::atomic<int> awaited_{0};      // threads waiting for lock_ in take_lock()
   std::condition_variable settled_;  // remove(): a look or a finish ended
   std::list<Entry> entries_;         // lock
+  // lock: the entries with a frame to look at or finish (woken, and not idle since): the passes walk
+  // these only.
+  std::list<Entry*> active_;
   // lock: clients whose finish on the service's thread waits for the end of the pass (run()), so
   // that the frames handed to workers in the same pass go first.
   std::vector<Entry*> here_;
@@ -165,7 +155,7 @@ class CompletionService {
   // the rounds to the standby for it (lead()).
   std::vector<Entry*> lent_;
   // The service's thread: what it did, logged when it ends (GST_DEBUG=vkcomputecompletions:4).
-  uint64_t rounds_ = 0, looks_ = 0, passed_looks_ = 0, reads_ = 0, finished_here_ = 0, handed_over_ = 0;
+  uint64_t rounds_ = 0, looks_ = 0, passed_looks_ = 0, finished_here_ = 0, handed_over_ = 0;
   uint64_t lent_finishes_ = 0, takeovers_ = 0;
   size_t most_workers_ = 0;
   Clock::time_point planned_wake_;  // lock: when the waiting thread will look next

@@ -44,10 +44,9 @@ struct GpuLeftovers {
 // A submission's end as the completion service follows it (completions.hpp): its value is 0 until
 // the submission's batch goes.
 CompletionService::Client::Point point_of(std::shared_ptr<const SubmitPoint> end) {
-  const Timeline* timeline = &end->timeline;
+  const std::atomic<uint64_t>* counter = &end->timeline.seen_counter();
   const std::atomic<uint64_t>* value = &end->value;
-  auto read = [](const void* queue, uint64_t at) { return static_cast<const Timeline*>(queue)->reached(at); };
-  return {&timeline->seen_counter(), {std::move(end), value}, read, timeline};
+  return {counter, {std::move(end), value}};
 }
 }  // namespace
 
