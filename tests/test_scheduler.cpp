@@ -606,41 +606,6 @@ GST_START_TEST(test_elements_behind_a_point_wait_for_it) {
 }
 GST_END_TEST;
 
-// A ring one frame short of full is the streaming thread's to finish only while its frames come close
-// together (an unpaced stream, back in a moment for the oldest frame's slot): a live stream's frames
-// queued behind other work are the service's, waiting behind the queue's first waiter like any other
-// client's, not looked at every millisecond without a point.
-GST_START_TEST(test_a_live_streams_ring_waits_behind_the_first_waiter) {
-  auto service = std::make_shared<vkc::CompletionService>("test");
-  std::atomic<uint64_t> queue{0};
-  PointRig live(queue, 5, service), earlier(queue, 4, service);
-  for (uint32_t n = 0; n + 1 < kDepth; ++n) {
-    live.submit();
-    std::this_thread::sleep_for(3ms);  // further apart than a streaming thread's waits last
-  }
-  // The live stream is its queue's first waiter, looked at with its ring that full; then a frame
-  // that ends earlier on the queue comes.
-  const auto give_up = std::chrono::steady_clock::now() + kPatience;
-  const int looks_at_push = live.looks;
-  while (live.looks == looks_at_push && std::chrono::steady_clock::now() < give_up)
-    std::this_thread::sleep_for(1ms);
-  earlier.submit();
-  while (earlier.looks < 3 && std::chrono::steady_clock::now() < give_up) std::this_thread::sleep_for(1ms);
-  const int live_looks = live.looks;
-  while (earlier.looks < 43 && std::chrono::steady_clock::now() < give_up) std::this_thread::sleep_for(1ms);
-  fail_unless(earlier.looks >= 43, "the first waiter was looked at %d times, expected 43 or more",
-              earlier.looks.load());
-  fail_unless(live.looks - live_looks <= 1,
-              "the live stream behind the first waiter was looked at %d times while the first waiter was "
-              "looked at 40 times (want at most once: its ring is not its streaming thread's)",
-              live.looks - live_looks);
-  queue = 5;
-  fail_unless(
-      earlier.log.wait_for(earlier.log.finished, 1) && live.log.wait_for(live.log.finished, kDepth - 1),
-      "the frames did not leave once the queue reached their points");
-}
-GST_END_TEST;
-
 // A client of the service by hand: one frame, running until the test sets `done`, ending at
 // `value` on `seen` (a queue's timeline as far as looks have read it; only this client's own look
 // moves it). While it runs it asks to be looked at again `interval` later; when done its finish
@@ -974,7 +939,6 @@ static Suite* scheduler_suite() {
   tcase_add_test(tc, test_two_blocked_finishes_leave_the_rounds_running);
   tcase_add_test(tc, test_elements_behind_a_point_wait_for_it);
   tcase_add_test(tc, test_first_waiters_are_looked_at_every_round);
-  tcase_add_test(tc, test_a_live_streams_ring_waits_behind_the_first_waiter);
   tcase_add_test(tc, test_a_round_hands_over_pushes_before_finishing_here);
   tcase_add_test(tc, test_a_finish_on_the_service_thread_may_stop_another_client);
   tcase_add_test(tc, test_finishes_stay_on_the_service_thread);

@@ -38,9 +38,11 @@ struct CompletionService::Entry {
   Clock::time_point next = Clock::time_point::max();  // service lock: when to look
   bool looking = false;                               // service lock: look() runs
   bool finishing = false;                             // service lock: finish() is queued or runs
-  // Service lock: in active_ (at active_at), which the passes walk.
+  // Service lock: in the list of active entries, which the passes walk (linked through the entries:
+  // no allocation as a stream's frame comes and goes).
   bool active = false;
-  std::list<Entry*>::iterator active_at;
+  Entry* active_prev = nullptr;
+  Entry* active_next = nullptr;
   // Service lock: the oldest frame's point, from push() (wake()) or the last look (kLater).
   void set_point(Client::Point p) {
     point = std::move(p);
@@ -56,7 +58,7 @@ struct CompletionService::Entry {
     const uint64_t v = at();
     return v != 0 && point.counter->load(std::memory_order_relaxed) >= v;
   }
-  // Nothing to look at until the client's next wake(): out of active_.
+  // Nothing to look at until the client's next wake(): out of the active list.
   bool idle() const { return !finishing && !looking && next == Clock::time_point::max() && !point.value; }
   Client::Point point;
 
@@ -131,7 +133,7 @@ void CompletionService::remove(Entry* entry) {
     }
   }
   settled_.wait(guard, [&] { return !entry->looking && !entry->finishing; });
-  if (entry->active) active_.erase(entry->active_at);
+  deactivate(entry);
   entries_.remove_if([&](const Entry& e) { return &e == entry; });
 }
 
@@ -149,10 +151,7 @@ void CompletionService::wake(Entry* entry, Clock::time_point when, Client::Point
 }
 
 void CompletionService::wake_locked(Entry* entry, Clock::time_point when) {
-  if (!entry->active) {
-    entry->active = true;
-    entry->active_at = active_.insert(active_.end(), entry);
-  }
+  activate(entry);
   if (when == Clock::time_point::min()) when = Clock::now();
   if (when == Clock::time_point::max()) return;  // never: nothing to plan (and no overflow below)
   entry->next = std::min(entry->next, when);
@@ -161,6 +160,23 @@ void CompletionService::wake_locked(Entry* entry, Clock::time_point when) {
     planned_wake_ = when;
     timer_.set(when);
   }
+}
+
+void CompletionService::activate(Entry* entry) {
+  if (entry->active) return;
+  entry->active = true;
+  entry->active_prev = active_last_;
+  entry->active_next = nullptr;
+  (active_last_ ? active_last_->active_next : active_first_) = entry;
+  active_last_ = entry;
+}
+
+void CompletionService::deactivate(Entry* entry) {
+  if (!entry->active) return;
+  entry->active = false;
+  (entry->active_prev ? entry->active_prev->active_next : active_first_) = entry->active_next;
+  (entry->active_next ? entry->active_next->active_prev : active_last_) = entry->active_prev;
+  entry->active_prev = entry->active_next = nullptr;
 }
 
 std::unique_lock<std::mutex> CompletionService::take_lock() {
@@ -200,7 +216,7 @@ void CompletionService::finished_locked(Entry* entry) {
 
 void CompletionService::find_first_waiters(std::vector<FirstWaiter>& firsts) {
   firsts.clear();
-  for (Entry* active : active_) {
+  for (Entry* active = active_first_; active; active = active->active_next) {
     Entry& e = *active;
     const uint64_t value = e.finishing ? 0 : e.at();
     if (value == 0 || e.passed()) continue;
@@ -266,8 +282,8 @@ void CompletionService::lead(int me, std::unique_lock<std::mutex>& guard) {
       // The active entries only: a live stream has a frame in flight a few % of the time, and with
       // 400 streams, walking every entry in each pass took half of this thread (lent H200, run 211).
       // One added during a look is walked in this pass too; one removed was not being looked at.
-      for (auto it = active_.begin(); it != active_.end(); ++it) {
-        Entry& e = **it;
+      for (Entry* active = active_first_; active; active = active->active_next) {
+        Entry& e = *active;
         if (e.finishing) continue;  // looked at again when its finish returns
         const bool passed = e.passed();
         // Each queue's first waiter is looked at in every pass, due or not: a look is a read of a
@@ -352,14 +368,13 @@ void CompletionService::lead(int me, std::unique_lock<std::mutex>& guard) {
     // A finish queued behind blocked workers gets a thread of its own in time.
     planned_wake_ = workers_.check(awaited_.load() > 0);
     find_first_waiters(firsts);
-    for (auto it = active_.begin(); it != active_.end();) {
-      Entry& e = **it;
+    for (Entry* active = active_first_; active;) {
+      Entry& e = *active;
+      active = active->active_next;
       if (e.idle()) {
-        e.active = false;
-        it = active_.erase(it);
+        deactivate(&e);
         continue;
       }
-      ++it;
       if (e.finishing) continue;
       if (e.passed())
         planned_wake_ = Clock::time_point::min();

@@ -116,6 +116,9 @@ class CompletionService {
   void lead(int me, std::unique_lock<std::mutex>& guard);
   // Whether the calling thread is one of the service's two.
   bool on_service_thread() const;
+  // Puts the entry in the list of active ones, or takes it out. Lock held.
+  void activate(Entry* entry);
+  void deactivate(Entry* entry);
   // wake() with the lock held.
   void wake_locked(Entry* entry, Clock::time_point when);
   // Finishes the client on a worker. Lock held.
@@ -145,9 +148,10 @@ class CompletionService {
   std::atomic<int> awaited_{0};      // threads waiting for lock_ in take_lock()
   std::condition_variable settled_;  // remove(): a look or a finish ended
   std::list<Entry> entries_;         // lock
-  // lock: the entries with a frame to look at or finish (woken, and not idle since): the passes walk
-  // these only.
-  std::list<Entry*> active_;
+  // lock: the entries with a frame to look at or finish (woken, and not idle since), first to last:
+  // the passes walk these only.
+  Entry* active_first_ = nullptr;
+  Entry* active_last_ = nullptr;
   // lock: clients whose finish on the service's thread waits for the end of the pass (run()), so
   // that the frames handed to workers in the same pass go first.
   std::vector<Entry*> here_;

@@ -166,12 +166,8 @@ FrameScheduler::Frames FrameScheduler::stop() {
 }
 
 bool FrameScheduler::kept_busy(Clock::time_point now) const {
-  // A ring this full is the streaming thread's only while it comes back before long: a live stream's
-  // frames queued behind other streams' work on the GPU (180 live 1080p RGBA streams over PCIe on the
-  // H200) held three frames for tens of milliseconds, and the service looked at each, without a point
-  // to wait behind, every kBusyRingLook: 12 looks a frame.
-  const bool full = in_flight_.size() >= busy_ring_ && push_gap_ns_ < kHandOverNs;
-  return (full || comes_back_soon(now)) && !dropping_ && !stalled_;  // a stalled ring waits for stop()
+  return (in_flight_.size() >= busy_ring_ || comes_back_soon(now)) && !dropping_ &&
+         !stalled_;  // a stalled ring waits for stop()
 }
 
 GstFlowReturn FrameScheduler::take_flow(std::unique_lock<std::mutex>& guard) {

@@ -143,10 +143,9 @@ class FrameScheduler : private CompletionService::Client {
   // stop, or a finished frame's flow (once). With the lock held.
   GstFlowReturn take_flow(std::unique_lock<std::mutex>& guard);
 
-  // Whether the streaming thread keeps the ring busy: `busy_ring_` frames or more in flight and
-  // frames coming less than kHandOverNs apart, so it will need the oldest frame's slot soon (an
-  // unpaced stream, or a chain whose elements it visits in turn), or it comes back soon
-  // (comes_back_soon()). With the lock held.
+  // Whether the streaming thread keeps the ring busy: `busy_ring_` frames or more in flight, so it
+  // will need the oldest frame's slot soon (an unpaced stream, or a chain whose elements it visits
+  // in turn), or it comes back soon (comes_back_soon()). With the lock held.
   bool kept_busy(Clock::time_point now) const;
   // Whether frames arrive less than kBusyRingLook apart, the last that recently: the streaming
   // thread finishes what is done when the next one comes (finish_done()), and no worker takes the
