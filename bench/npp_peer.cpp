@@ -58,9 +58,12 @@ struct NppPeer::Api {
   NppStatus (*nppiMinMaxIndxGetBufferHostSize_8u_C1R)(NppiSize, size_t*);
   NppStatus (*nppiMinMaxIndx_8u_C1R)(const uint8_t*, int, NppiSize, uint8_t*, uint8_t*, NppiPoint*,
                                      NppiPoint*, uint8_t*);
-  NppStatus (*nppiHistogramEvenGetBufferSize_8u_AC4R)(NppiSize, int*, size_t*);
-  NppStatus (*nppiHistogramEven_8u_AC4R)(const uint8_t*, int, NppiSize, int32_t**, int*, int32_t*, int32_t*,
-                                         uint8_t*);
+  NppStatus (*nppiHistogramEvenGetBufferSize_8u_C4R)(NppiSize, int*, size_t*);
+  NppStatus (*nppiHistogramEven_8u_C4R)(const uint8_t*, int, NppiSize, int32_t**, int*, int32_t*, int32_t*,
+                                        uint8_t*);
+  NppStatus (*nppiHistogramEvenGetBufferSize_8u_C1R)(NppiSize, int, size_t*);
+  NppStatus (*nppiHistogramEven_8u_C1R)(const uint8_t*, int, NppiSize, int32_t*, int, int32_t, int32_t,
+                                        uint8_t*);
   NppStatus (*nppiRGBToYUV420_8u_C3P3R)(const uint8_t*, int, uint8_t**, int*, NppiSize);
   NppStatus (*nppiDilateBorder_8u_C4R)(const uint8_t*, int32_t, NppiSize, NppiPoint, uint8_t*, int32_t,
                                        NppiSize, const uint8_t*, NppiSize, NppiPoint, int);
@@ -139,8 +142,9 @@ std::unique_ptr<NppPeer> NppPeer::load(std::string& why) {
              SYMBOL(a, cudaGraphExecDestroy), SYMBOL(a, cudaGraphDestroy), SYMBOL(a, cudaGetLastError)) &&
       a.open("libnppc.so.11", why, SYMBOL(a, nppSetStream)) &&
       a.open("libnppist.so.11", why, SYMBOL(a, nppiMinMaxIndxGetBufferHostSize_8u_C1R),
-             SYMBOL(a, nppiMinMaxIndx_8u_C1R), SYMBOL(a, nppiHistogramEvenGetBufferSize_8u_AC4R),
-             SYMBOL(a, nppiHistogramEven_8u_AC4R)) &&
+             SYMBOL(a, nppiMinMaxIndx_8u_C1R), SYMBOL(a, nppiHistogramEvenGetBufferSize_8u_C4R),
+             SYMBOL(a, nppiHistogramEven_8u_C4R), SYMBOL(a, nppiHistogramEvenGetBufferSize_8u_C1R),
+             SYMBOL(a, nppiHistogramEven_8u_C1R)) &&
       a.open("libnppim.so.11", why, SYMBOL(a, nppiDilateBorder_8u_C4R)) &&
       a.open("libnppicc.so.11", why, SYMBOL(a, nppiRGBToGray_8u_AC4C1R), SYMBOL(a, nppiRGBToYUV420_8u_C3P3R),
              SYMBOL(a, nppiLUT_Trilinear_8u_AC4R));
@@ -170,15 +174,20 @@ double NppPeer::time(NppWork work, int kernel, int width, int height, int stride
                            : work == NppWork::kLumaMinMax ? size_t(width) * height
                                                           : size_t(width) * height * 4;
   DeviceMemory out(a, out_bytes, why);
-  DeviceMemory results(a, 3 * 256 * sizeof(int32_t) + 4 * sizeof(NppiPoint), why);
-  std::array<int, 3> levels{257, 257, 257};
-  std::array<int32_t, 3> lower{0, 0, 0}, upper{256, 256, 256};
+  DeviceMemory results(a, 5 * 256 * sizeof(int32_t) + 4 * sizeof(NppiPoint), why);
+  std::array<int, 4> levels{257, 257, 257, 257};
+  std::array<int32_t, 4> lower{0, 0, 0, 0}, upper{256, 256, 256, 256};
   size_t scratch_bytes = 0;
   NppStatus status = 0;
-  if (work == NppWork::kLumaMinMax || work == NppWork::kPlaneMinMax)
+  if (work == NppWork::kLumaMinMax || work == NppWork::kPlaneMinMax) {
     status = a.nppiMinMaxIndxGetBufferHostSize_8u_C1R(size, &scratch_bytes);
-  else if (work == NppWork::kHistogram)
-    status = a.nppiHistogramEvenGetBufferSize_8u_AC4R(size, levels.data(), &scratch_bytes);
+  } else if (work == NppWork::kHistogram) {
+    // One scratch for both calls, which run one after the other.
+    size_t luma_bytes = 0;
+    status = a.nppiHistogramEvenGetBufferSize_8u_C4R(size, levels.data(), &scratch_bytes);
+    if (status >= 0) status = a.nppiHistogramEvenGetBufferSize_8u_C1R(size, levels[0], &luma_bytes);
+    scratch_bytes = std::max(scratch_bytes, luma_bytes);
+  }
   DeviceMemory scratch(a, scratch_bytes, why);
   // The dilation's mask, and the table: 33 levels a channel, each entry a packed RGBX of its levels
   // turned around (a table that moves every colour, as a grade does).
@@ -199,8 +208,9 @@ double NppPeer::time(NppWork work, int kernel, int width, int height, int stride
     return -1;
   }
   auto* hist = results.get<int32_t>();
-  std::array<int32_t*, 3> bins{hist, hist + 256, hist + 512};
-  auto* points = reinterpret_cast<NppiPoint*>(hist + 768);
+  std::array<int32_t*, 4> bins{hist, hist + 256, hist + 512, hist + 768};
+  int32_t* luma_bins = hist + 1024;
+  auto* points = reinterpret_cast<NppiPoint*>(hist + 1280);
   uint8_t* extremes = reinterpret_cast<uint8_t*>(points + 2);
   std::array<uint8_t*, 3> planes{out.get(), out.get() + size_t(width) * height,
                                  out.get() + size_t(width) * height * 5 / 4};
@@ -219,8 +229,13 @@ double NppPeer::time(NppWork work, int kernel, int width, int height, int stride
         return a.nppiMinMaxIndx_8u_C1R(frame, stride, size, extremes, extremes + 1, points, points + 1,
                                        scratch.get());
       case NppWork::kHistogram:
-        return a.nppiHistogramEven_8u_AC4R(frame, stride, size, bins.data(), levels.data(), lower.data(),
-                                           upper.data(), scratch.get());
+        if (NppStatus s = a.nppiHistogramEven_8u_C4R(frame, stride, size, bins.data(), levels.data(),
+                                                     lower.data(), upper.data(), scratch.get());
+            s < 0)
+          return s;
+        if (NppStatus s = a.nppiRGBToGray_8u_AC4C1R(frame, stride, out.get(), width, size); s < 0) return s;
+        return a.nppiHistogramEven_8u_C1R(out.get(), width, size, luma_bins, levels[0], lower[0], upper[0],
+                                          scratch.get());
       case NppWork::kRgbToI420:
         return a.nppiRGBToYUV420_8u_C3P3R(frame, stride, planes.data(), plane_strides.data(), size);
       case NppWork::kDilate:

@@ -17,7 +17,9 @@ enum class NppWork {
   kNone,
   kLumaMinMax,   // RGBA: nppiRGBToGray then nppiMinMaxIndx (lumamax)
   kPlaneMinMax,  // NV12: nppiMinMaxIndx on the luma plane (lumamax)
-  kHistogram,    // RGBA: nppiHistogramEven, 256 bins for each of R, G and B (histogram)
+  // RGBA: the five histograms of ours (histogram), 256 bins each: nppiHistogramEven on R, G, B and
+  // alpha, and on the luma of nppiRGBToGray
+  kHistogram,
   kRgbToI420,    // RGB: nppiRGBToYUV420 (rgb2yuv RGB->I420)
   kDilate,       // RGBA: nppiDilateBorder with a rectangle of ones, edges replicated (morph dilate)
   kLutTrilinear  // RGBA: nppiLUT_Trilinear with a 33^3 table (lut interpolation=trilinear)
