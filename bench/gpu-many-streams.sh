@@ -7,7 +7,8 @@
 # Without cases, the default list below. Here, without .gpu/, it runs build/'s binaries (lavapipe).
 # Environment: PLUGINS (builds to run each case with, in turn: "new" for the bundle's, NAME for
 # .gpu/NAME/libgstvkcompute.so; default "new"), STREAMS_SCALE (0.05 for a smoke test: stream counts scaled, at least 1),
-# SECONDS_PER_CASE (10), WARMUP (1), RATE (30), SIZE (1080p, 4k, 360p or WxH), BASELINE (1),
+# SECONDS_PER_CASE (10), WARMUP (20: 400 streams' pools were still giving back the frames their start made
+# after 5 s, which the window then counts, and were done after 20 s; runs 216-217), RATE (30), SIZE (1080p, 4k, 360p or WxH), BASELINE (1),
 # EXTRA (more vkcompute-bench arguments), HOG (seconds of a busy loop on every core, from 8 s into
 # each case: a disturbance inside a 15 s warm-up, to see a run knocked late recover; default 0).
 # Writes $OUT/many-streams.txt (stderr to .stderr).
@@ -51,7 +52,7 @@ for spec in "$@"; do
       # shellcheck disable=SC2086  # EXTRA: several arguments
       vkcompute-bench --many-streams "$streams" --stream-elements "$elements" --stream-format "$format" \
         --stream-size "${SIZE:-1080p}" --stream-rate "${RATE:-30}" --seconds "${SECONDS_PER_CASE:-10}" \
-        --warmup "${WARMUP:-1}" "$@" ${EXTRA:-} 2>>"$OUT/many-streams.stderr" | tee -a "$txt"
+        --warmup "${WARMUP:-20}" "$@" ${EXTRA:-} 2>>"$OUT/many-streams.stderr" | tee -a "$txt"
       rc=${PIPESTATUS[0]}
       wait
       exit "$rc"
