@@ -152,6 +152,11 @@ bool print_kernel_floors(const std::vector<std::string>& sizes) {
           what,
           time_submissions(ring, [&](vkc::Commands cmd) { read_last->dispatch(cmd, 0, &count, groups, 1); }),
           double(frame));
+      // lumamax's and histogram's bound on resident frames, which follow each other likewise.
+      std::snprintf(what, sizeof what,
+                    "read kernel, the last workgroup adds, %u B, five in a row with barriers, each",
+                    16 * vecs);
+      print_line(what, time_submissions(ring, in_a_row(*read_last, count, groups), kInARow), double(frame));
       std::snprintf(what, sizeof what, "copy kernel, %u B, five in a row with barriers, each", 16 * vecs);
       print_line(what, time_submissions(ring, in_a_row(*copy, count, groups), kInARow), 2.0 * frame);
     }
