@@ -148,9 +148,14 @@ std::vector<Variant> regions_variants(const std::string& element, int w, int h) 
 }  // namespace
 
 FrameSize frame_size(const std::string& size) {
+  if (size == "1080p") return {1920, 1080};
   if (size == "4k") return {3840, 2160};
   if (size == "360p") return {640, 360};
-  return {1920, 1080};
+  int width = 0, height = 0;
+  char rest = 0;
+  if (std::sscanf(size.c_str(), "%dx%d%c", &width, &height, &rest) == 2 && width > 0 && height > 0)
+    return {width, height};
+  return {0, 0};
 }
 
 namespace {

@@ -14,6 +14,7 @@ namespace bench {
 struct FrameSize {
   int width, height;
 };
+// 1080p, 4k, 360p or WIDTHxHEIGHT; {0, 0} for anything else.
 FrameSize frame_size(const std::string& size);
 
 enum class OpenCvOp {

@@ -757,12 +757,9 @@ void print_result(const Options& options, const Settings& settings, const Observ
 }  // namespace
 
 bool stream_size(const std::string& text, int& width, int& height) {
-  char rest = 0;
-  if (std::sscanf(text.c_str(), "%dx%d%c", &width, &height, &rest) == 2) return width > 0 && height > 0;
-  if (text != "1080p" && text != "4k" && text != "360p") return false;
   const FrameSize size = frame_size(text);
   width = size.width, height = size.height;
-  return true;
+  return width > 0;
 }
 
 int run_many_streams(const Options& options) {

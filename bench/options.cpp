@@ -5,6 +5,8 @@
 #include <cstring>
 #include <sstream>
 
+#include "cases.hpp"
+
 namespace bench {
 
 namespace {
@@ -12,7 +14,7 @@ namespace {
 void usage(const char* argv0) {
   std::fprintf(
       stderr,
-      "usage: %s [--seconds S] [--warmup S] [--sizes 1080p,4k,360p] [--filter TEXT] [--json FILE]\n"
+      "usage: %s [--seconds S] [--warmup S] [--sizes 1080p,4k,360p,WxH] [--filter TEXT] [--json FILE]\n"
       "          [--csv FILE] [--list] [--ours-only] [--sink-reads] [--write-cube FILE] [--kernel-floor]\n"
       "       %s --resident [--sizes 1080p,4k] [--filter TEXT]\n"
       "       %s --many-streams K [--stream-elements FRAGMENT] [--stream-format RGBA]\n"
@@ -121,8 +123,8 @@ bool parse_options(int argc, char** argv, Options& o) {
     }
   }
   for (const auto& size : o.sizes) {
-    if (size != "1080p" && size != "4k" && size != "360p") {
-      std::fprintf(stderr, "unknown size '%s': use 1080p, 4k and/or 360p\n", size.c_str());
+    if (frame_size(size).width == 0) {
+      std::fprintf(stderr, "unknown size '%s': use 1080p, 4k, 360p and/or WIDTHxHEIGHT\n", size.c_str());
       return false;
     }
   }
