@@ -8,6 +8,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <shared_mutex>
 #include <string>
 #include <vector>
 
@@ -204,6 +205,17 @@ class Device {
   void note_released() const { released_.fetch_add(1, std::memory_order_relaxed); }
   uint64_t released() const { return released_.load(std::memory_order_relaxed); }
 
+  // Held exclusively while a buffer is destroyed, shared while a descriptor set is written (Buffer,
+  // Kernel). Destroying a buffer that a descriptor set still names (a frame's, freed by the reaper
+  // after the set's last use) while another thread writes that set anew is valid Vulkan, but the
+  // validation layer's tracking then races: its walk from the buffer to the set and on to the command
+  // buffers that bound it can mark a slot's command buffer invalid after the slot has begun recording
+  // it again (UNASSIGNED-CoreValidation-DrawState-InvalidCommandBuffer-VkBuffer: about 1 run in 13 of
+  // tests/test_tee_branches.cpp with VKCOMPUTE_TEE_RUNS=10 on lavapipe, none in 30 with this lock). One at a
+  // time, a destroy that comes first marks only the recording that the slot's next begin drops, and one that
+  // comes after the write no longer reaches the set. Writes take it shared: they never wait for each other.
+  std::shared_mutex& destroy_lock() const { return destroy_lock_; }
+
   // Attaches a debug name (visible in validation messages and GPU debuggers) when the instance
   // has VK_EXT_debug_utils.
   template <typename Handle>
@@ -272,6 +284,7 @@ class Device {
   mutable MemoryHeld held_;
   mutable std::atomic<int> streams_{0};  // StreamCount
   mutable std::atomic<uint64_t> released_{0};
+  mutable std::shared_mutex destroy_lock_;
   std::unique_ptr<KernelCache> kernels_;  // after device_: destroyed before it
   std::unique_ptr<MemoryBlocks> blocks_;  // after device_: freed before it
   std::unique_ptr<HostTail> host_tail_;   // after device_: the compute queue's (host_tail.hpp)

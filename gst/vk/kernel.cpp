@@ -1,6 +1,7 @@
 #include "kernel.hpp"
 
 #include <algorithm>
+#include <shared_mutex>
 #include <string>
 
 namespace vkc {
@@ -68,6 +69,7 @@ void Kernel::update(uint32_t set, std::initializer_list<Binding> buffers) const 
                                             .descriptorType = vk::DescriptorType::eStorageBuffer,
                                             .pBufferInfo = &infos.back()});
   }
+  std::shared_lock<std::shared_mutex> writing(device_->destroy_lock());
   device_->device().updateDescriptorSets(writes, nullptr);
 }
 

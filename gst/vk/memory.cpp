@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <shared_mutex>
 
 #include "reaper.hpp"
 
@@ -98,7 +99,10 @@ Buffer::~Buffer() {
   if (held_) *held_ -= allocated_;
   if (exported_) device_->memory_held().allocated_device_local -= allocated_;
   if (*buffer_) device_->note_released();  // recorded commands may name it (commands.hpp)
-  buffer_ = nullptr;                       // before its memory goes back to the block
+  {
+    std::unique_lock<std::shared_mutex> destroying(device_->destroy_lock());
+    buffer_ = nullptr;  // before its memory goes back to the block
+  }
   if (range_ && device_->blocks().free(range_)) BlockDrain::drain_blocks_later(device_);
   if (held_)
     GST_DEBUG("freed %" G_GUINT64_FORMAT " bytes of %s memory; %s", guint64(allocated_),
