@@ -1,5 +1,6 @@
 #include "appsink_run.h"
 
+#include <algorithm>
 #include <utility>
 
 #include <gst/app/gstappsink.h>
@@ -15,7 +16,17 @@
 namespace vktest {
 
 namespace {
-constexpr GstClockTime kPullTimeout = 60 * GST_SECOND;
+// How long a pull waits for the next frame: 60 s, or longer than the frame timeout the suite gives the
+// plugin (GST_VKCOMPUTE_FRAME_TIMEOUT_MS, tests/meson.build), so that a frame that never completes ends
+// as the plugin's error, not as the pull's. On GStreamer's Vulkan device lavapipe runs the GPU-assisted
+// checks, and a chain of four elements' first frame, compiling their kernels instrumented with a cold
+// shader cache and another test on the other core, took more than 60 s in a fresh Debian 13 root
+// (test_gstvulkan, 2026-12-02), within the suite's frame timeout of 120 s.
+GstClockTime PullTimeout() {
+  const char* ms = g_getenv("GST_VKCOMPUTE_FRAME_TIMEOUT_MS");
+  const GstClockTime frame_timeout = ms ? g_ascii_strtoull(ms, nullptr, 10) * GST_MSECOND : 0;
+  return std::max<GstClockTime>(60 * GST_SECOND, frame_timeout + 30 * GST_SECOND);
+}
 
 std::string Text(const GstStructure* s) {
   gchar* text = gst_structure_to_string(s);
@@ -50,7 +61,7 @@ void RunToAppsink(const std::string& description, AppsinkRun& run) {
   if (run.before_play) run.before_play(pipeline);
   fail_unless(gst_element_set_state(pipeline, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE, "%s",
               description.c_str());
-  while (GstSample* sample = gst_app_sink_try_pull_sample(GST_APP_SINK(sink), kPullTimeout))
+  while (GstSample* sample = gst_app_sink_try_pull_sample(GST_APP_SINK(sink), PullTimeout()))
     run.samples.push_back(sample);
   fail_unless(gst_app_sink_is_eos(GST_APP_SINK(sink)), "%s: no EOS after %zu frames", description.c_str(),
               run.samples.size());
