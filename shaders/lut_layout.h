@@ -9,7 +9,7 @@
 namespace vkc::shader::lut {
 #endif
 
-// Params::mode: how the table is looked up.
+// How the table is looked up (specialization constant MODE).
 const uint kMode3DNearest = 0u;
 const uint kModeTrilinear = 1u;
 const uint kModeTetrahedral = 2u;
@@ -32,11 +32,8 @@ struct Params {
   uint src_stride;  // bytes, any value
   uint dst_offset;  // bytes, multiple of 4
   uint dst_stride;  // bytes, multiple of 4
-  uint order;       // first bit of R, G, B inside a pixel, 8 bits each
-  uint mode;        // kMode*
   uint size;        // entries along each axis
-  float intensity;  // 0..1: output = mix(input, lut(input), intensity)
-  uint packed;      // 1: a 3D table's entries are read from binding 5, 10 bits per channel
+  float intensity;  // 0..1: output = mix(input, lut(input), intensity) (MIXED)
 };
 
 // An entry of the packed table: R, G and B of 0..1 in 10 bits each (R lowest). 8-bit frames read
@@ -44,7 +41,7 @@ struct Params {
 const uint kPackedBits = 10u;
 
 #ifdef __cplusplus
-VKC_LAYOUT_SIZE(Params, 76);
+VKC_LAYOUT_SIZE(Params, 64);
 VKC_LAYOUT_OFFSET(Params, domain_min, 0);
 VKC_LAYOUT_OFFSET(Params, scale, 16);
 VKC_LAYOUT_OFFSET(Params, width, 32);
@@ -53,11 +50,8 @@ VKC_LAYOUT_OFFSET(Params, src_offset, 40);
 VKC_LAYOUT_OFFSET(Params, src_stride, 44);
 VKC_LAYOUT_OFFSET(Params, dst_offset, 48);
 VKC_LAYOUT_OFFSET(Params, dst_stride, 52);
-VKC_LAYOUT_OFFSET(Params, order, 56);
-VKC_LAYOUT_OFFSET(Params, mode, 60);
-VKC_LAYOUT_OFFSET(Params, size, 64);
-VKC_LAYOUT_OFFSET(Params, intensity, 68);
-VKC_LAYOUT_OFFSET(Params, packed, 72);
+VKC_LAYOUT_OFFSET(Params, size, 56);
+VKC_LAYOUT_OFFSET(Params, intensity, 60);
 }  // namespace vkc::shader::lut
 #endif
 

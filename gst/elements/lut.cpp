@@ -10,7 +10,9 @@
 #include <gst/gst.h>
 #include <gst/video/video.h>
 
+#include <array>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <new>
@@ -77,10 +79,24 @@ class LutOperation final : public vkc::FilterOperation {
 // keeps it until they are done.
 struct LutState : vkc::CapsState {
   std::shared_ptr<vkc::Device> device;  // where the tables go
-  std::unique_ptr<vkc::Kernel> kernel;
+  // The kernel of the caps: its workgroup, pixel size, depth and channel order. Specialised
+  // further on what each frame's table and settings need (shaders/lut.comp: MODE, PACKED, MIXED),
+  // each variant made at its first frame.
+  vkc::KernelInfo info;
+  std::map<std::array<uint32_t, 3>, std::unique_ptr<vkc::Kernel>> kernels;
   Params params;    // plane layout, table and settings filled per frame
   guint depth = 8;  // bits of R, G and B: 8-bit frames read a packed table
   vkc::LutTables gpu_tables{kVkComputeFramesInFlight};
+
+  const vkc::Kernel& kernel(uint32_t mode, bool packed, bool mixed) {
+    std::unique_ptr<vkc::Kernel>& kernel = kernels[{mode, packed, mixed}];
+    if (!kernel) {
+      vkc::KernelInfo variant = info;
+      variant.specialization.insert(variant.specialization.end(), {mode, packed, mixed});
+      kernel = std::make_unique<vkc::Kernel>(device, variant);
+    }
+    return *kernel;
+  }
 };
 
 struct LutPrivate {
@@ -240,20 +256,20 @@ std::unique_ptr<vkc::CapsState> LutOperation::configure(const std::shared_ptr<vk
   state->params = Params{};
   state->params.width = GST_VIDEO_INFO_WIDTH(&in);
   state->params.height = GST_VIDEO_INFO_HEIGHT(&in);
-  guint depth = 8;
+  uint32_t order = 0;  // the first bit of R, G and B in a pixel, 8 bits each
   for (guint c = 0; c < 3; ++c) {
     const vkc::SampleLayout sample = vkc::sample_layout(GST_VIDEO_INFO_FORMAT(&in), c);
-    state->params.order |= (sample.offset * 8 + sample.shift) << (8 * c);
-    depth = sample.depth;
+    order |= (sample.offset * 8 + sample.shift) << (8 * c);
+    state->depth = sample.depth;
   }
-  vkc::KernelInfo info{
+  state->info = vkc::KernelInfo{
       .name = "lut",
       .spirv = lut_spv,
       .spirv_bytes = sizeof(lut_spv),
       .bindings = 6,  // in, out, table, then in and out again as pairs of words, the packed table
       .push_constant_bytes = sizeof(Params),
-      .specialization = {kGroupX, kGroupY, uint32_t(GST_VIDEO_FORMAT_INFO_PSTRIDE(finfo, 0)), depth}};
-  state->kernel = std::make_unique<vkc::Kernel>(device, info);
+      .specialization = {kGroupX, kGroupY, uint32_t(GST_VIDEO_FORMAT_INFO_PSTRIDE(finfo, 0)), state->depth,
+                         order}};
   GST_INFO_OBJECT(element_, "%s %dx%d", GST_VIDEO_INFO_NAME(&in), GST_VIDEO_INFO_WIDTH(&in),
                   GST_VIDEO_INFO_HEIGHT(&in));
   return state;
@@ -279,7 +295,6 @@ bool LutOperation::record(vkc::CapsState& caps, vkc::Frame& frame, GError** erro
                 "output is not 32-bit aligned (offset %u, stride %u)", params.dst_offset, params.dst_stride);
     return false;
   }
-  params.mode = mode_of(*table, interpolation);
   params.size = table->size;
   params.intensity = intensity;
   for (int c = 0; c < 3; ++c) {
@@ -288,16 +303,18 @@ bool LutOperation::record(vkc::CapsState& caps, vkc::Frame& frame, GError** erro
   }
 
   const vkc::LutTables::Buffers tables = state.gpu_tables.prepare(state.device, frame.slot, table);
-  params.packed = state.depth == 8 && !table->packed.empty() ? 1u : 0u;
-  state.kernel->update(frame.slot, {{frame.in.buffer},
-                                    {frame.out.buffer},
-                                    {tables.floats},
-                                    {frame.in.buffer},
-                                    {frame.out.buffer},
-                                    {tables.packed}});
+  // Deeper frames read the float table: the packed one is exact to an eighth of an 8-bit step only.
+  const bool packed = state.depth == 8 && !table->packed.empty();
+  const vkc::Kernel& kernel = state.kernel(mode_of(*table, interpolation), packed, intensity < 1.0f);
+  kernel.update(frame.slot, {{frame.in.buffer},
+                             {frame.out.buffer},
+                             {tables.floats},
+                             {frame.in.buffer},
+                             {frame.out.buffer},
+                             {tables.packed}});
   const uint32_t invocations_x = (params.width + kPixelsPerInvocation - 1) / kPixelsPerInvocation;
-  state.kernel->dispatch(frame.cmd, frame.slot, &params, (invocations_x + kGroupX - 1) / kGroupX,
-                         (params.height + kGroupY - 1) / kGroupY);
+  kernel.dispatch(frame.cmd, frame.slot, &params, (invocations_x + kGroupX - 1) / kGroupX,
+                  (params.height + kGroupY - 1) / kGroupY);
   return true;
 }
 

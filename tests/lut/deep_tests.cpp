@@ -2,6 +2,7 @@
 // CPU reference, each interpolation of 3D and 1D tables, and against ffmpeg's lut3d on rgba64le:
 // within ±1 code value at 10 bits and ±2 at 16 (the reference evaluates the table exactly; float
 // arithmetic and ffmpeg's truncation stay inside that), alpha unchanged.
+#include <algorithm>
 #include <string>
 
 #include "common/format_names.h"
@@ -66,6 +67,27 @@ GST_START_TEST(test_deep_against_reference) {
 }
 GST_END_TEST;
 
+// A table whose values all lie in 0..1 is also kept packed in 10 bits a channel for 8-bit frames
+// (lut_table.hpp): deep frames must still read its floats (the packed entries are off by up to
+// 32 code values at 16 bits).
+GST_START_TEST(test_deep_with_unit_range_table) {
+  const GstVideoFormat format = kDeepFormats[__i__];
+  TempDir dir;
+  std::mt19937 rng = vktest::RngFor(std::string("deep unit range ") + vktest::FormatName(format));
+  lut_ref::Cube cube = RandomSmoothCube(33, rng, false);
+  for (lut_ref::Rgb& entry : cube.entries)
+    for (double& v : entry) v = std::clamp(v, 0.0, 1.0);
+  const std::string path = dir.Write("t.cube", CubeText(cube));
+  const Frame input = RandomFrame(format, 97, 61, rng);
+  auto expected = [&](size_t i) {
+    const auto in = input.Codes(i);
+    return lut_ref::Grade(cube, lut_ref::Interp::kTetrahedral, 1.0, {in[0], in[1], in[2]}, input.depth());
+  };
+  CheckDeepFrame(input, Grade({path, "tetrahedral", 1.0}, {input})[0], expected, ToleranceOf(input),
+                 std::string(vktest::FormatName(format)) + " 33^3 tetrahedral, values in 0..1");
+}
+GST_END_TEST;
+
 // ffmpeg's lut3d grades rgba64le in 16 bits: the same table, every interpolation.
 GST_START_TEST(test_rgba64_against_ffmpeg) {
   TempDir dir;
@@ -93,6 +115,7 @@ GST_END_TEST;
 TCase* DeepTCase() {
   TCase* tcase = vktest::NewTCase("deep", 300);
   tcase_add_loop_test(tcase, test_deep_against_reference, 0, G_N_ELEMENTS(kDeepFormats));
+  tcase_add_loop_test(tcase, test_deep_with_unit_range_table, 0, G_N_ELEMENTS(kDeepFormats));
   tcase_add_test(tcase, test_rgba64_against_ffmpeg);
   return tcase;
 }
