@@ -95,23 +95,24 @@ vec3 trilinear(vec3 s) {
 // The cube cell is split into six tetrahedra by the order of the fractional parts; each output is
 // a weighted sum of the four corners of the one holding the point (4 fetches instead of 8): c000,
 // the corner one step along the axis of the largest fraction, the corner one step along the two
-// largest, and c111, weighted 1 - hi, hi - mid, mid - lo and lo. The tetrahedron is chosen by
-// selects rather than branches, so the invocations of a subgroup fetch together instead of taking
-// six paths one after the other (random pixels spread a subgroup over all six). Ties choose as
-// ffmpeg's branches do; a tie gives a corner weight 0, so either choice gives the same value.
+// largest (all three but the smallest's), and c111, weighted 1 - hi, hi - mid, mid - lo and lo.
+// The weights come from min, max and median, the corners from the axes of the largest and the
+// smallest fraction, by selects rather than branches: the invocations of a subgroup fetch together
+// instead of taking six paths one after the other (random pixels spread a subgroup over all six).
+// Ties may choose either axis (a tie gives its corner weight 0), as long as the largest's and the
+// smallest's differ: among equal fractions the largest is taken in R, G, B order, the smallest in
+// B, G, R order.
 vec3 tetrahedral(vec3 s) {
   vec3 d;
   uint c = index_of(cell_of(s, d));
   const uint sr = 1u, sg = p.size, sb = p.size * p.size;
-  bool rg = d.r > d.g, gb = d.g > d.b, rb = d.r > d.b, bg = d.b > d.g, br = d.b > d.r;
-  // The order of the fractions, largest first, is one of rgb, rbg, brg (r > g) or bgr, gbr, grb.
-  bool b_top = rg ? !gb && !rb : bg;       // blue's fraction is the largest
-  bool b_mid = rg ? !gb && rb : !bg && br;  // blue's is the middle one
-  uint first = b_top ? sb : rg ? sr : sg;   // the step along the axis of the largest fraction
-  uint second = rg ? (gb ? sr + sg : sr + sb) : (b_top || b_mid ? sg + sb : sr + sg);  // of the two largest
-  vec3 hml = rg ? (gb ? d.rgb : b_mid ? d.rbg : d.brg) : (b_top ? d.bgr : b_mid ? d.gbr : d.grb);
-  return corners_value((1.0 - hml.x) * entry_at(c) + (hml.x - hml.y) * entry_at(c + first) +
-                       (hml.y - hml.z) * entry_at(c + second) + hml.z * entry_at(c + sr + sg + sb));
+  float hi = max(max(d.r, d.g), d.b), lo = min(min(d.r, d.g), d.b);
+  float mid = max(min(d.r, d.g), min(max(d.r, d.g), d.b));
+  uint first = d.r >= d.g && d.r >= d.b ? sr : d.g >= d.b ? sg : sb;
+  uint smallest = d.b <= d.g && d.b <= d.r ? sb : d.g <= d.r ? sg : sr;
+  uint second = sr + sg + sb - smallest;
+  return corners_value((1.0 - hi) * entry_at(c) + (hi - mid) * entry_at(c + first) +
+                       (mid - lo) * entry_at(c + second) + lo * entry_at(c + sr + sg + sb));
 }
 
 float linear1d(float s, uint c) {
