@@ -1,8 +1,8 @@
 // Every element at odd frame sizes (widths 1, 2, 3, 5 and 97) in every format family its pads
 // take, with the settings that run its other kernels, through whole pipelines. meson runs it with
-// the validation layer's GPU-assisted checks on (test_gpu_assisted): a kernel that reads or writes
-// outside a bound buffer, which the element's own suites cannot see when the bytes happen to come
-// out right, fails the test as a validation error.
+// the validation layer's GPU-assisted checks on (test_gpu_assisted_<element>, one case each): a
+// kernel that reads or writes outside a bound buffer, which the element's own suites cannot see
+// when the bytes happen to come out right, fails the test as a validation error.
 #include <glib/gstdio.h>
 #include <gst/check/gstcheck.h>
 

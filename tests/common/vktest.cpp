@@ -78,7 +78,7 @@ void EnableSynchronizationValidation() {
 // plugin's messenger writes in brackets after the prefix and the start of its text (never a whole
 // ID): what the validation layer says of its own set-up, not of what the plugin did. The 1.3.239
 // layer (Debian 12) says none of them; the 1.4.309 layer (Debian 13) says them when the
-// GPU-assisted checks are on (test_gpu_assisted and the cases that turn them on, and GStreamer's
+// GPU-assisted checks are on (the test_gpu_assisted_* and the cases that turn them on, and GStreamer's
 // own instance from 1.24, which turns them on itself: ToleratedReport()).
 struct ToleratedMessage {
   const char* id;
