@@ -101,7 +101,8 @@ vec3 trilinear(vec3 s) {
 // instead of taking six paths one after the other (random pixels spread a subgroup over all six).
 // Ties may choose either axis (a tie gives its corner weight 0), as long as the largest's and the
 // smallest's differ: among equal fractions the largest is taken in R, G, B order, the smallest in
-// B, G, R order.
+// B, G, R order. H200, 1080p RGBA in device memory (run 236): 16.1 us a frame against 16.9 with the
+// order of the fractions worked out by nested selects.
 vec3 tetrahedral(vec3 s) {
   vec3 d;
   uint c = index_of(cell_of(s, d));
