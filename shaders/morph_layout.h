@@ -32,6 +32,11 @@ const uint kRowsPerInvocation = 8u;
 const uint kRowsTileWidth = kRowsGroupX;
 const uint kRowsTileHeight = kRowsGroupY * kRowsPerInvocation;
 
+// morph_rect.comp: rectangles of up to 2 * kRectMaxHalf + 1 pixels each way, in workgroups of
+// kRectGroup invocations.
+const uint kRectMaxHalf = 15u;
+const uint kRectGroup = 256u;
+
 // LineParams::combine: how the line pass joins each output with the same sample of `other`.
 const uint kCombineNone = 0u;
 const uint kCombineMorph = 1u;  // the operation's min or max of the two (cross masks)
@@ -84,6 +89,20 @@ struct RowsParams {
   uint half_w;      // the mask's centre column: the widest run's half width
   uint half_h;      // the mask's centre row
   uint dilate;      // 1: max, 0: min
+};
+
+// The push constants of morph_rect.comp.
+struct RectParams {
+  uint width;
+  uint height;
+  uint src_origin;  // word of src's first pixel
+  uint src_stride;  // words between src's rows
+  uint dst_origin;  // as src_origin and src_stride, in dst
+  uint dst_stride;
+  uint other_origin;  // as src_origin and src_stride, in other
+  uint other_stride;
+  uint keep;    // bits of a pixel word taken from other (alpha, padding); 0: none
+  uint dilate;  // 1: max, 0: min
 };
 
 // The push constants of morph_pack.comp.
@@ -145,6 +164,18 @@ VKC_LAYOUT_OFFSET(RowsParams, src_stride, 12);
 VKC_LAYOUT_OFFSET(RowsParams, half_w, 16);
 VKC_LAYOUT_OFFSET(RowsParams, half_h, 20);
 VKC_LAYOUT_OFFSET(RowsParams, dilate, 24);
+
+VKC_LAYOUT_SIZE(RectParams, 40);
+VKC_LAYOUT_OFFSET(RectParams, width, 0);
+VKC_LAYOUT_OFFSET(RectParams, height, 4);
+VKC_LAYOUT_OFFSET(RectParams, src_origin, 8);
+VKC_LAYOUT_OFFSET(RectParams, src_stride, 12);
+VKC_LAYOUT_OFFSET(RectParams, dst_origin, 16);
+VKC_LAYOUT_OFFSET(RectParams, dst_stride, 20);
+VKC_LAYOUT_OFFSET(RectParams, other_origin, 24);
+VKC_LAYOUT_OFFSET(RectParams, other_stride, 28);
+VKC_LAYOUT_OFFSET(RectParams, keep, 32);
+VKC_LAYOUT_OFFSET(RectParams, dilate, 36);
 
 VKC_LAYOUT_SIZE(PackParams, 36);
 VKC_LAYOUT_OFFSET(PackParams, width, 0);

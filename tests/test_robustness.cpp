@@ -701,7 +701,8 @@ GST_END_TEST;
 // (maxComputeWorkGroupCount: 65 535 in X and Y on lavapipe) stops the stream with an error that
 // says the frame is too large for the device, with no validation message; one row shorter, the
 // frame goes through. The heights follow from device 0's limits and each element's largest grid:
-// morph's row table has a workgroup per row in X, lumamax's tiles (count > 1) and lut 4 rows per
+// morph's row table (a one-row mask; other rectangles take tiles of rows) has a workgroup per row in
+// X, lumamax's tiles (count > 1) and lut 4 rows per
 // workgroup in Y, rgb2yuv 8, histogram's blocks (bins other than 256) 16. (lumamax with count = 1
 // and histogram with 256 bins, on 1-byte pixels, take grids of a bounded number of workgroups,
 // whatever the height.) A limit that no frame height reaches (NVIDIA's 2^31 - 1 in X) is printed,
@@ -715,7 +716,7 @@ GST_START_TEST(test_frames_beyond_one_dispatch) {
     std::string after;    // what follows the element in the pipeline
   };
   const Case cases[] = {
-      {"GRAY8", 0, 1, "morph", ""},
+      {"GRAY8", 0, 1, "morph width=3 height=1", ""},
       {"GRAY8", 1, 4, "lumamax count=2", ""},
       {"RGBA", 1, 4, "lut location=" + vktest::TestDataDir() + "/lookup_amatorka.png", ""},
       {"RGBA", 1, 8, "rgb2yuv", " ! video/x-raw,format=I420"},

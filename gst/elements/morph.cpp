@@ -158,7 +158,9 @@ std::unique_ptr<vkc::CapsState> MorphOperation::configure(const std::shared_ptr<
                                                           GError**) {
   GST_INFO_OBJECT(element_, "%s %dx%d", GST_VIDEO_INFO_NAME(&in), GST_VIDEO_INFO_WIDTH(&in),
                   GST_VIDEO_INFO_HEIGHT(&in));
-  return std::make_unique<MorphState>(device, &in);
+  auto state = std::make_unique<MorphState>(device, &in);
+  state->prepare(kProperties.snapshot(G_OBJECT(element_)));
+  return state;
 }
 
 bool MorphOperation::record(vkc::CapsState& caps, vkc::Frame& frame, GError** error) {

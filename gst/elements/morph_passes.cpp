@@ -7,6 +7,7 @@
 #include "morph_layout.h"
 #include "morph_line.spv.h"
 #include "morph_pack.spv.h"
+#include "morph_rect.spv.h"
 #include "morph_row_table.spv.h"
 #include "morph_rows.spv.h"
 #include "morph_unpack.spv.h"
@@ -26,11 +27,14 @@ using vkc::shader::morph::kPackFirstWord;
 using vkc::shader::morph::kPackSecondWord;
 using vkc::shader::morph::kPackWhole;
 using vkc::shader::morph::kPixelsPerInvocation;
+using vkc::shader::morph::kRectGroup;
+using vkc::shader::morph::kRectMaxHalf;
 using vkc::shader::morph::kRowsTileHeight;
 using vkc::shader::morph::kRowsTileWidth;
 using vkc::shader::morph::kRowTableLevels;
 using vkc::shader::morph::LineParams;
 using vkc::shader::morph::PackParams;
+using vkc::shader::morph::RectParams;
 using vkc::shader::morph::RowsParams;
 using vkc::shader::morph::RowTableParams;
 using vkc::shader::morph::UnpackParams;
@@ -54,6 +58,26 @@ uint32_t groups(uint32_t n, uint32_t per_group) {
   return (n + per_group - 1) / per_group;
 }
 
+// morph_rect.comp's workgroup and tile for a rectangle: the padded tile 64 columns wide up to half
+// widths of 7 (a border of at most 14 of 64 columns, read twice), 128 beyond; strips of 8 output rows
+// up to half heights of 4, 16 beyond (the samples a column reads: at most 3x its outputs).
+struct RectShape {
+  uint32_t padded_w, strips, strip, segment, samples;  // specialization constants 0, 1, 6, 7, 8
+  uint32_t tile_w, tile_h;
+};
+
+RectShape rect_shape(uint32_t half_w, uint32_t half_h) {
+  RectShape shape;
+  shape.padded_w = half_w <= 7 ? 64 : 128;
+  shape.strips = kRectGroup / shape.padded_w;
+  shape.strip = half_h <= 4 ? 8 : 16;
+  shape.tile_w = shape.padded_w - 2 * half_w;
+  shape.tile_h = shape.strips * shape.strip;
+  shape.segment = groups(shape.tile_w, kRectGroup / shape.tile_h);
+  shape.samples = std::max(shape.strip + 2 * half_h, shape.segment + 2 * half_w);
+  return shape;
+}
+
 }  // namespace
 
 std::vector<uint32_t> mask_runs(Shape shape, guint width, guint height) {
@@ -75,7 +99,8 @@ std::vector<uint32_t> mask_runs(Shape shape, guint width, guint height) {
   return runs;
 }
 
-Passes::Passes(const std::shared_ptr<Device>& device, const PlaneFormat& format) : format_(format) {
+Passes::Passes(const std::shared_ptr<Device>& device, const PlaneFormat& format)
+    : device_(device), format_(format) {
   const uint32_t one_lane = format.one_lane ? 1 : 0;
   unpack_ = std::make_unique<Kernel>(device, KernelInfo{.name = "morph unpack",
                                                         .spirv = morph_unpack_spv,
@@ -209,6 +234,51 @@ void Passes::line_pass(bool dilate, bool along_x, uint32_t radius, Image src, Im
   after_pass(dst);
 }
 
+const Kernel* Passes::rect_kernel(uint32_t half_w, uint32_t half_h) {
+  if (half_w > kRectMaxHalf || half_h > kRectMaxHalf) return nullptr;
+  const RectShape shape = rect_shape(half_w, half_h);
+  // Vulkan guarantees workgroups of 128 invocations and 16 KB of shared memory only.
+  const vk::PhysicalDeviceLimits& limits = device_->properties().limits;
+  if (kRectGroup > limits.maxComputeWorkGroupInvocations ||
+      shape.padded_w > limits.maxComputeWorkGroupSize[0] ||
+      shape.strips > limits.maxComputeWorkGroupSize[1] ||
+      shape.tile_h * (shape.padded_w + 1) * sizeof(uint32_t) > limits.maxComputeSharedMemorySize)
+    return nullptr;
+  std::unique_ptr<Kernel>& kernel = rects_[{half_w, half_h}];
+  if (!kernel)
+    kernel = std::make_unique<Kernel>(
+        device_, KernelInfo{.name = "morph rect",
+                            .spirv = morph_rect_spv,
+                            .spirv_bytes = sizeof(morph_rect_spv),
+                            .bindings = 3,
+                            .push_constant_bytes = sizeof(RectParams),
+                            .specialization = {shape.padded_w, shape.strips, format_.one_lane ? 1u : 0u,
+                                               format_.lane_bits, half_w, half_h, shape.strip, shape.segment,
+                                               shape.samples}});
+  return kernel.get();
+}
+
+void Passes::rect_pass(bool dilate, uint32_t half_w, uint32_t half_h, Image src, Image dst) {
+  const Kernel& kernel = *rect_kernel(half_w, half_h);
+  // Into the output frame, the lanes it keeps (alpha, padding) come from the input.
+  const bool keep = dst == kOutput && format_.keep != 0;
+  const View from = view(src), to = view(dst), other = keep ? view(kSource) : to;
+  RectParams params{.width = format_.width,
+                    .height = format_.height,
+                    .src_origin = from.origin,
+                    .src_stride = from.stride,
+                    .dst_origin = to.origin,
+                    .dst_stride = to.stride,
+                    .other_origin = other.origin,
+                    .other_stride = other.stride,
+                    .keep = keep ? format_.keep : 0,
+                    .dilate = dilate};
+  const RectShape shape = rect_shape(half_w, half_h);
+  kernel.dispatch(cmd_, image_set(kernel, src, dst, keep ? kSource : dst), &params,
+                  groups(format_.width, shape.tile_w), groups(format_.height, shape.tile_h));
+  after_pass(dst);
+}
+
 void Passes::rows_pass(bool dilate, Image src, Image dst) {
   RowsParams params{.width = format_.width,
                     .height = format_.height,
@@ -239,8 +309,13 @@ void Passes::mask_pass(bool dilate, guint times, Image src, Image dst) {
   }
   switch (settings_.shape) {
     case kRect:
-      // Separable: a row pass, then a column pass. n rectangles of k pixels make one of
-      // n * (k - 1) + 1 (pixels outside the frame never win), which is how OpenCV iterates them too.
+      // n rectangles of k pixels make one of n * (k - 1) + 1 (pixels outside the frame never win),
+      // which is how OpenCV iterates them too. Up to kRectMaxHalf in one pass; beyond, separable: a
+      // row pass, then a column pass.
+      if (rect_kernel(half_w * times, half_h * times)) {
+        rect_pass(dilate, half_w * times, half_h * times, src, dst);
+        break;
+      }
       line_pass(dilate, true, half_w * times, src, kTemp, kNone);
       line_pass(dilate, false, half_h * times, kTemp, dst, kNone);
       break;
@@ -264,6 +339,11 @@ void Passes::repeat(bool dilate, guint times, Image src, Image dst, Image scratc
     mask_pass(dilate, 1, from, to);
     from = to;
   }
+}
+
+void Passes::prepare(const Settings& settings) {
+  if (settings.shape == kRect && settings.width > 1 && settings.height > 1)
+    rect_kernel(settings.width / 2 * settings.iterations, settings.height / 2 * settings.iterations);
 }
 
 bool Passes::record(const Frame& frame, guint plane, const Settings& settings, GError** error, guint word) {
