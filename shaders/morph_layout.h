@@ -101,8 +101,7 @@ struct RectParams {
   uint dst_stride;
   uint other_origin;  // as src_origin and src_stride, in other
   uint other_stride;
-  uint keep;    // bits of a pixel word taken from other (alpha, padding); 0: none
-  uint dilate;  // 1: max, 0: min
+  uint keep;  // bits of a pixel word taken from other (alpha, padding); 0: none
 };
 
 // The push constants of morph_pack.comp.
@@ -165,7 +164,7 @@ VKC_LAYOUT_OFFSET(RowsParams, half_w, 16);
 VKC_LAYOUT_OFFSET(RowsParams, half_h, 20);
 VKC_LAYOUT_OFFSET(RowsParams, dilate, 24);
 
-VKC_LAYOUT_SIZE(RectParams, 40);
+VKC_LAYOUT_SIZE(RectParams, 36);
 VKC_LAYOUT_OFFSET(RectParams, width, 0);
 VKC_LAYOUT_OFFSET(RectParams, height, 4);
 VKC_LAYOUT_OFFSET(RectParams, src_origin, 8);
@@ -175,7 +174,6 @@ VKC_LAYOUT_OFFSET(RectParams, dst_stride, 20);
 VKC_LAYOUT_OFFSET(RectParams, other_origin, 24);
 VKC_LAYOUT_OFFSET(RectParams, other_stride, 28);
 VKC_LAYOUT_OFFSET(RectParams, keep, 32);
-VKC_LAYOUT_OFFSET(RectParams, dilate, 36);
 
 VKC_LAYOUT_SIZE(PackParams, 36);
 VKC_LAYOUT_OFFSET(PackParams, width, 0);

@@ -457,8 +457,18 @@ struct SmallRgbaPipeline {
 // batch: that work still reaches the GPU, so no frame of theirs outlives the frame timeout (set
 // short here), and every frame comes out once the application pulls again.
 GST_START_TEST(test_blocked_downstream_does_not_stall_the_chain) {
+  const std::string rest = "morph ! morph operation=erode ! appsink name=sink sync=false max-buffers=1";
+  {
+    // lavapipe makes a kernel's machine code at its first dispatch: with an empty shader cache (a
+    // fresh machine), seconds that the short timeout would take for a stalled frame. A frame through
+    // the same elements first, with the default timeout, leaves the code in the cache.
+    const SmallRgbaPipeline warm(rest);
+    fail_unless(gst_element_set_state(warm.pipeline, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE);
+    chaintest::PushRandomFrames(warm.src, warm.info, "blocked downstream, warm-up", 1);
+    PullAllAndStop(warm.pipeline, warm.src, warm.sink, 1, warm.description);
+  }
   g_setenv("GST_VKCOMPUTE_FRAME_TIMEOUT_MS", "300", TRUE);
-  const SmallRgbaPipeline run("morph ! morph operation=erode ! appsink name=sink sync=false max-buffers=1");
+  const SmallRgbaPipeline run(rest);
   fail_unless(gst_element_set_state(run.pipeline, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE);
   const guint frames = 16;  // more than the appsink and both rings behind it hold
   chaintest::PushRandomFrames(run.src, run.info, "blocked downstream", frames);

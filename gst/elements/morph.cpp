@@ -7,7 +7,6 @@
 #include <string>
 
 #include "base/computefilter.hpp"
-#include "base/framebarriers.hpp"
 #include "base/properties.hpp"
 #include "elements.hpp"
 #include "morph_layout.h"
@@ -166,8 +165,6 @@ std::unique_ptr<vkc::CapsState> MorphOperation::configure(const std::shared_ptr<
 bool MorphOperation::record(vkc::CapsState& caps, vkc::Frame& frame, GError** error) {
   auto& state = static_cast<MorphState&>(caps);
   const Settings settings = kProperties.snapshot(G_OBJECT(element_));
-  // The working images are the device's, shared with every morph's frames (vkc::SharedScratch).
-  vkc::order_after_earlier_work(frame);
   // YUV: chroma planes go through unchanged.
   if (GST_VIDEO_INFO_N_PLANES(&state.info) > 1)
     vkc::record_frame_copy(frame.cmd, state.info, frame.in, frame.out, {.first_plane = 1});

@@ -4,10 +4,12 @@
 #include <cmath>
 #include <cstring>
 
+#include "base/framebarriers.hpp"
 #include "morph_layout.h"
 #include "morph_line.spv.h"
 #include "morph_pack.spv.h"
 #include "morph_rect.spv.h"
+#include "morph_rect_half.spv.h"
 #include "morph_row_table.spv.h"
 #include "morph_rows.spv.h"
 #include "morph_unpack.spv.h"
@@ -58,9 +60,12 @@ uint32_t groups(uint32_t n, uint32_t per_group) {
   return (n + per_group - 1) / per_group;
 }
 
-// morph_rect.comp's workgroup and tile for a rectangle: the padded tile 64 columns wide up to half
-// widths of 7 (a border of at most 14 of 64 columns, read twice), 128 beyond; strips of 8 output rows
-// up to half heights of 4, 16 beyond (the samples a column reads: at most 3x its outputs).
+// morph_rect.comp's workgroup and tile for a rectangle: the padded tile 128 columns wide up to half
+// widths of 7 (a border of at most 14 of 128 columns, filtered along columns for nothing), 256
+// beyond; strips of 8 output rows up to half heights of 4, 16 beyond (the samples a column reads: at
+// most 3x its outputs). H200, 16 frames in device memory (runs 238-241): 128 and 256 columns rather
+// than 64 and 128 took dilate 9x9 at 1080p from 10.4 to 10.2 us a frame, 31x31 16.3 -> 15.8 (4K
+// 59.1 -> 54.3); strips of 16 rows at 9x9 made 15.2 17.9, of 4 (and 8 at 31x31) 33.7.
 struct RectShape {
   uint32_t padded_w, strips, strip, segment, samples;  // specialization constants 0, 1, 6, 7, 8
   uint32_t tile_w, tile_h;
@@ -68,7 +73,7 @@ struct RectShape {
 
 RectShape rect_shape(uint32_t half_w, uint32_t half_h) {
   RectShape shape;
-  shape.padded_w = half_w <= 7 ? 64 : 128;
+  shape.padded_w = half_w <= 7 ? 128 : 256;
   shape.strips = kRectGroup / shape.padded_w;
   shape.strip = half_h <= 4 ? 8 : 16;
   shape.tile_w = shape.padded_w - 2 * half_w;
@@ -234,7 +239,7 @@ void Passes::line_pass(bool dilate, bool along_x, uint32_t radius, Image src, Im
   after_pass(dst);
 }
 
-const Kernel* Passes::rect_kernel(uint32_t half_w, uint32_t half_h) {
+const Kernel* Passes::rect_kernel(bool dilate, uint32_t half_w, uint32_t half_h) {
   if (half_w > kRectMaxHalf || half_h > kRectMaxHalf) return nullptr;
   const RectShape shape = rect_shape(half_w, half_h);
   // Vulkan guarantees workgroups of 128 invocations and 16 KB of shared memory only.
@@ -244,22 +249,28 @@ const Kernel* Passes::rect_kernel(uint32_t half_w, uint32_t half_h) {
       shape.strips > limits.maxComputeWorkGroupSize[1] ||
       shape.tile_h * (shape.padded_w + 1) * sizeof(uint32_t) > limits.maxComputeSharedMemorySize)
     return nullptr;
-  std::unique_ptr<Kernel>& kernel = rects_[{half_w, half_h}];
+  std::unique_ptr<Kernel>& kernel = rects_[{dilate, half_w, half_h}];
+  // Four 8-bit lanes as 16-bit floats where a GPU computes on them (see morph_rect.comp). Not on a
+  // CPU implementation: no faster there, and lavapipe took 3x as long to compile the kernel (its first
+  // 64x48 RGBA frame of a 31x31 rectangle, shader cache empty: 6.8 s against 2.2); the GPU checks
+  // (bench/gpu-checks.sh) run morph's suites on them.
+  const bool half =
+      device_->features().float16 && !device_->is_cpu() && !format_.one_lane && format_.lane_bits == 8;
   if (!kernel)
     kernel = std::make_unique<Kernel>(
         device_, KernelInfo{.name = "morph rect",
-                            .spirv = morph_rect_spv,
-                            .spirv_bytes = sizeof(morph_rect_spv),
+                            .spirv = half ? morph_rect_half_spv : morph_rect_spv,
+                            .spirv_bytes = half ? sizeof(morph_rect_half_spv) : sizeof(morph_rect_spv),
                             .bindings = 3,
                             .push_constant_bytes = sizeof(RectParams),
                             .specialization = {shape.padded_w, shape.strips, format_.one_lane ? 1u : 0u,
                                                format_.lane_bits, half_w, half_h, shape.strip, shape.segment,
-                                               shape.samples}});
+                                               shape.samples, dilate}});
   return kernel.get();
 }
 
 void Passes::rect_pass(bool dilate, uint32_t half_w, uint32_t half_h, Image src, Image dst) {
-  const Kernel& kernel = *rect_kernel(half_w, half_h);
+  const Kernel& kernel = *rect_kernel(dilate, half_w, half_h);
   // Into the output frame, the lanes it keeps (alpha, padding) come from the input.
   const bool keep = dst == kOutput && format_.keep != 0;
   const View from = view(src), to = view(dst), other = keep ? view(kSource) : to;
@@ -271,8 +282,7 @@ void Passes::rect_pass(bool dilate, uint32_t half_w, uint32_t half_h, Image src,
                     .dst_stride = to.stride,
                     .other_origin = other.origin,
                     .other_stride = other.stride,
-                    .keep = keep ? format_.keep : 0,
-                    .dilate = dilate};
+                    .keep = keep ? format_.keep : 0};
   const RectShape shape = rect_shape(half_w, half_h);
   kernel.dispatch(cmd_, image_set(kernel, src, dst, keep ? kSource : dst), &params,
                   groups(format_.width, shape.tile_w), groups(format_.height, shape.tile_h));
@@ -312,7 +322,7 @@ void Passes::mask_pass(bool dilate, guint times, Image src, Image dst) {
       // n rectangles of k pixels make one of n * (k - 1) + 1 (pixels outside the frame never win),
       // which is how OpenCV iterates them too. Up to kRectMaxHalf in one pass; beyond, separable: a
       // row pass, then a column pass.
-      if (rect_kernel(half_w * times, half_h * times)) {
+      if (rect_kernel(dilate, half_w * times, half_h * times)) {
         rect_pass(dilate, half_w * times, half_h * times, src, dst);
         break;
       }
@@ -342,11 +352,14 @@ void Passes::repeat(bool dilate, guint times, Image src, Image dst, Image scratc
 }
 
 void Passes::prepare(const Settings& settings) {
-  if (settings.shape == kRect && settings.width > 1 && settings.height > 1)
-    rect_kernel(settings.width / 2 * settings.iterations, settings.height / 2 * settings.iterations);
+  if (settings.shape != kRect || settings.width == 1 || settings.height == 1) return;
+  const uint32_t half_w = settings.width / 2 * settings.iterations,
+                 half_h = settings.height / 2 * settings.iterations;
+  if (settings.operation != kErode) rect_kernel(true, half_w, half_h);
+  if (settings.operation != kDilate) rect_kernel(false, half_w, half_h);
 }
 
-bool Passes::record(const Frame& frame, guint plane, const Settings& settings, GError** error, guint word) {
+bool Passes::record(Frame& frame, guint plane, const Settings& settings, GError** error, guint word) {
   const uint32_t out_offset = frame.out.offset[plane], out_stride = frame.out.stride[plane];
   if ((out_offset | out_stride) & 3u) {
     g_set_error(error, GST_CORE_ERROR, GST_CORE_ERROR_FAILED,
@@ -370,14 +383,25 @@ bool Passes::record(const Frame& frame, guint plane, const Settings& settings, G
   source_view_ = {in_offset / 4, in_stride / 4};
   output_ = frame.out.buffer;
   output_view_ = {out_offset / 4, out_stride / 4};
-  // A rectangle's erosion, dilation, opening or closing of one word per pixel ends with a column
-  // pass: into an output in device memory, that pass writes the frame itself, and the pack pass
-  // (a pass over the frame, and one more dispatch) is left out. An output in host memory is written
+  // A rectangle's erosion, dilation, opening or closing of one word per pixel ends with a pass along
+  // both axes or along columns: into an output in device memory, that pass writes the frame itself, and the
+  // pack pass (a pass over the frame, and one more dispatch) is left out. An output in host memory is written
   // once, whole words in a row (pack), rather than twice along its columns.
   const bool direct = format_.bpp == 4 && frame.out.device_local && settings.shape == kRect &&
                       settings.height / 2 > 0 &&
                       (settings.operation == kErode || settings.operation == kDilate ||
                        settings.operation == kOpen || settings.operation == kClose);
+  // The device's working images are shared by every morph's frames (SharedScratch), so a frame that
+  // uses them waits for all earlier work on the compute queue. A rectangle's erosion or dilation of
+  // a plane read in place, in one pass into the output, uses none: its frames overlap with others.
+  // H200, 16 frames in device memory (run 241): dilate 9x9 at 1080p 13.4 -> 10.4 us a frame, at 360p
+  // 4.8 -> 2.2.
+  const bool one_pass = source_in_frame_ && direct &&
+                        (settings.operation == kErode || settings.operation == kDilate) &&
+                        settings.width > 1 &&
+                        rect_kernel(settings.operation == kDilate, settings.width / 2 * settings.iterations,
+                                    settings.height / 2 * settings.iterations);
+  if (!one_pass) order_after_earlier_work(frame);
   if (settings.shape == kEllipse) {
     const std::vector<uint32_t> runs = mask_runs(settings.shape, settings.width, settings.height);
     std::memcpy(slots_[slot_].runs->mapped(), runs.data(), runs.size() * sizeof(uint32_t));

@@ -45,9 +45,10 @@ class Passes : public CapsState {
   Passes(const std::shared_ptr<Device>& device, const PlaneFormat& format);
 
   // Records the passes of `settings` from plane `plane` of frame->in to the same plane of
-  // frame->out; with 8-byte pixels, of their 32-bit word `word` (0, then 1 after a barrier).
+  // frame->out; with 8-byte pixels, of their 32-bit word `word` (0, then 1 after a barrier). Orders
+  // the frame after earlier work where its passes use the device's working images.
   // False (with `error`) when the output plane is not word-aligned.
-  bool record(const Frame& frame, guint plane, const Settings& settings, GError** error, guint word = 0);
+  bool record(Frame& frame, guint plane, const Settings& settings, GError** error, guint word = 0);
   // Starts compiling the kernels `settings` need beyond those of every frame, ahead of the first.
   void prepare(const Settings& settings);
 
@@ -68,9 +69,9 @@ class Passes : public CapsState {
   void rows_pass(bool dilate, Image src, Image dst);
   // A rectangle of half width and height up to kRectMaxHalf in one pass (morph_rect.comp).
   void rect_pass(bool dilate, uint32_t half_w, uint32_t half_h, Image src, Image dst);
-  // The one-pass kernel for that rectangle, or null where it does not apply (too large, or the
+  // The one-pass kernel for that operation and rectangle, or null where it does not apply (too large, or the
   // device's workgroups too small).
-  const Kernel* rect_kernel(uint32_t half_w, uint32_t half_h);
+  const Kernel* rect_kernel(bool dilate, uint32_t half_w, uint32_t half_h);
   // The barrier after a pass into `dst`.
   void after_pass(Image dst);
   // Where an image's pixel (x, y) is: word origin + y * stride + x of its buffer.
@@ -87,7 +88,8 @@ class Passes : public CapsState {
   PlaneFormat format_;
   std::unique_ptr<Kernel> unpack_, line_, rows_, pack_;
   std::unique_ptr<Kernel> row_table_;  // row passes in shared memory; null where a row does not fit
-  std::map<std::pair<uint32_t, uint32_t>, std::unique_ptr<Kernel>> rects_;  // by half width, height
+  std::map<std::tuple<bool, uint32_t, uint32_t>, std::unique_ptr<Kernel>>
+      rects_;  // by dilate, half width, height
   // Only the frame's own kernels touch the working images: shared by every morph of the device
   // with planes of this size (scratch.hpp).
   std::shared_ptr<const SharedScratch> images_;

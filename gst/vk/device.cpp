@@ -148,9 +148,6 @@ std::vector<std::string> usable_extensions(const vk::raii::PhysicalDevice& physi
     if (has(vk::TimeDomainEXT::eDevice) && has(vk::TimeDomainEXT::eClockMonotonic))
       usable.push_back(VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME);
   }
-  if (gst_debug_category_get_threshold(GST_CAT_DEFAULT) >= GST_LEVEL_DEBUG &&
-      has_extension(available, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME))
-    usable.push_back(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
   return usable;
 }
 
@@ -430,7 +427,6 @@ void Device::note_extensions(const std::vector<std::string>& enabled) {
   features_.memory_fd_export = has(VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME);
   features_.semaphore_fd_export = has(VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME);
   features_.calibrated_timestamps = has(VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME);
-  features_.kernel_statistics = has(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
 }
 
 void Device::make_helpers() {
@@ -460,8 +456,11 @@ Device::Device(std::shared_ptr<Instance> instance, vk::raii::PhysicalDevice phys
     queue_infos.push_back({.queueFamilyIndex = uint32_t(transfer_family),
                            .queueCount = transfer_queues,
                            .pQueuePriorities = priorities});
-  vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR statistics{.pipelineExecutableInfo = VK_TRUE};
-  vk::PhysicalDeviceVulkan12Features vulkan12{.pNext = features_.kernel_statistics ? &statistics : nullptr,
+  features_.float16 =
+      physical_.getFeatures2<vk::PhysicalDeviceFeatures2, vk::PhysicalDeviceVulkan12Features>()
+          .get<vk::PhysicalDeviceVulkan12Features>()
+          .shaderFloat16;
+  vk::PhysicalDeviceVulkan12Features vulkan12{.shaderFloat16 = features_.float16,
                                               .timelineSemaphore = VK_TRUE};
   vk::DeviceCreateInfo info{.pNext = &vulkan12,
                             .queueCreateInfoCount = uint32_t(queue_infos.size()),
@@ -507,7 +506,6 @@ Device::Device(std::shared_ptr<Instance> instance, vk::raii::PhysicalDevice phys
     if (std::find(foreign.extensions.begin(), foreign.extensions.end(), name) != foreign.extensions.end())
       enabled.push_back(name);
   note_extensions(enabled);
-  features_.kernel_statistics = false;  // its feature may not be enabled on the other library's device
   device_ = vk::raii::Device(physical_, foreign.device);
   make_helpers();
   // Every role on the one queue, under our lock and the other library's (queue_lock.hpp).

@@ -41,10 +41,9 @@ struct DeviceFeatures {
   // VK_EXT_calibrated_timestamps with the device's and CLOCK_MONOTONIC's time domains: a timestamp
   // query's ticks read as the host's time (Device::host_ns_of()).
   bool calibrated_timestamps = false;
-  // VK_KHR_pipeline_executable_properties, enabled only where the plugin's debug log is at DEBUG or
-  // above when the device opens: each kernel compiled logs the driver's statistics of it (registers,
-  // instructions, spills: what the driver reports).
-  bool kernel_statistics = false;
+  // shaderFloat16 (Vulkan 1.2), enabled on the devices the plugin opens where they have it: kernels
+  // may compute on pairs of 16-bit floats (morph_rect.comp's 8-bit lanes).
+  bool float16 = false;
 };
 
 class Instance;

@@ -34,39 +34,6 @@ CacheId cache_id(const Device& device) {
 
 }  // namespace
 
-void KernelCache::log_statistics(const KernelInfo& info, vk::Pipeline pipeline) const {
-  std::string specialization;
-  for (uint32_t value : info.specialization) specialization += " " + std::to_string(value);
-  try {
-    const auto executables = device_.device().getPipelineExecutablePropertiesKHR({.pipeline = pipeline});
-    for (uint32_t i = 0; i < executables.size(); ++i) {
-      std::string line;
-      for (const auto& statistic : device_.device().getPipelineExecutableStatisticsKHR(
-               {.pipeline = pipeline, .executableIndex = i})) {
-        line += std::string(line.empty() ? "" : ", ") + statistic.name.data() + " ";
-        switch (statistic.format) {
-          case vk::PipelineExecutableStatisticFormatKHR::eBool32:
-            line += statistic.value.b32 ? "yes" : "no";
-            break;
-          case vk::PipelineExecutableStatisticFormatKHR::eInt64:
-            line += std::to_string(statistic.value.i64);
-            break;
-          case vk::PipelineExecutableStatisticFormatKHR::eUint64:
-            line += std::to_string(statistic.value.u64);
-            break;
-          case vk::PipelineExecutableStatisticFormatKHR::eFloat64:
-            line += std::to_string(statistic.value.f64);
-            break;
-        }
-      }
-      GST_DEBUG("kernel %s (specialization%s) on Vulkan device %d, %s: %s", info.name, specialization.c_str(),
-                device_.index(), executables[i].name.data(), line.c_str());
-    }
-  } catch (const vk::SystemError& e) {
-    GST_DEBUG("kernel %s: no statistics (%s)", info.name, e.what());
-  }
-}
-
 KernelCache::KernelCache(const Device& device) : device_(device) {
   std::vector<uint8_t> data;
   {
@@ -161,10 +128,7 @@ std::shared_ptr<const CompiledKernel> KernelCache::compile(const KernelInfo& inf
                               .pMapEntries = entries.data(),
                               .dataSize = info.specialization.size() * 4,
                               .pData = info.specialization.data()};
-  vk::ComputePipelineCreateInfo pipeline_info{.flags = device_.features().kernel_statistics
-                                                           ? vk::PipelineCreateFlagBits::eCaptureStatisticsKHR
-                                                           : vk::PipelineCreateFlags(),
-                                              .stage = {.stage = vk::ShaderStageFlagBits::eCompute,
+  vk::ComputePipelineCreateInfo pipeline_info{.stage = {.stage = vk::ShaderStageFlagBits::eCompute,
                                                         .module = *module,
                                                         .pName = "main",
                                                         .pSpecializationInfo = &spec},
@@ -172,7 +136,6 @@ std::shared_ptr<const CompiledKernel> KernelCache::compile(const KernelInfo& inf
   kernel->pipeline = vk::raii::Pipeline(dev, pipeline_cache_, pipeline_info);
   device_.set_name(*kernel->pipeline, info.name);
   device_.set_name(*kernel->layout, info.name);
-  if (device_.features().kernel_statistics) log_statistics(info, *kernel->pipeline);
   const uint64_t count = ++compiled;
   GST_INFO("compiled kernel %s for Vulkan device %d (%" G_GUINT64_FORMAT " compiled in this process)",
            info.name, device_.index(), count);

@@ -62,8 +62,6 @@ class KernelCache {
   // The SPIR-V is embedded in the plugin and never moves, so its address names it.
   using Key = std::tuple<const uint32_t*, size_t, uint32_t, uint32_t, std::vector<uint32_t>>;
   std::shared_ptr<const CompiledKernel> compile(const KernelInfo& info) const;
-  // Logs the driver's statistics of a kernel compiled with them (DeviceFeatures::kernel_statistics).
-  void log_statistics(const KernelInfo& info, vk::Pipeline pipeline) const;
 
   const Device& device_;
   vk::raii::PipelineCache pipeline_cache_ = nullptr;
