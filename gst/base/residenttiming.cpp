@@ -4,6 +4,7 @@
 #include <gst/video/video.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -233,7 +234,13 @@ bool time_resident(GstElement* const* elements, guint n_elements, const guint8* 
   GstBuffer* inbuf = gst_buffer_new();  // no meta: regions come from the elements' properties
   std::vector<double> times;
   bool ok = true;
-  for (guint r = 0; ok && r <= repeats; ++r) {
+  // Untimed rounds first, for at least kWarmUp. On a fresh machine the GPU sits idle while a large
+  // specialized kernel compiles (seconds), and its first rounds after that ran 5x slow: H200, run 242,
+  // morph 31x31's 1080p row 81.1 us a frame with one untimed round, while the same pipeline took
+  // 54.1 at 4K next and 15.8 at 1080p in the next process (its compile from the driver's cache).
+  constexpr auto kWarmUp = std::chrono::milliseconds(200);
+  const auto warm_from = std::chrono::steady_clock::now() + kWarmUp;
+  for (guint r = 0; ok && times.size() < repeats; ++r) {
     Commands cmd = ring.begin(0);
     ring.start_timing(0);
     ok = record_frames(cmd, steps, stages, n_frames, inbuf, error);
@@ -244,7 +251,8 @@ bool time_resident(GstElement* const* elements, guint n_elements, const guint8* 
       gst_buffer_unref(inbuf);
       return false;  // the ring and buffers must outlive the work: they leak rather than free in use
     }
-    if (ok && r > 0) times.push_back(ring.gpu_time_ns(0) / 1000.0 / n_frames);
+    if (ok && r > 0 && std::chrono::steady_clock::now() >= warm_from)
+      times.push_back(ring.gpu_time_ns(0) / 1000.0 / n_frames);
   }
   gst_buffer_unref(inbuf);
   if (!ok) return false;
