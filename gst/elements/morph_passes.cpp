@@ -250,22 +250,22 @@ const Kernel* Passes::rect_kernel(bool dilate, uint32_t half_w, uint32_t half_h)
       shape.tile_h * (shape.padded_w + 1) * sizeof(uint32_t) > limits.maxComputeSharedMemorySize)
     return nullptr;
   std::unique_ptr<Kernel>& kernel = rects_[{dilate, half_w, half_h}];
+  if (kernel) return kernel.get();
   // Four 8-bit lanes as 16-bit floats where a GPU computes on them (see morph_rect.comp). Not on a
   // CPU implementation: no faster there, and lavapipe took 3x as long to compile the kernel (its first
   // 64x48 RGBA frame of a 31x31 rectangle, shader cache empty: 6.8 s against 2.2); the GPU checks
   // (bench/gpu-checks.sh) run morph's suites on them.
   const bool half =
       device_->features().float16 && !device_->is_cpu() && !format_.one_lane && format_.lane_bits == 8;
-  if (!kernel)
-    kernel = std::make_unique<Kernel>(
-        device_, KernelInfo{.name = "morph rect",
-                            .spirv = half ? morph_rect_half_spv : morph_rect_spv,
-                            .spirv_bytes = half ? sizeof(morph_rect_half_spv) : sizeof(morph_rect_spv),
-                            .bindings = 3,
-                            .push_constant_bytes = sizeof(RectParams),
-                            .specialization = {shape.padded_w, shape.strips, format_.one_lane ? 1u : 0u,
-                                               format_.lane_bits, half_w, half_h, shape.strip, shape.segment,
-                                               shape.samples, dilate}});
+  kernel = std::make_unique<Kernel>(
+      device_, KernelInfo{.name = "morph rect",
+                          .spirv = half ? morph_rect_half_spv : morph_rect_spv,
+                          .spirv_bytes = half ? sizeof(morph_rect_half_spv) : sizeof(morph_rect_spv),
+                          .bindings = 3,
+                          .push_constant_bytes = sizeof(RectParams),
+                          .specialization = {shape.padded_w, shape.strips, format_.one_lane ? 1u : 0u,
+                                             format_.lane_bits, half_w, half_h, shape.strip, shape.segment,
+                                             shape.samples, dilate}});
   return kernel.get();
 }
 
