@@ -3,13 +3,16 @@
 
 meson prints a failed test's stdout before its stderr; with the validation layer and debug output
 on, the stderr is long and the check's failure lines (on stdout) scroll out of the part of a CI log
-that people read, its end. This prints them again, last.
+that people read, its end. This prints them again, last, and the check's own verdicts (its ":F:" and
+":E:" lines, which name the case, and its summary) at the very end, apart from other lines that
+mention errors: the layer's own warnings do, and in numbers that pushed the verdict out.
 """
 import json
 import re
 import sys
 
-FAILURE = re.compile(r":[FE]:|Assertion|FAIL|error", re.IGNORECASE)
+VERDICT = re.compile(r":[FE]:|^\d+%: Checks:")
+FAILURE = re.compile(r"Assertion|FAIL|error", re.IGNORECASE)
 
 
 def main(path):
@@ -20,8 +23,9 @@ def main(path):
             continue
         print(f"=== {result.get('name')}: {result.get('result')} ===")
         lines = (result.get("stdout") or "").splitlines()
-        said = [line for line in lines if FAILURE.search(line)]
-        for line in (said or lines)[-20:]:
+        verdicts = [line for line in lines if VERDICT.search(line)]
+        said = [line for line in lines if FAILURE.search(line) and not VERDICT.search(line)]
+        for line in (said or ([] if verdicts else lines))[-10:] + verdicts[-10:]:
             print(line[:2000])
 
 
