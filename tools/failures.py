@@ -13,6 +13,7 @@ import sys
 
 VERDICT = re.compile(r":[FE]:|^\d+%: Checks:")
 FAILURE = re.compile(r"Assertion|FAIL|error", re.IGNORECASE)
+AT_EXIT = re.compile(r"Vulkan validation error\(s\) logged after the last check")
 
 
 def main(path):
@@ -23,6 +24,13 @@ def main(path):
             continue
         print(f"=== {result.get('name')}: {result.get('result')} ===")
         lines = (result.get("stdout") or "").splitlines()
+        # vktest's at-exit check (a validation message after a case's last check) ends that case's
+        # process with exit status 1, which check counts as an error: what it printed is on stderr.
+        errors = (result.get("stderr") or "").splitlines()
+        for at, line in enumerate(errors):
+            if AT_EXIT.search(line):
+                for said in errors[at:at + 6]:
+                    print(said[:2000])
         verdicts = [line for line in lines if VERDICT.search(line)]
         said = [line for line in lines if FAILURE.search(line) and not VERDICT.search(line)]
         for line in (said or ([] if verdicts else lines))[-10:] + verdicts[-10:]:
