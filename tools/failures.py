@@ -29,8 +29,8 @@ def main(path):
         errors = (result.get("stderr") or "").splitlines()
         for at, line in enumerate(errors):
             if AT_EXIT.search(line):
-                for said in errors[at:at + 6]:
-                    print(said[:2000])
+                for text in errors[at:at + 6]:
+                    print(text[:2000])
         verdicts = [line for line in lines if VERDICT.search(line)]
         said = [line for line in lines if FAILURE.search(line) and not VERDICT.search(line)]
         for line in (said or ([] if verdicts else lines))[-10:] + verdicts[-10:]:
